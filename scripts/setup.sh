@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Sets up what building and testing RST needs on this machine, idempotently:
+#   - a JDK 21 (system one if present; the distribution's package as root where it has one;
+#     on Debian 12, Debian 13's openjdk-21 unpacked privately and run under its own libc)
+#   - Maven 3.9 (odlparent's enforcer refuses Debian 12's 3.8.7), fetched from Maven Central
+#     with whatever Maven the machine has (Debian's, installed if missing)
+#   - with --test-deps: the Debian packages the tests use (libpcap, tshark, tcpdump, iproute2)
+# Downloads are kept under ${XDG_CACHE_HOME:-~/.cache}/rst so that a fresh clone reuses them.
+# Prints "export JAVA_HOME=...; export PATH=..." lines on stdout for the caller to eval;
+# everything else goes to stderr.
+set -euo pipefail
+
+CACHE=${RST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rst}
+MAVEN_VERSION=3.9.11
+mkdir -p "$CACHE"
+log() { echo "rst setup: $*" >&2; }
+die() { echo "rst setup: $*" >&2; exit 1; }
+is_root() { [ "$(id -u)" = 0 ]; }
+
+apt_updated=
+apt_install() {
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if ! is_root; then
+    die "missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})"
+  fi
+  if [ -z "$apt_updated" ]; then apt-get -qq update >&2; apt_updated=1; fi
+  log "installing ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get -qq install -y --no-install-recommends "${missing[@]}" >&2
+}
+
+java_major() { # prints the major version of the given java binary, or nothing
+  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -1
+}
+
+find_jdk21() {
+  local c
+  for c in "${JAVA_HOME:-}" /usr/lib/jvm/java-21-openjdk-amd64 /usr/lib/jvm/java-21-openjdk-arm64 \
+           /usr/lib/jvm/temurin-21-jdk-amd64 /usr/lib/jvm/*21* "$CACHE/jdk21/root/usr/lib/jvm/java-21-openjdk-amd64"; do
+    [ -n "$c" ] && [ -x "$c/bin/javac" ] || continue
+    [ "$(java_major "$c/bin/java")" = 21 ] && { echo "$c"; return 0; }
+  done
+  return 1
+}
+
+# Debian 13's openjdk-21 needs glibc 2.38; Debian 12 has 2.36. Unpack the JDK and trixie's libc
+# privately and wrap every JDK executable so that it runs under trixie's loader. Nothing is
+# installed system-wide. The mirror is the one this machine already uses for Debian.
+make_trixie_jdk21() {
+  local dest="$CACHE/jdk21" uri
+  uri=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' | grep -v security | head -1 || true)
+  [ -n "$uri" ] || uri=$(grep -hs '^deb ' /etc/apt/sources.list | awk '{print $2}' | grep -v security | head -1 || true)
+  [ -n "$uri" ] || die "cannot find this machine's Debian mirror to fetch openjdk-21 from"
+  log "making a private JDK 21 from Debian 13 packages in $dest"
+  rm -rf "$dest"
+  mkdir -p "$dest"/lists/partial "$dest"/cache/archives/partial "$dest"/etc "$dest"/debs
+  echo "deb $uri trixie main" > "$dest"/etc/sources.list
+  local o=(-o Dir::Etc::SourceList="$dest"/etc/sources.list -o Dir::Etc::SourceParts=/dev/null
+           -o Dir::State::Lists="$dest"/lists -o Dir::Cache="$dest"/cache
+           -o Dir::State::Status=/var/lib/dpkg/status)
+  apt-get "${o[@]}" -qq update >&2
+  (cd "$dest"/debs && apt-get "${o[@]}" -qq download openjdk-21-jre-headless openjdk-21-jdk-headless \
+      libc6 libgcc-s1 libstdc++6 zlib1g >&2)
+  mkdir -p "$dest"/root "$dest"/glibc
+  local f
+  for f in "$dest"/debs/openjdk-21-*.deb; do dpkg -x "$f" "$dest"/root; done
+  for f in "$dest"/debs/libc6_*.deb "$dest"/debs/libgcc-s1_*.deb "$dest"/debs/libstdc++6_*.deb \
+           "$dest"/debs/zlib1g_*.deb; do dpkg -x "$f" "$dest"/glibc; done
+  local j="$dest"/root/usr/lib/jvm/java-21-openjdk-amd64 g="$dest"/glibc/usr/lib/x86_64-linux-gnu
+  find "$j" -type l -lname '/etc/java-21-openjdk/*' | while read -r l; do
+    ln -sfn "$dest/root$(readlink "$l")" "$l"
+  done
+  wrap() {
+    mv "$1" "$1.real"
+    printf '#!/bin/sh\nexec %s --library-path %s:%s/lib:%s/lib/server %s.real "$@"\n' \
+      "$g/ld-linux-x86-64.so.2" "$g" "$j" "$j" "$1" > "$1"
+    chmod +x "$1"
+  }
+  for f in "$j"/bin/*; do case "$f" in *.real) ;; *) wrap "$f" ;; esac; done
+  wrap "$j"/lib/jspawnhelper
+  rm -rf "$dest"/debs "$dest"/cache "$dest"/lists
+}
+
+setup_jdk() {
+  local jh
+  if jh=$(find_jdk21); then echo "$jh"; return; fi
+  if apt-cache policy openjdk-21-jdk-headless 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    apt_install openjdk-21-jdk-headless
+  elif grep -q 'VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null; then
+    command -v apt-get >/dev/null || die "no apt-get: install a JDK 21 and set JAVA_HOME"
+    make_trixie_jdk21
+  else
+    is_root && { apt-get -qq update >&2 || true; }
+    if apt-cache policy openjdk-21-jdk-headless 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+      apt_install openjdk-21-jdk-headless
+    else
+      die "no JDK 21 found and none can be installed here: install one and set JAVA_HOME"
+    fi
+  fi
+  jh=$(find_jdk21) || die "JDK 21 set-up did not produce a working JDK"
+  echo "$jh"
+}
+
+setup_maven() {
+  local home="$CACHE/apache-maven-$MAVEN_VERSION"
+  if [ -x "$home/bin/mvn" ]; then echo "$home"; return; fi
+  command -v mvn >/dev/null || apt_install maven
+  log "fetching Maven $MAVEN_VERSION from Maven Central"
+  local tmp; tmp=$(mktemp -d)
+  JAVA_HOME="$1" mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
+      -Dartifact=org.apache.maven:apache-maven:$MAVEN_VERSION:tar.gz:bin \
+      -DoutputDirectory="$tmp" >&2 || die "could not fetch Maven $MAVEN_VERSION"
+  tar -xzf "$tmp"/apache-maven-$MAVEN_VERSION-bin.tar.gz -C "$CACHE"
+  rm -rf "$tmp"
+  echo "$home"
+}
+
+test_deps=0
+[ "${1:-}" = --test-deps ] && test_deps=1
+
+command -v dpkg >/dev/null || die "this set-up knows Debian and Ubuntu only: install JDK 21, Maven 3.9, libpcap, tshark"
+apt_install ca-certificates libpcap0.8
+if [ $test_deps = 1 ]; then
+  apt_install tshark tcpdump iproute2 procps curl
+fi
+JH=$(setup_jdk)
+MH=$(setup_maven "$JH")
+echo "export JAVA_HOME='$JH'"
+echo "export PATH='$MH/bin:$JH/bin:'\"\$PATH\""
