@@ -1,0 +1,48 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Asks a switch's agent how it is. Implementations never block the caller.
+ */
+interface AgentProbe {
+    /**
+     * What a probe found.
+     */
+    sealed interface Result {
+        /**
+         * The agent answered its status.
+         *
+         * @param capturing whether its capture runs
+         * @param version the version it reports
+         * @param lastSeq its last event sequence number
+         */
+        record Answered(boolean capturing, String version, long lastSeq) implements Result {
+        }
+
+        /**
+         * The agent refused our token.
+         *
+         * @param detail why, in words
+         */
+        record Refused(String detail) implements Result {
+        }
+
+        /**
+         * The agent could not be reached or answered nonsense.
+         *
+         * @param detail why, in words
+         */
+        record Unreachable(String detail) implements Result {
+        }
+    }
+
+    CompletionStage<Result> probe(String host, int port);
+}

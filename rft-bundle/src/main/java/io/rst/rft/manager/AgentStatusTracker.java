@@ -1,0 +1,174 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.EpochSeconds;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.AgentStatusBuilder;
+import org.opendaylight.yangtools.yang.common.Decimal64;
+import org.opendaylight.yangtools.yang.common.Uint64;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps each configured switch's agent status: DISABLED or NO_ADDRESS straight from the
+ * configuration, otherwise whatever the periodic probe of its agent finds. All state is confined to
+ * the executor's single thread; callers hand work to it and never wait.
+ */
+final class AgentStatusTracker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentStatusTracker.class);
+    /** Refresh last-contact in the datastore at most this often when nothing else changes. */
+    private static final Duration CONTACT_REFRESH = Duration.ofSeconds(30);
+
+    private final ScheduledExecutorService executor;
+    private final AgentProbe probe;
+    private final StatusWriter writer;
+    private final Duration pollInterval;
+    private final Clock clock;
+    private final Map<String, Entry> entries = new HashMap<>();
+
+    private static final class Entry {
+        final SwitchConfig config;
+        @Nullable ScheduledFuture<?> poll;
+        @Nullable AgentState state;
+        String detail = "";
+        String version = "";
+        long lastSeq;
+        long lastChangeMillis;
+        long lastContactMillis;
+        long lastWriteMillis;
+
+        Entry(final SwitchConfig config) {
+            this.config = config;
+        }
+    }
+
+    AgentStatusTracker(final ScheduledExecutorService executor, final AgentProbe probe, final StatusWriter writer,
+            final Duration pollInterval, final Clock clock) {
+        this.executor = executor;
+        this.probe = probe;
+        this.writer = writer;
+        this.pollInterval = pollInterval;
+        this.clock = clock;
+    }
+
+    /** A switch was configured or its configuration changed. */
+    void configured(final SwitchConfig config) {
+        executor.execute(() -> applyConfig(config));
+    }
+
+    /** A switch's configuration was removed. */
+    void removed(final String nodeId) {
+        executor.execute(() -> {
+            final var old = entries.remove(nodeId);
+            if (old != null) {
+                cancel(old);
+                writer.remove(nodeId);
+                LOG.debug("RFT switch {} removed", nodeId);
+            }
+        });
+    }
+
+    private void applyConfig(final SwitchConfig config) {
+        final var old = entries.get(config.nodeId());
+        if (old != null) {
+            if (old.config.equals(config)) {
+                return;
+            }
+            cancel(old);
+        }
+        final var entry = new Entry(config);
+        entries.put(config.nodeId(), entry);
+        if (!config.enabled()) {
+            publish(entry, AgentState.DISABLED, "RFT is off for this switch");
+        } else if (config.agentAddress() == null || config.agentAddress().isBlank()) {
+            publish(entry, AgentState.NOADDRESS, "RFT is on but no agent-address is configured");
+        } else {
+            publish(entry, AgentState.CONNECTING,
+                "reaching the agent at " + config.agentAddress() + ":" + config.agentPort());
+            entry.poll = executor.scheduleWithFixedDelay(() -> poll(entry), 0, pollInterval.toMillis(),
+                TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void poll(final Entry entry) {
+        final var config = entry.config;
+        probe.probe(Objects.requireNonNull(config.agentAddress()), config.agentPort())
+            .whenCompleteAsync((result, failure) -> {
+                if (entries.get(config.nodeId()) != entry) {
+                    // configuration changed while the probe was out: its answer is stale
+                    return;
+                }
+                if (failure != null) {
+                    publish(entry, AgentState.UNREACHABLE, "probe failed: " + failure);
+                    return;
+                }
+                switch (result) {
+                    case AgentProbe.Result.Answered answered -> {
+                        entry.lastContactMillis = clock.millis();
+                        entry.version = answered.version();
+                        entry.lastSeq = answered.lastSeq();
+                        publish(entry, answered.capturing() ? AgentState.CAPTURING : AgentState.STOPPED,
+                            answered.capturing() ? "capturing" : "agent answers, capture stopped");
+                    }
+                    case AgentProbe.Result.Refused refused -> publish(entry, AgentState.UNAUTHORIZED, refused.detail());
+                    case AgentProbe.Result.Unreachable unreachable ->
+                        publish(entry, AgentState.UNREACHABLE, unreachable.detail());
+                }
+            }, executor);
+    }
+
+    private void publish(final Entry entry, final AgentState state, final String detail) {
+        final long now = clock.millis();
+        final boolean changed = state != entry.state || !detail.equals(entry.detail);
+        if (!changed && now - entry.lastWriteMillis < CONTACT_REFRESH.toMillis()) {
+            return;
+        }
+        if (changed) {
+            LOG.debug("RFT switch {}: {} ({})", entry.config.nodeId(), state.getName(), detail);
+            entry.lastChangeMillis = now;
+        }
+        entry.state = state;
+        entry.detail = detail;
+        entry.lastWriteMillis = now;
+        final var builder = new AgentStatusBuilder().setState(state).setDetail(detail)
+            .setLastChange(epoch(entry.lastChangeMillis));
+        if (entry.lastContactMillis != 0) {
+            builder.setLastContact(epoch(entry.lastContactMillis)).setAgentVersion(entry.version)
+                .setLastEventSeq(Uint64.valueOf(entry.lastSeq));
+        }
+        writer.write(entry.config.nodeId(), builder.build());
+    }
+
+    static EpochSeconds epoch(final long millis) {
+        return new EpochSeconds(Decimal64.valueOf(BigDecimal.valueOf(millis, 3).setScale(6, RoundingMode.UNNECESSARY)));
+    }
+
+    private static void cancel(final Entry entry) {
+        final var poll = entry.poll;
+        if (poll != null) {
+            poll.cancel(false);
+        }
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

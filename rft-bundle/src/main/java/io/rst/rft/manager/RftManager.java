@@ -1,0 +1,138 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.singleton.api.ClusterSingletonService;
+import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
+import org.opendaylight.mdsal.singleton.api.ServiceGroupIdentifier;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.Rft;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Switch;
+import org.opendaylight.yangtools.binding.DataObjectReference;
+import org.opendaylight.yangtools.concepts.Registration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The RFT manager: a thin Blueprint shell. It runs as a cluster singleton (one member of a cluster
+ * talks to the agents) and, while it is the owner, follows {@code /rft/switch} in the configuration
+ * and keeps each switch's agent status in the operational datastore.
+ */
+public final class RftManager implements ClusterSingletonService, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RftManager.class);
+    private static final ServiceGroupIdentifier IDENTIFIER = new ServiceGroupIdentifier("rst-rft-manager");
+
+    private final DataBroker broker;
+    private final @Nullable Path tokenFile;
+    private final Duration pollInterval;
+    private final Registration singleton;
+
+    private @Nullable Worker worker;
+    private boolean closed;
+
+    /**
+     * The parts that live while this member owns the singleton; tests build it directly.
+     */
+    static final class Worker implements AutoCloseable {
+        private final StatusWriter writer;
+        private final AgentStatusTracker tracker;
+        private final Registration listener;
+
+        Worker(final DataBroker broker, final AgentProbe probe, final Duration pollInterval,
+                final java.util.concurrent.ScheduledExecutorService executor) {
+            writer = new StatusWriter(broker);
+            tracker = new AgentStatusTracker(executor, probe, writer, pollInterval, Clock.systemUTC());
+            listener = broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
+                DataObjectReference.builder(Rft.class).child(Switch.class).build(), new SwitchConfigListener(tracker));
+        }
+
+        @Override
+        public void close() {
+            listener.close();
+            tracker.close();
+            writer.close();
+        }
+    }
+
+    public RftManager(final DataBroker broker, final ClusterSingletonServiceProvider singletons,
+            final String agentTokenFile, final int pollIntervalSeconds) {
+        this.broker = requireNonNull(broker);
+        this.tokenFile = agentTokenFile == null || agentTokenFile.isBlank() ? null : Path.of(agentTokenFile);
+        if (pollIntervalSeconds < 1) {
+            throw new IllegalArgumentException("poll interval must be at least 1 s: " + pollIntervalSeconds);
+        }
+        this.pollInterval = Duration.ofSeconds(pollIntervalSeconds);
+        singleton = singletons.registerClusterSingletonService(this);
+        LOG.info("RST RFT manager started (agent token file: {})", tokenFile == null ? "none" : tokenFile);
+    }
+
+    @Override
+    public ServiceGroupIdentifier getIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public synchronized void instantiateServiceInstance() {
+        if (closed || worker != null) {
+            return;
+        }
+        final var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
+            .name("rst-rft-manager").daemon().factory());
+        worker = new Worker(broker, new HttpAgentProbe(executor, this::readToken, pollInterval), pollInterval,
+            executor);
+        LOG.info("RST RFT manager is the active instance");
+    }
+
+    @Override
+    public synchronized ListenableFuture<?> closeServiceInstance() {
+        final var current = worker;
+        worker = null;
+        if (current != null) {
+            current.close();
+            LOG.info("RST RFT manager is no longer the active instance");
+        }
+        return Futures.immediateFuture(null);
+    }
+
+    /** The token is read for each probe, so that rotating the file needs no restart. */
+    private String readToken() {
+        final var file = tokenFile;
+        if (file == null) {
+            return "";
+        }
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            LOG.warn("RFT cannot read the agent token file {}: {}", file, e.getMessage());
+            return "";
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            singleton.close();
+            closeServiceInstance();
+            LOG.info("RST RFT manager stopped");
+        }
+    }
+}

@@ -1,0 +1,111 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.MoreExecutors;
+import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.binding.api.TransactionChain;
+import org.opendaylight.mdsal.common.api.CommitInfo;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.Rft;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.SwitchKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.AgentStatus;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.yang.common.Empty;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes agent status to the operational datastore through one transaction chain, without ever
+ * waiting for a commit. A failed chain is logged and replaced.
+ */
+final class StatusWriter implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StatusWriter.class);
+
+    private final DataBroker broker;
+    private TransactionChain chain;
+    private boolean closed;
+
+    StatusWriter(final DataBroker broker) {
+        this.broker = broker;
+        this.chain = newChain();
+    }
+
+    static DataObjectIdentifier<Switch> switchPath(final String nodeId) {
+        return DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId(nodeId))).build();
+    }
+
+    @SuppressWarnings("deprecation")
+    synchronized void write(final String nodeId, final AgentStatus status) {
+        if (closed) {
+            return;
+        }
+        final var tx = chain.newWriteOnlyTransaction();
+        tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, switchPath(nodeId),
+            new SwitchBuilder().setNodeId(new NodeId(nodeId)).setAgentStatus(status).build());
+        tx.commit().addCallback(logFailure("status of " + nodeId), MoreExecutors.directExecutor());
+    }
+
+    synchronized void remove(final String nodeId) {
+        if (closed) {
+            return;
+        }
+        final var tx = chain.newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, switchPath(nodeId));
+        tx.commit().addCallback(logFailure("removal of " + nodeId), MoreExecutors.directExecutor());
+    }
+
+    private TransactionChain newChain() {
+        final var created = broker.createMergingTransactionChain();
+        created.addCallback(new FutureCallback<>() {
+            @Override
+            public void onSuccess(final Empty result) {
+                LOG.debug("RFT status chain closed");
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.warn("RFT status chain failed, starting a new one", cause);
+                replaceChain(created);
+            }
+        });
+        return created;
+    }
+
+    private synchronized void replaceChain(final TransactionChain failed) {
+        if (!closed && chain == failed) {
+            chain = newChain();
+        }
+    }
+
+    private static FutureCallback<CommitInfo> logFailure(final String what) {
+        return new FutureCallback<>() {
+            @Override
+            public void onSuccess(final CommitInfo result) {
+                LOG.debug("RFT wrote {}", what);
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.warn("RFT failed to write {}", what, cause);
+            }
+        };
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            chain.close();
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import static java.util.Objects.requireNonNull;
+
+import org.eclipse.jdt.annotation.Nullable;
+
+/**
+ * What the configuration says of one switch, as plain values.
+ *
+ * @param nodeId the switch's network-topology node id
+ * @param agentAddress where its agent listens, or null when not configured
+ * @param agentPort the agent's TCP port
+ * @param enabled whether RFT is on for the switch
+ */
+record SwitchConfig(String nodeId, @Nullable String agentAddress, int agentPort, boolean enabled) {
+    SwitchConfig {
+        requireNonNull(nodeId);
+        if (agentPort < 1 || agentPort > 65535) {
+            throw new IllegalArgumentException("agent port out of range: " + agentPort);
+        }
+    }
+}

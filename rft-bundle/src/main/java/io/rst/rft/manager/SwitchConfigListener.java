@@ -1,0 +1,47 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import java.util.List;
+import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
+import org.opendaylight.mdsal.binding.api.DataObjectModified;
+import org.opendaylight.mdsal.binding.api.DataObjectWritten;
+import org.opendaylight.mdsal.binding.api.DataTreeChangeListener;
+import org.opendaylight.mdsal.binding.api.DataTreeModification;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Switch;
+
+/**
+ * Turns configuration changes of {@code /rft/switch} into tracker calls; never blocks.
+ */
+final class SwitchConfigListener implements DataTreeChangeListener<Switch> {
+    private final AgentStatusTracker tracker;
+
+    SwitchConfigListener(final AgentStatusTracker tracker) {
+        this.tracker = tracker;
+    }
+
+    @Override
+    public void onDataTreeChanged(final List<DataTreeModification<Switch>> changes) {
+        for (var change : changes) {
+            final var root = change.getRootNode();
+            switch (root) {
+                case DataObjectWritten<Switch> written -> tracker.configured(toConfig(written.dataAfter()));
+                case DataObjectModified<Switch> modified -> tracker.configured(toConfig(modified.dataAfter()));
+                case DataObjectDeleted<Switch> deleted ->
+                    tracker.removed(root.coerceKeyStep(Switch.class).key().getNodeId().getValue());
+            }
+        }
+    }
+
+    static SwitchConfig toConfig(final Switch sw) {
+        final var address = sw.getAgentAddress();
+        final var port = sw.getAgentPort();
+        return new SwitchConfig(sw.getNodeId().getValue(), address == null ? null : address.stringValue(),
+            port == null ? 4791 : port.getValue().toJava(), Boolean.TRUE.equals(sw.getEnabled()));
+    }
+}

@@ -1,0 +1,25 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+/**
+ * Controller side of RFT, inside Karaf: follows the {@code rdma-flow-table:rft} configuration
+ * (which switches trace CM sessions, where their agents listen) and writes each switch's agent
+ * status to the operational datastore.
+ *
+ * <pre>
+ *  config DS /rft/switch[node-id]  --DataTreeChangeListener-->  RftManager (Blueprint shell)
+ *                                                                  |
+ *                                                       AgentStatusTracker (one thread)
+ *                                                        |  probes  AgentProbe (HTTP, async)
+ *                                                        v
+ *                                  oper DS /rft/switch[node-id]/agent-status  (StatusWriter, tx chain)
+ * </pre>
+ *
+ * <p>A listener callback never blocks: it hands the change to the tracker's thread. The agent token
+ * is read from a file named in {@code etc/io.rst.rft.cfg}, never from the datastore.
+ */
+package io.rst.rft.manager;

@@ -1,0 +1,153 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yangtools.yang.common.Uint16;
+
+/**
+ * The RFT manager's worker against a real in-memory MD-SAL broker and a real HTTP agent stand-in
+ * on loopback: configuration in, agent status out.
+ */
+public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
+    private static final String TOKEN = "s3cret-token";
+
+    private HttpServer agent;
+    private RftManager.Worker worker;
+    private volatile boolean capturing = true;
+
+    @Before
+    public void startAgentAndWorker() throws Exception {
+        agent = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        agent.createContext("/v1/status", exchange -> {
+            final boolean ok = ("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"));
+            final byte[] body = (ok ? "{\"capturing\":" + capturing + ",\"version\":\"test-1\",\"last_seq\":42}"
+                : "{\"error\":\"bad token\"}").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(ok ? 200 : 401, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        agent.start();
+        final var executor = Executors.newSingleThreadScheduledExecutor();
+        worker = new RftManager.Worker(getDataBroker(),
+            new HttpAgentProbe(executor, () -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor);
+    }
+
+    @After
+    public void stop() {
+        worker.close();
+        agent.stop(0);
+    }
+
+    @Test
+    public void statusFollowsConfigurationAndAgent() throws Exception {
+        putSwitch("leaf-off", null, 4791, false);
+        putSwitch("leaf-noaddr", null, 4791, true);
+        putSwitch("leaf-up", "127.0.0.1", agent.getAddress().getPort(), true);
+        putSwitch("leaf-down", "127.0.0.1", closedPort(), true);
+
+        awaitState("leaf-off", AgentState.DISABLED);
+        awaitState("leaf-noaddr", AgentState.NOADDRESS);
+        final var up = awaitState("leaf-up", AgentState.CAPTURING);
+        assertEquals("test-1", up.getAgentStatus().getAgentVersion());
+        assertEquals(42L, up.getAgentStatus().getLastEventSeq().longValue());
+        assertNotNull(up.getAgentStatus().getLastContact());
+        final var down = awaitState("leaf-down", AgentState.UNREACHABLE);
+        assertFalse(down.getAgentStatus().getDetail().isEmpty());
+
+        capturing = false;
+        awaitState("leaf-up", AgentState.STOPPED);
+
+        // turning RFT off stops the probing and says so
+        putSwitch("leaf-up", "127.0.0.1", agent.getAddress().getPort(), false);
+        awaitState("leaf-up", AgentState.DISABLED);
+
+        // removing the switch removes its state
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("leaf-down"));
+        tx.commit().get(5, TimeUnit.SECONDS);
+        awaitOper("leaf-down", Optional::isEmpty);
+    }
+
+    @Test
+    public void wrongTokenIsUnauthorized() throws Exception {
+        worker.close();
+        final var executor = Executors.newSingleThreadScheduledExecutor();
+        worker = new RftManager.Worker(getDataBroker(),
+            new HttpAgentProbe(executor, () -> "wrong", Duration.ofSeconds(2)), Duration.ofMillis(200), executor);
+        putSwitch("leaf-x", "127.0.0.1", agent.getAddress().getPort(), true);
+        final var sw = awaitState("leaf-x", AgentState.UNAUTHORIZED);
+        assertTrue(sw.getAgentStatus().getDetail().contains("401"));
+    }
+
+    private void putSwitch(final String nodeId, final String address, final int port, final boolean enabled)
+            throws Exception {
+        final var builder = new SwitchBuilder().setNodeId(new NodeId(nodeId)).setEnabled(enabled)
+            .setAgentPort(new PortNumber(Uint16.valueOf(port)));
+        if (address != null) {
+            builder.setAgentAddress(new Host(new IpAddress(new Ipv4Address(address))));
+        }
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath(nodeId), builder.build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    private Switch awaitState(final String nodeId, final AgentState state) throws Exception {
+        return awaitOper(nodeId, sw -> sw.isPresent() && sw.orElseThrow().getAgentStatus() != null
+            && sw.orElseThrow().getAgentStatus().getState() == state).orElseThrow();
+    }
+
+    private Optional<Switch> awaitOper(final String nodeId, final Predicate<Optional<Switch>> condition)
+            throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Optional<Switch> last;
+        do {
+            try (var tx = getDataBroker().newReadOnlyTransaction()) {
+                last = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath(nodeId)).get(5, TimeUnit.SECONDS);
+            }
+            if (condition.test(last)) {
+                return last;
+            }
+            Thread.sleep(50);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("switch " + nodeId + " never reached the expected state; last: " + last);
+    }
+
+    private static int closedPort() throws Exception {
+        try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
