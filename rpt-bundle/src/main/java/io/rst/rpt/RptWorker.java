@@ -1,0 +1,397 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rpt;
+
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
+import com.google.common.util.concurrent.MoreExecutors;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
+import org.opendaylight.mdsal.binding.api.DataObjectModified;
+import org.opendaylight.mdsal.binding.api.DataObjectWritten;
+import org.opendaylight.mdsal.binding.api.DataTreeChangeListener;
+import org.opendaylight.mdsal.binding.api.DataTreeModification;
+import org.opendaylight.mdsal.binding.api.RpcProviderService;
+import org.opendaylight.mdsal.binding.api.TransactionChain;
+import org.opendaylight.mdsal.common.api.CommitInfo;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.EpochSeconds;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.Rft;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rdma.session.Message;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.Direction;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.RptBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.SessionsThrough;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.SessionsThroughInput;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.SessionsThroughOutput;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.SessionsThroughOutputBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TraceSession;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TraceSessionInput;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TraceSessionOutput;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TraceSessionOutputBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TrafficKind;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.direction.HopBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.path.ForwardBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.path.ReverseBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.rpt.Path;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.rpt.PathBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.rpt.PathKey;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.DataObjectReference;
+import org.opendaylight.yangtools.concepts.Registration;
+import org.opendaylight.yangtools.yang.common.Empty;
+import org.opendaylight.yangtools.yang.common.RpcResultBuilder;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The RPT while this member owns the singleton: follows every switch's flow table and the
+ * topology's links, keeps each session's paths, writes them to {@code rdma-path-table:rpt} and
+ * answers the RPCs from memory. State is confined to one executor thread; listeners only enqueue.
+ */
+final class RptWorker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RptWorker.class);
+    private static final DataObjectIdentifier<Rpt> RPT = DataObjectIdentifier.builder(Rpt.class).build();
+
+    private final DataBroker broker;
+    private final ExecutorService executor;
+    private final TransactionChain chain;
+    private final List<Registration> registrations = new ArrayList<>();
+
+    // executor-confined
+    private final Map<String, Map<String, Session>> sessionsBySwitch = new HashMap<>();
+    private final Map<String, Set<String>> switchesBySession = new HashMap<>();
+    private LinkIndex links = LinkIndex.EMPTY;
+    private final Map<String, Topology> topologies = new HashMap<>();
+
+    // read by RPC threads
+    private final Map<String, Path> paths = new ConcurrentHashMap<>();
+
+    RptWorker(final DataBroker broker, final RpcProviderService rpcs, final ExecutorService executor) {
+        this.broker = broker;
+        this.executor = executor;
+        this.chain = broker.createMergingTransactionChain();
+        chain.addCallback(new FutureCallback<Empty>() {
+            @Override
+            public void onSuccess(final Empty result) {
+                LOG.debug("RPT chain closed");
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.error("RPT transaction chain failed; path table updates stop until restart", cause);
+            }
+        });
+        final var tx = chain.newWriteOnlyTransaction();
+        tx.put(LogicalDatastoreType.OPERATIONAL, RPT, new RptBuilder().build());
+        tx.commit().addCallback(logFailure("empty path table"), MoreExecutors.directExecutor());
+
+        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
+            DataObjectReference.builder(NetworkTopology.class).child(Topology.class).build(),
+            (DataTreeChangeListener<Topology>) changes -> executor.execute(() -> onTopology(changes))));
+        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
+            DataObjectReference.builder(Rft.class).child(Switch.class).build(),
+            (DataTreeChangeListener<Switch>) changes -> executor.execute(() -> onSwitches(changes))));
+        registrations.add(rpcs.registerRpcImplementations((TraceSession) this::traceSession,
+            (SessionsThrough) this::sessionsThrough));
+    }
+
+    private void onTopology(final List<DataTreeModification<Topology>> changes) {
+        for (var change : changes) {
+            final var root = change.getRootNode();
+            switch (root) {
+                case DataObjectWritten<Topology> written -> topologies.put(written.dataAfter().getTopologyId().getValue(),
+                    written.dataAfter());
+                case DataObjectModified<Topology> modified -> topologies.put(
+                    modified.dataAfter().getTopologyId().getValue(), modified.dataAfter());
+                case DataObjectDeleted<Topology> deleted -> topologies.remove(
+                    root.coerceKeyStep(Topology.class).key().getTopologyId().getValue());
+            }
+        }
+        final var builder = LinkIndex.builder();
+        for (var topology : topologies.values()) {
+            for (var link : topology.nonnullLink().values()) {
+                final var src = link.getSource();
+                final var dst = link.getDestination();
+                if (src == null || dst == null || src.getSourceNode() == null || src.getSourceTp() == null
+                        || dst.getDestNode() == null || dst.getDestTp() == null) {
+                    continue;
+                }
+                builder.link(src.getSourceNode().getValue(), String.valueOf(src.getSourceTp().getValue()),
+                    dst.getDestNode().getValue(), String.valueOf(dst.getDestTp().getValue()));
+            }
+        }
+        links = builder.build();
+        LOG.debug("RPT topology: {} links", links.size());
+        recompute(new HashSet<>(switchesBySession.keySet()));
+    }
+
+    private void onSwitches(final List<DataTreeModification<Switch>> changes) {
+        final Set<String> dirty = new HashSet<>();
+        for (var change : changes) {
+            final var root = change.getRootNode();
+            final String node = root.coerceKeyStep(Switch.class).key().getNodeId().getValue();
+            final Map<String, Session> now = switch (root) {
+                case DataObjectWritten<Switch> written -> sessionsOf(written.dataAfter());
+                case DataObjectModified<Switch> modified -> sessionsOf(modified.dataAfter());
+                case DataObjectDeleted<Switch> deleted -> Map.of();
+            };
+            final var before = sessionsBySwitch.getOrDefault(node, Map.of());
+            for (var id : before.keySet()) {
+                if (!now.containsKey(id)) {
+                    dirty.add(id);
+                    final var seen = switchesBySession.get(id);
+                    if (seen != null && seen.remove(node) && seen.isEmpty()) {
+                        switchesBySession.remove(id);
+                    }
+                }
+            }
+            for (var entry : now.entrySet()) {
+                if (!entry.getValue().equals(before.get(entry.getKey()))) {
+                    dirty.add(entry.getKey());
+                    switchesBySession.computeIfAbsent(entry.getKey(), k -> new HashSet<>()).add(node);
+                }
+            }
+            if (now.isEmpty()) {
+                sessionsBySwitch.remove(node);
+            } else {
+                sessionsBySwitch.put(node, now);
+            }
+        }
+        recompute(dirty);
+    }
+
+    private static Map<String, Session> sessionsOf(final Switch sw) {
+        final Map<String, Session> map = new HashMap<>();
+        for (var session : sw.nonnullSession().values()) {
+            map.put(session.getSessionId(), session);
+        }
+        return map;
+    }
+
+    private void recompute(final Set<String> sessionIds) {
+        if (sessionIds.isEmpty()) {
+            return;
+        }
+        final var tx = chain.newWriteOnlyTransaction();
+        for (var id : sessionIds) {
+            final var path = DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(id)).build();
+            final var seenBy = switchesBySession.get(id);
+            if (seenBy == null || seenBy.isEmpty()) {
+                paths.remove(id);
+                tx.delete(LogicalDatastoreType.OPERATIONAL, path);
+                continue;
+            }
+            final var assembled = assemble(id, seenBy);
+            paths.put(id, assembled);
+            tx.put(LogicalDatastoreType.OPERATIONAL, path, assembled);
+        }
+        tx.commit().addCallback(logFailure(sessionIds.size() + " paths"), MoreExecutors.directExecutor());
+    }
+
+    private Path assemble(final String id, final Set<String> seenBy) {
+        final List<PathAssembler.Observation> forward = new ArrayList<>();
+        final List<PathAssembler.Observation> reverse = new ArrayList<>();
+        Session latest = null;
+        for (var node : seenBy) {
+            final var session = sessionsBySwitch.get(node).get(id);
+            if (latest == null || seconds(session.getLastSeen()).compareTo(seconds(latest.getLastSeen())) > 0) {
+                latest = session;
+            }
+            final var fwd = firstOf(session.getMessage(), true);
+            if (fwd != null) {
+                forward.add(observation(node, fwd));
+            }
+            final var rev = firstOf(session.getMessage(), false);
+            if (rev != null) {
+                reverse.add(observation(node, rev));
+            }
+        }
+        final var switches = sessionsBySwitch.keySet();
+        final var fwdPath = PathAssembler.assemble(forward, links, switches);
+        final var revPath = PathAssembler.assemble(reverse, links, switches);
+        final var builder = new PathBuilder().setSessionId(id)
+            .setForward(new ForwardBuilder().setComplete(fwdPath.complete()).setHop(hops(fwdPath))
+                .setGap(Set.copyOf(fwdPath.gaps())).build())
+            .setReverse(new ReverseBuilder().setComplete(revPath.complete()).setHop(hops(revPath))
+                .setGap(Set.copyOf(revPath.gaps())).build())
+            .setAsymmetric(PathAssembler.asymmetric(fwdPath, revPath));
+        if (latest != null) {
+            builder.setRequesterIp(latest.getRequesterIp()).setResponderIp(latest.getResponderIp())
+                .setRequesterQpn(latest.getRequesterQpn()).setResponderQpn(latest.getResponderQpn())
+                .setState(latest.getState());
+        }
+        return builder.build();
+    }
+
+    private static BigDecimal seconds(final EpochSeconds time) {
+        return time == null ? BigDecimal.ZERO : time.getValue().decimalValue();
+    }
+
+    private static List<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.direction.Hop> hops(
+            final PathAssembler.DirectionResult result) {
+        final var out = new ArrayList<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.direction.Hop>();
+        int index = 0;
+        for (var hop : result.hops()) {
+            final var builder = new HopBuilder().setIndex(Uint16.valueOf(index++)).setNodeId(new NodeId(hop.node()))
+                .setObserved(hop.observed()).setTraffic(TrafficKind.Cm);
+            if (hop.ingressTp() != null) {
+                builder.setIngressTp(new TpId(hop.ingressTp()));
+            }
+            if (hop.egressTp() != null) {
+                builder.setEgressTp(new TpId(hop.egressTp()));
+            }
+            out.add(builder.build());
+        }
+        return out;
+    }
+
+    private static PathAssembler.Observation observation(final String node, final Message message) {
+        final var tp = message.getIngressTp();
+        final var time = message.getTime();
+        return new PathAssembler.Observation(node, tp == null ? null : String.valueOf(tp.getValue()),
+            time == null ? 0 : time.getValue().decimalValue().movePointRight(6).longValue());
+    }
+
+    /** Who sent a message. */
+    private enum Sender { REQUESTER, RESPONDER, UNKNOWN }
+
+    /** The first message the session's requester (forward) or responder (reverse) sent. */
+    private static Message firstOf(final List<Message> messages, final boolean forward) {
+        if (messages == null) {
+            return null;
+        }
+        final var wanted = forward ? Sender.REQUESTER : Sender.RESPONDER;
+        for (var message : messages) {
+            final var fromRequester = message.getFromRequester();
+            final var sender = fromRequester != null ? fromRequester ? Sender.REQUESTER : Sender.RESPONDER
+                : senderByType(message.getType());
+            if (sender == wanted) {
+                return message;
+            }
+        }
+        return null;
+    }
+
+    /** REQ and RTU come from the requester, REP, REJ and MRA (of a REQ) from the responder. */
+    private static Sender senderByType(final CmMessageType type) {
+        if (type == null) {
+            return Sender.UNKNOWN;
+        }
+        return switch (type) {
+            case REQ, RTU -> Sender.REQUESTER;
+            case REP, REJ, MRA -> Sender.RESPONDER;
+            default -> Sender.UNKNOWN;
+        };
+    }
+
+    private ListenableFuture<org.opendaylight.yangtools.yang.common.RpcResult<TraceSessionOutput>> traceSession(
+            final TraceSessionInput input) {
+        final var src = input.getSrcIp();
+        final var dst = input.getDstIp();
+        if (src == null || dst == null) {
+            return RpcResultBuilder.<TraceSessionOutput>failed()
+                .withError(org.opendaylight.yangtools.yang.common.ErrorType.PROTOCOL, "src-ip and dst-ip are mandatory")
+                .buildFuture();
+        }
+        final var qpn = input.getQpn();
+        final Map<PathKey, Path> out = new HashMap<>();
+        for (var path : paths.values()) {
+            final boolean ends = src.equals(path.getRequesterIp()) && dst.equals(path.getResponderIp())
+                || dst.equals(path.getRequesterIp()) && src.equals(path.getResponderIp());
+            final boolean qpnMatches = qpn == null || qpn.equals(path.getRequesterQpn())
+                || qpn.equals(path.getResponderQpn());
+            if (ends && qpnMatches) {
+                out.put(path.key(), path);
+            }
+        }
+        return RpcResultBuilder.success(new TraceSessionOutputBuilder().setPath(RpcPaths.trace(out.values())).build())
+            .buildFuture();
+    }
+
+    private ListenableFuture<org.opendaylight.yangtools.yang.common.RpcResult<SessionsThroughOutput>> sessionsThrough(
+            final SessionsThroughInput input) {
+        final var node = input.getNodeId();
+        if (node == null) {
+            return RpcResultBuilder.<SessionsThroughOutput>failed()
+                .withError(org.opendaylight.yangtools.yang.common.ErrorType.PROTOCOL, "node-id is mandatory")
+                .buildFuture();
+        }
+        final var tp = input.getTpId();
+        final List<Path> out = new ArrayList<>();
+        for (var path : paths.values()) {
+            if (crosses(path.getForward(), node, tp) || crosses(path.getReverse(), node, tp)) {
+                out.add(path);
+            }
+        }
+        return RpcResultBuilder.success(new SessionsThroughOutputBuilder().setPath(RpcPaths.through(out)).build())
+            .buildFuture();
+    }
+
+    private static boolean crosses(final Direction direction, final NodeId node, final TpId tp) {
+        if (direction == null || direction.getHop() == null) {
+            return false;
+        }
+        for (var hop : direction.getHop()) {
+            if (node.equals(hop.getNodeId())
+                    && (tp == null || tp.equals(hop.getIngressTp()) || tp.equals(hop.getEgressTp()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static FutureCallback<CommitInfo> logFailure(final String what) {
+        return new FutureCallback<>() {
+            @Override
+            public void onSuccess(final CommitInfo result) {
+                LOG.debug("RPT wrote {}", what);
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.warn("RPT failed to write {}", what, cause);
+            }
+        };
+    }
+
+    Collection<Path> paths() {
+        return paths.values();
+    }
+
+    @Override
+    public void close() {
+        registrations.forEach(Registration::close);
+        registrations.clear();
+        executor.shutdown();
+        chain.close();
+    }
+
+    static ListenableFuture<?> done() {
+        return Futures.immediateFuture(null);
+    }
+}
