@@ -1,0 +1,202 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.it;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.ops4j.pax.exam.CoreOptions.maven;
+import static org.ops4j.pax.exam.CoreOptions.systemTimeout;
+import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.editConfigurationFilePut;
+import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.karafDistributionConfiguration;
+import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.logLevel;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import javax.inject.Inject;
+import org.apache.karaf.features.FeaturesService;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.karaf.options.LogLevelOption.LogLevel;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+
+/**
+ * Boots the RST distribution in a real Karaf and checks, from inside it, that the features are
+ * installed, that both bundles' Blueprint containers came up, and that RESTCONF serves the RFT
+ * model end to end: configuration in, the RFT manager's status out, bad input refused.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class RstKarafIT {
+    private static final String RESTCONF = "http://127.0.0.1:8181/rests";
+    private static final String AUTH = "Basic "
+        + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
+
+    @Inject
+    private BundleContext bundleContext;
+
+    @Inject
+    private FeaturesService featuresService;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Configuration
+    public Option[] config() {
+        return new Option[] {
+            karafDistributionConfiguration()
+                .frameworkUrl(maven().groupId("io.rst").artifactId("rst-karaf").type("tar.gz").versionAsInProject())
+                .unpackDirectory(Path.of(System.getProperty("rst.it.unpack", "target/exam")).toFile())
+                .useDeployFolder(false),
+            logLevel(LogLevel.INFO),
+            systemTimeout(180_000),
+            // RST and ODL come from the distribution's own system/ repository, which is searched
+            // first; the local Maven repository only supplies Pax Exam's own features and bundles
+            editConfigurationFilePut("etc/org.ops4j.pax.url.mvn.cfg", "org.ops4j.pax.url.mvn.repositories",
+                "file:${karaf.home}/${karaf.default.repository}@id=system.repository, "
+                    + "file:${karaf.data}/kar@id=kar.repository@multi, "
+                    + "file:" + System.getProperty("maven.repo.local", System.getProperty("user.home")
+                        + "/.m2/repository") + "@id=local.m2@snapshots"),
+        };
+    }
+
+    @Test
+    public void featuresAreInstalled() throws Exception {
+        for (var feature : new String[] {"odl-rst-rft", "odl-rst-rpt", "odl-rst", "odl-restconf-nb"}) {
+            assertTrue(feature + " is not installed", featuresService.isInstalled(featuresService.getFeature(feature)));
+        }
+    }
+
+    @Test
+    public void bundlesAndBlueprintContainersAreActive() throws Exception {
+        for (var name : new String[] {"io.rst.rst-yang", "io.rst.rft-bundle", "io.rst.rpt-bundle"}) {
+            final var bundle = bundle(name);
+            assertEquals(name + " is not active", Bundle.ACTIVE, bundle.getState());
+        }
+        for (var name : new String[] {"io.rst.rft-bundle", "io.rst.rpt-bundle"}) {
+            awaitBlueprint(name);
+        }
+    }
+
+    @Test
+    public void restconfRoundTripOnRft() throws Exception {
+        awaitRestconf();
+        // configuration in: two switches, one off, one on with an agent that is not there
+        final var put = send("PUT", "/data/rdma-flow-table:rft/switch=it-leaf1", """
+            {"rdma-flow-table:switch":[{"node-id":"it-leaf1","enabled":false}]}""");
+        assertTrue("PUT it-leaf1: " + put.statusCode() + " " + put.body(),
+            put.statusCode() == 201 || put.statusCode() == 204);
+        final var put2 = send("PUT", "/data/rdma-flow-table:rft/switch=it-leaf2", """
+            {"rdma-flow-table:switch":[{"node-id":"it-leaf2","agent-address":"127.0.0.1","agent-port":9,
+             "enabled":true}]}""");
+        assertTrue("PUT it-leaf2: " + put2.statusCode() + " " + put2.body(),
+            put2.statusCode() == 201 || put2.statusCode() == 204);
+
+        final var config = send("GET", "/data/rdma-flow-table:rft/switch=it-leaf2?content=config", null);
+        assertEquals(config.body(), 200, config.statusCode());
+        assertTrue(config.body(), config.body().contains("\"agent-port\":9"));
+
+        // state out: the RFT manager says what it found
+        awaitBody("/data/rdma-flow-table:rft/switch=it-leaf1/agent-status?content=nonconfig", "\"DISABLED\"");
+        awaitBody("/data/rdma-flow-table:rft/switch=it-leaf2/agent-status?content=nonconfig", "\"UNREACHABLE\"");
+
+        // the model refuses bad input with a clear error
+        final var bad = send("PUT", "/data/rdma-flow-table:rft/switch=it-bad", """
+            {"rdma-flow-table:switch":[{"node-id":"it-bad","agent-port":70000}]}""");
+        assertEquals(bad.body(), 400, bad.statusCode());
+        assertTrue(bad.body(), bad.body().contains("70000"));
+
+        // the RPT's RPCs are registered
+        final var rpc = send("POST", "/operations/rdma-path-table:trace-session", """
+            {"input":{"src-ip":"10.0.0.1","dst-ip":"10.0.0.2"}}""");
+        assertTrue("trace-session: " + rpc.statusCode() + " " + rpc.body(),
+            rpc.statusCode() == 200 || rpc.statusCode() == 204);
+
+        // removing the switch removes its state
+        assertEquals(204, send("DELETE", "/data/rdma-flow-table:rft/switch=it-leaf2", null).statusCode());
+        final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (send("GET", "/data/rdma-flow-table:rft/switch=it-leaf2?content=nonconfig", null).statusCode() != 409) {
+            assertTrue("it-leaf2's state outlived its configuration", System.nanoTime() < deadline);
+            Thread.sleep(200);
+        }
+    }
+
+    private Bundle bundle(final String symbolicName) {
+        for (var bundle : bundleContext.getBundles()) {
+            if (symbolicName.equals(bundle.getSymbolicName())) {
+                return bundle;
+            }
+        }
+        throw new AssertionError("bundle " + symbolicName + " is not installed");
+    }
+
+    private void awaitBlueprint(final String symbolicName) throws InterruptedException, InvalidSyntaxException {
+        final var filter = "(osgi.blueprint.container.symbolicname=" + symbolicName + ")";
+        final long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (bundleContext.getServiceReferences("org.osgi.service.blueprint.container.BlueprintContainer",
+                filter) == null) {
+            assertTrue("Blueprint container of " + symbolicName + " never came up", System.nanoTime() < deadline);
+            Thread.sleep(250);
+        }
+    }
+
+    private void awaitRestconf() throws Exception {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+        while (true) {
+            try {
+                if (send("GET", "/data/ietf-yang-library:yang-library?fields=module-set(name)", null)
+                        .statusCode() == 200) {
+                    return;
+                }
+            } catch (java.io.IOException e) {
+                // not listening yet
+            }
+            assertTrue("RESTCONF never answered", System.nanoTime() < deadline);
+            Thread.sleep(500);
+        }
+    }
+
+    private void awaitBody(final String path, final String expected) throws Exception {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        HttpResponse<String> last;
+        do {
+            last = send("GET", path, null);
+            if (last.statusCode() == 200 && last.body().contains(expected)) {
+                return;
+            }
+            Thread.sleep(250);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError(path + " never contained " + expected + "; last: " + last.statusCode() + " "
+            + last.body());
+    }
+
+    private HttpResponse<String> send(final String method, final String path, final String body) throws Exception {
+        final var builder = HttpRequest.newBuilder(URI.create(RESTCONF + path)).timeout(Duration.ofSeconds(30))
+            .header("Authorization", AUTH).header("Accept", "application/json");
+        if (body != null) {
+            builder.header("Content-Type", "application/json");
+        }
+        builder.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+        final var response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+        assertNotNull(response);
+        return response;
+    }
+}
