@@ -86,7 +86,7 @@ public class RstKarafIT {
 
     @Test
     public void bundlesAndBlueprintContainersAreActive() throws Exception {
-        for (var name : new String[] {"io.rst.rst-yang", "io.rst.rft-bundle", "io.rst.rpt-bundle"}) {
+        for (var name : new String[] {"io.rst.yang", "io.rst.rft-bundle", "io.rst.rpt-bundle"}) {
             final var bundle = bundle(name);
             assertEquals(name + " is not active", Bundle.ACTIVE, bundle.getState());
         }
