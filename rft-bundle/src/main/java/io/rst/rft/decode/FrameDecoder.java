@@ -290,7 +290,7 @@ public final class FrameDecoder {
         if (m + MAD_LEN > end) {
             return DecodeResult.TRUNCATED;
         }
-        out.dethSrcQp = u24(b, q + 13);
+        out.dethSrcQp = u24(b, q + BTH_LEN + 5);
         if (b[m] != 1) {
             return DecodeResult.BAD_MAD;
         }
