@@ -47,7 +47,7 @@ final class FileCommands {
         final CmMessage m = new CmMessage();
         final JsonBytes json = new JsonBytes(FLUSH_AT + 4096);
         final long[] counts = new long[DecodeResult.values().length];
-        final OutputStream os = new BufferedOutputStream(out, 1 << 16);
+        final OutputStream os = new AsyncBlockOutput(out);
         return runFile("decode", p.file, err, counts, reader -> {
             m.setTimeDigits(reader.timeDigits());
             final PacketHandler h = (frame, ns, linkType, ifId, buf, off, capLen, origLen) -> {
@@ -64,7 +64,7 @@ final class FileCommands {
             };
             reader.readAll(h);
             drain(json, os);
-            os.flush();
+            os.close();
         });
     }
 

@@ -481,72 +481,113 @@ public final class CmMessage {
 
     // ---- JSON ----
 
+    // pre-encoded JSON keys: appendJson is on the decode command's hot path
+    private static final byte[][] TYPE_NAMES = new byte[CmMessageType.values().length][];
+
+    static {
+        for (CmMessageType v : CmMessageType.values()) {
+            TYPE_NAMES[v.ordinal()] = JsonBytes.ascii(v.name() + '"');
+        }
+    }
+
+    private static final byte[] K_FRAME = JsonBytes.ascii("{\"frame\":");
+    private static final byte[] K_TIME = JsonBytes.ascii(",\"time\":");
+    private static final byte[] K_SRC_IP = JsonBytes.ascii(",\"src_ip\":");
+    private static final byte[] K_DST_IP = JsonBytes.ascii(",\"dst_ip\":");
+    private static final byte[] K_UDP_SRC_PORT = JsonBytes.ascii(",\"udp_src_port\":");
+    private static final byte[] K_MSG = JsonBytes.ascii(",\"msg\":\"");
+    private static final byte[] K_METHOD = JsonBytes.ascii(",\"method\":");
+    private static final byte[] K_TRANSACTION_ID = JsonBytes.ascii(",\"transaction_id\":");
+    private static final byte[] K_LOCAL_COMM_ID = JsonBytes.ascii(",\"local_comm_id\":");
+    private static final byte[] K_REMOTE_COMM_ID = JsonBytes.ascii(",\"remote_comm_id\":");
+    private static final byte[] K_LOCAL_QPN = JsonBytes.ascii(",\"local_qpn\":");
+    private static final byte[] K_REMOTE_QPN = JsonBytes.ascii(",\"remote_qpn\":");
+    private static final byte[] K_SERVICE_ID = JsonBytes.ascii(",\"service_id\":");
+    private static final byte[] K_STARTING_PSN = JsonBytes.ascii(",\"starting_psn\":");
+    private static final byte[] K_REMOTE_CM_RESPONSE_TIMEOUT = JsonBytes.ascii(",\"remote_cm_response_timeout\":");
+    private static final byte[] K_LOCAL_CM_RESPONSE_TIMEOUT = JsonBytes.ascii(",\"local_cm_response_timeout\":");
+    private static final byte[] K_MAX_CM_RETRIES = JsonBytes.ascii(",\"max_cm_retries\":");
+    private static final byte[] K_RDMA_CM_PORT_SPACE = JsonBytes.ascii(",\"rdma_cm_port_space\":");
+    private static final byte[] K_RDMA_CM_DST_PORT = JsonBytes.ascii(",\"rdma_cm_dst_port\":");
+    private static final byte[] K_RDMA_CM_IP_VERSION = JsonBytes.ascii(",\"rdma_cm_ip_version\":");
+    private static final byte[] K_RDMA_CM_SRC_PORT = JsonBytes.ascii(",\"rdma_cm_src_port\":");
+    private static final byte[] K_RDMA_CM_SRC_IP = JsonBytes.ascii(",\"rdma_cm_src_ip\":");
+    private static final byte[] K_RDMA_CM_DST_IP = JsonBytes.ascii(",\"rdma_cm_dst_ip\":");
+    private static final byte[] K_REJECT_REASON = JsonBytes.ascii(",\"reject_reason\":");
+    private static final byte[] K_MESSAGE_REJECTED = JsonBytes.ascii(",\"message_rejected\":");
+    private static final byte[] K_MESSAGE_MRAED = JsonBytes.ascii(",\"message_mraed\":");
+    private static final byte[] K_SERVICE_TIMEOUT = JsonBytes.ascii(",\"service_timeout\":");
+    private static final byte[] K_REQUEST_ID = JsonBytes.ascii(",\"request_id\":");
+    private static final byte[] K_STATUS = JsonBytes.ascii(",\"status\":");
+    private static final byte[] K_QPN = JsonBytes.ascii(",\"qpn\":");
+    private static final byte[] K_AP_STATUS = JsonBytes.ascii(",\"ap_status\":");
+
     /**
      * Appends this CM MAD as one JSON object (no newline) with the {@code decode} field names of
      * INTERFACES.md, plus extra fields the type carries. Allocation-free once {@code out} has grown.
      */
     public void appendJson(final JsonBytes out) {
         final CmMessageType t = requireNonNull(type, "not a CM MAD");
-        out.raw("{\"frame\":").decimal(frame);
-        out.raw(",\"time\":").seconds(timeNanos, timeDigits);
-        out.raw(",\"src_ip\":").ip(srcIp, ipVersion);
-        out.raw(",\"dst_ip\":").ip(dstIp, ipVersion);
+        out.raw(K_FRAME).decimal(frame);
+        out.raw(K_TIME).seconds(timeNanos, timeDigits);
+        out.raw(K_SRC_IP).ip(srcIp, ipVersion);
+        out.raw(K_DST_IP).ip(dstIp, ipVersion);
         if (!roceV1) {
-            out.raw(",\"udp_src_port\":").decimal(udpSrcPort);
+            out.raw(K_UDP_SRC_PORT).decimal(udpSrcPort);
         }
-        out.raw(",\"msg\":\"").raw(t.name()).raw('"');
-        out.raw(",\"method\":").decimal(method);
-        out.raw(",\"transaction_id\":").hexString(transactionId, 16);
+        out.raw(K_MSG).raw(TYPE_NAMES[t.ordinal()]);
+        out.raw(K_METHOD).decimal(method);
+        out.raw(K_TRANSACTION_ID).hexString(transactionId, 16);
         if (hasLocalCommId()) {
-            out.raw(",\"local_comm_id\":").hexString(localCommId & 0xffffffffL, 8);
+            out.raw(K_LOCAL_COMM_ID).hexString(localCommId & 0xffffffffL, 8);
         }
         if (hasRemoteCommId()) {
-            out.raw(",\"remote_comm_id\":").hexString(remoteCommId & 0xffffffffL, 8);
+            out.raw(K_REMOTE_COMM_ID).hexString(remoteCommId & 0xffffffffL, 8);
         }
         if (hasLocalQpn()) {
-            out.raw(",\"local_qpn\":").decimal(localQpn);
+            out.raw(K_LOCAL_QPN).decimal(localQpn);
         }
         if (hasRemoteQpn()) {
-            out.raw(",\"remote_qpn\":").decimal(remoteQpn);
+            out.raw(K_REMOTE_QPN).decimal(remoteQpn);
         }
         if (hasServiceId()) {
-            out.raw(",\"service_id\":").hexString(serviceId, 16);
+            out.raw(K_SERVICE_ID).hexString(serviceId, 16);
         }
         switch (t) {
             case REQ -> {
-                out.raw(",\"starting_psn\":").decimal(startingPsn);
-                out.raw(",\"remote_cm_response_timeout\":").decimal(remoteCmResponseTimeout);
-                out.raw(",\"local_cm_response_timeout\":").decimal(localCmResponseTimeout);
-                out.raw(",\"max_cm_retries\":").decimal(maxCmRetries);
+                out.raw(K_STARTING_PSN).decimal(startingPsn);
+                out.raw(K_REMOTE_CM_RESPONSE_TIMEOUT).decimal(remoteCmResponseTimeout);
+                out.raw(K_LOCAL_CM_RESPONSE_TIMEOUT).decimal(localCmResponseTimeout);
+                out.raw(K_MAX_CM_RETRIES).decimal(maxCmRetries);
                 if (isIpCmService()) {
-                    out.raw(",\"rdma_cm_port_space\":").decimal(ipCmPortSpace());
-                    out.raw(",\"rdma_cm_dst_port\":").decimal(ipCmDstPort());
+                    out.raw(K_RDMA_CM_PORT_SPACE).decimal(ipCmPortSpace());
+                    out.raw(K_RDMA_CM_DST_PORT).decimal(ipCmDstPort());
                 }
                 if (hasIpCm) {
-                    out.raw(",\"rdma_cm_ip_version\":").decimal(ipCmVersion);
-                    out.raw(",\"rdma_cm_src_port\":").decimal(ipCmSrcPort);
+                    out.raw(K_RDMA_CM_IP_VERSION).decimal(ipCmVersion);
+                    out.raw(K_RDMA_CM_SRC_PORT).decimal(ipCmSrcPort);
                     if (ipCmVersion == 4 || ipCmVersion == 6) {
-                        out.raw(",\"rdma_cm_src_ip\":").string(ipCmSrcIpString());
-                        out.raw(",\"rdma_cm_dst_ip\":").string(ipCmDstIpString());
+                        out.raw(K_RDMA_CM_SRC_IP).ip(ipCmSrcIp, ipCmVersion == 4 ? 12 : 0, ipCmVersion);
+                        out.raw(K_RDMA_CM_DST_IP).ip(ipCmDstIp, ipCmVersion == 4 ? 12 : 0, ipCmVersion);
                     }
                 }
             }
-            case REP -> out.raw(",\"starting_psn\":").decimal(startingPsn);
+            case REP -> out.raw(K_STARTING_PSN).decimal(startingPsn);
             case REJ -> {
-                out.raw(",\"reject_reason\":").decimal(rejectReason);
-                out.raw(",\"message_rejected\":").decimal(messageRejected);
+                out.raw(K_REJECT_REASON).decimal(rejectReason);
+                out.raw(K_MESSAGE_REJECTED).decimal(messageRejected);
             }
             case MRA -> {
-                out.raw(",\"message_mraed\":").decimal(messageMraed);
-                out.raw(",\"service_timeout\":").decimal(serviceTimeout);
+                out.raw(K_MESSAGE_MRAED).decimal(messageMraed);
+                out.raw(K_SERVICE_TIMEOUT).decimal(serviceTimeout);
             }
-            case SIDR_REQ -> out.raw(",\"request_id\":").hexString(requestId & 0xffffffffL, 8);
+            case SIDR_REQ -> out.raw(K_REQUEST_ID).hexString(requestId & 0xffffffffL, 8);
             case SIDR_REP -> {
-                out.raw(",\"request_id\":").hexString(requestId & 0xffffffffL, 8);
-                out.raw(",\"status\":").decimal(sidrStatus);
-                out.raw(",\"qpn\":").decimal(sidrQpn);
+                out.raw(K_REQUEST_ID).hexString(requestId & 0xffffffffL, 8);
+                out.raw(K_STATUS).decimal(sidrStatus);
+                out.raw(K_QPN).decimal(sidrQpn);
             }
-            case APR -> out.raw(",\"ap_status\":").decimal(apStatus);
+            case APR -> out.raw(K_AP_STATUS).decimal(apStatus);
             default -> {
                 // RTU, DREQ, DREP, LAP, CLASS_PORT_INFO: nothing beyond the common fields
             }

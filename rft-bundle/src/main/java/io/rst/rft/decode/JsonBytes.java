@@ -61,6 +61,19 @@ public final class JsonBytes {
         return this;
     }
 
+    /** Appends pre-encoded ASCII bytes (keys, constants: the fast path). */
+    public JsonBytes raw(final byte[] ascii) {
+        ensure(ascii.length);
+        System.arraycopy(ascii, 0, buf, len, ascii.length);
+        len += ascii.length;
+        return this;
+    }
+
+    /** The ASCII bytes of a constant, for {@link #raw(byte[])}. */
+    public static byte[] ascii(final String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
     /** Appends ASCII text as is (keys, constants). */
     public JsonBytes raw(final String ascii) {
         final int n = ascii.length();
@@ -97,26 +110,76 @@ public final class JsonBytes {
 
     /** Appends a signed decimal. */
     public JsonBytes decimal(final long value) {
-        ensure(20);
-        long v = value;
+        if (value >= 0 && value <= Integer.MAX_VALUE) {
+            return decimal((int) value);
+        }
+        return raw(Long.toString(value));
+    }
+
+    /** Appends a signed decimal (int arithmetic: the common case, and the fast one). */
+    public JsonBytes decimal(final int value) {
+        ensure(11);
+        int v = value;
         if (v < 0) {
-            if (v == Long.MIN_VALUE) {
-                return raw(Long.toString(v));
+            if (v == Integer.MIN_VALUE) {
+                return raw(Integer.toString(v));
             }
             buf[len++] = '-';
             v = -v;
         }
-        int digits = 1;
-        for (long t = v; t >= 10; t /= 10) {
-            digits++;
-        }
+        final int digits = digits(v);
         int p = len + digits;
         len = p;
-        do {
-            buf[--p] = (byte) ('0' + v % 10);
-            v /= 10;
-        } while (v != 0);
+        while (v >= 100) {
+            final int q = v / 100;
+            final int r = v - q * 100;
+            buf[--p] = DIGIT_ONES[r];
+            buf[--p] = DIGIT_TENS[r];
+            v = q;
+        }
+        buf[--p] = DIGIT_ONES[v];
+        if (v >= 10) {
+            buf[--p] = DIGIT_TENS[v];
+        }
         return this;
+    }
+
+    private static int digits(final int v) {
+        if (v < 10) {
+            return 1;
+        }
+        if (v < 100) {
+            return 2;
+        }
+        if (v < 1000) {
+            return 3;
+        }
+        if (v < 10000) {
+            return 4;
+        }
+        if (v < 100000) {
+            return 5;
+        }
+        if (v < 1000000) {
+            return 6;
+        }
+        if (v < 10000000) {
+            return 7;
+        }
+        if (v < 100000000) {
+            return 8;
+        }
+        return v < 1000000000 ? 9 : 10;
+    }
+
+    private static final byte[] DIGIT_TENS = new byte[100];
+    private static final byte[] DIGIT_ONES = new byte[100];
+
+    static {
+        for (int i = 0; i < 100; i++) {
+            DIGIT_TENS[i] = (byte) ('0' + i / 10);
+            DIGIT_ONES[i] = (byte) ('0' + i % 10);
+        }
     }
 
     /** Appends {@code "0x" + digits} lowercase hex digits of {@code value}, quoted. */
@@ -135,15 +198,15 @@ public final class JsonBytes {
     /** Appends nanoseconds since the epoch as seconds with {@code fraction} digits (0..9). */
     public JsonBytes seconds(final long nanos, final int fraction) {
         final long sec = Math.floorDiv(nanos, 1_000_000_000L);
-        final long frac = Math.floorMod(nanos, 1_000_000_000L) / POW10[9 - fraction];
+        int frac = (int) (Math.floorMod(nanos, 1_000_000_000L) / POW10[9 - fraction]);
         decimal(sec);
         if (fraction > 0) {
             ensure(fraction + 1);
             buf[len++] = '.';
-            long f = frac;
             for (int i = fraction - 1; i >= 0; i--) {
-                buf[len + i] = (byte) ('0' + f % 10);
-                f /= 10;
+                final int q = frac / 10;
+                buf[len + i] = (byte) ('0' + frac - q * 10);
+                frac = q;
             }
             len += fraction;
         }
@@ -156,10 +219,15 @@ public final class JsonBytes {
      * IPv4-mapped addresses as ::ffff:a.b.c.d).
      */
     public JsonBytes ip(final byte[] addr, final int version) {
+        return ip(addr, 0, version);
+    }
+
+    /** Appends the address at {@code addr[off..]} (4 or 16 bytes) as a quoted string. */
+    public JsonBytes ip(final byte[] addr, final int off, final int version) {
         ensure(48);
         buf[len++] = '"';
         if (version == 4) {
-            dotted(addr, 0);
+            dotted(addr, off);
         } else {
             ipv6(addr);
         }
