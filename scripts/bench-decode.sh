@@ -39,15 +39,16 @@ file="$dir/bench-1m.pcap"
 [ -f "$file" ] || java -jar "$jar" gen --out "$file" --sessions 200000 2>/dev/null
 
 now() { date +%s.%N; }
+calc() { awk "BEGIN { print $1 }"; }
 best=
 for i in 1 2 3; do
   t0=$(now); java -jar "$jar" decode "$file" > "$dir/ours.jsonl" 2>/dev/null; t1=$(now)
-  t=$(echo "$t1 - $t0" | bc -l)
-  if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+  t=$(calc "$t1 - $t0")
+  if [ -z "$best" ] || [ "$(calc "($t < $best) ? 1 : 0")" = 1 ]; then best=$t; fi
 done
 lines=$(wc -l < "$dir/ours.jsonl")
 printf 'rst decode:   %d CM MADs in %.3f s (best of 3, JVM start and JSON output included) = %.0f MADs/s\n' \
-  "$lines" "$best" "$(echo "$lines / $best" | bc -l)"
+  "$lines" "$best" "$(calc "$lines / $best")"
 
 if [ $ts = 1 ] && command -v tshark >/dev/null; then
   t0=$(now)
@@ -59,10 +60,10 @@ if [ $ts = 1 ] && command -v tshark >/dev/null; then
     -e infiniband.cm.rep.localqpn -e infiniband.cm.req.remoteqpneecn -e infiniband.cm.req.serviceid \
     -e infiniband.cm.req.startpsn -e infiniband.cm.rep.startpsn > "$dir/tshark.csv" 2>/dev/null
   t1=$(now)
-  tt=$(echo "$t1 - $t0" | bc -l)
+  tt=$(calc "$t1 - $t0")
   tl=$(wc -l < "$dir/tshark.csv")
-  printf 'tshark:       %d frames in %.3f s = %.0f frames/s\n' "$tl" "$tt" "$(echo "$tl / $tt" | bc -l)"
-  printf 'ratio:        rst decode is %.1fx tshark end to end (floor 20x, aim 50x)\n' "$(echo "$tt / $best" | bc -l)"
+  printf 'tshark:       %d frames in %.3f s = %.0f frames/s\n' "$tl" "$tt" "$(calc "$tl / $tt")"
+  printf 'ratio:        rst decode is %.1fx tshark end to end (floor 20x, aim 50x)\n' "$(calc "$tt / $best")"
 fi
 
 if [ $jmh = 1 ]; then
@@ -77,6 +78,6 @@ if [ $jmh = 1 ]; then
   d=$(awk '/decodeCmMad/ {print $4}' "$dir/jmh.txt")
   s=$(awk '/SessionTableBenchmark.accept/ {print $4}' "$dir/jmh.txt")
   printf 'CM MADs decoded per second per core: %.1f M (aim 20 M); session-table updates per second: %.1f M\n' \
-    "$(echo "$d / 1000000" | bc -l)" "$(echo "$s / 1000000" | bc -l)"
+    "$(calc "$d / 1000000")" "$(calc "$s / 1000000")"
 fi
 echo "heap per live session: see SessionTableTest.heapPerLiveSessionIsWithinBudget (rft-bundle/target/surefire-reports/*SessionTableTest-output.txt)"

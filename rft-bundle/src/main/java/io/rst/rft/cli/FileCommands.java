@@ -18,7 +18,6 @@ import io.rst.rft.pcap.PacketHandler;
 import io.rst.rft.session.SessionConfig;
 import io.rst.rft.session.SessionRecord;
 import io.rst.rft.session.SessionTable;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -80,7 +79,7 @@ final class FileCommands {
         final SessionTable table = new SessionTable(new SessionConfig(Integer.MAX_VALUE, Long.MAX_VALUE, 0L, 256),
             null);
         final long[] last = {Long.MIN_VALUE};
-        final OutputStream os = new BufferedOutputStream(out, 1 << 16);
+        final OutputStream os = new AsyncBlockOutput(out);
         return runFile("sessions", p.file, err, counts, reader -> {
             final PacketHandler h = (frame, ns, linkType, ifId, buf, off, capLen, origLen) -> {
                 m.setCapture(frame, ns);
@@ -96,13 +95,16 @@ final class FileCommands {
                 // a REQ's timeout is judged at the time of the file's last packet
                 table.expire(Math.floorDiv(last[0], 1000L));
             }
-            final JsonBytes json = new JsonBytes(4096);
-            for (SessionRecord r : table.snapshot()) {
+            final JsonBytes json = new JsonBytes(FLUSH_AT + 4096);
+            table.snapshot((SessionRecord r) -> {
                 r.appendJson(json);
                 json.raw('\n');
-                drain(json, os);
-            }
-            os.flush();
+                if (json.length() >= FLUSH_AT) {
+                    drain(json, os);
+                }
+            });
+            drain(json, os);
+            os.close();
         });
     }
 

@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The RDMA flow table of one switch: CM sessions learnt from CM MADs. Single-threaded by design:
@@ -332,16 +333,24 @@ public final class SessionTable {
 
     /** Every session, oldest first (by first message), as immutable records. */
     public List<SessionRecord> snapshot() {
+        final List<SessionRecord> out = new ArrayList<>(size);
+        snapshot(out::add);
+        return out;
+    }
+
+    /**
+     * Hands every session, oldest first, to {@code sink} one record at a time (for large tables:
+     * no list of all records is held).
+     */
+    public void snapshot(final Consumer<SessionRecord> sink) {
         final List<Session> all = new ArrayList<>(size);
         for (Session s = head; s != null; s = s.next) {
             all.add(s);
         }
         all.sort(Comparator.comparingLong((Session s) -> s.firstSeen).thenComparingLong(s -> s.seq));
-        final List<SessionRecord> out = new ArrayList<>(all.size());
         for (Session s : all) {
-            out.add(record(s));
+            sink.accept(record(s));
         }
-        return out;
     }
 
     private SessionRecord record(final Session s) {
@@ -370,7 +379,7 @@ public final class SessionTable {
             s.has(Session.F_B_CID) ? hex8(s.bCid) : null,
             s.has(Session.F_A_QPN) ? s.aQpn : null,
             s.has(Session.F_B_QPN) ? s.bQpn : null,
-            s.has(Session.F_SERVICE) ? String.format("0x%016x", s.serviceId) : null,
+            s.has(Session.F_SERVICE) ? hex16(s.serviceId) : null,
             s.has(Session.F_IPCM_PORT) ? Integer.valueOf(s.ipCmSrcPort) : null,
             ipCmService ? Integer.valueOf((int) s.serviceId & 0xffff) : null,
             s.state(),
@@ -384,6 +393,11 @@ public final class SessionTable {
             c = Long.compareUnsigned(s.aLo, s.bLo);
         }
         return c != 0 ? c : Integer.compareUnsigned(s.aCid, s.bCid);
+    }
+
+    private static String hex16(final long v) {
+        final String h = Long.toHexString(v);
+        return "0x" + "0000000000000000".substring(h.length()) + h;
     }
 
     private static String hex8(final int v) {
