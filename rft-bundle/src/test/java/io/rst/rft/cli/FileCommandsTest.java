@@ -69,6 +69,22 @@ class FileCommandsTest {
     }
 
     @Test
+    void sessionsJudgesReqTimeoutsAtTheLastPacketOfTheFile() throws Exception {
+        final Path f = tmp.resolve("all.pcap");
+        assertEquals(0, run("gen", "--out", f.toString(), "--sessions", "22", "--all-types", "--ip", "0",
+            "--vlans", "-1", "--nanos"));
+        assertEquals(0, run("sessions", f.toString()));
+        final ObjectMapper om = new ObjectMapper();
+        final java.util.Map<String, Long> states = new java.util.TreeMap<>();
+        for (String s : lines(out)) {
+            states.merge(om.readTree(s).get("state").asText(), 1L, Long::sum);
+        }
+        // 22 connections, 2 of each scenario; the 2 SIDR exchanges make no session
+        assertEquals(java.util.Map.of("CLOSED", 8L, "DISCONNECTING", 2L, "ESTABLISHED", 4L, "REJECTED", 4L,
+            "TIMED_OUT", 2L), states);
+    }
+
+    @Test
     void decodeOfARealCaptureCountsSkipsByReason() throws Exception {
         final Path f = Captures.dir().resolve("rdma-roce-lab__test.pcap");
         assertEquals(0, run("decode", f.toString()));
