@@ -92,7 +92,7 @@ final class Session {
             return;
         }
         if (msgs == null) {
-            msgs = new long[Math.min(6, max)];
+            msgs = new long[Math.min(4, max)];
         } else if (msgCount == msgs.length) {
             final long[] n = new long[Math.min(msgs.length * 2, max)];
             System.arraycopy(msgs, 0, n, 0, msgCount);
