@@ -7,11 +7,15 @@
  */
 package io.rst.rft.cli;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Entry point of the RFT tools jar ({@code rft-bundle-VERSION-agent.jar}): {@code decode},
- * {@code sessions} and {@code agent}. No OpenDaylight class is loaded on this path.
+ * {@code sessions}, {@code gen} and {@code agent}. No OpenDaylight class is loaded on this path.
  */
 public final class Main {
     private Main() {
@@ -19,15 +23,28 @@ public final class Main {
     }
 
     public static void main(final String[] args) {
-        System.exit(run(args, System.out, System.err));
+        // stdout without System.out's per-call locking and line flushing: output is written in blocks
+        final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+        final int rc = run(args, out, System.err);
+        out.flush();
+        System.exit(rc);
     }
 
     static int run(final String[] args, final PrintStream out, final PrintStream err) {
         if (args.length == 0) {
-            err.println("usage: rst decode FILE | rst sessions FILE | rst agent [options]");
+            err.println("usage: rst decode FILE | rst sessions FILE | rst gen --out FILE [options] | rst agent [options]");
             return 2;
         }
-        err.println("rst: unknown command '" + args[0] + "'");
-        return 2;
+        final String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        return switch (args[0]) {
+            case "decode" -> FileCommands.decode(rest, out, err);
+            case "sessions" -> FileCommands.sessions(rest, out, err);
+            case "gen" -> FileCommands.gen(rest, out, err);
+            // "agent" is added by the agent work (io.rst.rft.agent)
+            default -> {
+                err.println("rst: unknown command '" + args[0] + "'");
+                yield 2;
+            }
+        };
     }
 }

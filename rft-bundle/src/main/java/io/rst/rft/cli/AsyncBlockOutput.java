@@ -1,0 +1,129 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.cli;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+/**
+ * An OutputStream that gathers writes into 1 MiB blocks and writes them to the underlying
+ * stream on a thread of its own, so that the decode loop never waits on the write system call
+ * (the file commands use the machine's second core this way). Bounded: at most four blocks are
+ * in flight; a full queue blocks the producer (back-pressure, no unbounded memory). Not for
+ * concurrent producers.
+ */
+final class AsyncBlockOutput extends OutputStream {
+    private static final int BLOCK = 1 << 20;
+    private static final int BLOCKS = 4;
+
+    private record Block(byte[] data, int length) {
+    }
+
+    private static final Block END = new Block(new byte[0], 0);
+
+    private final BlockingQueue<Block> full = new ArrayBlockingQueue<>(BLOCKS);
+    private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(BLOCKS + 1);
+    private final Thread writer;
+    private volatile IOException failure;
+    private byte[] cur = new byte[BLOCK];
+    private int len;
+    private boolean closed;
+
+    AsyncBlockOutput(final OutputStream out) {
+        for (int i = 0; i < BLOCKS; i++) {
+            free.add(new byte[BLOCK]);
+        }
+        writer = new Thread(() -> {
+            try {
+                for (Block b = full.take(); b != END; b = full.take()) {
+                    if (failure == null) {
+                        try {
+                            out.write(b.data(), 0, b.length());
+                        } catch (IOException e) {
+                            failure = e;
+                        }
+                    }
+                    free.add(b.data());
+                }
+                out.flush();
+            } catch (IOException e) {
+                failure = e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "rst-output");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    @Override
+    public void write(final int b) throws IOException {
+        if (len == cur.length) {
+            hand();
+        }
+        cur[len++] = (byte) b;
+    }
+
+    @Override
+    public void write(final byte[] b, final int off, final int n) throws IOException {
+        int o = off;
+        int left = n;
+        while (left > 0) {
+            if (len == cur.length) {
+                hand();
+            }
+            final int k = Math.min(left, cur.length - len);
+            System.arraycopy(b, o, cur, len, k);
+            len += k;
+            o += k;
+            left -= k;
+        }
+    }
+
+    private void hand() throws IOException {
+        check();
+        try {
+            full.put(new Block(cur, len));
+            cur = free.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while writing output");
+        }
+        len = 0;
+    }
+
+    private void check() throws IOException {
+        final IOException f = failure;
+        if (f != null) {
+            throw f;
+        }
+    }
+
+    /** Writes what is buffered and waits until the writer thread has written everything. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (len > 0) {
+            hand();
+        }
+        try {
+            full.put(END);
+            writer.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while writing output");
+        }
+        check();
+    }
+}

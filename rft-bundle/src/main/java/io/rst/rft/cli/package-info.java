@@ -1,0 +1,12 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+/**
+ * The tools jar's command line: {@code decode FILE}, {@code sessions FILE}, {@code gen --out FILE}
+ * (and {@code agent}, from the agent work). JSON lines on stdout, one summary line on stderr.
+ */
+package io.rst.rft.cli;

@@ -1,0 +1,15 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+/**
+ * Capture files: {@link io.rst.rft.pcap.CaptureFileReader} reads pcap and pcapng without
+ * allocation per packet (layouts in its Javadoc); {@link io.rst.rft.pcap.PcapWriter} writes them;
+ * {@link io.rst.rft.pcap.CmFrameBuilder} and {@link io.rst.rft.pcap.CmTrafficGenerator} make CM
+ * traffic for tests, the benchmark and the {@code gen} subcommand. Live capture (pcap4j) is the
+ * agent's, in {@code io.rst.rft.capture}.
+ */
+package io.rst.rft.pcap;

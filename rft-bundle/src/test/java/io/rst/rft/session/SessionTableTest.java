@@ -1,0 +1,261 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rst.rft.decode.CmMessage;
+import io.rst.rft.decode.CmMessageType;
+import io.rst.rft.decode.DecodeResult;
+import io.rst.rft.decode.FrameDecoder;
+import io.rst.rft.decode.JsonBytes;
+import io.rst.rft.pcap.CmFrameBuilder;
+import io.rst.rft.pcap.CmTrafficGenerator;
+import io.rst.rft.testutil.Captures;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SessionTableTest {
+    private static final byte[] A = {10, 0, 0, 1};
+    private static final byte[] B = {10, 0, 0, 2};
+
+    @TempDir
+    Path tmp;
+
+    private final FrameDecoder decoder = new FrameDecoder();
+    private final CmFrameBuilder fb = new CmFrameBuilder();
+    private final byte[] frame = new byte[1024];
+    private final CmMessage m = new CmMessage();
+    private final List<SessionChange> changes = new ArrayList<>();
+
+    /** A message from a to b at time t (microseconds). */
+    private CmMessage msg(final CmMessageType type, final byte[] src, final byte[] dst, final int lc, final int rc,
+            final long tMicros) {
+        fb.ips(src, dst).type(type).commIds(lc, rc);
+        final int len = fb.build(frame);
+        m.setCapture(1, tMicros * 1000L);
+        assertEquals(DecodeResult.CM_MAD, decoder.decodeEthernet(frame, 0, len, m));
+        return m;
+    }
+
+    private SessionTable table(final int max, final long retention) {
+        return new SessionTable(new SessionConfig(max, retention, 0L, 32), (c, r) -> changes.add(c));
+    }
+
+    @Test
+    void everyGeneratedScenarioEndsInItsExpectedState() throws Exception {
+        final Path pcap = tmp.resolve("all.pcap");
+        final CmTrafficGenerator g = new CmTrafficGenerator(CmTrafficGenerator.Options.allTypes(110, 7));
+        g.write(pcap);
+        final SessionTable t = new SessionTable(SessionConfig.DEFAULT, null);
+        long last = 0;
+        for (CmMessage c : Captures.cmMessages(pcap)) {
+            t.accept(c, "eth1");
+            last = c.timeMicros();
+        }
+        t.expire(last);
+        final Map<String, SessionRecord> byRequester = t.snapshot().stream()
+            .collect(Collectors.toMap(r -> r.requesterIp() + "/" + r.requesterCommId(), Function.identity()));
+        assertEquals(g.expected().size(), byRequester.size(), "one session per connection (SIDR makes none)");
+        for (CmTrafficGenerator.Expected e : g.expected()) {
+            final String key = e.requesterIp() + "/" + String.format("0x%08x", e.requesterCid());
+            final SessionRecord r = byRequester.get(key);
+            assertEquals(e.state(), r.state().name(), key + " " + e.messages());
+            assertEquals(e.messages(), r.messages(), key);
+            assertEquals(e.rolesKnown(), r.rolesKnown(), key);
+            assertTrue(r.messageLog().stream().allMatch(x -> "eth1".equals(x.ingressPort())));
+        }
+        assertEquals(21, t.ignored(), "SIDR_REQ and SIDR_REP of 10 connections and the ClassPortInfo: not tabled");
+    }
+
+    @Test
+    void reqWithoutAnswerTimesOutAfterItsCmResponseTimeoutAndRetriesDoNotMakeNewSessions() {
+        final SessionTable t = table(10, 1_000_000L);
+        fb.timeouts(16, 16, 2); // 4.096 us * 2^16 = 268 ms
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), null);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_200_000L), null);
+        assertEquals(1, t.size());
+        assertEquals(0, t.expire(1_200_000L + 268_000L));
+        assertEquals(SessionState.REQ_SENT, t.snapshot().get(0).state());
+        assertEquals(1, t.expire(1_200_000L + 268_436L));
+        assertEquals(SessionState.TIMED_OUT, t.snapshot().get(0).state());
+        assertEquals(List.of("REQ", "REQ"), t.snapshot().get(0).messages());
+        assertEquals(1, t.timedOut());
+        // a late REP still joins the session
+        fb.localQpn(77);
+        t.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 2_000_000L), null);
+        assertEquals(SessionState.REP_SENT, t.snapshot().get(0).state());
+        assertEquals(77, t.snapshot().get(0).responderQpn());
+        assertEquals(List.of(SessionChange.CREATED, SessionChange.UPDATED, SessionChange.TIMED_OUT,
+            SessionChange.UPDATED), changes);
+    }
+
+    @Test
+    void mraExtendsTheWaitAndRejWithReasonRejects() {
+        final SessionTable t = table(10, 1_000_000L);
+        fb.timeouts(10, 10, 2); // 4 ms
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), null);
+        fb.mra(0, 20); // 4.3 s
+        t.accept(msg(CmMessageType.MRA, B, A, 0x22, 0x11, 1_001_000L), null);
+        assertEquals(0, t.expire(2_000_000L));
+        assertEquals(SessionState.REQ_SENT, t.snapshot().get(0).state());
+        fb.reject(28, 0);
+        t.accept(msg(CmMessageType.REJ, B, A, 0x22, 0x11, 3_000_000L), null);
+        final SessionRecord r = t.snapshot().get(0);
+        assertEquals(SessionState.REJECTED, r.state());
+        assertEquals(28, r.rejectReason());
+        assertEquals(List.of("REQ", "MRA", "REJ"), r.messages());
+        assertEquals("0x00000022", r.responderCommId());
+    }
+
+    @Test
+    void passiveSideDreqCrossingDreqsAndLateDrep() {
+        final SessionTable t = table(10, 60_000_000L);
+        t.accept(msg(CmMessageType.REQ, A, B, 1, 0, 1_000L), null);
+        t.accept(msg(CmMessageType.REP, B, A, 2, 1, 2_000L), null);
+        t.accept(msg(CmMessageType.RTU, A, B, 1, 2, 3_000L), null);
+        // the responder disconnects, and the requester at the same time
+        t.accept(msg(CmMessageType.DREQ, B, A, 2, 1, 4_000L), null);
+        t.accept(msg(CmMessageType.DREQ, A, B, 1, 2, 4_001L), null);
+        assertEquals(SessionState.DISCONNECTING, t.snapshot().get(0).state());
+        // DREP twelve seconds later
+        t.accept(msg(CmMessageType.DREP, A, B, 1, 2, 12_004_000L), null);
+        t.accept(msg(CmMessageType.DREP, B, A, 2, 1, 12_004_100L), null);
+        final SessionRecord r = t.snapshot().get(0);
+        assertEquals(1, t.size());
+        assertEquals(SessionState.CLOSED, r.state());
+        assertEquals(List.of(false, true), List.of(r.messageLog().get(3).fromRequester(),
+            r.messageLog().get(4).fromRequester()));
+        assertEquals("10.0.0.1/0x00000001/10.0.0.2", r.sessionId());
+    }
+
+    @Test
+    void interleavedConnectionsStayApartAndMidSessionCaptureKeepsWhatWasSeen() {
+        final SessionTable t = table(10, 60_000_000L);
+        t.accept(msg(CmMessageType.REQ, A, B, 1, 0, 1_000L), null);
+        t.accept(msg(CmMessageType.REQ, A, B, 3, 0, 1_001L), null);
+        t.accept(msg(CmMessageType.REP, B, A, 4, 3, 1_002L), null);
+        t.accept(msg(CmMessageType.REP, B, A, 2, 1, 1_003L), null);
+        t.accept(msg(CmMessageType.RTU, A, B, 3, 4, 1_004L), null);
+        // a third connection whose setup was before the capture started: DREQ from B only
+        fb.remoteQpn(99);
+        t.accept(msg(CmMessageType.DREQ, B, A, 7, 8, 1_005L), null);
+        final List<SessionRecord> s = t.snapshot();
+        assertEquals(3, s.size());
+        assertEquals(SessionState.REP_SENT, s.get(0).state());
+        assertEquals("0x00000002", s.get(0).responderCommId());
+        assertEquals(SessionState.ESTABLISHED, s.get(1).state());
+        assertEquals("0x00000004", s.get(1).responderCommId());
+        final SessionRecord mid = s.get(2);
+        assertFalse(mid.rolesKnown());
+        assertEquals(SessionState.DISCONNECTING, mid.state());
+        assertEquals("10.0.0.1/0x00000008/10.0.0.2/0x00000007", mid.sessionId(), "endpoints in byte order");
+        assertEquals(99, mid.responderQpn(), "DREQ names its receiver's QPN");
+        assertNull(mid.serviceId());
+    }
+
+    @Test
+    void finishedSessionsAgeOutAndAFullTableEvictsTheLeastRecentlyUpdated() {
+        final SessionTable t = table(3, 10_000_000L);
+        fb.timeouts(31, 31, 15); // 2.4 hours: no REQ times out here
+        for (int i = 0; i < 5; i++) {
+            t.accept(msg(CmMessageType.REQ, A, B, 100 + i, 0, 1_000L * i), null);
+        }
+        assertEquals(3, t.size());
+        assertEquals(2, t.evictions());
+        assertEquals(List.of("0x00000066", "0x00000067", "0x00000068"),
+            t.snapshot().stream().map(SessionRecord::requesterCommId).toList());
+        // the oldest survivor (0x66) completes its lifecycle
+        t.accept(msg(CmMessageType.REP, B, A, 9, 102, 6_000L), null);
+        t.accept(msg(CmMessageType.DREQ, A, B, 102, 9, 7_000L), null);
+        t.accept(msg(CmMessageType.DREP, B, A, 9, 102, 8_000L), null);
+        assertEquals(SessionState.CLOSED, t.snapshot().stream().filter(r -> r.requesterCommId().equals("0x00000066"))
+            .findFirst().orElseThrow().state());
+        t.expire(8_000L + 9_999_999L);
+        assertEquals(3, t.size());
+        t.expire(8_000L + 10_000_000L);
+        assertEquals(1, t.expired(), "the CLOSED session left");
+        assertEquals(2, t.size());
+        assertEquals(0, t.timedOut());
+        assertTrue(changes.contains(SessionChange.EVICTED) && changes.contains(SessionChange.EXPIRED));
+    }
+
+    @Test
+    void jacksonWritesTheSameJsonAsOurWriter() throws Exception {
+        final SessionTable t = table(10, 1L);
+        fb.localQpn(5).serviceId(0x0000000001060000L | 4420).ipCm(4, 5555, A, B);
+        t.accept(msg(CmMessageType.REQ, A, B, 1, 0, 1_000L), "swp1");
+        t.accept(msg(CmMessageType.REP, B, A, 2, 1, 2_000L), "swp2");
+        final SessionRecord r = t.snapshot().get(0);
+        final JsonBytes j = new JsonBytes(256);
+        r.appendJson(j);
+        final ObjectMapper om = new ObjectMapper();
+        final JsonNode ours = om.readTree(j.toString());
+        final JsonNode theirs = om.readTree(om.writeValueAsString(r));
+        assertEquals(ours, theirs);
+        for (String f : List.of("requester_ip", "responder_ip", "requester_comm_id", "responder_comm_id",
+                "requester_qpn", "responder_qpn", "service_id", "state", "messages", "first_seen", "last_seen",
+                "session_id")) {
+            assertTrue(ours.has(f), f);
+        }
+        assertEquals("swp2", ours.get("message_log").get(1).get("ingress_port").asText());
+        assertEquals(4420, ours.get("rdma_cm_dst_port").asInt());
+        assertEquals(0, new java.math.BigDecimal("0.001").compareTo(ours.get("first_seen").decimalValue()));
+    }
+
+    /**
+     * Fills a table with 500k live (ESTABLISHED) sessions and measures the heap they hold.
+     * The budget is 256 bytes per live session, index included.
+     */
+    @Test
+    void heapPerLiveSessionIsWithinBudget() {
+        final int n = 500_000;
+        final SessionTable t = new SessionTable(new SessionConfig(n, 1L, 0L, 32), null);
+        final byte[] a = new byte[4];
+        final byte[] b = new byte[4];
+        final long before = usedHeap();
+        for (int i = 0; i < n; i++) {
+            a[0] = 10;
+            a[1] = (byte) (i >>> 16);
+            a[2] = (byte) (i >>> 8);
+            a[3] = (byte) i;
+            b[0] = 11;
+            System.arraycopy(a, 1, b, 1, 3);
+            t.accept(msg(CmMessageType.REQ, a, b, i, 0, i), null);
+            t.accept(msg(CmMessageType.REP, b, a, ~i, i, i + 1), null);
+            t.accept(msg(CmMessageType.RTU, a, b, i, ~i, i + 2), null);
+        }
+        final long after = usedHeap();
+        assertEquals(n, t.size());
+        final double perSession = (after - before) / (double) n;
+        System.out.printf("heap per live session: %.1f bytes (%d sessions)%n", perSession, n);
+        assertTrue(perSession <= 256, "heap per live session " + perSession);
+        assertEquals(SessionState.ESTABLISHED, t.snapshot().get(n - 1).state());
+    }
+
+    private static long usedHeap() {
+        final Runtime rt = Runtime.getRuntime();
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            used = Math.min(used, rt.totalMemory() - rt.freeMemory());
+        }
+        return used;
+    }
+}
