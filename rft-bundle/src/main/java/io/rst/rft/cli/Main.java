@@ -7,7 +7,9 @@
  */
 package io.rst.rft.cli;
 
+import io.rst.rft.agent.AgentCommand;
 import java.io.PrintStream;
+import java.util.Arrays;
 
 /**
  * Entry point of the RFT tools jar ({@code rft-bundle-VERSION-agent.jar}): {@code decode},
@@ -19,13 +21,27 @@ public final class Main {
     }
 
     public static void main(final String[] args) {
+        // the agent logs to stdout (slf4j-simple reads these before its first logger is made)
+        setDefault("org.slf4j.simpleLogger.logFile", "System.out");
+        setDefault("org.slf4j.simpleLogger.showDateTime", "true");
+        setDefault("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
         System.exit(run(args, System.out, System.err));
+    }
+
+    private static void setDefault(final String key, final String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
     }
 
     static int run(final String[] args, final PrintStream out, final PrintStream err) {
         if (args.length == 0) {
             err.println("usage: rst decode FILE | rst sessions FILE | rst agent [options]");
             return 2;
+        }
+        if ("agent".equals(args[0])) {
+            return AgentCommand.run(Arrays.asList(args).subList(1, args.length), err,
+                AgentCommand::countingProcessor);
         }
         err.println("rst: unknown command '" + args[0] + "'");
         return 2;
