@@ -11,7 +11,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * {@code rst agent ...}: parses the options, runs the agent until SIGTERM/SIGINT, and stops it
@@ -29,7 +29,7 @@ public final class AgentCommand {
      * @return the exit status
      */
     public static int run(final List<String> args, final PrintStream err,
-            final Function<FrameProcessor.SessionEvents, FrameProcessor> processorFactory) {
+            final BiFunction<AgentOptions, FrameProcessor.SessionEvents, FrameProcessor> processorFactory) {
         final AgentOptions options;
         try {
             options = AgentOptions.parse(args);
@@ -40,7 +40,7 @@ public final class AgentCommand {
         }
         final Agent agent;
         try {
-            agent = new Agent(options, processorFactory);
+            agent = new Agent(options, events -> processorFactory.apply(options, events));
             agent.start();
         } catch (IOException | RuntimeException e) {
             err.println("rst agent: " + e.getMessage());
@@ -60,7 +60,13 @@ public final class AgentCommand {
     }
 
     /** The processor used when no decoder is wired in: counts frames only. */
-    public static FrameProcessor countingProcessor(final FrameProcessor.SessionEvents events) {
+    public static FrameProcessor countingProcessor(final AgentOptions options,
+            final FrameProcessor.SessionEvents events) {
         return new CountingProcessor();
+    }
+
+    /** The real processor: the RoCEv2/CM decoder and the session table. */
+    public static FrameProcessor cmProcessor(final AgentOptions options, final FrameProcessor.SessionEvents events) {
+        return new CmFrameProcessor(options, events);
     }
 }

@@ -8,12 +8,15 @@
 package io.rst.rft.cli;
 
 import io.rst.rft.agent.AgentCommand;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * Entry point of the RFT tools jar ({@code rft-bundle-VERSION-agent.jar}): {@code decode},
- * {@code sessions} and {@code agent}. No OpenDaylight class is loaded on this path.
+ * {@code sessions}, {@code gen} and {@code agent}. No OpenDaylight class is loaded on this path.
  */
 public final class Main {
     private Main() {
@@ -25,7 +28,11 @@ public final class Main {
         setDefault("org.slf4j.simpleLogger.logFile", "System.out");
         setDefault("org.slf4j.simpleLogger.showDateTime", "true");
         setDefault("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
-        System.exit(run(args, System.out, System.err));
+        // stdout without System.out's per-call locking and line flushing: output is written in blocks
+        final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+        final int rc = run(args, out, System.err);
+        out.flush();
+        System.exit(rc);
     }
 
     private static void setDefault(final String key, final String value) {
@@ -36,14 +43,19 @@ public final class Main {
 
     static int run(final String[] args, final PrintStream out, final PrintStream err) {
         if (args.length == 0) {
-            err.println("usage: rst decode FILE | rst sessions FILE | rst agent [options]");
+            err.println("usage: rst decode FILE | rst sessions FILE | rst gen --out FILE [options] | rst agent [options]");
             return 2;
         }
-        if ("agent".equals(args[0])) {
-            return AgentCommand.run(Arrays.asList(args).subList(1, args.length), err,
-                AgentCommand::countingProcessor);
-        }
-        err.println("rst: unknown command '" + args[0] + "'");
-        return 2;
+        final String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        return switch (args[0]) {
+            case "decode" -> FileCommands.decode(rest, out, err);
+            case "sessions" -> FileCommands.sessions(rest, out, err);
+            case "gen" -> FileCommands.gen(rest, out, err);
+            case "agent" -> AgentCommand.run(Arrays.asList(rest), err, AgentCommand::cmProcessor);
+            default -> {
+                err.println("rst: unknown command '" + args[0] + "'");
+                yield 2;
+            }
+        };
     }
 }

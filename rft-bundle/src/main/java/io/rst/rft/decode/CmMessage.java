@@ -1,0 +1,570 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.decode;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A reusable, mutable view of one decoded RoCE frame, filled by {@link FrameDecoder}: the outer
+ * addresses and UDP port, the BTH (every RoCE packet), and for a {@link DecodeResult#CM_MAD} the
+ * MAD header and the CM fields of its message type. Nothing is allocated per packet: addresses
+ * are copied into fixed 16-byte arrays (IPv4 in the first 4 bytes, see {@link #ipVersion()}).
+ *
+ * <p>Fields that a message type does not carry read as 0; {@link #hasLocalCommId()} and its
+ * siblings say which are meaningful (the same rules as the {@code decode} JSON output).
+ * Not thread-safe; copy what you keep ({@link #copyFrom(CmMessage)}) since the decoder reuses it.
+ */
+public final class CmMessage {
+    // capture
+    long frame;
+    long timeNanos;
+    int timeDigits = 9;
+    // outer network
+    int ipVersion;
+    final byte[] srcIp = new byte[16];
+    final byte[] dstIp = new byte[16];
+    int udpSrcPort;
+    boolean roceV1;
+    int dscp;
+    // BTH / DETH
+    int bthOpcode;
+    int bthDestQp;
+    int bthPsn;
+    int pkey;
+    int dethSrcQp;
+    // MAD common header
+    int madClassVersion;
+    int method;
+    int status;
+    long transactionId;
+    int attributeId;
+    CmMessageType type;
+    // CM fields (see package-info for where each sits)
+    int localCommId;
+    int remoteCommId;
+    int localQpn;
+    int remoteQpn;
+    long serviceId;
+    int startingPsn;
+    int rejectReason;
+    int messageRejected;
+    int messageMraed;
+    int serviceTimeout;
+    int remoteCmResponseTimeout;
+    int localCmResponseTimeout;
+    int maxCmRetries;
+    int requestId;
+    int sidrStatus;
+    int sidrQpn;
+    int apStatus;
+    // RDMA IP CM service annex (REQ private data)
+    boolean hasIpCm;
+    int ipCmVersion;
+    int ipCmSrcPort;
+    final byte[] ipCmSrcIp = new byte[16];
+    final byte[] ipCmDstIp = new byte[16];
+
+    /** Resets the CM part (the decoder calls this before each MAD). */
+    void clearCm() {
+        localCommId = 0;
+        remoteCommId = 0;
+        localQpn = 0;
+        remoteQpn = 0;
+        serviceId = 0;
+        startingPsn = 0;
+        rejectReason = 0;
+        messageRejected = 0;
+        messageMraed = 0;
+        serviceTimeout = 0;
+        remoteCmResponseTimeout = 0;
+        localCmResponseTimeout = 0;
+        maxCmRetries = 0;
+        requestId = 0;
+        sidrStatus = 0;
+        sidrQpn = 0;
+        apStatus = 0;
+        hasIpCm = false;
+        ipCmVersion = 0;
+        ipCmSrcPort = 0;
+        type = null;
+    }
+
+    /** Copies every field of {@code other} into this view. */
+    public void copyFrom(final CmMessage other) {
+        frame = other.frame;
+        timeNanos = other.timeNanos;
+        timeDigits = other.timeDigits;
+        ipVersion = other.ipVersion;
+        System.arraycopy(other.srcIp, 0, srcIp, 0, 16);
+        System.arraycopy(other.dstIp, 0, dstIp, 0, 16);
+        udpSrcPort = other.udpSrcPort;
+        roceV1 = other.roceV1;
+        dscp = other.dscp;
+        bthOpcode = other.bthOpcode;
+        bthDestQp = other.bthDestQp;
+        bthPsn = other.bthPsn;
+        pkey = other.pkey;
+        dethSrcQp = other.dethSrcQp;
+        madClassVersion = other.madClassVersion;
+        method = other.method;
+        status = other.status;
+        transactionId = other.transactionId;
+        attributeId = other.attributeId;
+        type = other.type;
+        localCommId = other.localCommId;
+        remoteCommId = other.remoteCommId;
+        localQpn = other.localQpn;
+        remoteQpn = other.remoteQpn;
+        serviceId = other.serviceId;
+        startingPsn = other.startingPsn;
+        rejectReason = other.rejectReason;
+        messageRejected = other.messageRejected;
+        messageMraed = other.messageMraed;
+        serviceTimeout = other.serviceTimeout;
+        remoteCmResponseTimeout = other.remoteCmResponseTimeout;
+        localCmResponseTimeout = other.localCmResponseTimeout;
+        maxCmRetries = other.maxCmRetries;
+        requestId = other.requestId;
+        sidrStatus = other.sidrStatus;
+        sidrQpn = other.sidrQpn;
+        apStatus = other.apStatus;
+        hasIpCm = other.hasIpCm;
+        ipCmVersion = other.ipCmVersion;
+        ipCmSrcPort = other.ipCmSrcPort;
+        System.arraycopy(other.ipCmSrcIp, 0, ipCmSrcIp, 0, 16);
+        System.arraycopy(other.ipCmDstIp, 0, ipCmDstIp, 0, 16);
+    }
+
+    /** Sets the capture metadata (frame number, time); readers call this before decoding. */
+    public void setCapture(final long frameNumber, final long epochNanos) {
+        frame = frameNumber;
+        timeNanos = epochNanos;
+    }
+
+    /** Number of fraction digits worth printing for {@link #timeNanos()} (6 for microsecond files). */
+    public void setTimeDigits(final int digits) {
+        if (digits < 0 || digits > 9) {
+            throw new IllegalArgumentException("digits " + digits);
+        }
+        timeDigits = digits;
+    }
+
+    // ---- capture and network ----
+
+    /** 1-based index of the frame in its file (0 on live capture unless the caller sets it). */
+    public long frame() {
+        return frame;
+    }
+
+    /** Capture time, nanoseconds since the epoch. */
+    public long timeNanos() {
+        return timeNanos;
+    }
+
+    /** Capture time, microseconds since the epoch. */
+    public long timeMicros() {
+        return Math.floorDiv(timeNanos, 1000L);
+    }
+
+    /** 4 or 6: which bytes of {@link #copySrcIp(byte[])} / {@link #copyDstIp(byte[])} are meant. */
+    public int ipVersion() {
+        return ipVersion;
+    }
+
+    /** Copies the outer source address (4 or 16 bytes, see {@link #ipVersion()}) into {@code dst}. */
+    public void copySrcIp(final byte[] dst) {
+        System.arraycopy(srcIp, 0, dst, 0, ipVersion == 4 ? 4 : 16);
+    }
+
+    /** Copies the outer destination address into {@code dst}. */
+    public void copyDstIp(final byte[] dst) {
+        System.arraycopy(dstIp, 0, dst, 0, ipVersion == 4 ? 4 : 16);
+    }
+
+    /** Byte {@code i} of the outer source address, without copying. */
+    public byte srcIpByte(final int i) {
+        return srcIp[i];
+    }
+
+    /** Byte {@code i} of the outer destination address, without copying. */
+    public byte dstIpByte(final int i) {
+        return dstIp[i];
+    }
+
+    /** The outer source address's first 8 bytes as a long (IPv6), or 0 for IPv4. */
+    public long srcIpHigh() {
+        return ipVersion == 4 ? 0L : be64(srcIp, 0);
+    }
+
+    /** The outer source address's last 8 bytes as a long (IPv6), or the 32-bit address (IPv4). */
+    public long srcIpLow() {
+        return ipVersion == 4 ? be64(srcIp, 0) >>> 32 : be64(srcIp, 8);
+    }
+
+    public long dstIpHigh() {
+        return ipVersion == 4 ? 0L : be64(dstIp, 0);
+    }
+
+    public long dstIpLow() {
+        return ipVersion == 4 ? be64(dstIp, 0) >>> 32 : be64(dstIp, 8);
+    }
+
+    private static long be64(final byte[] b, final int i) {
+        return FrameDecoder.u64(b, i);
+    }
+
+    /** The outer source address as text (allocates: slow path). */
+    public String srcIpString() {
+        return JsonBytes.ipString(srcIp, ipVersion);
+    }
+
+    /** The outer destination address as text (allocates: slow path). */
+    public String dstIpString() {
+        return JsonBytes.ipString(dstIp, ipVersion);
+    }
+
+    /** UDP source port, or -1 for RoCEv1 (no UDP). */
+    public int udpSrcPort() {
+        return udpSrcPort;
+    }
+
+    /** True if the frame was RoCEv1 (ethertype 0x8915, GRH instead of IP/UDP). */
+    public boolean isRoceV1() {
+        return roceV1;
+    }
+
+    /** DSCP of the outer IP header (traffic class >> 2 for IPv6 and RoCEv1). */
+    public int dscp() {
+        return dscp;
+    }
+
+    // ---- BTH ----
+
+    public int bthOpcode() {
+        return bthOpcode;
+    }
+
+    /** BTH destination QP (24 bits). */
+    public int bthDestQp() {
+        return bthDestQp;
+    }
+
+    /** BTH packet sequence number (24 bits). */
+    public int bthPsn() {
+        return bthPsn;
+    }
+
+    public int pkey() {
+        return pkey;
+    }
+
+    /** DETH source QP (UD packets only; 1 for CM). */
+    public int dethSrcQp() {
+        return dethSrcQp;
+    }
+
+    // ---- MAD ----
+
+    /** The CM message type, or null when the view holds a data packet. */
+    public CmMessageType type() {
+        return type;
+    }
+
+    public int method() {
+        return method;
+    }
+
+    public int madStatus() {
+        return status;
+    }
+
+    public int madClassVersion() {
+        return madClassVersion;
+    }
+
+    public long transactionId() {
+        return transactionId;
+    }
+
+    public int attributeId() {
+        return attributeId;
+    }
+
+    // ---- CM ----
+
+    /** Local comm ID (unsigned 32 bits in an int); for SIDR see {@link #requestId()}. */
+    public int localCommId() {
+        return localCommId;
+    }
+
+    public int remoteCommId() {
+        return remoteCommId;
+    }
+
+    /** Local QPN of a REQ or REP (24 bits). */
+    public int localQpn() {
+        return localQpn;
+    }
+
+    /** Remote QPN/EECN of a DREQ or LAP (24 bits). */
+    public int remoteQpn() {
+        return remoteQpn;
+    }
+
+    /** Service ID of a REQ, SIDR_REQ or SIDR_REP. */
+    public long serviceId() {
+        return serviceId;
+    }
+
+    /** Starting PSN of a REQ or REP (24 bits). */
+    public int startingPsn() {
+        return startingPsn;
+    }
+
+    /** REJ reason code. */
+    public int rejectReason() {
+        return rejectReason;
+    }
+
+    /** REJ "message rejected": 0 REQ, 1 REP, 2 other. */
+    public int messageRejected() {
+        return messageRejected;
+    }
+
+    /** MRA "message MRAed": 0 REQ, 1 REP, 2 LAP. */
+    public int messageMraed() {
+        return messageMraed;
+    }
+
+    /** MRA service timeout (5 bits; 4.096 us * 2^value). */
+    public int serviceTimeout() {
+        return serviceTimeout;
+    }
+
+    /** REQ remote CM response timeout (5 bits): how long the requester waits for an answer. */
+    public int remoteCmResponseTimeout() {
+        return remoteCmResponseTimeout;
+    }
+
+    /** REQ local CM response timeout (5 bits). */
+    public int localCmResponseTimeout() {
+        return localCmResponseTimeout;
+    }
+
+    /** REQ max CM retries (4 bits). */
+    public int maxCmRetries() {
+        return maxCmRetries;
+    }
+
+    /**
+     * The REQ's CM response timeout in microseconds: 4.096 us * 2^(remote CM response timeout),
+     * the time the requester waits for REP/REJ/MRA before it retries or gives up.
+     */
+    public long cmResponseTimeoutMicros() {
+        return cmTimeoutMicros(remoteCmResponseTimeout);
+    }
+
+    /** 4.096 us * 2^exponent, in microseconds (IBA's encoding of every CM timeout). */
+    public static long cmTimeoutMicros(final int exponent) {
+        return (4096L << (exponent & 0x1f)) / 1000L;
+    }
+
+    /** SIDR request ID. */
+    public int requestId() {
+        return requestId;
+    }
+
+    /** SIDR_REP status. */
+    public int sidrStatus() {
+        return sidrStatus;
+    }
+
+    /** SIDR_REP QPN. */
+    public int sidrQpn() {
+        return sidrQpn;
+    }
+
+    /** APR AP status. */
+    public int apStatus() {
+        return apStatus;
+    }
+
+    // ---- RDMA IP CM service annex ----
+
+    /** True when the service ID has the IP CM prefix 0x0000000001 (rdma_cm). */
+    public boolean isIpCmService() {
+        return serviceId >>> 24 == 1L;
+    }
+
+    /** rdma_cm port space (the service ID byte after the prefix: 0x06 TCP, 0x11 UDP, 0x02 IPoIB, 0x01 IB). */
+    public int ipCmPortSpace() {
+        return (int) (serviceId >>> 16) & 0xff;
+    }
+
+    /** rdma_cm destination port (the low 16 bits of the service ID). */
+    public int ipCmDstPort() {
+        return (int) serviceId & 0xffff;
+    }
+
+    /** True when a REQ with an IP CM service ID carried the IP CM private data. */
+    public boolean hasIpCm() {
+        return hasIpCm;
+    }
+
+    /** IP version nibble of the IP CM private data (4 or 6; other values are kept as sent). */
+    public int ipCmVersion() {
+        return ipCmVersion;
+    }
+
+    public int ipCmSrcPort() {
+        return ipCmSrcPort;
+    }
+
+    /** The IP CM source address, 16 bytes as on the wire (IPv4 in the last 4 bytes). */
+    public void copyIpCmSrcIp(final byte[] dst) {
+        System.arraycopy(ipCmSrcIp, 0, dst, 0, 16);
+    }
+
+    public void copyIpCmDstIp(final byte[] dst) {
+        System.arraycopy(ipCmDstIp, 0, dst, 0, 16);
+    }
+
+    /** The IP CM source address as text (allocates). */
+    public String ipCmSrcIpString() {
+        return ipCmString(ipCmSrcIp);
+    }
+
+    public String ipCmDstIpString() {
+        return ipCmString(ipCmDstIp);
+    }
+
+    private String ipCmString(final byte[] a) {
+        if (ipCmVersion == 4) {
+            final byte[] v4 = {a[12], a[13], a[14], a[15]};
+            return JsonBytes.ipString(v4, 4);
+        }
+        return JsonBytes.ipString(a, 6);
+    }
+
+    // ---- which fields a type carries (the decode JSON rules) ----
+
+    public boolean hasLocalCommId() {
+        return type != null && switch (type) {
+            case REQ, MRA, REJ, REP, RTU, DREQ, DREP, LAP, APR -> true;
+            default -> false;
+        };
+    }
+
+    public boolean hasRemoteCommId() {
+        return type != null && switch (type) {
+            case MRA, REJ, REP, RTU, DREQ, DREP, LAP, APR -> true;
+            default -> false;
+        };
+    }
+
+    public boolean hasLocalQpn() {
+        return type == CmMessageType.REQ || type == CmMessageType.REP;
+    }
+
+    public boolean hasRemoteQpn() {
+        return type == CmMessageType.DREQ || type == CmMessageType.LAP;
+    }
+
+    public boolean hasServiceId() {
+        return type == CmMessageType.REQ || type == CmMessageType.SIDR_REQ || type == CmMessageType.SIDR_REP;
+    }
+
+    // ---- JSON ----
+
+    /**
+     * Appends this CM MAD as one JSON object (no newline) with the {@code decode} field names of
+     * INTERFACES.md, plus extra fields the type carries. Allocation-free once {@code out} has grown.
+     */
+    public void appendJson(final JsonBytes out) {
+        final CmMessageType t = requireNonNull(type, "not a CM MAD");
+        out.raw("{\"frame\":").decimal(frame);
+        out.raw(",\"time\":").seconds(timeNanos, timeDigits);
+        out.raw(",\"src_ip\":").ip(srcIp, ipVersion);
+        out.raw(",\"dst_ip\":").ip(dstIp, ipVersion);
+        if (!roceV1) {
+            out.raw(",\"udp_src_port\":").decimal(udpSrcPort);
+        }
+        out.raw(",\"msg\":\"").raw(t.name()).raw('"');
+        out.raw(",\"method\":").decimal(method);
+        out.raw(",\"transaction_id\":").hexString(transactionId, 16);
+        if (hasLocalCommId()) {
+            out.raw(",\"local_comm_id\":").hexString(localCommId & 0xffffffffL, 8);
+        }
+        if (hasRemoteCommId()) {
+            out.raw(",\"remote_comm_id\":").hexString(remoteCommId & 0xffffffffL, 8);
+        }
+        if (hasLocalQpn()) {
+            out.raw(",\"local_qpn\":").decimal(localQpn);
+        }
+        if (hasRemoteQpn()) {
+            out.raw(",\"remote_qpn\":").decimal(remoteQpn);
+        }
+        if (hasServiceId()) {
+            out.raw(",\"service_id\":").hexString(serviceId, 16);
+        }
+        switch (t) {
+            case REQ -> {
+                out.raw(",\"starting_psn\":").decimal(startingPsn);
+                out.raw(",\"remote_cm_response_timeout\":").decimal(remoteCmResponseTimeout);
+                out.raw(",\"local_cm_response_timeout\":").decimal(localCmResponseTimeout);
+                out.raw(",\"max_cm_retries\":").decimal(maxCmRetries);
+                if (isIpCmService()) {
+                    out.raw(",\"rdma_cm_port_space\":").decimal(ipCmPortSpace());
+                    out.raw(",\"rdma_cm_dst_port\":").decimal(ipCmDstPort());
+                }
+                if (hasIpCm) {
+                    out.raw(",\"rdma_cm_ip_version\":").decimal(ipCmVersion);
+                    out.raw(",\"rdma_cm_src_port\":").decimal(ipCmSrcPort);
+                    if (ipCmVersion == 4 || ipCmVersion == 6) {
+                        out.raw(",\"rdma_cm_src_ip\":").string(ipCmSrcIpString());
+                        out.raw(",\"rdma_cm_dst_ip\":").string(ipCmDstIpString());
+                    }
+                }
+            }
+            case REP -> out.raw(",\"starting_psn\":").decimal(startingPsn);
+            case REJ -> {
+                out.raw(",\"reject_reason\":").decimal(rejectReason);
+                out.raw(",\"message_rejected\":").decimal(messageRejected);
+            }
+            case MRA -> {
+                out.raw(",\"message_mraed\":").decimal(messageMraed);
+                out.raw(",\"service_timeout\":").decimal(serviceTimeout);
+            }
+            case SIDR_REQ -> out.raw(",\"request_id\":").hexString(requestId & 0xffffffffL, 8);
+            case SIDR_REP -> {
+                out.raw(",\"request_id\":").hexString(requestId & 0xffffffffL, 8);
+                out.raw(",\"status\":").decimal(sidrStatus);
+                out.raw(",\"qpn\":").decimal(sidrQpn);
+            }
+            case APR -> out.raw(",\"ap_status\":").decimal(apStatus);
+            default -> {
+                // RTU, DREQ, DREP, LAP, CLASS_PORT_INFO: nothing beyond the common fields
+            }
+        }
+        out.raw('}');
+    }
+
+    /** The JSON object of {@link #appendJson(JsonBytes)}, or a short description of a data packet. */
+    @Override
+    public String toString() {
+        final JsonBytes j = new JsonBytes(512);
+        if (type != null) {
+            appendJson(j);
+        } else {
+            j.raw("{\"frame\":").decimal(frame).raw(",\"src_ip\":").ip(srcIp, ipVersion)
+                .raw(",\"dst_ip\":").ip(dstIp, ipVersion).raw(",\"bth_opcode\":").decimal(bthOpcode)
+                .raw(",\"dest_qp\":").decimal(bthDestQp).raw(",\"psn\":").decimal(bthPsn).raw('}');
+        }
+        return j.toString();
+    }
+}

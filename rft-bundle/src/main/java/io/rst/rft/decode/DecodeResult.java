@@ -1,0 +1,68 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.decode;
+
+import java.util.Locale;
+
+/**
+ * What {@link FrameDecoder} made of one frame: a CM MAD, a RoCE data packet, or the reason it
+ * was skipped. Callers count skips per value (e.g. an {@code long[values().length]}).
+ */
+public enum DecodeResult {
+    /** A CM MAD: the {@link CmMessage} holds it. */
+    CM_MAD(false),
+    /** A RoCE packet that is not a CM MAD (RC/UC/UD/XRC data, ACKs, CNPs): IPs and BTH are set. */
+    ROCE_DATA(false),
+    /** The frame ends inside a header we need (snap length, or a damaged frame). */
+    TRUNCATED(true),
+    /** Linktype we do not read. */
+    UNSUPPORTED_LINKTYPE(true),
+    /** Neither IPv4, IPv6 nor RoCEv1 (ARP, LLDP ...). */
+    NOT_IP(true),
+    /** An IP header that is not valid (version, header length, total length). */
+    BAD_IP_HEADER(true),
+    /** A fragment of an IP datagram: RoCEv2 does not fragment, we do not reassemble. */
+    IP_FRAGMENT(true),
+    /** IP but not UDP (TCP, ICMP ...). */
+    NOT_UDP(true),
+    /** UDP to another port than the RoCEv2 port. */
+    NOT_ROCE_PORT(true),
+    /** UDP length shorter than the RoCE headers, or longer than the IP payload. */
+    BAD_UDP_LENGTH(true),
+    /** BTH opcode not defined by the IBA (nor CNP). */
+    UNKNOWN_OPCODE(true),
+    /** A QP1 MAD whose base version we do not know, or a CM MAD too short for its attribute. */
+    BAD_MAD(true),
+    /** A QP1 MAD of another management class (not CM: SA, PerfMgt ...). */
+    NOT_CM_CLASS(true),
+    /** A CM MAD with an attribute ID that is not a CM message. */
+    UNKNOWN_CM_ATTRIBUTE(true);
+
+    private static final DecodeResult[] VALUES = values();
+
+    private final boolean skipped;
+
+    DecodeResult(final boolean skipped) {
+        this.skipped = skipped;
+    }
+
+    /** True when the frame was not decoded, this value being the reason. */
+    public boolean isSkipped() {
+        return skipped;
+    }
+
+    /** The reason in lower case, as printed in summaries ("truncated", "not_ip" ...). */
+    public String reason() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The value with this ordinal. */
+    public static DecodeResult ofOrdinal(final int ordinal) {
+        return VALUES[ordinal];
+    }
+}

@@ -1,0 +1,238 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.decode;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A growable byte buffer with the few JSON writers our output needs. It writes ASCII directly:
+ * no String, no boxing, no allocation once the buffer has grown to the longest line. Used by the
+ * {@code decode}/{@code sessions} commands (hot path) and by {@code toString()} (slow path).
+ */
+public final class JsonBytes {
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final long[] POW10 = {1L, 10L, 100L, 1000L, 10000L, 100000L, 1000000L, 10000000L,
+        100000000L, 1000000000L};
+
+    private byte[] buf;
+    private int len;
+
+    public JsonBytes(final int initialCapacity) {
+        buf = new byte[Math.max(16, initialCapacity)];
+    }
+
+    /** Number of bytes written. */
+    public int length() {
+        return len;
+    }
+
+    public void reset() {
+        len = 0;
+    }
+
+    /** Writes the content to {@code out} and empties the buffer. */
+    public void drainTo(final OutputStream out) throws IOException {
+        out.write(buf, 0, len);
+        len = 0;
+    }
+
+    @Override
+    public String toString() {
+        return new String(buf, 0, len, StandardCharsets.US_ASCII);
+    }
+
+    private void ensure(final int more) {
+        if (len + more > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
+        }
+    }
+
+    public JsonBytes raw(final char c) {
+        ensure(1);
+        buf[len++] = (byte) c;
+        return this;
+    }
+
+    /** Appends ASCII text as is (keys, constants). */
+    public JsonBytes raw(final String ascii) {
+        final int n = ascii.length();
+        ensure(n);
+        for (int i = 0; i < n; i++) {
+            buf[len++] = (byte) ascii.charAt(i);
+        }
+        return this;
+    }
+
+    /** Appends a JSON string, escaping what JSON requires (for names from outside, e.g. ports). */
+    public JsonBytes string(final String s) {
+        ensure(s.length() * 6 + 2);
+        buf[len++] = '"';
+        for (int i = 0; i < s.length(); i++) {
+            final char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                buf[len++] = '\\';
+                buf[len++] = (byte) c;
+            } else if (c < 0x20 || c > 0x7e) {
+                buf[len++] = '\\';
+                buf[len++] = 'u';
+                buf[len++] = HEX[c >>> 12 & 0xf];
+                buf[len++] = HEX[c >>> 8 & 0xf];
+                buf[len++] = HEX[c >>> 4 & 0xf];
+                buf[len++] = HEX[c & 0xf];
+            } else {
+                buf[len++] = (byte) c;
+            }
+        }
+        buf[len++] = '"';
+        return this;
+    }
+
+    /** Appends a signed decimal. */
+    public JsonBytes decimal(final long value) {
+        ensure(20);
+        long v = value;
+        if (v < 0) {
+            if (v == Long.MIN_VALUE) {
+                return raw(Long.toString(v));
+            }
+            buf[len++] = '-';
+            v = -v;
+        }
+        int digits = 1;
+        for (long t = v; t >= 10; t /= 10) {
+            digits++;
+        }
+        int p = len + digits;
+        len = p;
+        do {
+            buf[--p] = (byte) ('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
+        return this;
+    }
+
+    /** Appends {@code "0x" + digits} lowercase hex digits of {@code value}, quoted. */
+    public JsonBytes hexString(final long value, final int digits) {
+        ensure(digits + 4);
+        buf[len++] = '"';
+        buf[len++] = '0';
+        buf[len++] = 'x';
+        for (int i = digits - 1; i >= 0; i--) {
+            buf[len++] = HEX[(int) (value >>> (i * 4)) & 0xf];
+        }
+        buf[len++] = '"';
+        return this;
+    }
+
+    /** Appends nanoseconds since the epoch as seconds with {@code fraction} digits (0..9). */
+    public JsonBytes seconds(final long nanos, final int fraction) {
+        final long sec = Math.floorDiv(nanos, 1_000_000_000L);
+        final long frac = Math.floorMod(nanos, 1_000_000_000L) / POW10[9 - fraction];
+        decimal(sec);
+        if (fraction > 0) {
+            ensure(fraction + 1);
+            buf[len++] = '.';
+            long f = frac;
+            for (int i = fraction - 1; i >= 0; i--) {
+                buf[len + i] = (byte) ('0' + f % 10);
+                f /= 10;
+            }
+            len += fraction;
+        }
+        return this;
+    }
+
+    /**
+     * Appends an IP address as a quoted string: IPv4 dotted, IPv6 as RFC 5952 (lowercase, no
+     * leading zeros, the longest run of two or more zero groups as "::", the first on a tie,
+     * IPv4-mapped addresses as ::ffff:a.b.c.d).
+     */
+    public JsonBytes ip(final byte[] addr, final int version) {
+        ensure(48);
+        buf[len++] = '"';
+        if (version == 4) {
+            dotted(addr, 0);
+        } else {
+            ipv6(addr);
+        }
+        buf[len++] = '"';
+        return this;
+    }
+
+    private void dotted(final byte[] a, final int off) {
+        for (int i = 0; i < 4; i++) {
+            if (i > 0) {
+                buf[len++] = '.';
+            }
+            decimal(a[off + i] & 0xff);
+        }
+    }
+
+    private void ipv6(final byte[] a) {
+        boolean mapped = true;
+        for (int i = 0; i < 10; i++) {
+            mapped &= a[i] == 0;
+        }
+        if (mapped && (a[10] & 0xff) == 0xff && (a[11] & 0xff) == 0xff) {
+            raw("::ffff:");
+            dotted(a, 12);
+            return;
+        }
+        int bestStart = -1;
+        int bestLen = 1;
+        for (int g = 0; g < 8;) {
+            if (group(a, g) == 0) {
+                int e = g;
+                while (e < 8 && group(a, e) == 0) {
+                    e++;
+                }
+                if (e - g > bestLen) {
+                    bestStart = g;
+                    bestLen = e - g;
+                }
+                g = e;
+            } else {
+                g++;
+            }
+        }
+        for (int g = 0; g < 8; g++) {
+            if (g == bestStart) {
+                buf[len++] = ':';
+                buf[len++] = ':';
+                g += bestLen - 1;
+                continue;
+            }
+            if (g > 0 && g != bestStart + bestLen) {
+                buf[len++] = ':';
+            }
+            final int v = group(a, g);
+            boolean started = false;
+            for (int s = 12; s >= 0; s -= 4) {
+                final int d = v >>> s & 0xf;
+                if (d != 0 || started || s == 0) {
+                    buf[len++] = HEX[d];
+                    started = true;
+                }
+            }
+        }
+    }
+
+    private static int group(final byte[] a, final int g) {
+        return (a[2 * g] & 0xff) << 8 | a[2 * g + 1] & 0xff;
+    }
+
+    /** The address as a String (slow path). */
+    public static String ipString(final byte[] addr, final int version) {
+        final JsonBytes j = new JsonBytes(48);
+        j.ip(addr, version);
+        return new String(j.buf, 1, j.len - 2, StandardCharsets.US_ASCII);
+    }
+}

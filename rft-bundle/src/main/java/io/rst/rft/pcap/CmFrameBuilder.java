@@ -1,0 +1,358 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.pcap;
+
+import io.rst.rft.decode.CmMessageType;
+
+/**
+ * Builds RoCEv2 frames carrying one CM MAD (Ethernet, optional 802.1Q / QinQ tags, IPv4 or IPv6,
+ * UDP, BTH, DETH, MAD, ICRC placeholder), with every field settable, for the traffic generator and
+ * for tests. Values are written as given (no validation): tests use odd values on purpose.
+ * Layouts: see the package documentation of {@code io.rst.rft.decode}.
+ */
+public final class CmFrameBuilder {
+    private byte[] srcIp = {10, 0, 0, 1};
+    private byte[] dstIp = {10, 0, 0, 2};
+    private int[] vlans = {};
+    private int udpSrcPort = 55410;
+    private int udpDstPort = 4791;
+    private int dscp;
+    private int psn;
+    private CmMessageType type = CmMessageType.REQ;
+    private int method = 0x03;
+    private long transactionId;
+    private int localCid;
+    private int remoteCid;
+    private int localQpn;
+    private int remoteQpn;
+    private long serviceId;
+    private int startingPsn;
+    private int rejectReason;
+    private int messageRejected;
+    private int messageMraed;
+    private int serviceTimeout;
+    private int remoteCmTimeout = 20;
+    private int localCmTimeout = 20;
+    private int maxCmRetries = 15;
+    private boolean ipCm;
+    private int ipCmVersion = 4;
+    private int ipCmSrcPort;
+    private byte[] ipCmSrc = new byte[16];
+    private byte[] ipCmDst = new byte[16];
+    private int requestId;
+    private int sidrStatus;
+    private int sidrQpn;
+    private int apStatus;
+
+    /** Outer addresses: both 4 bytes (IPv4) or both 16 bytes (IPv6). */
+    public CmFrameBuilder ips(final byte[] src, final byte[] dst) {
+        if (src.length != dst.length || src.length != 4 && src.length != 16) {
+            throw new IllegalArgumentException("addresses must both be 4 or 16 bytes");
+        }
+        srcIp = src.clone();
+        dstIp = dst.clone();
+        return this;
+    }
+
+    /** VLAN IDs, outermost first (0, 1 or 2 tags; the outer of two is 802.1ad). */
+    public CmFrameBuilder vlans(final int... ids) {
+        vlans = ids.clone();
+        return this;
+    }
+
+    public CmFrameBuilder udpPorts(final int src, final int dst) {
+        udpSrcPort = src;
+        udpDstPort = dst;
+        return this;
+    }
+
+    public CmFrameBuilder dscp(final int value) {
+        dscp = value;
+        return this;
+    }
+
+    public CmFrameBuilder bthPsn(final int value) {
+        psn = value;
+        return this;
+    }
+
+    public CmFrameBuilder type(final CmMessageType value) {
+        type = value;
+        return this;
+    }
+
+    public CmFrameBuilder method(final int value) {
+        method = value;
+        return this;
+    }
+
+    public CmFrameBuilder transactionId(final long value) {
+        transactionId = value;
+        return this;
+    }
+
+    /** Local and remote comm IDs (for SIDR the local one is the request ID). */
+    public CmFrameBuilder commIds(final int local, final int remote) {
+        localCid = local;
+        remoteCid = remote;
+        requestId = local;
+        return this;
+    }
+
+    public CmFrameBuilder localQpn(final int value) {
+        localQpn = value;
+        sidrQpn = value;
+        return this;
+    }
+
+    public CmFrameBuilder remoteQpn(final int value) {
+        remoteQpn = value;
+        return this;
+    }
+
+    public CmFrameBuilder serviceId(final long value) {
+        serviceId = value;
+        return this;
+    }
+
+    public CmFrameBuilder startingPsn(final int value) {
+        startingPsn = value;
+        return this;
+    }
+
+    /** REJ: reason and which message is rejected (0 REQ, 1 REP, 2 other). */
+    public CmFrameBuilder reject(final int reason, final int message) {
+        rejectReason = reason;
+        messageRejected = message;
+        return this;
+    }
+
+    /** MRA: which message (0 REQ, 1 REP, 2 LAP) and the service timeout exponent. */
+    public CmFrameBuilder mra(final int message, final int timeout) {
+        messageMraed = message;
+        serviceTimeout = timeout;
+        return this;
+    }
+
+    /** REQ: remote and local CM response timeout exponents and max CM retries. */
+    public CmFrameBuilder timeouts(final int remote, final int local, final int retries) {
+        remoteCmTimeout = remote;
+        localCmTimeout = local;
+        maxCmRetries = retries;
+        return this;
+    }
+
+    /** REQ: IP CM private data (version 4 or 6; addresses of 4 or 16 bytes). */
+    public CmFrameBuilder ipCm(final int version, final int srcPort, final byte[] src, final byte[] dst) {
+        ipCm = true;
+        ipCmVersion = version;
+        ipCmSrcPort = srcPort;
+        ipCmSrc = new byte[16];
+        ipCmDst = new byte[16];
+        System.arraycopy(src, 0, ipCmSrc, 16 - src.length, src.length);
+        System.arraycopy(dst, 0, ipCmDst, 16 - dst.length, dst.length);
+        return this;
+    }
+
+    public CmFrameBuilder noIpCm() {
+        ipCm = false;
+        return this;
+    }
+
+    public CmFrameBuilder sidrStatus(final int value) {
+        sidrStatus = value;
+        return this;
+    }
+
+    public CmFrameBuilder apStatus(final int value) {
+        apStatus = value;
+        return this;
+    }
+
+    /** The length {@link #build} will write. */
+    public int length() {
+        return 14 + 4 * vlans.length + (srcIp.length == 4 ? 20 : 40) + 8 + 12 + 8 + 256 + 4;
+    }
+
+    /** Writes the frame at {@code buf[0..]} and returns its length. */
+    public int build(final byte[] buf) {
+        final int len = length();
+        java.util.Arrays.fill(buf, 0, len, (byte) 0);
+        int p = 0;
+        // Ethernet: locally administered MACs derived from the last address byte
+        buf[0] = 0x02;
+        buf[5] = dstIp[dstIp.length - 1];
+        buf[6] = 0x02;
+        buf[11] = srcIp[srcIp.length - 1];
+        p = 12;
+        for (int i = 0; i < vlans.length; i++) {
+            put16(buf, p, vlans.length > 1 && i == 0 ? 0x88a8 : 0x8100);
+            put16(buf, p + 2, vlans[i] & 0x0fff | 3 << 13);
+            p += 4;
+        }
+        final boolean v4 = srcIp.length == 4;
+        put16(buf, p, v4 ? 0x0800 : 0x86dd);
+        p += 2;
+        final int udpLen = 8 + 12 + 8 + 256 + 4;
+        if (v4) {
+            buf[p] = 0x45;
+            buf[p + 1] = (byte) (dscp << 2);
+            put16(buf, p + 2, 20 + udpLen);
+            put16(buf, p + 6, 0x4000);
+            buf[p + 8] = 64;
+            buf[p + 9] = 17;
+            System.arraycopy(srcIp, 0, buf, p + 12, 4);
+            System.arraycopy(dstIp, 0, buf, p + 16, 4);
+            int sum = 0;
+            for (int i = 0; i < 20; i += 2) {
+                sum += (buf[p + i] & 0xff) << 8 | buf[p + i + 1] & 0xff;
+            }
+            sum = (sum & 0xffff) + (sum >>> 16);
+            sum += sum >>> 16;
+            put16(buf, p + 10, ~sum & 0xffff);
+            p += 20;
+        } else {
+            put32(buf, p, 6 << 28 | dscp << 22);
+            put16(buf, p + 4, udpLen);
+            buf[p + 6] = 17;
+            buf[p + 7] = 64;
+            System.arraycopy(srcIp, 0, buf, p + 8, 16);
+            System.arraycopy(dstIp, 0, buf, p + 24, 16);
+            p += 40;
+        }
+        put16(buf, p, udpSrcPort);
+        put16(buf, p + 2, udpDstPort);
+        put16(buf, p + 4, udpLen);
+        p += 8;
+        // BTH: UD SEND only, P_Key ffff, dest QP 1, AckReq, PSN
+        buf[p] = 0x64;
+        put16(buf, p + 2, 0xffff);
+        put32(buf, p + 4, 1);
+        put32(buf, p + 8, 0x80000000 | psn & 0xffffff);
+        p += 12;
+        put32(buf, p, 0x80010000);
+        put32(buf, p + 4, 1);
+        p += 8;
+        final int m = p;
+        buf[m] = 1;
+        buf[m + 1] = 0x07;
+        buf[m + 2] = 2;
+        buf[m + 3] = (byte) method;
+        put32(buf, m + 8, (int) (transactionId >>> 32));
+        put32(buf, m + 12, (int) transactionId);
+        put16(buf, m + 16, type.attributeId());
+        mad(buf, m + 24);
+        return len;
+    }
+
+    private void mad(final byte[] b, final int d) {
+        switch (type) {
+            case REQ -> {
+                put32(b, d, localCid);
+                put32(b, d + 8, (int) (serviceId >>> 32));
+                put32(b, d + 12, (int) serviceId);
+                put32(b, d + 16, 0x02000000);
+                put32(b, d + 32, localQpn << 8 | 1);
+                put32(b, d + 36, 1);
+                put32(b, d + 40, remoteCmTimeout << 3 & 0xf8);
+                put32(b, d + 44, startingPsn << 8 | (localCmTimeout & 0x1f) << 3 | 7);
+                put16(b, d + 48, 0xffff);
+                b[d + 50] = 0x37;
+                b[d + 51] = (byte) (maxCmRetries << 4);
+                put16(b, d + 52, 0xffff);
+                put16(b, d + 54, 0xffff);
+                System.arraycopy(srcIp, 0, b, d + 56 + 16 - srcIp.length, srcIp.length);
+                System.arraycopy(dstIp, 0, b, d + 72 + 16 - dstIp.length, dstIp.length);
+                if (srcIp.length == 4) {
+                    put16(b, d + 56 + 10, 0xffff);
+                    put16(b, d + 72 + 10, 0xffff);
+                }
+                b[d + 93] = 64;
+                if (ipCm) {
+                    final int pd = d + 140;
+                    b[pd + 1] = (byte) (ipCmVersion << 4);
+                    put16(b, pd + 2, ipCmSrcPort);
+                    System.arraycopy(ipCmSrc, 0, b, pd + 4, 16);
+                    System.arraycopy(ipCmDst, 0, b, pd + 20, 16);
+                }
+            }
+            case REP -> {
+                put32(b, d, localCid);
+                put32(b, d + 4, remoteCid);
+                put32(b, d + 12, localQpn << 8);
+                put32(b, d + 20, startingPsn << 8);
+                b[d + 24] = 1;
+                b[d + 25] = 1;
+            }
+            case RTU, DREP -> {
+                put32(b, d, localCid);
+                put32(b, d + 4, remoteCid);
+            }
+            case DREQ -> {
+                put32(b, d, localCid);
+                put32(b, d + 4, remoteCid);
+                put32(b, d + 8, remoteQpn << 8);
+            }
+            case REJ -> {
+                put32(b, d, localCid);
+                put32(b, d + 4, remoteCid);
+                b[d + 8] = (byte) (messageRejected << 6);
+                put16(b, d + 10, rejectReason);
+            }
+            case MRA -> {
+                put32(b, d, localCid);
+                put32(b, d + 4, remoteCid);
+                b[d + 8] = (byte) (messageMraed << 6);
+                b[d + 9] = (byte) (serviceTimeout << 3);
+            }
+            case LAP -> {
+                put32(b, d, localCid);
+                put32(b, d + 4, remoteCid);
+                put32(b, d + 12, remoteQpn << 8 | (remoteCmTimeout & 0x1f) << 3);
+            }
+            case APR -> {
+                put32(b, d, localCid);
+                put32(b, d + 4, remoteCid);
+                b[d + 9] = (byte) apStatus;
+            }
+            case SIDR_REQ -> {
+                put32(b, d, requestId);
+                put16(b, d + 4, 0xffff);
+                put32(b, d + 8, (int) (serviceId >>> 32));
+                put32(b, d + 12, (int) serviceId);
+            }
+            case SIDR_REP -> {
+                put32(b, d, requestId);
+                b[d + 4] = (byte) sidrStatus;
+                put32(b, d + 8, sidrQpn << 8);
+                put32(b, d + 12, (int) (serviceId >>> 32));
+                put32(b, d + 16, (int) serviceId);
+                put32(b, d + 20, 0x80010000);
+            }
+            case CLASS_PORT_INFO -> {
+                b[d] = 1;
+                b[d + 1] = 2;
+            }
+            default -> {
+                // every type is listed above
+            }
+        }
+    }
+
+    private static void put16(final byte[] b, final int at, final int v) {
+        b[at] = (byte) (v >>> 8);
+        b[at + 1] = (byte) v;
+    }
+
+    private static void put32(final byte[] b, final int at, final int v) {
+        b[at] = (byte) (v >>> 24);
+        b[at + 1] = (byte) (v >>> 16);
+        b[at + 2] = (byte) (v >>> 8);
+        b[at + 3] = (byte) v;
+    }
+}

@@ -1,0 +1,276 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.pcap;
+
+import io.rst.rft.decode.CmMessageType;
+import io.rst.rft.decode.FrameDecoder;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Writes CM traffic to a pcap file: {@code sessions} connections, interleaved in groups, each a
+ * scenario. In benchmark mode every connection is REQ, REP, RTU, DREQ, DREP (5 frames). In
+ * "all types" mode the scenarios rotate through every CM message and the cases real captures
+ * show, with IPv4 and IPv6, 0, 1 (802.1Q) or 2 (QinQ) VLAN tags, rdma_cm private data and odd but
+ * legal values (24-bit QPNs and PSNs up to 0xffffff, comm IDs with the top bit set, service IDs
+ * outside rdma_cm):
+ *
+ * <pre>
+ *  0 REQ REP RTU DREQ DREP                      CLOSED
+ *  1 REQ REJ(REQ rejected)                      REJECTED
+ *  2 REQ MRA REP RTU                            ESTABLISHED
+ *  3 REQ REQ (retry, same CID), no answer       TIMED_OUT (the file ends 10 s later)
+ *  4 REQ REP RTU DREQ(responder) DREP           CLOSED
+ *  5 REQ REP RTU DREQ DREQ(crossing) DREP DREP  CLOSED
+ *  6 REQ REP RTU DREQ, no DREP                  DISCONNECTING
+ *  7 REQ REP RTU LAP APR                        ESTABLISHED
+ *  8 SIDR_REQ SIDR_REP                          (no session)
+ *  9 DREQ DREP only (capture started late)      CLOSED, roles unknown
+ * 10 REQ REP REJ(REP rejected)                  REJECTED
+ * </pre>
+ * A ClassPortInfo MAD ends an "all types" file, 10 s after the rest.
+ */
+public final class CmTrafficGenerator {
+    /**
+     * What to generate.
+     *
+     * @param sessions number of connections
+     * @param seed random seed (same seed, same file)
+     * @param allTypes every scenario (else REQ..DREP only)
+     * @param ipMode 4, 6, or 0 for both alternately
+     * @param vlanTags 0, 1, 2, or -1 for all three in turn
+     * @param nanoseconds nanosecond pcap (else microsecond)
+     * @param udpPort the RoCEv2 UDP port
+     * @param startNanos time of the first frame
+     */
+    public record Options(int sessions, long seed, boolean allTypes, int ipMode, int vlanTags,
+            boolean nanoseconds, int udpPort, long startNanos) {
+        public static Options bench(final int sessions) {
+            return new Options(sessions, 1, false, 4, 0, false, FrameDecoder.ROCEV2_PORT, 1_767_225_600_000_000_000L);
+        }
+
+        public static Options allTypes(final int sessions, final long seed) {
+            return new Options(sessions, seed, true, 0, -1, true, FrameDecoder.ROCEV2_PORT,
+                1_767_225_600_000_000_000L);
+        }
+    }
+
+    /** What the table should end with for one generated connection (all-types mode). */
+    public record Expected(String requesterIp, int requesterCid, String state, List<String> messages,
+            boolean rolesKnown) {
+    }
+
+    private static final int SCENARIOS = 11;
+    private static final int GROUP = 4;
+    private static final long STEP_NANOS = 7_000L;
+
+    private final Options opt;
+    private final SplittableRandom rnd;
+    private final CmFrameBuilder fb = new CmFrameBuilder();
+    private final byte[] frame = new byte[2048];
+    private final List<Expected> expected = new ArrayList<>();
+    private long now;
+    private long frames;
+
+    public CmTrafficGenerator(final Options options) {
+        opt = options;
+        rnd = new SplittableRandom(options.seed());
+        now = options.startNanos();
+    }
+
+    /** Expected outcomes (filled by {@link #write} in all-types mode). */
+    public List<Expected> expected() {
+        return List.copyOf(expected);
+    }
+
+    /** Writes the file; returns the number of frames. */
+    public long write(final Path file) throws IOException {
+        try (PcapWriter w = PcapWriter.pcap(file, FrameDecoder.LINKTYPE_ETHERNET, false, opt.nanoseconds())) {
+            final Conn[] group = new Conn[GROUP];
+            for (int first = 0; first < opt.sessions(); first += GROUP) {
+                final int n = Math.min(GROUP, opt.sessions() - first);
+                for (int i = 0; i < n; i++) {
+                    group[i] = newConn(first + i);
+                }
+                boolean more = true;
+                for (int step = 0; more; step++) {
+                    more = false;
+                    for (int i = 0; i < n; i++) {
+                        if (emit(group[i], step, w)) {
+                            more = true;
+                        }
+                    }
+                }
+                for (int i = 0; i < n; i++) {
+                    if (opt.allTypes() && group[i].scenario != 8) {
+                        expected.add(group[i].expected());
+                    }
+                }
+            }
+            if (opt.allTypes()) {
+                now += 10_000_000_000L;
+                fb.type(CmMessageType.CLASS_PORT_INFO).transactionId(rnd.nextLong()).method(0x01);
+                put(w);
+            }
+        }
+        return frames;
+    }
+
+    private static final class Conn {
+        int scenario;
+        byte[] a;
+        byte[] b;
+        int[] vlans;
+        int aCid;
+        int bCid;
+        int aQpn;
+        int bQpn;
+        long tid;
+        long tid2;
+        long service;
+        int psnA;
+        int psnB;
+        int udpPort;
+        String aIp;
+        final List<String> msgs = new ArrayList<>();
+
+        Expected expected() {
+            final String state = switch (scenario) {
+                case 1, 10 -> "REJECTED";
+                case 2, 7 -> "ESTABLISHED";
+                case 3 -> "TIMED_OUT";
+                case 6 -> "DISCONNECTING";
+                default -> "CLOSED";
+            };
+            return new Expected(aIp, aCid, state, List.copyOf(msgs), scenario != 9);
+        }
+    }
+
+    private Conn newConn(final int index) {
+        final Conn c = new Conn();
+        c.scenario = opt.allTypes() ? index % SCENARIOS : 0;
+        final boolean v6 = opt.ipMode() == 6 || opt.ipMode() == 0 && index % 2 != 0;
+        if (v6) {
+            c.a = new byte[16];
+            c.b = new byte[16];
+            c.a[0] = (byte) 0xfd;
+            c.b[0] = (byte) 0xfd;
+            c.a[1] = 0x00;
+            c.b[1] = 0x00;
+            c.a[3] = 1;
+            c.b[3] = 1;
+            // a zero run in the middle and a non-zero tail: exercises RFC 5952 compression
+            c.a[14] = (byte) (index >>> 8);
+            c.a[15] = (byte) (index * 2 + 1);
+            c.b[14] = (byte) (index >>> 8);
+            c.b[15] = (byte) (index * 2 + 2);
+            c.b[8] = (byte) (index % 3 == 0 ? 0 : 0x12);
+        } else {
+            c.a = new byte[] {10, (byte) (index >>> 16), (byte) (index >>> 8), (byte) (index * 2 + 1)};
+            c.b = new byte[] {(byte) 172, 16, (byte) (index >>> 8), (byte) (index * 2 + 2)};
+        }
+        final int tags = opt.vlanTags() >= 0 ? opt.vlanTags() : index % 3;
+        c.vlans = tags == 0 ? new int[0] : tags == 1 ? new int[] {100 + index % 4000} : new int[] {200, 4094};
+        c.aCid = index % 7 == 3 ? 0x80000000 | rnd.nextInt() : rnd.nextInt();
+        c.bCid = rnd.nextInt();
+        c.aQpn = index % 13 == 5 ? 0xffffff : rnd.nextInt(1 << 24);
+        c.bQpn = rnd.nextInt(1 << 24);
+        c.tid = rnd.nextLong();
+        c.tid2 = rnd.nextLong();
+        c.psnA = index % 11 == 4 ? 0xffffff : rnd.nextInt(1 << 24);
+        c.psnB = rnd.nextInt(1 << 24);
+        final int port = rnd.nextInt(1, 65536);
+        c.service = switch (index % 5) {
+            case 3 -> 0x0000000001110000L | port; // rdma_cm, UDP port space
+            case 4 -> opt.allTypes() ? rnd.nextLong() & 0x7fffffffffffffffL | 0x1000000000000000L
+                : 0x0000000001060000L | port; // not rdma_cm
+            default -> 0x0000000001060000L | port; // rdma_cm, TCP port space
+        };
+        c.udpPort = opt.allTypes() ? rnd.nextInt(49152, 65536) : 55410;
+        c.aIp = io.rst.rft.decode.JsonBytes.ipString(c.a, v6 ? 6 : 4);
+        return c;
+    }
+
+    /** Emits step {@code step} of a connection; false when it has no such step. */
+    private boolean emit(final Conn c, final int step, final PcapWriter w) throws IOException {
+        final CmMessageType[] script = script(c.scenario);
+        if (step >= script.length) {
+            return false;
+        }
+        final CmMessageType t = script[step];
+        // who sends: per scenario and step
+        final boolean fromA = switch (c.scenario) {
+            case 4 -> step == 0 || step == 2 || step == 4;
+            case 5 -> step == 0 || step == 2 || step == 4 || step == 6;
+            case 9 -> step == 0;
+            default -> switch (t) {
+                case REQ, RTU, DREQ, LAP, SIDR_REQ -> true;
+                case REJ -> c.scenario == 10;
+                default -> false;
+            };
+        };
+        fb.ips(fromA ? c.a : c.b, fromA ? c.b : c.a).vlans(c.vlans).udpPorts(c.udpPort, opt.udpPort())
+            .type(t).method(0x03).commIds(fromA ? c.aCid : c.bCid, fromA ? c.bCid : c.aCid)
+            .transactionId(c.scenario == 5 && !fromA && (t == CmMessageType.DREQ) ? c.tid2 : c.tid)
+            .bthPsn(step).dscp(c.scenario % 2 == 0 ? 0 : 26).noIpCm();
+        switch (t) {
+            case REQ -> {
+                fb.commIds(c.aCid, 0).localQpn(c.aQpn).startingPsn(c.psnA).serviceId(c.service)
+                    .timeouts(c.scenario == 3 ? 14 : 20, 20, c.scenario == 3 ? 1 : 15);
+                if (c.service >>> 24 == 1L) {
+                    final int dport = (int) c.service & 0xffff;
+                    fb.ipCm(c.a.length == 4 ? 4 : 6, dport ^ 0x5a5a, c.a, c.b);
+                }
+            }
+            case REP -> fb.localQpn(c.bQpn).startingPsn(c.psnB);
+            case REJ -> fb.reject(c.scenario == 10 ? 1 : 28 + c.scenario % 3, c.scenario == 10 ? 1 : 0)
+                .commIds(fromA ? c.aCid : c.bCid, fromA ? c.bCid : c.aCid);
+            case MRA -> fb.mra(0, 18);
+            case DREQ -> fb.remoteQpn(fromA ? c.bQpn : c.aQpn);
+            case LAP -> fb.remoteQpn(c.bQpn).timeouts(19, 20, 15);
+            case APR -> fb.apStatus(0);
+            case SIDR_REQ -> fb.commIds(c.aCid, 0).serviceId(c.service);
+            case SIDR_REP -> fb.commIds(c.aCid, 0).localQpn(c.bQpn).serviceId(c.service).sidrStatus(0);
+            default -> {
+                // RTU, DREP: comm IDs only
+            }
+        }
+        c.msgs.add(t.name());
+        put(w);
+        return true;
+    }
+
+    private static final CmMessageType[][] SCRIPTS = {
+        {CmMessageType.REQ, CmMessageType.REP, CmMessageType.RTU, CmMessageType.DREQ, CmMessageType.DREP},
+        {CmMessageType.REQ, CmMessageType.REJ},
+        {CmMessageType.REQ, CmMessageType.MRA, CmMessageType.REP, CmMessageType.RTU},
+        {CmMessageType.REQ, CmMessageType.REQ},
+        {CmMessageType.REQ, CmMessageType.REP, CmMessageType.RTU, CmMessageType.DREQ, CmMessageType.DREP},
+        {CmMessageType.REQ, CmMessageType.REP, CmMessageType.RTU, CmMessageType.DREQ, CmMessageType.DREQ,
+            CmMessageType.DREP, CmMessageType.DREP},
+        {CmMessageType.REQ, CmMessageType.REP, CmMessageType.RTU, CmMessageType.DREQ},
+        {CmMessageType.REQ, CmMessageType.REP, CmMessageType.RTU, CmMessageType.LAP, CmMessageType.APR},
+        {CmMessageType.SIDR_REQ, CmMessageType.SIDR_REP},
+        {CmMessageType.DREQ, CmMessageType.DREP},
+        {CmMessageType.REQ, CmMessageType.REP, CmMessageType.REJ},
+    };
+
+    private static CmMessageType[] script(final int scenario) {
+        return SCRIPTS[scenario];
+    }
+
+    private void put(final PcapWriter w) throws IOException {
+        final int len = fb.build(frame);
+        w.write(now, frame, 0, len);
+        now += STEP_NANOS;
+        frames++;
+    }
+}

@@ -1,0 +1,104 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.session;
+
+/**
+ * One session's mutable state inside a {@link SessionTable}, kept small (the table's budget is
+ * 256 bytes of heap per live session, index included): addresses as two longs, times as longs,
+ * the messages packed one per long. Endpoint A is the requester (or the guess when roles are
+ * unknown), endpoint B the responder.
+ *
+ * <pre>
+ * message word: | time offset from first_seen, us (43) | port index (16) | from A (1) | type (4) |
+ *                 63                                 21   20           5    4            3      0
+ * </pre>
+ */
+final class Session {
+    static final int F_ROLES_KNOWN = 1;
+    static final int F_B_CID = 2;
+    static final int F_A_QPN = 4;
+    static final int F_B_QPN = 8;
+    static final int F_SERVICE = 16;
+    static final int F_REJECT = 32;
+    static final int F_IPCM_PORT = 64;
+    static final int F_INDEXED_A = 128;
+    static final int F_INDEXED_B = 256;
+
+    static final long MAX_OFFSET = (1L << 43) - 1;
+
+    long aHi;
+    long aLo;
+    long bHi;
+    long bLo;
+    int aCid;
+    int bCid;
+    int aQpn;
+    int bQpn;
+    long serviceId;
+    long firstSeen;
+    long lastSeen;
+    /** When a REQ_SENT session times out (microseconds), Long.MAX_VALUE when not waiting. */
+    long deadline = Long.MAX_VALUE;
+    long seq;
+    long[] msgs;
+    Session prev;
+    Session next;
+    short flags;
+    short msgCount;
+    short dropped;
+    byte state;
+    byte ipVersion;
+    short rejectReason;
+    char ipCmSrcPort;
+
+    boolean has(final int flag) {
+        return (flags & flag) != 0;
+    }
+
+    void set(final int flag) {
+        flags |= flag;
+    }
+
+    void clear(final int flag) {
+        flags &= ~flag;
+    }
+
+    SessionState state() {
+        return SessionState.ofOrdinal(state);
+    }
+
+    void state(final SessionState s) {
+        state = (byte) s.ordinal();
+    }
+
+    boolean isA(final long hi, final long lo, final int cid) {
+        return aLo == lo && aHi == hi && aCid == cid;
+    }
+
+    boolean isB(final long hi, final long lo, final int cid) {
+        return bLo == lo && bHi == hi && bCid == cid && has(F_B_CID);
+    }
+
+    void addMessage(final int type, final boolean fromA, final int port, final long time, final int max) {
+        if (msgCount >= max) {
+            if (dropped < Short.MAX_VALUE) {
+                dropped++;
+            }
+            return;
+        }
+        if (msgs == null) {
+            msgs = new long[Math.min(6, max)];
+        } else if (msgCount == msgs.length) {
+            final long[] n = new long[Math.min(msgs.length * 2, max)];
+            System.arraycopy(msgs, 0, n, 0, msgCount);
+            msgs = n;
+        }
+        final long off = Math.min(MAX_OFFSET, Math.max(0L, time - firstSeen));
+        msgs[msgCount++] = off << 21 | (long) (port & 0xffff) << 5 | (fromA ? 16 : 0) | type;
+    }
+}

@@ -1,0 +1,124 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.session;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.rst.rft.decode.JsonBytes;
+import java.math.BigDecimal;
+import java.util.List;
+
+/**
+ * An immutable picture of one session, with the {@code sessions} fields of INTERFACES.md under
+ * their JSON names (Jackson serialises it to exactly what {@link #appendJson} writes; absent
+ * values are omitted).
+ *
+ * @param sessionId the same on every switch for the same connection: when the roles are known,
+ *        {@code REQUESTER_IP/0xREQUESTER_CID/RESPONDER_IP}; when only DREQ/DREP (or a REJ/MRA
+ *        that does not say its direction) were seen, {@code IP_A/0xCID_A/IP_B/0xCID_B} with the
+ *        two endpoints in byte order of (IP, CID), which a controller joins to the first form
+ *        through either endpoint
+ * @param rolesKnown false when no message said who was the requester: the requester fields
+ *        then hold a guess (the first DREQ's sender, or the first DREP's receiver)
+ * @param requesterCommId {@code 0x} + 8 hex digits
+ * @param responderCommId null until a message carried it
+ * @param requesterQpn null when not seen (REQ, or DREQ from the responder, carry it)
+ * @param responderQpn null when not seen (REP, or DREQ from the requester, carry it)
+ * @param serviceId null when no REQ was seen
+ * @param rejectReason the REJ reason when one was seen
+ * @param rdmaCmSrcPort, rdmaCmDstPort from the REQ (IP CM private data; service ID) when present
+ * @param messages message names in wire order
+ * @param messageLog per message: name, ingress port, time, direction
+ * @param droppedMessages messages seen beyond the per-session limit (not in the lists)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record SessionRecord(
+        @JsonProperty("session_id") String sessionId,
+        @JsonProperty("roles_known") boolean rolesKnown,
+        @JsonProperty("requester_ip") String requesterIp,
+        @JsonProperty("responder_ip") String responderIp,
+        @JsonProperty("requester_comm_id") String requesterCommId,
+        @JsonProperty("responder_comm_id") String responderCommId,
+        @JsonProperty("requester_qpn") Integer requesterQpn,
+        @JsonProperty("responder_qpn") Integer responderQpn,
+        @JsonProperty("service_id") String serviceId,
+        @JsonProperty("rdma_cm_src_port") Integer rdmaCmSrcPort,
+        @JsonProperty("rdma_cm_dst_port") Integer rdmaCmDstPort,
+        @JsonProperty("state") SessionState state,
+        @JsonProperty("reject_reason") Integer rejectReason,
+        @JsonProperty("messages") List<String> messages,
+        @JsonProperty("first_seen") BigDecimal firstSeen,
+        @JsonProperty("last_seen") BigDecimal lastSeen,
+        @JsonProperty("message_log") List<SessionMessage> messageLog,
+        @JsonProperty("dropped_messages") int droppedMessages) {
+
+    public SessionRecord {
+        requireNonNull(sessionId);
+        requireNonNull(requesterIp);
+        requireNonNull(responderIp);
+        requireNonNull(requesterCommId);
+        requireNonNull(state);
+        messages = List.copyOf(messages);
+        messageLog = List.copyOf(messageLog);
+        requireNonNull(firstSeen);
+        requireNonNull(lastSeen);
+    }
+
+    /** Appends this record as one JSON object (the same fields Jackson writes). */
+    public void appendJson(final JsonBytes out) {
+        out.raw("{\"session_id\":").string(sessionId);
+        out.raw(",\"roles_known\":").raw(rolesKnown ? "true" : "false");
+        out.raw(",\"requester_ip\":").string(requesterIp);
+        out.raw(",\"responder_ip\":").string(responderIp);
+        out.raw(",\"requester_comm_id\":").string(requesterCommId);
+        if (responderCommId != null) {
+            out.raw(",\"responder_comm_id\":").string(responderCommId);
+        }
+        if (requesterQpn != null) {
+            out.raw(",\"requester_qpn\":").decimal(requesterQpn);
+        }
+        if (responderQpn != null) {
+            out.raw(",\"responder_qpn\":").decimal(responderQpn);
+        }
+        if (serviceId != null) {
+            out.raw(",\"service_id\":").string(serviceId);
+        }
+        if (rdmaCmSrcPort != null) {
+            out.raw(",\"rdma_cm_src_port\":").decimal(rdmaCmSrcPort);
+        }
+        if (rdmaCmDstPort != null) {
+            out.raw(",\"rdma_cm_dst_port\":").decimal(rdmaCmDstPort);
+        }
+        out.raw(",\"state\":\"").raw(state.name()).raw('"');
+        if (rejectReason != null) {
+            out.raw(",\"reject_reason\":").decimal(rejectReason);
+        }
+        out.raw(",\"messages\":[");
+        for (int i = 0; i < messages.size(); i++) {
+            if (i > 0) {
+                out.raw(',');
+            }
+            out.raw('"').raw(messages.get(i)).raw('"');
+        }
+        out.raw("],\"first_seen\":").raw(firstSeen.toPlainString());
+        out.raw(",\"last_seen\":").raw(lastSeen.toPlainString());
+        out.raw(",\"message_log\":[");
+        for (int i = 0; i < messageLog.size(); i++) {
+            final SessionMessage m = messageLog.get(i);
+            out.raw(i > 0 ? ",{\"msg\":\"" : "{\"msg\":\"").raw(m.msg()).raw('"');
+            if (m.ingressPort() != null) {
+                out.raw(",\"ingress_port\":").string(m.ingressPort());
+            }
+            out.raw(",\"time\":").raw(m.time().toPlainString());
+            out.raw(",\"from_requester\":").raw(m.fromRequester() ? "true}" : "false}");
+        }
+        out.raw("],\"dropped_messages\":").decimal(droppedMessages).raw('}');
+    }
+}
