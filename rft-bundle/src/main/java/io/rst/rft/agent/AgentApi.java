@@ -179,6 +179,10 @@ final class AgentApi implements AutoCloseable {
                 throw new ApiError(400, "bad Content-Length");
             }
             if (n > MAX_BODY) {
+                // read a moderate excess away so the client sees the answer rather than a reset
+                if (n <= 1 << 20) {
+                    ex.getRequestBody().transferTo(OutputStream.nullOutputStream());
+                }
                 throw new ApiError(413, "request body too large (limit " + MAX_BODY + " bytes)");
             }
         }
