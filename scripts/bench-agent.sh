@@ -71,7 +71,7 @@ echo "agent RSS after the run: $(grep VmRSS /proc/$AGENT_PID/status 2>/dev/null 
 kill "$AGENT_PID"; wait "$AGENT_PID" || true; AGENT_PID=
 
 # memory with 1M live sessions, if a 1M-session generator is available
-if java -jar "$JAR" gen 2>&1 | grep -q -- --sessions; then
+if { java -jar "$JAR" gen 2>&1 || true; } | grep -q -- --sessions; then
   java -jar "$JAR" gen --out "$W/1m.pcap" --sessions 1000000 >&2
   ip netns exec "$P-sw" java -Xmx"${XMX_1M:-1g}" -jar "$JAR" agent --replay "$W/1m.pcap" --listen 127.0.0.1:14791 \
     --token-file "$W/token" --state-dir "$W/state1m" --max-sessions 1100000 > "$W/agent1m.log" 2>&1 &
