@@ -7,6 +7,7 @@
  */
 package io.rst.rft.cli;
 
+import io.rst.rft.agent.AgentCommand;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
@@ -23,11 +24,21 @@ public final class Main {
     }
 
     public static void main(final String[] args) {
+        // the agent logs to stdout (slf4j-simple reads these before its first logger is made)
+        setDefault("org.slf4j.simpleLogger.logFile", "System.out");
+        setDefault("org.slf4j.simpleLogger.showDateTime", "true");
+        setDefault("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
         // stdout without System.out's per-call locking and line flushing: output is written in blocks
         final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         final int rc = run(args, out, System.err);
         out.flush();
         System.exit(rc);
+    }
+
+    private static void setDefault(final String key, final String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
     }
 
     static int run(final String[] args, final PrintStream out, final PrintStream err) {
@@ -40,7 +51,7 @@ public final class Main {
             case "decode" -> FileCommands.decode(rest, out, err);
             case "sessions" -> FileCommands.sessions(rest, out, err);
             case "gen" -> FileCommands.gen(rest, out, err);
-            // "agent" is added by the agent work (io.rst.rft.agent)
+            case "agent" -> AgentCommand.run(Arrays.asList(rest), err, AgentCommand::cmProcessor);
             default -> {
                 err.println("rst: unknown command '" + args[0] + "'");
                 yield 2;

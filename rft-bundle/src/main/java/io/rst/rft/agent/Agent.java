@@ -1,0 +1,359 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.agent;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rst.rft.capture.CaptureGroup;
+import io.rst.rft.capture.CaptureSource;
+import io.rst.rft.capture.FrameRing;
+import io.rst.rft.capture.PcapFileSource;
+import io.rst.rft.capture.PcapLiveSource;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The switch agent: wiring and lifecycle of capture, the decode thread, the event log and its
+ * store, and the API. Threads: one per capture source (frames into its ring, never waiting), one
+ * decode thread (owns the {@link FrameProcessor} and the sessions restored from the state
+ * directory, appends events), one persister (event log to disk), and the API's threads (read the
+ * log, and ask the decode thread for snapshots).
+ */
+public final class Agent implements AutoCloseable {
+    public static final String VERSION = "0.1.0-SNAPSHOT";
+    private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
+    /** Bytes kept of each frame: a CM MAD frame is about 350; data packets need their headers. */
+    private static final int SNAP_BYTES = 1024;
+    private static final int SEGMENT_EVENTS = 8192;
+
+    /** A table snapshot: the records, and the last event already reflected in them. */
+    public record Snapshot(long seq, List<Object> sessions) {
+    }
+
+    private final AgentOptions options;
+    private final ObjectMapper mapper;
+    private final long startNanos = System.nanoTime();
+    private final StateDir state;
+    private final EventStore store;
+    private final EventLog log;
+    private final CaptureGroup capture;
+    private final FrameProcessor processor;
+    private final DecodeLoop decode;
+    private final ScheduledExecutorService persister;
+    /** Sessions restored from the state directory that the live table has not seen again. */
+    private final Map<String, JsonNode> restored = new LinkedHashMap<>();
+    private final String token;
+    private final String instance;
+    private volatile AgentApi api;
+    /** Guarded by this. */
+    private long persistedSeq;
+    private boolean closed;
+
+    /**
+     * Builds the agent and restores its state; nothing runs until {@link #start()}.
+     *
+     * @param processorFactory makes the frame processor, given where to report session changes
+     */
+    public Agent(final AgentOptions options, final Function<FrameProcessor.SessionEvents, FrameProcessor> processorFactory)
+            throws IOException {
+        this.options = options;
+        mapper = new ObjectMapper();
+        mapper.getFactory().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        state = new StateDir(options.stateDir(), mapper);
+        token = state.token(options.tokenFile());
+        store = new EventStore(options.stateDir(), SEGMENT_EVENTS, mapper);
+        log = new EventLog(options.retainEvents());
+        String inst = state.instance();
+        if (inst == null) {
+            store.clear();
+            inst = state.newInstance();
+            LOG.info("new event log, instance {}", inst);
+        }
+        instance = inst;
+        restore();
+        capture = new CaptureGroup(sources());
+        processor = processorFactory.apply(this::onSession);
+        decode = new DecodeLoop(capture, processor, this::expireRestored);
+        persister = Executors.newSingleThreadScheduledExecutor(r -> {
+            final Thread t = new Thread(r, "persister");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    private void restore() throws IOException {
+        final EventStore.Sessions saved = store.readSessions();
+        final long base;
+        if (saved != null && instance.equals(saved.instance())) {
+            for (JsonNode r : saved.records()) {
+                restored.put(r.path("session_id").asText(""), r);
+            }
+            base = saved.seq();
+        } else {
+            base = 0;
+        }
+        store.load((event, session) -> {
+            if (log.restore(event) && event.seq() > base) {
+                restored.put(event.sessionId(), session);
+            }
+        });
+        log.skipTo(base);
+        synchronized (this) {
+            persistedSeq = log.lastSeq();
+        }
+        if (log.lastSeq() > 0 || !restored.isEmpty()) {
+            LOG.info("restored {} sessions and events {}..{} of instance {}", restored.size(),
+                log.firstRetainedSeq(), log.lastSeq(), instance);
+        }
+    }
+
+    private List<CaptureSource> sources() throws IOException {
+        final int perSource;
+        final List<CaptureSource> out = new ArrayList<>();
+        if (options.replayFile() != null) {
+            out.add(new PcapFileSource("replay", options.replayFile().toString(),
+                new FrameRing(options.queueFrames(), SNAP_BYTES)));
+            return out;
+        }
+        List<String> names = options.interfaces();
+        if (names.isEmpty()) {
+            names = CaptureGroup.upInterfaces();
+            if (names.isEmpty()) {
+                throw new IOException("no interface is up, and none was given with --interface");
+            }
+        }
+        perSource = Math.max(1024, options.queueFrames() / names.size());
+        for (String n : names) {
+            out.add(new PcapLiveSource(n, options.filter(), new FrameRing(perSource, SNAP_BYTES),
+                options.bufferBytes(), 50));
+        }
+        return out;
+    }
+
+    /** Starts the decode thread, the persister and the API, and capture if the switch is on. */
+    public synchronized void start() throws IOException {
+        decode.start();
+        persister.scheduleWithFixedDelay(this::persist, 200, 200, TimeUnit.MILLISECONDS);
+        api = new AgentApi(this, options.listen(), token, mapper);
+        if (state.capturing()) {
+            capture.start();
+        } else {
+            LOG.info("capture is off (switched off by the operator; POST /v1/start turns it on)");
+        }
+        LOG.info("agent {} listening on {}, capturing on {}", options.agentId(), api.address(),
+            capture.sources().stream().map(CaptureSource::name).toList());
+    }
+
+    /** Where the API listens. */
+    public InetSocketAddress address() {
+        return api.address();
+    }
+
+    /** The event log (API threads read it). */
+    EventLog log() {
+        return log;
+    }
+
+    String instance() {
+        return instance;
+    }
+
+    /** Turns capture on or off, and keeps the choice across restarts. */
+    synchronized void setCapturing(final boolean on) throws IOException {
+        if (closed) {
+            throw new IOException("agent is shutting down");
+        }
+        state.setCapturing(on);
+        if (on) {
+            capture.start();
+        } else {
+            capture.stop();
+        }
+        LOG.info("capture switched {}", on ? "on" : "off");
+    }
+
+    // on the decode thread
+    private void onSession(final String sessionId, final Object record, final long timeMicros) {
+        final byte[] json;
+        try {
+            json = mapper.writeValueAsBytes(record);
+        } catch (JsonProcessingException e) {
+            LOG.error("cannot serialise session {}", sessionId, e);
+            return;
+        }
+        log.appendSession(timeMicros, sessionId, json);
+        if (!restored.isEmpty()) {
+            restored.remove(sessionId);
+        }
+    }
+
+    // on the decode thread, once a second
+    private void expireRestored() {
+        if (restored.isEmpty()) {
+            return;
+        }
+        final double oldest = System.currentTimeMillis() / 1000.0 - options.retentionSeconds();
+        restored.values().removeIf(r -> r.path("last_seen").asDouble(Double.MAX_VALUE) < oldest);
+        while (restored.size() > options.maxSessions()) {
+            restored.remove(restored.keySet().iterator().next());
+        }
+    }
+
+    /** A snapshot of the table taken on the decode thread, consistent with the event log. */
+    Snapshot snapshot() throws IOException {
+        return onDecodeThread(() -> {
+            final List<?> live = processor.sessions();
+            final List<Object> all = new ArrayList<>(live.size() + restored.size());
+            all.addAll(live);
+            all.addAll(restored.values());
+            return new Snapshot(log.lastSeq(), all);
+        });
+    }
+
+    /** The status document of {@code GET /v1/status}. */
+    ObjectNode status() throws IOException {
+        final ObjectNode counters = onDecodeThread(() -> {
+            final ObjectNode c = mapper.createObjectNode();
+            processor.addCounters(c);
+            c.put("restored_sessions", restored.size());
+            return c;
+        });
+        final ObjectNode s = mapper.createObjectNode();
+        s.put("version", VERSION);
+        s.put("agent_id", options.agentId());
+        s.put("instance", instance);
+        s.put("uptime_s", (System.nanoTime() - startNanos) / 1_000_000_000L);
+        s.put("capturing", state.capturing());
+        s.put("mode", options.replayFile() != null ? "replay" : "live");
+        s.put("filter", options.filter());
+        final ArrayNode ifs = s.putArray("interfaces");
+        long queueDrops = 0;
+        long kernelDrops = 0;
+        boolean running = false;
+        for (CaptureSource src : capture.sources()) {
+            final ObjectNode i = ifs.addObject();
+            i.put("name", src.name());
+            if (src instanceof PcapLiveSource) {
+                i.put("up", CaptureGroup.isUp(src.name()));
+            }
+            i.put("running", src.isRunning());
+            i.put("packets", src.packets());
+            i.put("kernel_drops", src.kernelDrops());
+            i.put("if_drops", src.interfaceDrops());
+            i.put("queue_drops", src.ring().drops());
+            i.put("truncated", src.ring().truncated());
+            if (src.error() != null) {
+                i.put("error", src.error());
+            }
+            if (src instanceof PcapFileSource f) {
+                i.put("finished", f.finished());
+            }
+            queueDrops += src.ring().drops();
+            kernelDrops += src.kernelDrops();
+            running |= src.isRunning();
+        }
+        s.put("capture_running", running);
+        final ObjectNode c = s.putObject("counters");
+        c.put("frames", decode.frames());
+        c.setAll(counters);
+        c.put("queue_drops", queueDrops);
+        c.put("kernel_drops", kernelDrops);
+        c.put("queue_backlog", capture.backlog());
+        c.put("decode_failures", decode.failures());
+        c.put("events", log.lastSeq());
+        s.put("last_seq", log.lastSeq());
+        s.put("first_retained_seq", log.firstRetainedSeq());
+        return s;
+    }
+
+    private <T> T onDecodeThread(final java.util.function.Supplier<T> task) throws IOException {
+        try {
+            return decode.call(task).get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("decode thread did not answer: " + e, e);
+        }
+    }
+
+    // on the persister thread; the final call is from close() after the persister has stopped
+    private synchronized void persist() {
+        try {
+            long first = log.firstRetainedSeq();
+            if (persistedSeq + 1 < first) {
+                LOG.warn("event log outran the store: events {}..{} are not on disk", persistedSeq + 1, first - 1);
+                persistedSeq = first - 1;
+            }
+            while (true) {
+                final List<EventLog.Event> batch = log.after(persistedSeq, 4096);
+                if (batch.isEmpty()) {
+                    break;
+                }
+                store.append(batch);
+                persistedSeq = batch.get(batch.size() - 1).seq();
+            }
+            store.flush();
+            store.prune(log.firstRetainedSeq());
+        } catch (IOException | RuntimeException e) {
+            LOG.error("cannot write the event log to {}", options.stateDir(), e);
+        }
+    }
+
+    /** Stops capture, drains and flushes everything, and closes the API; idempotent. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        LOG.info("agent stopping");
+        if (api != null) {
+            api.close();
+        }
+        capture.stop();
+        decode.stop();
+        persister.shutdownNow();
+        try {
+            persister.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        persist();
+        try {
+            final Snapshot snap = snapshot();
+            final List<byte[]> records = new ArrayList<>(snap.sessions().size());
+            for (Object r : snap.sessions()) {
+                records.add(mapper.writeValueAsBytes(r));
+            }
+            store.writeSessions(snap.seq(), instance, records);
+            store.close();
+        } catch (IOException e) {
+            LOG.error("cannot save the session table to {}", options.stateDir(), e);
+        }
+        LOG.info("agent stopped at event {}", log.lastSeq());
+    }
+}

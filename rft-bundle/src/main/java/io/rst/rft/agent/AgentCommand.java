@@ -1,0 +1,72 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.agent;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.BiFunction;
+
+/**
+ * {@code rst agent ...}: parses the options, runs the agent until SIGTERM/SIGINT, and stops it
+ * cleanly from a shutdown hook (capture stopped, queues drained, state flushed, API closed).
+ */
+public final class AgentCommand {
+    private AgentCommand() {
+        // entry point only
+    }
+
+    /**
+     * Runs the agent in this thread until the JVM is told to stop.
+     *
+     * @param processorFactory the frame processor (decoder and session table) to use
+     * @return the exit status
+     */
+    public static int run(final List<String> args, final PrintStream err,
+            final BiFunction<AgentOptions, FrameProcessor.SessionEvents, FrameProcessor> processorFactory) {
+        final AgentOptions options;
+        try {
+            options = AgentOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("rst agent: " + e.getMessage());
+            err.println(AgentOptions.USAGE);
+            return 2;
+        }
+        final Agent agent;
+        try {
+            agent = new Agent(options, events -> processorFactory.apply(options, events));
+            agent.start();
+        } catch (IOException | RuntimeException e) {
+            err.println("rst agent: " + e.getMessage());
+            return 1;
+        }
+        final CountDownLatch done = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            agent.close();
+            done.countDown();
+        }, "shutdown"));
+        try {
+            done.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    /** The processor used when no decoder is wired in: counts frames only. */
+    public static FrameProcessor countingProcessor(final AgentOptions options,
+            final FrameProcessor.SessionEvents events) {
+        return new CountingProcessor();
+    }
+
+    /** The real processor: the RoCEv2/CM decoder and the session table. */
+    public static FrameProcessor cmProcessor(final AgentOptions options, final FrameProcessor.SessionEvents events) {
+        return new CmFrameProcessor(options, events);
+    }
+}

@@ -1,0 +1,185 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.agent;
+
+import io.rst.rft.capture.CaptureFilters;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The agent's command-line options (its one home for configuration; every one has a default
+ * that works on a switch).
+ *
+ * @param interfaces interfaces to capture on; empty means every up, non-loopback interface
+ * @param listen where the API listens
+ * @param tokenFile file holding the API token, or null to use (or generate) STATE_DIR/agent.token
+ * @param stateDir where the on/off switch, the event log and the token are kept
+ * @param allRoce capture all RoCEv2, not only CM (QP1)
+ * @param udpPort the RoCEv2 UDP port
+ * @param maxSessions the session table's limit (evictions beyond)
+ * @param retentionSeconds how long closed sessions stay in the table
+ * @param retainEvents how many events the log keeps for clients that resume
+ * @param replayFile a pcap file to replay instead of live capture, or null
+ * @param agentId this switch's name in the status, default the host name
+ * @param queueFrames frames the capture rings hold in total
+ * @param bufferBytes kernel capture buffer per interface
+ */
+public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Path tokenFile, Path stateDir,
+        boolean allRoce, int udpPort, int maxSessions, long retentionSeconds, int retainEvents, Path replayFile,
+        String agentId, int queueFrames, int bufferBytes) {
+
+    public static final String USAGE = """
+        usage: rst agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D]
+                         [--all-roce] [--udp-port N] [--max-sessions N] [--retention SECONDS]
+                         [--retain-events N] [--replay FILE.pcap] [--agent-id NAME]
+                         [--queue-frames N] [--buffer-mb N]
+          --interface IF     capture inbound on IF (repeatable); default: every up non-loopback interface
+          --listen HOST:PORT API address (default 0.0.0.0:4791)
+          --token-file F     file holding the bearer token (default: STATE_DIR/agent.token, generated)
+          --state-dir D      state directory (default /var/lib/rst-agent as root, else ~/.local/state/rst-agent)
+          --all-roce         capture all RoCEv2 (data BTH too), not only CM MADs to QP1
+          --udp-port N       RoCEv2 UDP port (default 4791)
+          --max-sessions N   session table limit (default 1000000)
+          --retention S      seconds closed sessions are kept (default 3600)
+          --retain-events N  events kept for clients that resume (default 65536)
+          --replay FILE      replay a pcap file instead of capturing live (ingress port "replay")
+          --agent-id NAME    this switch's name in the status (default: host name)
+          --queue-frames N   frames the capture queues hold in total (default 32768)
+          --buffer-mb N      kernel capture buffer per interface in MiB (default 16)""";
+
+    public AgentOptions {
+        interfaces = List.copyOf(interfaces);
+        if (udpPort < 1 || udpPort > 65535) {
+            throw new IllegalArgumentException("--udp-port out of range: " + udpPort);
+        }
+        if (maxSessions < 1) {
+            throw new IllegalArgumentException("--max-sessions must be positive");
+        }
+        if (retentionSeconds < 1) {
+            throw new IllegalArgumentException("--retention must be positive");
+        }
+        if (retainEvents < 16) {
+            throw new IllegalArgumentException("--retain-events must be at least 16");
+        }
+        if (queueFrames < 64) {
+            throw new IllegalArgumentException("--queue-frames must be at least 64");
+        }
+        if (bufferBytes < 1 << 16) {
+            throw new IllegalArgumentException("--buffer-mb must be at least 1");
+        }
+    }
+
+    /** The BPF filter the options ask for. */
+    public String filter() {
+        return allRoce ? CaptureFilters.allRoce(udpPort) : CaptureFilters.cmOnly(udpPort);
+    }
+
+    /**
+     * Parses the arguments after {@code agent}.
+     *
+     * @throws IllegalArgumentException with a message for the operator
+     */
+    public static AgentOptions parse(final List<String> args) {
+        final List<String> ifs = new ArrayList<>();
+        InetSocketAddress listen = new InetSocketAddress("0.0.0.0", CaptureFilters.ROCEV2_PORT);
+        Path tokenFile = null;
+        Path stateDir = defaultStateDir();
+        boolean allRoce = false;
+        int udpPort = CaptureFilters.ROCEV2_PORT;
+        int maxSessions = 1_000_000;
+        long retention = 3600;
+        int retainEvents = 65536;
+        Path replay = null;
+        String agentId = null;
+        int queueFrames = 32768;
+        int bufferMb = 16;
+        for (int i = 0; i < args.size(); i++) {
+            final String a = args.get(i);
+            switch (a) {
+                case "--all-roce" -> allRoce = true;
+                case "--interface", "--listen", "--token-file", "--state-dir", "--udp-port", "--max-sessions",
+                    "--retention", "--retain-events", "--replay", "--agent-id", "--queue-frames", "--buffer-mb" -> {
+                    if (i + 1 >= args.size()) {
+                        throw new IllegalArgumentException(a + " needs a value");
+                    }
+                    final String v = args.get(++i);
+                    switch (a) {
+                        case "--interface" -> ifs.add(v);
+                        case "--listen" -> listen = parseListen(v);
+                        case "--token-file" -> tokenFile = Path.of(v);
+                        case "--state-dir" -> stateDir = Path.of(v);
+                        case "--udp-port" -> udpPort = parseInt(a, v);
+                        case "--max-sessions" -> maxSessions = parseInt(a, v);
+                        case "--retention" -> retention = parseInt(a, v);
+                        case "--retain-events" -> retainEvents = parseInt(a, v);
+                        case "--replay" -> replay = Path.of(v);
+                        case "--agent-id" -> agentId = v;
+                        case "--queue-frames" -> queueFrames = parseInt(a, v);
+                        case "--buffer-mb" -> bufferMb = parseInt(a, v);
+                        default -> throw new IllegalStateException(a);
+                    }
+                }
+                case "--token" -> throw new IllegalArgumentException(
+                    "a token on the command line would show in the process list: use --token-file");
+                default -> throw new IllegalArgumentException("unknown option '" + a + "'");
+            }
+        }
+        if (agentId == null) {
+            agentId = hostName();
+        }
+        if (bufferMb < 1 || bufferMb > 1024) {
+            throw new IllegalArgumentException("--buffer-mb out of range: " + bufferMb);
+        }
+        return new AgentOptions(ifs, listen, tokenFile, stateDir, allRoce, udpPort, maxSessions, retention,
+            retainEvents, replay, agentId, queueFrames, bufferMb << 20);
+    }
+
+    static InetSocketAddress parseListen(final String v) {
+        final int colon = v.lastIndexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException("--listen wants HOST:PORT, got '" + v + "'");
+        }
+        String host = v.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        final int port = parseInt("--listen", v.substring(colon + 1));
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--listen port out of range: " + port);
+        }
+        return host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
+    }
+
+    private static int parseInt(final String opt, final String v) {
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(opt + " wants a number, got '" + v + "'", e);
+        }
+    }
+
+    static Path defaultStateDir() {
+        if ("root".equals(System.getProperty("user.name"))) {
+            return Path.of("/var/lib/rst-agent");
+        }
+        final String xdg = System.getenv("XDG_STATE_HOME");
+        final Path base = xdg != null && !xdg.isEmpty() ? Path.of(xdg)
+            : Path.of(System.getProperty("user.home"), ".local", "state");
+        return base.resolve("rst-agent");
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "agent";
+        }
+    }
+}

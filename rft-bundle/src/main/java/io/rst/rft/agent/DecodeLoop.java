@@ -1,0 +1,168 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.agent;
+
+import io.rst.rft.capture.CaptureGroup;
+import io.rst.rft.capture.FrameSink;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The decode thread: drains the capture rings into the {@link FrameProcessor}, which it owns, and
+ * runs tasks that other threads submit ({@link #call}) between batches, so that snapshots of the
+ * table are taken without locks and are consistent with the event log's sequence numbers.
+ */
+final class DecodeLoop implements FrameSink {
+    private static final Logger LOG = LoggerFactory.getLogger(DecodeLoop.class);
+    private static final int BATCH = 512;
+    private static final long TICK_NANOS = 1_000_000_000L;
+
+    private final CaptureGroup capture;
+    private final FrameProcessor processor;
+    private final String[] portNames;
+    private final Runnable onTick;
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final AtomicLong frames = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private volatile boolean running;
+    private volatile Thread thread;
+    private long frameCount;
+
+    DecodeLoop(final CaptureGroup capture, final FrameProcessor processor, final Runnable onTick) {
+        this.capture = capture;
+        this.processor = processor;
+        this.onTick = onTick;
+        portNames = new String[capture.sources().size()];
+        for (int i = 0; i < portNames.length; i++) {
+            portNames[i] = capture.portName(i);
+        }
+    }
+
+    /** Frames handed to the processor. */
+    long frames() {
+        return frames.get();
+    }
+
+    /** Frames whose processing threw (a bug in a decoder; counted, the thread goes on). */
+    long failures() {
+        return failures.get();
+    }
+
+    synchronized void start() {
+        if (thread != null) {
+            return;
+        }
+        running = true;
+        final Thread t = new Thread(this::run, "decode");
+        t.setDaemon(true);
+        thread = t;
+        t.start();
+    }
+
+    /** Stops after draining what the rings hold; idempotent. */
+    synchronized void stop() {
+        final Thread t = thread;
+        if (t == null) {
+            return;
+        }
+        running = false;
+        LockSupport.unpark(t);
+        try {
+            t.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        thread = null;
+    }
+
+    /**
+     * Runs {@code task} on the decode thread; if the thread is not running, runs it here (the
+     * processor then has no other user).
+     */
+    <T> CompletableFuture<T> call(final Supplier<T> task) {
+        final CompletableFuture<T> f = new CompletableFuture<>();
+        final Runnable r = () -> {
+            try {
+                f.complete(task.get());
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        };
+        final Thread t = thread;
+        if (t == null) {
+            synchronized (this) {
+                if (thread == null) {
+                    r.run();
+                    return f;
+                }
+            }
+        }
+        tasks.add(r);
+        LockSupport.unpark(thread);
+        return f;
+    }
+
+    private void run() {
+        long nextTick = System.nanoTime() + TICK_NANOS;
+        int idle = 0;
+        while (running) {
+            final int n = capture.drain(this, BATCH);
+            runTasks();
+            final long now = System.nanoTime();
+            if (now - nextTick >= 0) {
+                nextTick = now + TICK_NANOS;
+                tick();
+            }
+            if (n == 0) {
+                // back off from 50 us to 1 ms when idle, to cost little CPU yet wake fast
+                idle = Math.min(idle + 1, 20);
+                LockSupport.parkNanos(50_000L * idle);
+            } else {
+                idle = 0;
+            }
+        }
+        while (capture.drain(this, BATCH) > 0) {
+            // what was captured before stop still counts
+        }
+        runTasks();
+    }
+
+    private void tick() {
+        try {
+            processor.expire(System.currentTimeMillis() * 1000L);
+            onTick.run();
+        } catch (RuntimeException e) {
+            LOG.error("session expiry failed", e);
+        }
+    }
+
+    private void runTasks() {
+        for (Runnable r = tasks.poll(); r != null; r = tasks.poll()) {
+            r.run();
+        }
+    }
+
+    @Override
+    public void onFrame(final byte[] buf, final int off, final int len, final long tsMicros, final int ifIndex) {
+        frameCount++;
+        frames.lazySet(frameCount);
+        try {
+            processor.onFrame(buf, off, len, tsMicros, portNames[ifIndex]);
+        } catch (RuntimeException e) {
+            // the decoder must not throw on bad input; if it does, one frame is lost, not the agent
+            if (failures.getAndIncrement() < 10) {
+                LOG.error("frame {} on {} broke the decoder", frameCount, portNames[ifIndex], e);
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+/**
+ * The RFT switch agent ({@code rst agent}): live capture, decoding, the session table, and a
+ * lossless API on TCP 4791. The controller's agent client is written against this contract.
+ *
+ * <h2>Command line</h2>
+ * <pre>
+ * agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D] [--all-roce]
+ *       [--udp-port N] [--max-sessions N] [--retention SECONDS] [--retain-events N]
+ *       [--replay FILE.pcap] [--agent-id NAME] [--queue-frames N] [--buffer-mb N]
+ * </pre>
+ * No {@code --interface}: every up, non-loopback interface of the agent's network namespace, found
+ * at start. Default listen {@code 0.0.0.0:4791}; the agent binds exactly where {@code --listen}
+ * says. The token comes from {@code --token-file} (never the command line); without one the agent
+ * uses {@code STATE_DIR/agent.token}, generating a random one (mode 0600) the first time and
+ * logging its path. Default state directory: {@code /var/lib/rst-agent} as root, else
+ * {@code $XDG_STATE_HOME/rst-agent} or {@code ~/.local/state/rst-agent}. Capture is inbound on
+ * each interface, so an interface's name is the ingress port of what it captures. Filter: UDP to
+ * the RoCEv2 port whose BTH destination QP is 1 (IPv4, IPv6, 802.1Q), or all UDP to that port with
+ * {@code --all-roce}. {@code --replay} reads a pcap file instead (ingress port {@code replay}).
+ * Logs go to stdout; SIGTERM stops capture, drains the queues, saves state and closes the API.
+ *
+ * <h2>HTTP API</h2>
+ * Every answer is JSON; errors are {@code {"error":"..."}} with a 4xx status (5xx only when the
+ * agent cannot answer: 503 when shutting down or out of stream slots).
+ * <ul>
+ * <li>{@code GET /v1/health}, no authentication: 200 {@code {"status":"ok"}}.</li>
+ * <li>Every other request needs {@code Authorization: Bearer TOKEN}, else 401.</li>
+ * <li>{@code GET /v1/status}: {@code {"version", "agent_id", "instance", "uptime_s",
+ *     "capturing" (the operator's switch), "capture_running", "mode" ("live"|"replay"), "filter",
+ *     "interfaces":[{"name", "up", "running", "packets", "kernel_drops", "if_drops", "queue_drops",
+ *     "truncated", "error"?}], "counters":{"frames", "cm_mads", "data_packets",
+ *     "skipped":{reason:n}, "queue_drops", "kernel_drops", "queue_backlog", "decode_failures",
+ *     "events", "sessions_live", "evictions", "restored_sessions"}, "last_seq",
+ *     "first_retained_seq"}}. {@code first_retained_seq} is {@code last_seq + 1} when no event
+ *     is retained.</li>
+ * <li>{@code POST /v1/start}, {@code POST /v1/stop}: capture on or off, kept in the state directory
+ *     so that a restarted agent keeps it; the answer is the new status. A new agent starts with
+ *     capture on.</li>
+ * <li>{@code GET /v1/sessions}: {@code {"seq":N, "sessions":[record...]}}, where {@code seq} is the
+ *     last event already reflected in the snapshot: snapshot, then stream from {@code after=seq}.
+ *     Records are those of the session table (snake_case fields of the {@code sessions} command,
+ *     plus {@code session_id} and the ports where messages were seen); sessions restored from the
+ *     state directory after a restart are included until the live table sees them again or they
+ *     age out.</li>
+ * <li>{@code GET /v1/events?after=SEQ[&wait=SECONDS][&instance=ID]}: {@code application/x-ndjson},
+ *     chunked, one event per line, {@code {"seq":N,"time":T,"type":"session","session":{record}}}
+ *     in increasing {@code seq} with no gaps, starting at {@code SEQ+1}, kept open and fed as events
+ *     happen until the client closes or {@code wait} seconds pass ({@code wait=0}: what is there,
+ *     then close; no {@code wait}: forever). {@code after} defaults to 0. When {@code SEQ+1} is no
+ *     longer retained, or {@code SEQ} is ahead of the log, or {@code instance} names another log,
+ *     the first line is {@code {"type":"reset","reason":"...","instance":ID,
+ *     "first_retained_seq":N,"snapshot":{"seq":M,"sessions":[...]}}} and events after {@code M}
+ *     follow. A line {@code {"type":"heartbeat","seq":N}} is sent after 10 s without events;
+ *     clients ignore types they do not know. At most 8 streams at once (503 beyond).</li>
+ * <li>Malformed requests: unknown path 404, wrong method 405, bad or repeated parameter 400, a body
+ *     over 4 KiB 413, query over 2 KiB 414.</li>
+ * </ul>
+ *
+ * <h2>Sequence numbers across restarts</h2>
+ * The event log ({@code --retain-events}, default 65536) is written to
+ * {@code STATE_DIR/events/} as it grows (every 200 ms) and the table to
+ * {@code STATE_DIR/sessions.ndjson} at shutdown; a restarted agent continues the same
+ * {@code instance} and numbering, serves the retained events, and reports the sessions it had.
+ * If the state directory is lost, a new {@code instance} starts at 1 and resuming clients get a
+ * reset.
+ *
+ * <h2>Threads</h2>
+ * One capture thread per interface copies frames into its own bounded ring (a full ring is a
+ * counted queue drop; the capture thread never waits); one decode thread owns the decoder and the
+ * session table and appends events; the persister writes the log; API threads read the log and
+ * ask the decode thread for snapshots.
+ */
+package io.rst.rft.agent;

@@ -1,0 +1,66 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.capture;
+
+/**
+ * BPF filter expressions (libpcap syntax) for RoCEv2.
+ *
+ * <p>A CM MAD travels QP1 to QP1, so the filter looks at the BTH destination QP, three bytes
+ * right after the UDP header's 8 bytes and the BTH's first 5:
+ * <pre>
+ *  UDP header (8)                BTH (12)
+ *  +--------+--------+--------+--------+--------+--------+--------+--------+
+ *  | sport  | dport  | length | cksum  |op|fl|pkey|rs| dest QP (24) |a| PSN |
+ *  +--------+--------+--------+--------+--------+--------+--------+--------+
+ *  0        2        4        6        8  9  10  12 13             16    20
+ *                                       udp[12:4] & 0x00ffffff == dest QP
+ * </pre>
+ * libpcap's {@code udp[...]} indexing only works for IPv4, so IPv6 is matched with fixed
+ * offsets from the IPv6 header (next header at 6, UDP at 40, no extension headers: RoCEv2
+ * senders do not use them). 802.1Q-tagged frames get the same test after {@code vlan}.
+ */
+public final class CaptureFilters {
+    /** The IANA port of RoCEv2. */
+    public static final int ROCEV2_PORT = 4791;
+
+    private CaptureFilters() {
+        // constants and static builders only
+    }
+
+    /**
+     * The filter for CM MADs only: UDP to {@code udpPort} whose BTH destination QP is 1.
+     *
+     * @param udpPort the RoCEv2 UDP port, normally 4791
+     * @return a libpcap filter expression
+     */
+    public static String cmOnly(final int udpPort) {
+        checkPort(udpPort);
+        final String v4 = "(udp dst port " + udpPort + " and (udp[12:4] & 0x00ffffff) = 1)";
+        final String v6 = "(ip6 and ip6[6] = 17 and ip6[42:2] = " + udpPort
+            + " and (ip6[52:4] & 0x00ffffff) = 1)";
+        final String any = "(" + v4 + " or " + v6 + ")";
+        return any + " or (vlan and " + any + ")";
+    }
+
+    /**
+     * The filter for all RoCEv2 (CM and data BTH packets): UDP to {@code udpPort}.
+     *
+     * @param udpPort the RoCEv2 UDP port, normally 4791
+     * @return a libpcap filter expression
+     */
+    public static String allRoce(final int udpPort) {
+        checkPort(udpPort);
+        return "(udp dst port " + udpPort + ") or (vlan and udp dst port " + udpPort + ")";
+    }
+
+    private static void checkPort(final int udpPort) {
+        if (udpPort < 1 || udpPort > 65535) {
+            throw new IllegalArgumentException("UDP port out of range: " + udpPort);
+        }
+    }
+}
