@@ -42,10 +42,18 @@ final class AgentStatusTracker implements AutoCloseable {
     private final Duration pollInterval;
     private final Clock clock;
     private final Map<String, Entry> entries = new HashMap<>();
+    private final FollowerFactory followers;
+
+    /** Starts following a reachable agent's sessions. */
+    @FunctionalInterface
+    interface FollowerFactory {
+        AgentFollower follow(String nodeId, String host, int port);
+    }
 
     private static final class Entry {
         final SwitchConfig config;
         @Nullable ScheduledFuture<?> poll;
+        @Nullable AgentFollower follower;
         @Nullable AgentState state;
         String detail = "";
         String version = "";
@@ -60,8 +68,9 @@ final class AgentStatusTracker implements AutoCloseable {
     }
 
     AgentStatusTracker(final ScheduledExecutorService executor, final AgentProbe probe, final StatusWriter writer,
-            final Duration pollInterval, final Clock clock) {
+            final Duration pollInterval, final Clock clock, final FollowerFactory followers) {
         this.executor = executor;
+        this.followers = followers;
         this.probe = probe;
         this.writer = writer;
         this.pollInterval = pollInterval;
@@ -92,6 +101,11 @@ final class AgentStatusTracker implements AutoCloseable {
                 return;
             }
             cancel(old);
+            final var follower = old.follower;
+            if (follower != null && !config.enabled()) {
+                // RFT turned off: what the switch saw goes with it
+                writer.writeSessions(config.nodeId(), java.util.List.of(), follower.knownSessions());
+            }
         }
         final var entry = new Entry(config);
         entries.put(config.nodeId(), entry);
@@ -124,6 +138,10 @@ final class AgentStatusTracker implements AutoCloseable {
                         entry.lastContactMillis = clock.millis();
                         entry.version = answered.version();
                         entry.lastSeq = answered.lastSeq();
+                        if (entry.follower == null) {
+                            entry.follower = followers.follow(config.nodeId(),
+                                Objects.requireNonNull(config.agentAddress()), config.agentPort());
+                        }
                         publish(entry, answered.capturing() ? AgentState.CAPTURING : AgentState.STOPPED,
                             answered.capturing() ? "capturing" : "agent answers, capture stopped");
                     }
@@ -165,10 +183,15 @@ final class AgentStatusTracker implements AutoCloseable {
         if (poll != null) {
             poll.cancel(false);
         }
+        final var follower = entry.follower;
+        if (follower != null) {
+            follower.close();
+        }
     }
 
     @Override
     public void close() {
-        executor.shutdownNow();
+        executor.execute(() -> entries.values().forEach(AgentStatusTracker::cancel));
+        executor.shutdown();
     }
 }

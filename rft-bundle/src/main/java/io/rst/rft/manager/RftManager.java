@@ -12,12 +12,14 @@ import static java.util.Objects.requireNonNull;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import java.io.IOException;
+import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
@@ -39,6 +41,8 @@ import org.slf4j.LoggerFactory;
 public final class RftManager implements ClusterSingletonService, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RftManager.class);
     private static final ServiceGroupIdentifier IDENTIFIER = new ServiceGroupIdentifier("rst-rft-manager");
+    /** How often a followed agent's table is re-read whole, to drop what it aged out. */
+    private static final Duration RESYNC_INTERVAL = Duration.ofSeconds(60);
 
     private final DataBroker broker;
     private final @Nullable Path tokenFile;
@@ -57,9 +61,14 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         private final Registration listener;
 
         Worker(final DataBroker broker, final AgentProbe probe, final Duration pollInterval,
-                final java.util.concurrent.ScheduledExecutorService executor) {
+                final java.util.concurrent.ScheduledExecutorService executor, final Supplier<String> token,
+                final Duration resyncInterval) {
             writer = new StatusWriter(broker);
-            tracker = new AgentStatusTracker(executor, probe, writer, pollInterval, Clock.systemUTC());
+            final var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                .version(HttpClient.Version.HTTP_1_1).build();
+            tracker = new AgentStatusTracker(executor, probe, writer, pollInterval, Clock.systemUTC(),
+                (nodeId, host, port) -> new AgentFollower(nodeId, host, port, token, writer, http, executor,
+                    resyncInterval));
             listener = broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
                 DataObjectReference.builder(Rft.class).child(Switch.class).build(), new SwitchConfigListener(tracker));
         }
@@ -97,7 +106,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         final var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
             .name("rst-rft-manager").daemon().factory());
         worker = new Worker(broker, new HttpAgentProbe(executor, this::readToken, pollInterval), pollInterval,
-            executor);
+            executor, this::readToken, RESYNC_INTERVAL);
         LOG.info("RST RFT manager is the active instance");
     }
 

@@ -9,6 +9,7 @@ package io.rst.rft.manager;
 
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.MoreExecutors;
+import java.util.Collection;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.TransactionChain;
 import org.opendaylight.mdsal.common.api.CommitInfo;
@@ -18,6 +19,8 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Swi
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.SwitchKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.AgentStatus;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.SessionKey;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.yang.common.Empty;
@@ -53,6 +56,32 @@ final class StatusWriter implements AutoCloseable {
         tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, switchPath(nodeId),
             new SwitchBuilder().setNodeId(new NodeId(nodeId)).setAgentStatus(status).build());
         tx.commit().addCallback(logFailure("status of " + nodeId), MoreExecutors.directExecutor());
+    }
+
+    /**
+     * Writes sessions a switch reported and removes those it no longer has, in one transaction.
+     */
+    @SuppressWarnings("deprecation")
+    synchronized void writeSessions(final String nodeId, final Collection<Session> upserts,
+            final Collection<String> removals) {
+        if (closed || upserts.isEmpty() && removals.isEmpty()) {
+            return;
+        }
+        final var tx = chain.newWriteOnlyTransaction();
+        for (var session : upserts) {
+            tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, sessionPath(nodeId, session.getSessionId()),
+                session);
+        }
+        for (var id : removals) {
+            tx.delete(LogicalDatastoreType.OPERATIONAL, sessionPath(nodeId, id));
+        }
+        tx.commit().addCallback(logFailure(upserts.size() + " sessions and " + removals.size() + " removals of "
+            + nodeId), MoreExecutors.directExecutor());
+    }
+
+    static DataObjectIdentifier<Session> sessionPath(final String nodeId, final String sessionId) {
+        return DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId(nodeId)))
+            .child(Session.class, new SessionKey(sessionId)).build();
     }
 
     synchronized void remove(final String nodeId) {

@@ -62,7 +62,8 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
         agent.start();
         final var executor = Executors.newSingleThreadScheduledExecutor();
         worker = new RftManager.Worker(getDataBroker(),
-            new HttpAgentProbe(executor, () -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor);
+            new HttpAgentProbe(executor, () -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
+            () -> TOKEN, Duration.ofSeconds(60));
     }
 
     @After
@@ -106,7 +107,8 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
         worker.close();
         final var executor = Executors.newSingleThreadScheduledExecutor();
         worker = new RftManager.Worker(getDataBroker(),
-            new HttpAgentProbe(executor, () -> "wrong", Duration.ofSeconds(2)), Duration.ofMillis(200), executor);
+            new HttpAgentProbe(executor, () -> "wrong", Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
+            () -> "wrong", Duration.ofSeconds(60));
         putSwitch("leaf-x", "127.0.0.1", agent.getAddress().getPort(), true);
         final var sw = awaitState("leaf-x", AgentState.UNAUTHORIZED);
         assertTrue(sw.getAgentStatus().getDetail().contains("401"));

@@ -1,0 +1,164 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.CommId;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.EpochSeconds;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.Qpn;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.ServiceId;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rdma.session.Message;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rdma.session.MessageBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.SessionBuilder;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
+import org.opendaylight.yangtools.yang.common.Decimal64;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint32;
+
+/**
+ * An agent's session record (the JSON of {@code GET /v1/sessions} and of session events) as a
+ * {@code rdma-flow-table} session. What the agent says is input from the network: a record that
+ * does not fit the model is refused with the reason, never half-written.
+ */
+final class SessionJson {
+    /** A record the model cannot take. */
+    static final class BadRecordException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        BadRecordException(final String message) {
+            super(message);
+        }
+    }
+
+    private SessionJson() {
+        // utility
+    }
+
+    static Session toSession(final JsonNode record) throws BadRecordException {
+        if (record == null || !record.isObject()) {
+            throw new BadRecordException("session record is not a JSON object");
+        }
+        final var id = text(record, "session_id");
+        if (id == null || id.isEmpty()) {
+            throw new BadRecordException("session record without session_id");
+        }
+        try {
+            final var builder = new SessionBuilder().setSessionId(id);
+            final var requesterIp = text(record, "requester_ip");
+            if (requesterIp != null) {
+                builder.setRequesterIp(ipAddress(requesterIp));
+            }
+            final var responderIp = text(record, "responder_ip");
+            if (responderIp != null) {
+                builder.setResponderIp(ipAddress(responderIp));
+            }
+            final var requesterCid = text(record, "requester_comm_id");
+            if (requesterCid != null) {
+                builder.setRequesterCommId(new CommId(requesterCid));
+            }
+            final var responderCid = text(record, "responder_comm_id");
+            if (responderCid != null) {
+                builder.setResponderCommId(new CommId(responderCid));
+            }
+            if (record.hasNonNull("requester_qpn")) {
+                builder.setRequesterQpn(new Qpn(Uint32.valueOf(record.get("requester_qpn").asLong())));
+            }
+            if (record.hasNonNull("responder_qpn")) {
+                builder.setResponderQpn(new Qpn(Uint32.valueOf(record.get("responder_qpn").asLong())));
+            }
+            final var serviceId = text(record, "service_id");
+            if (serviceId != null) {
+                builder.setServiceId(new ServiceId(serviceId));
+            }
+            if (record.hasNonNull("roles_known")) {
+                builder.setRolesKnown(record.get("roles_known").asBoolean());
+            }
+            if (record.hasNonNull("rdma_cm_src_port")) {
+                builder.setRdmaCmSrcPort(new PortNumber(Uint16.valueOf(record.get("rdma_cm_src_port").asInt())));
+            }
+            if (record.hasNonNull("rdma_cm_dst_port")) {
+                builder.setRdmaCmDstPort(new PortNumber(Uint16.valueOf(record.get("rdma_cm_dst_port").asInt())));
+            }
+            final var state = text(record, "state");
+            if (state != null) {
+                final var parsed = SessionState.forName(state);
+                if (parsed == null) {
+                    throw new BadRecordException("unknown session state " + state);
+                }
+                builder.setState(parsed);
+            }
+            if (record.hasNonNull("reject_reason")) {
+                builder.setRejectReason(Uint16.valueOf(record.get("reject_reason").asInt()));
+            }
+            if (record.hasNonNull("dropped_messages")) {
+                builder.setDroppedMessages(Uint32.valueOf(record.get("dropped_messages").asLong()));
+            }
+            builder.setFirstSeen(seconds(record.get("first_seen")));
+            builder.setLastSeen(seconds(record.get("last_seen")));
+            final var log = record.get("message_log");
+            if (log != null && log.isArray()) {
+                final var messages = new ArrayList<Message>(log.size());
+                long seq = 0;
+                for (var entry : log) {
+                    messages.add(message(entry, seq++));
+                }
+                builder.setMessage(messages);
+            }
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new BadRecordException("session " + id + ": " + e.getMessage());
+        }
+    }
+
+    private static Message message(final JsonNode entry, final long seq) throws BadRecordException {
+        final var name = text(entry, "msg");
+        final var type = name == null ? null : CmMessageType.forName(name);
+        if (type == null) {
+            throw new BadRecordException("unknown CM message type " + name);
+        }
+        final var builder = new MessageBuilder().setSeq(Uint32.valueOf(seq)).setType(type)
+            .setTime(seconds(entry.get("time")));
+        final var port = text(entry, "ingress_port");
+        if (port != null && !port.isEmpty()) {
+            builder.setIngressTp(new TpId(port));
+        }
+        if (entry.hasNonNull("from_requester")) {
+            builder.setFromRequester(entry.get("from_requester").asBoolean());
+        }
+        return builder.build();
+    }
+
+    private static @Nullable EpochSeconds seconds(final @Nullable JsonNode value) {
+        if (value == null || !value.isNumber()) {
+            return null;
+        }
+        // pcapng times may carry nanoseconds: the model keeps microseconds
+        final BigDecimal micros = value.decimalValue().setScale(6, RoundingMode.HALF_EVEN);
+        return new EpochSeconds(Decimal64.valueOf(micros));
+    }
+
+    private static IpAddress ipAddress(final String text) {
+        return text.indexOf(':') >= 0 ? new IpAddress(new Ipv6Address(text)) : new IpAddress(new Ipv4Address(text));
+    }
+
+    private static @Nullable String text(final JsonNode node, final String field) {
+        final var value = node.get(field);
+        return value == null || value.isNull() ? null : value.asText();
+    }
+}

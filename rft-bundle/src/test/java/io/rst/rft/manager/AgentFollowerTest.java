@@ -1,0 +1,167 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.rst.rft.agent.Agent;
+import io.rst.rft.agent.AgentCommand;
+import io.rst.rft.agent.AgentOptions;
+import io.rst.rft.pcap.CmTrafficGenerator;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.SessionKey;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yangtools.yang.common.Uint16;
+
+/**
+ * The RFT manager following a real switch agent (in this JVM, replaying generated CM traffic) into
+ * a real in-memory MD-SAL broker: the agent's sessions appear in the operational flow table, an
+ * agent restart loses nothing, and turning RFT off removes what the switch reported.
+ */
+public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
+    private static final String TOKEN = "follow-me-token";
+
+    private Path dir;
+    private int port;
+    private Agent agent;
+    private RftManager.Worker worker;
+
+    @Before
+    public void setUp() throws Exception {
+        dir = Files.createTempDirectory("rst-follow");
+        Files.writeString(dir.resolve("token"), TOKEN + "\n");
+        try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        final var executor = Executors.newSingleThreadScheduledExecutor();
+        worker = new RftManager.Worker(getDataBroker(),
+            new HttpAgentProbe(executor, () -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
+            () -> TOKEN, Duration.ofSeconds(60));
+    }
+
+    @After
+    public void tearDown() throws Exception {
+        worker.close();
+        if (agent != null) {
+            agent.close();
+        }
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    private Agent startAgent(final String pcapName, final int sessions, final long seed) throws Exception {
+        final Path pcap = dir.resolve(pcapName);
+        final var base = CmTrafficGenerator.Options.bench(sessions);
+        new CmTrafficGenerator(new CmTrafficGenerator.Options(sessions, seed, false, 4, 0, false, base.udpPort(),
+            base.startNanos())).write(pcap);
+        final var options = AgentOptions.parse(List.of("--listen", "127.0.0.1:" + port, "--token-file",
+            dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
+            pcap.toString(), "--retention", "1000000000", "--agent-id", "leaf1"));
+        final var started = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
+        started.start();
+        return started;
+    }
+
+    @Test
+    public void sessionsFollowTheAgentAcrossItsRestartAndLeaveWithRft() throws Exception {
+        agent = startAgent("first.pcap", 200, 1);
+        putSwitch(true);
+
+        final var first = awaitSessions(sessions -> sessions.size() == 200);
+        for (var session : first.values()) {
+            assertEquals(SessionState.CLOSED, session.getState());
+            assertEquals(List.of(CmMessageType.REQ, CmMessageType.REP, CmMessageType.RTU, CmMessageType.DREQ,
+                CmMessageType.DREP), session.getMessage().stream().map(m -> m.getType()).toList());
+            assertEquals("replay", session.getMessage().get(0).getIngressTp().getValue());
+            assertTrue(session.getSessionId().startsWith(session.getRequesterIp().stringValue() + "/"));
+        }
+        awaitState(AgentState.CAPTURING);
+
+        // the agent restarts with more traffic: the follower resumes, nothing seen before is lost
+        agent.close();
+        agent = startAgent("second.pcap", 150, 2);
+        final var both = awaitSessions(sessions -> sessions.size() >= 200 + 100
+            && sessions.keySet().containsAll(first.keySet()));
+        assertTrue(both.size() <= 350);
+
+        // RFT off for the switch: what it reported goes, the status says why
+        putSwitch(false);
+        awaitState(AgentState.DISABLED);
+        awaitSessions(Map::isEmpty);
+    }
+
+    private void putSwitch(final boolean enabled) throws Exception {
+        final var sw = new SwitchBuilder().setNodeId(new NodeId("leaf1")).setEnabled(enabled)
+            .setAgentAddress(new Host(new IpAddress(new Ipv4Address("127.0.0.1"))))
+            .setAgentPort(new PortNumber(Uint16.valueOf(port))).build();
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("leaf1"), sw);
+        tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    private Map<SessionKey, Session> awaitSessions(final Predicate<Map<SessionKey, Session>> condition)
+            throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Map<SessionKey, Session> last = Map.of();
+        while (System.nanoTime() < deadline) {
+            last = operSwitch().map(Switch::nonnullSession).orElse(Map.of());
+            if (condition.test(last)) {
+                return last;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("sessions never matched; last count " + last.size());
+    }
+
+    private void awaitState(final AgentState state) throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Optional<Switch> last = Optional.empty();
+        while (System.nanoTime() < deadline) {
+            last = operSwitch();
+            if (last.isPresent() && last.orElseThrow().getAgentStatus() != null
+                    && last.orElseThrow().getAgentStatus().getState() == state) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("agent never " + state + ": " + last);
+    }
+
+    private Optional<Switch> operSwitch() throws Exception {
+        try (var tx = getDataBroker().newReadOnlyTransaction()) {
+            return tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1")).get(5, TimeUnit.SECONDS);
+        }
+    }
+}
