@@ -53,7 +53,8 @@ final class HttpAgentProbe implements AgentProbe {
             builder.header("Authorization", "Bearer " + bearer);
         }
         return client.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofString())
-            .handle((response, failure) -> failure != null ? unreachable(failure) : interpret(response, bearer));
+            .handle((response, failure) -> failure != null ? unreachable(host, port, failure)
+                : interpret(response, bearer));
     }
 
     private static Result interpret(final HttpResponse<String> response, final String bearer) {
@@ -79,12 +80,15 @@ final class HttpAgentProbe implements AgentProbe {
         }
     }
 
-    private static Result unreachable(final Throwable failure) {
+    private static Result unreachable(final String host, final int port, final Throwable failure) {
         var cause = failure;
         while (cause instanceof CompletionException && cause.getCause() != null) {
             cause = cause.getCause();
         }
         final var message = cause.getMessage();
-        return new Result.Unreachable(cause.getClass().getSimpleName() + (message == null ? "" : ": " + message));
+        final var what = cause instanceof java.net.ConnectException ? "nothing answers"
+            : cause instanceof java.net.http.HttpTimeoutException ? "no answer in time"
+            : cause.getClass().getSimpleName();
+        return new Result.Unreachable(what + " at " + host + ":" + port + (message == null ? "" : " (" + message + ")"));
     }
 }
