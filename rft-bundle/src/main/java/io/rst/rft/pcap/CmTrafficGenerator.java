@@ -79,11 +79,24 @@ public final class CmTrafficGenerator {
     private final List<Expected> expected = new ArrayList<>();
     private long now;
     private long frames;
+    private int maxSteps = Integer.MAX_VALUE;
 
     public CmTrafficGenerator(final Options options) {
         opt = options;
         rnd = new SplittableRandom(options.seed());
         now = options.startNanos();
+    }
+
+    /**
+     * Ends every connection's script after {@code steps} messages: 3 leaves benchmark connections
+     * ESTABLISHED (REQ REP RTU), live sessions for memory measurements.
+     */
+    public CmTrafficGenerator stopAfter(final int steps) {
+        if (steps < 1) {
+            throw new IllegalArgumentException("steps must be positive: " + steps);
+        }
+        maxSteps = steps;
+        return this;
     }
 
     /** Expected outcomes (filled by {@link #write} in all-types mode). */
@@ -202,7 +215,7 @@ public final class CmTrafficGenerator {
     /** Emits step {@code step} of a connection; false when it has no such step. */
     private boolean emit(final Conn c, final int step, final PcapWriter w) throws IOException {
         final CmMessageType[] script = script(c.scenario);
-        if (step >= script.length) {
+        if (step >= script.length || step >= maxSteps) {
             return false;
         }
         final CmMessageType t = script[step];
