@@ -7,7 +7,7 @@
  */
 package io.rst.rft.agent;
 
-import java.nio.charset.StandardCharsets;
+import io.rst.rft.decode.JsonBytes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,8 +19,8 @@ import java.util.List;
  * from before it is told so ({@link #firstRetainedSeq()}).
  */
 public final class EventLog {
-    /** One retained event: its sequence number, the session it is about, and its line. */
-    public record Event(long seq, String sessionId, byte[] line) {
+    /** One retained event: its sequence number and its line (NDJSON, newline included). */
+    public record Event(long seq, byte[] line) {
         public Event {
             if (seq < 1) {
                 throw new IllegalArgumentException("seq must be positive: " + seq);
@@ -28,7 +28,14 @@ public final class EventLog {
         }
     }
 
+    private static final byte[] K_SEQ = JsonBytes.ascii("{\"seq\":");
+    private static final byte[] K_TIME = JsonBytes.ascii(",\"time\":");
+    private static final byte[] K_SESSION = JsonBytes.ascii(",\"type\":\"session\",\"session\":");
+    private static final byte[] END = JsonBytes.ascii("}\n");
+
     private final Event[] ring;
+    /** Where lines are put together; guarded by this. */
+    private final JsonBytes line = new JsonBytes(1024);
     private long lastSeq;
     private long count;
 
@@ -44,20 +51,17 @@ public final class EventLog {
     }
 
     /**
-     * Appends a session event; the record is given as its JSON serialisation.
+     * Appends a session event; the record is given as its JSON serialisation (ASCII). The line is
+     * put together in a reused buffer and copied once into the retained event.
      *
      * @return the event's sequence number
      */
-    public synchronized long appendSession(final long timeMicros, final String sessionId, final byte[] sessionJson) {
+    public synchronized long appendSession(final long timeMicros, final JsonBytes sessionJson) {
         final long seq = lastSeq + 1;
-        final byte[] head = ("{\"seq\":" + seq + ",\"time\":" + seconds(timeMicros)
-            + ",\"type\":\"session\",\"session\":").getBytes(StandardCharsets.US_ASCII);
-        final byte[] line = new byte[head.length + sessionJson.length + 2];
-        System.arraycopy(head, 0, line, 0, head.length);
-        System.arraycopy(sessionJson, 0, line, head.length, sessionJson.length);
-        line[line.length - 2] = '}';
-        line[line.length - 1] = '\n';
-        put(new Event(seq, sessionId, line));
+        line.reset();
+        line.raw(K_SEQ).decimal(seq).raw(K_TIME).seconds(timeMicros * 1000L, 6).raw(K_SESSION).append(sessionJson)
+            .raw(END);
+        put(new Event(seq, line.toByteArray()));
         return seq;
     }
 
@@ -137,11 +141,4 @@ public final class EventLog {
         return true;
     }
 
-    /** Seconds since the epoch with microseconds, as JSON number text. */
-    static String seconds(final long micros) {
-        final long s = Math.floorDiv(micros, 1_000_000L);
-        final long us = Math.floorMod(micros, 1_000_000L);
-        final String frac = Long.toString(1_000_000L + us).substring(1);
-        return s + "." + frac;
-    }
 }
