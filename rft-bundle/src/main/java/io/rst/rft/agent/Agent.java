@@ -42,8 +42,11 @@ import org.slf4j.LoggerFactory;
 public final class Agent implements AutoCloseable {
     public static final String VERSION = "0.1.0-SNAPSHOT";
     private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
-    /** Bytes kept of each frame: a CM MAD frame is about 350; data packets need their headers. */
-    private static final int SNAP_BYTES = 1024;
+    /**
+     * Bytes kept of each frame: a CM MAD frame is at most 358 (two VLAN tags, IPv6, BTH, DETH,
+     * MAD, ICRC); of data packets (--all-roce) only the headers are decoded.
+     */
+    private static final int SNAP_BYTES = 512;
     private static final int SEGMENT_EVENTS = 8192;
 
     /** A table snapshot: the records, and the last event already reflected in them. */
@@ -82,7 +85,7 @@ public final class Agent implements AutoCloseable {
         state = new StateDir(options.stateDir(), mapper);
         token = state.token(options.tokenFile());
         store = new EventStore(options.stateDir(), SEGMENT_EVENTS, mapper);
-        log = new EventLog(options.retainEvents());
+        log = new EventLog(options.retainEvents(), options.retainBytes());
         String inst = state.instance();
         if (inst == null) {
             store.clear();

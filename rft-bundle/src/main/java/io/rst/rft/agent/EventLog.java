@@ -15,8 +15,9 @@ import java.util.List;
  * The agent's retained session events: a bounded ring of NDJSON lines with increasing sequence
  * numbers (the first event is 1). Each line is serialised once, when appended, and then served
  * as bytes to every client and to the store. Appends come from the decode thread; readers are
- * HTTP threads and the persister. When full, the oldest event is forgotten, and a client resuming
- * from before it is told so ({@link #firstRetainedSeq()}).
+ * HTTP threads and the persister. The log is bounded twice, by events and by bytes of lines (what
+ * its heap costs): beyond either, the oldest events are forgotten, and a client resuming from
+ * before them is told so ({@link #firstRetainedSeq()}).
  */
 public final class EventLog {
     /** One retained event: its sequence number and its line (NDJSON, newline included). */
@@ -36,14 +37,31 @@ public final class EventLog {
     private final Event[] ring;
     /** Where lines are put together; guarded by this. */
     private final JsonBytes line = new JsonBytes(1024);
+    private final long maxBytes;
     private long lastSeq;
     private long count;
+    private long bytes;
 
+    /** A log of at most {@code capacity} events, whatever their size. */
     public EventLog(final int capacity) {
+        this(capacity, Long.MAX_VALUE);
+    }
+
+    /** A log of at most {@code capacity} events and {@code maxBytes} bytes of lines (at least one event). */
+    public EventLog(final int capacity, final long maxBytes) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be positive: " + capacity);
         }
+        if (maxBytes < 1) {
+            throw new IllegalArgumentException("maxBytes must be positive: " + maxBytes);
+        }
         ring = new Event[capacity];
+        this.maxBytes = maxBytes;
+    }
+
+    /** Bytes of the retained lines. */
+    public synchronized long retainedBytes() {
+        return bytes;
     }
 
     public int capacity() {
@@ -77,7 +95,7 @@ public final class EventLog {
         }
         if (count > 0 && event.seq() != lastSeq + 1) {
             // a hole in the stored log: what came before it cannot be served without a gap
-            count = 0;
+            forgetAll();
         }
         put(event);
         return true;
@@ -85,11 +103,28 @@ public final class EventLog {
 
     private void put(final Event event) {
         lastSeq = event.seq();
-        ring[(int) (lastSeq % ring.length)] = event;
-        if (count < ring.length) {
+        final int i = (int) (lastSeq % ring.length);
+        if (count == ring.length) {
+            // the slot holds the oldest event
+            bytes -= ring[i].line().length;
+        } else {
             count++;
         }
+        ring[i] = event;
+        bytes += event.line().length;
+        while (bytes > maxBytes && count > 1) {
+            final int oldest = (int) ((lastSeq - count + 1) % ring.length);
+            bytes -= ring[oldest].line().length;
+            ring[oldest] = null;
+            count--;
+        }
         notifyAll();
+    }
+
+    private void forgetAll() {
+        java.util.Arrays.fill(ring, null);
+        count = 0;
+        bytes = 0;
     }
 
     /**
@@ -99,7 +134,7 @@ public final class EventLog {
     public synchronized void skipTo(final long seq) {
         if (seq > lastSeq) {
             lastSeq = seq;
-            count = 0;
+            forgetAll();
         }
     }
 

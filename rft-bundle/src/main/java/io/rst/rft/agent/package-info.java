@@ -12,7 +12,7 @@
  * <h2>Command line</h2>
  * <pre>
  * agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D] [--all-roce]
- *       [--udp-port N] [--max-sessions N] [--retention SECONDS] [--retain-events N]
+ *       [--udp-port N] [--max-sessions N] [--retention SECONDS] [--retain-events N] [--retain-mb N]
  *       [--replay FILE.pcap] [--agent-id NAME] [--queue-frames N] [--buffer-mb N]
  * </pre>
  * No {@code --interface}: every up, non-loopback interface of the agent's network namespace, found
