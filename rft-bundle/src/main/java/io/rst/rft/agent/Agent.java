@@ -242,8 +242,11 @@ public final class Agent implements AutoCloseable {
         for (CaptureSource src : capture.sources()) {
             final ObjectNode i = ifs.addObject();
             i.put("name", src.name());
-            if (src instanceof PcapLiveSource) {
+            if (src instanceof PcapLiveSource live) {
                 i.put("up", CaptureGroup.isUp(src.name()));
+                if (live.reader() != null) {
+                    i.put("reader", live.reader());
+                }
             }
             i.put("running", src.isRunning());
             i.put("packets", src.packets());

@@ -31,6 +31,7 @@ public final class PcapLiveSource extends CaptureSource {
     private final int bufferBytes;
     private final int timeoutMillis;
     private volatile PcapHandle handle;
+    private volatile String reader;
 
     /**
      * Makes a source; nothing is opened until {@link #start()}.
@@ -82,6 +83,7 @@ public final class PcapLiveSource extends CaptureSource {
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             LOG.info("capture on {} through pcap4j's getNextRawPacket: {}", name(), e.toString());
         }
+        reader = fast != null ? "pcap_next_ex" : "pcap4j";
         try {
             if (fast != null) {
                 loop(h, fast);
@@ -172,6 +174,15 @@ public final class PcapLiveSource extends CaptureSource {
             return System.currentTimeMillis() * 1000L;
         }
         return Math.floorDiv(ts.getTime(), 1000L) * 1_000_000L + ts.getNanos() / 1000;
+    }
+
+    /**
+     * How frames are read: {@code pcap_next_ex} (into ring slots, no allocation) or
+     * {@code pcap4j} (its getNextRawPacket, where the fast path is not available); null before the
+     * first start.
+     */
+    public String reader() {
+        return reader;
     }
 
     @Override
