@@ -1,28 +1,43 @@
 #!/usr/bin/env bash
-# Benchmark of the RFT agent (issue 4), as root:
-#  1. capture rate: one CM stream replayed at top speed (tcpreplay) into one veth, captured at the
-#     same time by the agent and by `tcpdump -w /dev/null` on the same interface, same direction,
-#     same kernel buffer; prints both counts, kernel drops, and the ratio agent/tcpdump (floor 0.8).
-#  2. memory: the agent's RSS (VmRSS) after the run; with 1M live sessions when a generator of
-#     1M-session pcaps exists (`agent.jar gen`, from the decode branch), through --replay.
-# Only namespaces made here (rstb-*) get traffic; they are removed on exit.
-# Env: LOOPS (default 200, x1000 frames), PPS (a fixed rate instead of top speed), XMX (128m).
+# Benchmark of the RFT agent (issue 4), as root. Usage: bash scripts/bench-agent.sh [rate|memory|all]
+#
+#  rate:   a connection storm made by `gen` (SESSIONS distinct connections, each REQ REP RTU DREQ
+#          DREP: 5 frames per connection, 1M frames by default) is replayed with tcpreplay at fixed
+#          rates (RATES, ramping up) into one veth. At each rate a fresh agent (after a short warm-up
+#          burst, not counted) and `tcpdump -w /dev/null` capture the same stream on the same
+#          interface, same direction, same kernel buffer (16 MiB). Printed per rate: the rate
+#          tcpreplay achieved, frames sent, frames the agent decoded, frames tcpdump captured, the
+#          agent's kernel and queue drops, tcpdump's kernel drops, the ratio agent/tcpdump (floor 0.8)
+#          and the agent's RSS. The ramp stops after the first rate at which the agent dropped
+#          anything (KEEP_GOING=1 runs every rate); the summary names the highest drop-free rate.
+#  memory: SESSIONS_1M connections left ESTABLISHED (`gen --established`: REQ REP RTU) replayed
+#          into an agent (`--replay`) with -Xmx$XMX_1M; prints sessions_live, heap used after a full
+#          GC (jcmd GC.heap_info) and RSS.
+# Only the namespaces made here (rstb-*) get traffic; they are removed on exit.
+# Env: SESSIONS (200000), RATES ("100000 200000 300000 400000 600000 top": pps, top = --topspeed), XMX (128m),
+#      SESSIONS_1M (1000000), XMX_1M (320m), KEEP_GOING.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+MODE=${1:-all}
+case "$MODE" in rate|memory|all) ;; *) echo "usage: bench-agent.sh [rate|memory|all]" >&2; exit 2 ;; esac
 eval "$(bash scripts/setup.sh --test-deps 2>/dev/null)"
 [ "$(id -u)" = 0 ] || { echo "bench-agent: needs root (network namespaces)" >&2; exit 1; }
 JAR=$(ls rft-bundle/target/rft-bundle-*-agent.jar 2>/dev/null | head -1 || true)
-if [ -z "$JAR" ] || [ ! -d rft-bundle/target/test-classes ]; then
-  mvn -B -q -o -f rft-bundle/pom.xml install -DskipTests >&2 || mvn -B -q -f rft-bundle/pom.xml install -DskipTests >&2
-  mvn -B -q -o -f rft-bundle/pom.xml test-compile >&2
+if [ -z "$JAR" ]; then
+  mvn -B -q -o -f rft-bundle/pom.xml package -DskipTests >&2 || mvn -B -q -f rft-bundle/pom.xml package -DskipTests >&2
   JAR=$(ls rft-bundle/target/rft-bundle-*-agent.jar | head -1)
 fi
-LOOPS=${LOOPS:-200}
+SESSIONS=${SESSIONS:-200000}
+RATES=${RATES:-100000 200000 300000 400000 600000 top}
 XMX=${XMX:-128m}
+SESSIONS_1M=${SESSIONS_1M:-1000000}
+XMX_1M=${XMX_1M:-320m}
 P=rstb-$(head -c3 /dev/urandom | od -An -tx1 | tr -d ' \n')
 W=$(mktemp -d)
 AGENT_PID=
+TD=
 cleanup() {
+  [ -n "$TD" ] && kill "$TD" 2>/dev/null || true
   [ -n "$AGENT_PID" ] && kill "$AGENT_PID" 2>/dev/null && wait "$AGENT_PID" 2>/dev/null || true
   ip netns del "$P-snd" 2>/dev/null || true
   ip netns del "$P-sw" 2>/dev/null || true
@@ -34,51 +49,86 @@ ip link add bs0 type veth peer name bc0
 ip link set bs0 netns "$P-snd"; ip link set bc0 netns "$P-sw"
 ip -n "$P-snd" addr add 10.88.0.1/24 dev bs0; ip -n "$P-sw" addr add 10.88.0.2/24 dev bc0
 ip -n "$P-snd" link set bs0 up; ip -n "$P-sw" link set bc0 up; ip -n "$P-sw" link set lo up
-
-# a 1000-frame CM pcap: real frames from the test sender, recorded once
-CP="rft-bundle/target/test-classes:$JAR"
-ip netns exec "$P-sw" tcpdump -q -i bc0 -Q in -w "$W/cm.pcap" -c 1000 udp port 4791 2>/dev/null &
-TD=$!; sleep 1
-ip netns exec "$P-snd" java -cp "$CP" io.rst.rft.agent.UdpSender 10.88.0.2 1000 cm 1
-wait $TD
-
 echo "bench$P" > "$W/token"
-ip netns exec "$P-sw" java -Xmx"$XMX" -jar "$JAR" agent --interface bc0 --listen 127.0.0.1:14791 \
-  --token-file "$W/token" --state-dir "$W/state" --buffer-mb 16 > "$W/agent.log" 2>&1 &
-AGENT_PID=$!
-api() { ip netns exec "$P-sw" curl -s -H "Authorization: Bearer bench$P" "http://127.0.0.1:14791$1"; }
-for _ in $(seq 100); do api /v1/status 2>/dev/null | grep -q '"capture_running":true' && break; sleep 0.2; done
-ip netns exec "$P-sw" tcpdump -q -i bc0 -Q in -B 16384 -w /dev/null 'udp dst port 4791' 2> "$W/tcpdump.txt" &
-TD=$!; sleep 1
-RATE=(--topspeed); [ -n "${PPS:-}" ] && RATE=(--pps="$PPS")
-T0=$(date +%s.%N)
-ip netns exec "$P-snd" tcpreplay -q -i bs0 "${RATE[@]}" --loop="$LOOPS" "$W/cm.pcap" > "$W/replay.txt" 2>&1
-T1=$(date +%s.%N)
-sleep 2
-kill -INT $TD; wait $TD || true
-S=$(api /v1/status)
-num() { echo "$S" | grep -o "\"$1\":[0-9]*" | head -1 | cut -d: -f2; }
-SENT=$((LOOPS * 1000))
-A_PKTS=$(num packets); A_KD=$(num kernel_drops); A_QD=$(num queue_drops); A_FR=$(num frames)
-T_PKTS=$(sed -n 's/^\([0-9]*\) packets captured.*/\1/p' "$W/tcpdump.txt")
-T_KD=$(sed -n 's/^\([0-9]*\) packets dropped by kernel.*/\1/p' "$W/tcpdump.txt")
-SECS=$(echo "$T1 - $T0" | bc -l)
-echo "sent:    $SENT frames in $(printf %.2f "$SECS") s ($(grep -o 'Rated: [0-9.]* Bps, [0-9.]* Mbps, [0-9.]* pps' "$W/replay.txt" || true))"
-echo "agent:   captured $A_PKTS, decoded $A_FR, kernel drops $A_KD, queue drops $A_QD, $(echo "$A_FR / $SECS" | bc) pps"
-echo "tcpdump: captured $T_PKTS, kernel drops $T_KD, $(echo "$T_PKTS / $SECS" | bc) pps"
-echo "ratio agent/tcpdump: $(echo "scale=3; $A_FR / $T_PKTS" | bc -l) (floor 0.8)"
-echo "agent RSS after the run: $(grep VmRSS /proc/$AGENT_PID/status 2>/dev/null | awk '{print $2, $3}') (heap -Xmx$XMX)"
-kill "$AGENT_PID"; wait "$AGENT_PID" || true; AGENT_PID=
 
-# memory with 1M live sessions, if a 1M-session generator is available
-if { java -jar "$JAR" gen 2>&1 || true; } | grep -q -- --sessions; then
-  java -jar "$JAR" gen --out "$W/1m.pcap" --sessions 1000000 >&2
-  ip netns exec "$P-sw" java -Xmx"${XMX_1M:-1g}" -jar "$JAR" agent --replay "$W/1m.pcap" --listen 127.0.0.1:14791 \
-    --token-file "$W/token" --state-dir "$W/state1m" --max-sessions 1100000 > "$W/agent1m.log" 2>&1 &
+api() { ip netns exec "$P-sw" curl -s -H "Authorization: Bearer bench$P" "http://127.0.0.1:14791$1"; }
+num() { echo "$1" | grep -o "\"$2\":[0-9]*" | head -1 | cut -d: -f2; }
+rss() { grep VmRSS "/proc/$1/status" 2>/dev/null | awk '{print $2, $3}'; }
+start_agent() { # XMX STATE_DIR LOG extra-args...
+  local xmx=$1 sd=$2 logf=$3; shift 3
+  ip netns exec "$P-sw" java -Xmx"$xmx" -jar "$JAR" agent --listen 127.0.0.1:14791 --token-file "$W/token" \
+    --state-dir "$sd" "$@" > "$logf" 2>&1 &
   AGENT_PID=$!
-  for _ in $(seq 600); do api /v1/status 2>/dev/null | grep -q '"finished":true' && break; sleep 1; done
-  sleep 2; S=$(api /v1/status)
-  echo "1M sessions: sessions_live $(num sessions_live), RSS $(grep VmRSS /proc/$AGENT_PID/status | awk '{print $2, $3}')"
-else
-  echo "1M sessions: skipped (no 'gen' subcommand in this jar yet)"
+  for _ in $(seq 150); do api /v1/health 2>/dev/null | grep -q ok && return 0; sleep 0.2; done
+  echo "agent did not start:"; cat "$logf"; exit 1
+}
+stop_agent() {
+  kill "$AGENT_PID"; wait "$AGENT_PID" || true; AGENT_PID=
+}
+
+if [ "$MODE" != memory ]; then
+  java -jar "$JAR" gen --out "$W/storm.pcap" --sessions "$SESSIONS" --seed 7 2>&1 | sed 's/^/gen: /'
+  java -jar "$JAR" gen --out "$W/warm.pcap" --sessions 20000 --seed 8 2>/dev/null
+  FRAMES=$((SESSIONS * 5))
+  BEST=; BEST_LINE=
+  printf '%-8s %-9s %-8s %-9s %-9s %-7s %-7s %-8s %-6s %s\n' rate achieved sent agent tcpdump a.kdrop a.qdrop t.kdrop ratio agent-RSS
+  for RATE in $RATES; do
+    start_agent "$XMX" "$W/state-$RATE" "$W/agent-$RATE.log" --interface bc0 --buffer-mb 16
+    for _ in $(seq 100); do api /v1/status | grep -q '"capture_running":true' && break; sleep 0.1; done
+    # warm-up (JIT): 100k frames at a low rate, not counted
+    ip netns exec "$P-snd" tcpreplay -q -i bs0 --pps=50000 "$W/warm.pcap" > /dev/null 2>&1
+    sleep 1
+    S0=$(api /v1/status)
+    ip netns exec "$P-sw" tcpdump -q -i bc0 -Q in -B 16384 -w /dev/null 'udp dst port 4791' 2> "$W/tcpdump.txt" &
+    TD=$!; sleep 1
+    RARG=--pps="$RATE"; [ "$RATE" = top ] && RARG=--topspeed
+    ip netns exec "$P-snd" tcpreplay -q -i bs0 "$RARG" "$W/storm.pcap" > "$W/replay.txt" 2>&1
+    sleep 2
+    kill -INT "$TD"; wait "$TD" || true; TD=
+    for _ in $(seq 50); do S1=$(api /v1/status); [ "$(num "$S1" queue_backlog)" = 0 ] && break; sleep 0.1; done
+    A_FR=$(( $(num "$S1" frames) - $(num "$S0" frames) ))
+    A_KD=$(( $(num "$S1" kernel_drops) - $(num "$S0" kernel_drops) ))
+    A_QD=$(( $(num "$S1" queue_drops) - $(num "$S0" queue_drops) ))
+    T_PKTS=$(sed -n 's/^\([0-9]*\) packets captured.*/\1/p' "$W/tcpdump.txt")
+    T_KD=$(sed -n 's/^\([0-9]*\) packets dropped by kernel.*/\1/p' "$W/tcpdump.txt")
+    ACH=$(grep -o 'Rated: [0-9.]* Bps, [0-9.]* Mbps, [0-9.]* pps' "$W/replay.txt" | awk '{print $6}' | cut -d. -f1)
+    RATIO=$(awk -v a="$A_FR" -v t="$T_PKTS" 'BEGIN { printf "%.3f", (t > 0 ? a / t : 0) }')
+    LINE=$(printf '%-8s %-9s %-8s %-9s %-9s %-7s %-7s %-8s %-6s %s' "$RATE" "${ACH:-?}" "$FRAMES" "$A_FR" "$T_PKTS" \
+      "$A_KD" "$A_QD" "$T_KD" "$RATIO" "$(rss "$AGENT_PID")")
+    echo "$LINE"
+    stop_agent
+    if [ $((A_KD + A_QD)) = 0 ] && [ "$A_FR" -ge "$FRAMES" ]; then
+      if [ -z "$BEST" ] || [ "${ACH:-0}" -gt "$BEST" ]; then BEST=${ACH:-0}; BEST_LINE=$LINE; fi
+    elif [ -z "${KEEP_GOING:-}" ]; then
+      break
+    fi
+  done
+  echo "(rate: asked pps; achieved: tcpreplay's; agent: frames decoded; a.kdrop/a.qdrop: agent kernel/queue drops;"
+  echo " t.kdrop: tcpdump kernel drops; ratio: agent decoded / tcpdump captured; heap -Xmx$XMX)"
+  if [ -n "$BEST" ]; then
+    echo "highest achieved rate without agent drops: $BEST pps:"
+    echo "$BEST_LINE"
+  else
+    echo "the agent dropped frames at every rate tried"
+  fi
+fi
+
+if [ "$MODE" != rate ]; then
+  java -jar "$JAR" gen --out "$W/live.pcap" --sessions "$SESSIONS_1M" --established 2>&1 | sed 's/^/gen: /'
+  T0=$(date +%s)
+  start_agent "$XMX_1M" "$W/state-1m" "$W/agent-1m.log" --replay "$W/live.pcap" --max-sessions $((SESSIONS_1M + 100000))
+  for _ in $(seq 900); do
+    S=$(api /v1/status)
+    echo "$S" | grep -q '"finished":true' && [ "$(num "$S" queue_backlog)" = 0 ] && break
+    kill -0 "$AGENT_PID" 2>/dev/null || { echo "agent died:"; tail -5 "$W/agent-1m.log"; exit 1; }
+    sleep 1
+  done
+  T1=$(date +%s)
+  sleep 1
+  S=$(api /v1/status)
+  jcmd "$AGENT_PID" GC.run > /dev/null
+  HEAP=$(jcmd "$AGENT_PID" GC.heap_info | grep -o 'total [0-9]*K, used [0-9]*K' | head -1)
+  echo "live sessions: $(num "$S" sessions_live) of $SESSIONS_1M ESTABLISHED connections ($(num "$S" frames) frames replayed in $((T1 - T0)) s)"
+  echo "  heap -Xmx$XMX_1M: $HEAP (after a full GC); RSS $(rss "$AGENT_PID"); decode failures $(num "$S" decode_failures)"
+  stop_agent
 fi

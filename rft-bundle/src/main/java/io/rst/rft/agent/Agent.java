@@ -9,7 +9,6 @@ package io.rst.rft.agent;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,12 +17,12 @@ import io.rst.rft.capture.CaptureSource;
 import io.rst.rft.capture.FrameRing;
 import io.rst.rft.capture.PcapFileSource;
 import io.rst.rft.capture.PcapLiveSource;
+import io.rst.rft.decode.JsonBytes;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -36,15 +35,18 @@ import org.slf4j.LoggerFactory;
 /**
  * The switch agent: wiring and lifecycle of capture, the decode thread, the event log and its
  * store, and the API. Threads: one per capture source (frames into its ring, never waiting), one
- * decode thread (owns the {@link FrameProcessor} and the sessions restored from the state
- * directory, appends events), one persister (event log to disk), and the API's threads (read the
+ * decode thread (owns the {@link FrameProcessor}, into which the sessions saved in the state
+ * directory are put back at start, and appends events), one persister (event log to disk), and the API's threads (read the
  * log, and ask the decode thread for snapshots).
  */
 public final class Agent implements AutoCloseable {
     public static final String VERSION = "0.1.0-SNAPSHOT";
     private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
-    /** Bytes kept of each frame: a CM MAD frame is about 350; data packets need their headers. */
-    private static final int SNAP_BYTES = 1024;
+    /**
+     * Bytes kept of each frame: a CM MAD frame is at most 358 (two VLAN tags, IPv6, BTH, DETH,
+     * MAD, ICRC); of data packets (--all-roce) only the headers are decoded.
+     */
+    private static final int SNAP_BYTES = 512;
     private static final int SEGMENT_EVENTS = 8192;
 
     /** A table snapshot: the records, and the last event already reflected in them. */
@@ -61,8 +63,8 @@ public final class Agent implements AutoCloseable {
     private final FrameProcessor processor;
     private final DecodeLoop decode;
     private final ScheduledExecutorService persister;
-    /** Sessions restored from the state directory that the live table has not seen again. */
-    private final Map<String, JsonNode> restored = new LinkedHashMap<>();
+    /** Scratch for records that come as objects (slow path); decode thread only. */
+    private final JsonBytes recordJson = new JsonBytes(1024);
     private final String token;
     private final String instance;
     private volatile AgentApi api;
@@ -83,7 +85,7 @@ public final class Agent implements AutoCloseable {
         state = new StateDir(options.stateDir(), mapper);
         token = state.token(options.tokenFile());
         store = new EventStore(options.stateDir(), SEGMENT_EVENTS, mapper);
-        log = new EventLog(options.retainEvents());
+        log = new EventLog(options.retainEvents(), options.retainBytes());
         String inst = state.instance();
         if (inst == null) {
             store.clear();
@@ -91,10 +93,20 @@ public final class Agent implements AutoCloseable {
             LOG.info("new event log, instance {}", inst);
         }
         instance = inst;
+        processor = processorFactory.apply(new FrameProcessor.SessionEvents() {
+            @Override
+            public void onSession(final Object record, final long timeMicros) {
+                onSessionRecord(record, timeMicros);
+            }
+
+            @Override
+            public void onSessionJson(final JsonBytes session, final long timeMicros) {
+                log.appendSession(timeMicros, session);
+            }
+        });
         restore();
         capture = new CaptureGroup(sources());
-        processor = processorFactory.apply(this::onSession);
-        decode = new DecodeLoop(capture, processor, this::expireRestored);
+        decode = new DecodeLoop(capture, processor);
         persister = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, "persister");
             t.setDaemon(true);
@@ -102,28 +114,26 @@ public final class Agent implements AutoCloseable {
         });
     }
 
+    /**
+     * Puts the saved table back into the processor (so that a session seen again continues), then
+     * the retained events: those after the saved table's seq (an agent that stopped without saving
+     * its table) bring their sessions' last state back too.
+     */
     private void restore() throws IOException {
-        final EventStore.Sessions saved = store.readSessions();
-        final long base;
-        if (saved != null && instance.equals(saved.instance())) {
-            for (JsonNode r : saved.records()) {
-                restored.put(r.path("session_id").asText(""), r);
-            }
-            base = saved.seq();
-        } else {
-            base = 0;
-        }
+        final long[] counts = new long[2];
+        final long saved = store.readSessions(instance, r -> counts[processor.restore(r) ? 0 : 1]++);
+        final long base = Math.max(0, saved);
         store.load((event, session) -> {
-            if (log.restore(event) && event.seq() > base) {
-                restored.put(event.sessionId(), session);
+            if (log.restore(event) && event.seq() > base && processor.restore(session)) {
+                counts[0]++;
             }
         });
         log.skipTo(base);
         synchronized (this) {
             persistedSeq = log.lastSeq();
         }
-        if (log.lastSeq() > 0 || !restored.isEmpty()) {
-            LOG.info("restored {} sessions and events {}..{} of instance {}", restored.size(),
+        if (log.lastSeq() > 0 || counts[0] > 0) {
+            LOG.info("restored {} sessions ({} refused) and events {}..{} of instance {}", counts[0], counts[1],
                 log.firstRetainedSeq(), log.lastSeq(), instance);
         }
     }
@@ -193,42 +203,21 @@ public final class Agent implements AutoCloseable {
         LOG.info("capture switched {}", on ? "on" : "off");
     }
 
-    // on the decode thread
-    private void onSession(final String sessionId, final Object record, final long timeMicros) {
-        final byte[] json;
+    // on the decode thread: a processor's record that needs Jackson
+    private void onSessionRecord(final Object record, final long timeMicros) {
         try {
-            json = mapper.writeValueAsBytes(record);
+            recordJson.reset();
+            recordJson.raw(mapper.writeValueAsBytes(record));
         } catch (JsonProcessingException e) {
-            LOG.error("cannot serialise session {}", sessionId, e);
+            LOG.error("cannot serialise session record {}", record, e);
             return;
         }
-        log.appendSession(timeMicros, sessionId, json);
-        if (!restored.isEmpty()) {
-            restored.remove(sessionId);
-        }
-    }
-
-    // on the decode thread, once a second
-    private void expireRestored() {
-        if (restored.isEmpty()) {
-            return;
-        }
-        final double oldest = System.currentTimeMillis() / 1000.0 - options.retentionSeconds();
-        restored.values().removeIf(r -> r.path("last_seen").asDouble(Double.MAX_VALUE) < oldest);
-        while (restored.size() > options.maxSessions()) {
-            restored.remove(restored.keySet().iterator().next());
-        }
+        log.appendSession(timeMicros, recordJson);
     }
 
     /** A snapshot of the table taken on the decode thread, consistent with the event log. */
     Snapshot snapshot() throws IOException {
-        return onDecodeThread(() -> {
-            final List<?> live = processor.sessions();
-            final List<Object> all = new ArrayList<>(live.size() + restored.size());
-            all.addAll(live);
-            all.addAll(restored.values());
-            return new Snapshot(log.lastSeq(), all);
-        });
+        return onDecodeThread(() -> new Snapshot(log.lastSeq(), new ArrayList<>(processor.sessions())));
     }
 
     /** The status document of {@code GET /v1/status}. */
@@ -236,7 +225,6 @@ public final class Agent implements AutoCloseable {
         final ObjectNode counters = onDecodeThread(() -> {
             final ObjectNode c = mapper.createObjectNode();
             processor.addCounters(c);
-            c.put("restored_sessions", restored.size());
             return c;
         });
         final ObjectNode s = mapper.createObjectNode();
@@ -254,8 +242,11 @@ public final class Agent implements AutoCloseable {
         for (CaptureSource src : capture.sources()) {
             final ObjectNode i = ifs.addObject();
             i.put("name", src.name());
-            if (src instanceof PcapLiveSource) {
+            if (src instanceof PcapLiveSource live) {
                 i.put("up", CaptureGroup.isUp(src.name()));
+                if (live.reader() != null) {
+                    i.put("reader", live.reader());
+                }
             }
             i.put("running", src.isRunning());
             i.put("packets", src.packets());
@@ -344,14 +335,17 @@ public final class Agent implements AutoCloseable {
         }
         persist();
         try {
-            final Snapshot snap = snapshot();
-            final List<byte[]> records = new ArrayList<>(snap.sessions().size());
-            for (Object r : snap.sessions()) {
-                records.add(mapper.writeValueAsBytes(r));
-            }
-            store.writeSessions(snap.seq(), instance, records);
+            // streamed from the table: a million sessions are never all records at once
+            onDecodeThread(() -> {
+                try {
+                    store.writeSessions(log.lastSeq(), instance, processor::writeSessions);
+                    return null;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
             store.close();
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             LOG.error("cannot save the session table to {}", options.stateDir(), e);
         }
         LOG.info("agent stopped at event {}", log.lastSeq());

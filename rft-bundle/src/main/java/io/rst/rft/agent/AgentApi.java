@@ -256,7 +256,11 @@ final class AgentApi implements AutoCloseable {
         g.writeNumberField("seq", snap.seq());
         g.writeArrayFieldStart("sessions");
         for (Object r : snap.sessions()) {
-            mapper.writeValue(g, r);
+            if (r instanceof FrameProcessor.RawJson j) {
+                g.writeRawValue(new String(j.json(), StandardCharsets.US_ASCII));
+            } else {
+                mapper.writeValue(g, r);
+            }
         }
         g.writeEndArray();
         g.writeEndObject();

@@ -26,19 +26,21 @@ import java.util.List;
  * @param maxSessions the session table's limit (evictions beyond)
  * @param retentionSeconds how long closed sessions stay in the table
  * @param retainEvents how many events the log keeps for clients that resume
+ * @param retainBytes how many bytes of event lines the log keeps at most (the older go first)
  * @param replayFile a pcap file to replay instead of live capture, or null
  * @param agentId this switch's name in the status, default the host name
  * @param queueFrames frames the capture rings hold in total
  * @param bufferBytes kernel capture buffer per interface
  */
 public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Path tokenFile, Path stateDir,
-        boolean allRoce, int udpPort, int maxSessions, long retentionSeconds, int retainEvents, Path replayFile,
+        boolean allRoce, int udpPort, int maxSessions, long retentionSeconds, int retainEvents, long retainBytes,
+        Path replayFile,
         String agentId, int queueFrames, int bufferBytes) {
 
     public static final String USAGE = """
         usage: rst agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D]
                          [--all-roce] [--udp-port N] [--max-sessions N] [--retention SECONDS]
-                         [--retain-events N] [--replay FILE.pcap] [--agent-id NAME]
+                         [--retain-events N] [--retain-mb N] [--replay FILE.pcap] [--agent-id NAME]
                          [--queue-frames N] [--buffer-mb N]
           --interface IF     capture inbound on IF (repeatable); default: every up non-loopback interface
           --listen HOST:PORT API address (default 0.0.0.0:4791)
@@ -49,6 +51,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --max-sessions N   session table limit (default 1000000)
           --retention S      seconds closed sessions are kept (default 3600)
           --retain-events N  events kept for clients that resume (default 65536)
+          --retain-mb N      at most this many MiB of retained events, the oldest go first (default 16)
           --replay FILE      replay a pcap file instead of capturing live (ingress port "replay")
           --agent-id NAME    this switch's name in the status (default: host name)
           --queue-frames N   frames the capture queues hold in total (default 32768)
@@ -96,6 +99,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         int maxSessions = 1_000_000;
         long retention = 3600;
         int retainEvents = 65536;
+        int retainMb = 16;
         Path replay = null;
         String agentId = null;
         int queueFrames = 32768;
@@ -105,7 +109,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
             switch (a) {
                 case "--all-roce" -> allRoce = true;
                 case "--interface", "--listen", "--token-file", "--state-dir", "--udp-port", "--max-sessions",
-                    "--retention", "--retain-events", "--replay", "--agent-id", "--queue-frames", "--buffer-mb" -> {
+                    "--retention", "--retain-events", "--retain-mb", "--replay", "--agent-id", "--queue-frames", "--buffer-mb" -> {
                     if (i + 1 >= args.size()) {
                         throw new IllegalArgumentException(a + " needs a value");
                     }
@@ -119,6 +123,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                         case "--max-sessions" -> maxSessions = parseInt(a, v);
                         case "--retention" -> retention = parseInt(a, v);
                         case "--retain-events" -> retainEvents = parseInt(a, v);
+                        case "--retain-mb" -> retainMb = parseInt(a, v);
                         case "--replay" -> replay = Path.of(v);
                         case "--agent-id" -> agentId = v;
                         case "--queue-frames" -> queueFrames = parseInt(a, v);
@@ -134,11 +139,14 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         if (agentId == null) {
             agentId = hostName();
         }
+        if (retainMb < 1 || retainMb > 65536) {
+            throw new IllegalArgumentException("--retain-mb out of range: " + retainMb);
+        }
         if (bufferMb < 1 || bufferMb > 1024) {
             throw new IllegalArgumentException("--buffer-mb out of range: " + bufferMb);
         }
         return new AgentOptions(ifs, listen, tokenFile, stateDir, allRoce, udpPort, maxSessions, retention,
-            retainEvents, replay, agentId, queueFrames, bufferMb << 20);
+            retainEvents, (long) retainMb << 20, replay, agentId, queueFrames, bufferMb << 20);
     }
 
     static InetSocketAddress parseListen(final String v) {

@@ -7,19 +7,29 @@
  */
 package io.rst.rft.agent;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rst.rft.decode.CmMessage;
 import io.rst.rft.decode.DecodeResult;
 import io.rst.rft.decode.FrameDecoder;
-import io.rst.rft.session.SessionChange;
+import io.rst.rft.decode.JsonBytes;
 import io.rst.rft.session.SessionConfig;
 import io.rst.rft.session.SessionRecord;
 import io.rst.rft.session.SessionTable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The agent's real processor: the RoCEv2/CM decoder into one reused {@link CmMessage}, and the
- * session table, whose every change becomes an event. Decode-thread only.
+ * session table with change tracking. A session's changes within one decode batch become one
+ * event with its final state, written by the table straight into a reused JSON buffer: per
+ * frame nothing is allocated, per event only the retained line. Decode-thread only.
  */
 final class CmFrameProcessor implements FrameProcessor {
     private static final DecodeResult[] RESULTS = DecodeResult.values();
@@ -27,6 +37,10 @@ final class CmFrameProcessor implements FrameProcessor {
     private final FrameDecoder decoder;
     private final CmMessage message = new CmMessage();
     private final SessionTable table;
+    private final JsonBytes json = new JsonBytes(2048);
+    private final SessionTable.JsonSink toEvents;
+    private final ObjectMapper mapper = new ObjectMapper()
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private final long[] results = new long[RESULTS.length];
     private long frames;
     private long lastMicros;
@@ -35,8 +49,9 @@ final class CmFrameProcessor implements FrameProcessor {
         decoder = new FrameDecoder(options.udpPort());
         final SessionConfig d = SessionConfig.DEFAULT;
         table = new SessionTable(new SessionConfig(options.maxSessions(), options.retentionSeconds() * 1_000_000L,
-            d.minCmTimeoutMicros(), d.maxMessagesPerSession()),
-            (SessionChange change, SessionRecord rec) -> events.onSession(rec.sessionId(), rec, lastMicros));
+            d.minCmTimeoutMicros(), d.maxMessagesPerSession()), null);
+        table.trackChanges();
+        toEvents = j -> events.onSessionJson(j, lastMicros);
     }
 
     @Override
@@ -52,14 +67,49 @@ final class CmFrameProcessor implements FrameProcessor {
     }
 
     @Override
+    public void endBatch() {
+        // the event's time is that of the batch's last frame: no change in it is later
+        table.drainChanges(json, toEvents);
+    }
+
+    @Override
     public void expire(final long nowMicros) {
+        table.drainChanges(json, toEvents);
         lastMicros = nowMicros;
         table.expire(nowMicros);
+        table.drainChanges(json, toEvents);
     }
 
     @Override
     public List<?> sessions() {
-        return table.snapshot();
+        final List<RawJson> out = new ArrayList<>(table.size());
+        table.snapshotJson(json, j -> out.add(new RawJson(j.toByteArray())));
+        return out;
+    }
+
+    @Override
+    public boolean restore(final JsonNode record) {
+        try {
+            return table.restore(mapper.treeToValue(record, SessionRecord.class));
+        } catch (JsonProcessingException | RuntimeException e) {
+            // a record this agent did not write, or a damaged one: not put back
+            return false;
+        }
+    }
+
+    @Override
+    public void writeSessions(final OutputStream out) throws IOException {
+        try {
+            table.snapshotJson(json, j -> {
+                try {
+                    j.raw('\n').drainTo(out);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 
     @Override
@@ -76,5 +126,6 @@ final class CmFrameProcessor implements FrameProcessor {
         counters.put("evictions", table.evictions());
         counters.put("expired", table.expired());
         counters.put("timed_out", table.timedOut());
+        counters.put("restored_sessions", table.restored());
     }
 }

@@ -7,7 +7,9 @@
  */
 package io.rst.rft.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.OutputStream;
 import java.util.List;
 
 /**
@@ -34,11 +36,22 @@ final class CountingProcessor implements FrameProcessor {
     }
 
     @Override
+    public boolean restore(final JsonNode record) {
+        return false;
+    }
+
+    @Override
+    public void writeSessions(final OutputStream out) {
+        // no table
+    }
+
+    @Override
     public void addCounters(final ObjectNode counters) {
         counters.put("cm_mads", 0);
         counters.put("data_packets", 0);
         counters.putObject("skipped").put("no_decoder", frames);
         counters.put("sessions_live", 0);
         counters.put("evictions", 0);
+        counters.put("restored_sessions", 0);
     }
 }

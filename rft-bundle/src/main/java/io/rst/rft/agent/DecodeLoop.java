@@ -30,7 +30,6 @@ final class DecodeLoop implements FrameSink {
     private final CaptureGroup capture;
     private final FrameProcessor processor;
     private final String[] portNames;
-    private final Runnable onTick;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicLong frames = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
@@ -38,10 +37,9 @@ final class DecodeLoop implements FrameSink {
     private volatile Thread thread;
     private long frameCount;
 
-    DecodeLoop(final CaptureGroup capture, final FrameProcessor processor, final Runnable onTick) {
+    DecodeLoop(final CaptureGroup capture, final FrameProcessor processor) {
         this.capture = capture;
         this.processor = processor;
-        this.onTick = onTick;
         portNames = new String[capture.sources().size()];
         for (int i = 0; i < portNames.length; i++) {
             portNames[i] = capture.portName(i);
@@ -117,6 +115,9 @@ final class DecodeLoop implements FrameSink {
         int idle = 0;
         while (running) {
             final int n = capture.drain(this, BATCH);
+            if (n > 0) {
+                endBatch();
+            }
             runTasks();
             final long now = System.nanoTime();
             if (now - nextTick >= 0) {
@@ -133,14 +134,24 @@ final class DecodeLoop implements FrameSink {
         }
         while (capture.drain(this, BATCH) > 0) {
             // what was captured before stop still counts
+            endBatch();
         }
         runTasks();
+    }
+
+    private void endBatch() {
+        try {
+            processor.endBatch();
+        } catch (RuntimeException e) {
+            if (failures.getAndIncrement() < 10) {
+                LOG.error("reporting the session changes of a batch failed", e);
+            }
+        }
     }
 
     private void tick() {
         try {
             processor.expire(System.currentTimeMillis() * 1000L);
-            onTick.run();
         } catch (RuntimeException e) {
             LOG.error("session expiry failed", e);
         }

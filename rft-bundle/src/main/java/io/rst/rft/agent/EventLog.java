@@ -7,7 +7,7 @@
  */
 package io.rst.rft.agent;
 
-import java.nio.charset.StandardCharsets;
+import io.rst.rft.decode.JsonBytes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,12 +15,13 @@ import java.util.List;
  * The agent's retained session events: a bounded ring of NDJSON lines with increasing sequence
  * numbers (the first event is 1). Each line is serialised once, when appended, and then served
  * as bytes to every client and to the store. Appends come from the decode thread; readers are
- * HTTP threads and the persister. When full, the oldest event is forgotten, and a client resuming
- * from before it is told so ({@link #firstRetainedSeq()}).
+ * HTTP threads and the persister. The log is bounded twice, by events and by bytes of lines (what
+ * its heap costs): beyond either, the oldest events are forgotten, and a client resuming from
+ * before them is told so ({@link #firstRetainedSeq()}).
  */
 public final class EventLog {
-    /** One retained event: its sequence number, the session it is about, and its line. */
-    public record Event(long seq, String sessionId, byte[] line) {
+    /** One retained event: its sequence number and its line (NDJSON, newline included). */
+    public record Event(long seq, byte[] line) {
         public Event {
             if (seq < 1) {
                 throw new IllegalArgumentException("seq must be positive: " + seq);
@@ -28,15 +29,39 @@ public final class EventLog {
         }
     }
 
+    private static final byte[] K_SEQ = JsonBytes.ascii("{\"seq\":");
+    private static final byte[] K_TIME = JsonBytes.ascii(",\"time\":");
+    private static final byte[] K_SESSION = JsonBytes.ascii(",\"type\":\"session\",\"session\":");
+    private static final byte[] END = JsonBytes.ascii("}\n");
+
     private final Event[] ring;
+    /** Where lines are put together; guarded by this. */
+    private final JsonBytes line = new JsonBytes(1024);
+    private final long maxBytes;
     private long lastSeq;
     private long count;
+    private long bytes;
 
+    /** A log of at most {@code capacity} events, whatever their size. */
     public EventLog(final int capacity) {
+        this(capacity, Long.MAX_VALUE);
+    }
+
+    /** A log of at most {@code capacity} events and {@code maxBytes} bytes of lines (at least one event). */
+    public EventLog(final int capacity, final long maxBytes) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be positive: " + capacity);
         }
+        if (maxBytes < 1) {
+            throw new IllegalArgumentException("maxBytes must be positive: " + maxBytes);
+        }
         ring = new Event[capacity];
+        this.maxBytes = maxBytes;
+    }
+
+    /** Bytes of the retained lines. */
+    public synchronized long retainedBytes() {
+        return bytes;
     }
 
     public int capacity() {
@@ -44,20 +69,17 @@ public final class EventLog {
     }
 
     /**
-     * Appends a session event; the record is given as its JSON serialisation.
+     * Appends a session event; the record is given as its JSON serialisation (ASCII). The line is
+     * put together in a reused buffer and copied once into the retained event.
      *
      * @return the event's sequence number
      */
-    public synchronized long appendSession(final long timeMicros, final String sessionId, final byte[] sessionJson) {
+    public synchronized long appendSession(final long timeMicros, final JsonBytes sessionJson) {
         final long seq = lastSeq + 1;
-        final byte[] head = ("{\"seq\":" + seq + ",\"time\":" + seconds(timeMicros)
-            + ",\"type\":\"session\",\"session\":").getBytes(StandardCharsets.US_ASCII);
-        final byte[] line = new byte[head.length + sessionJson.length + 2];
-        System.arraycopy(head, 0, line, 0, head.length);
-        System.arraycopy(sessionJson, 0, line, head.length, sessionJson.length);
-        line[line.length - 2] = '}';
-        line[line.length - 1] = '\n';
-        put(new Event(seq, sessionId, line));
+        line.reset();
+        line.raw(K_SEQ).decimal(seq).raw(K_TIME).seconds(timeMicros * 1000L, 6).raw(K_SESSION).append(sessionJson)
+            .raw(END);
+        put(new Event(seq, line.toByteArray()));
         return seq;
     }
 
@@ -73,7 +95,7 @@ public final class EventLog {
         }
         if (count > 0 && event.seq() != lastSeq + 1) {
             // a hole in the stored log: what came before it cannot be served without a gap
-            count = 0;
+            forgetAll();
         }
         put(event);
         return true;
@@ -81,11 +103,28 @@ public final class EventLog {
 
     private void put(final Event event) {
         lastSeq = event.seq();
-        ring[(int) (lastSeq % ring.length)] = event;
-        if (count < ring.length) {
+        final int i = (int) (lastSeq % ring.length);
+        if (count == ring.length) {
+            // the slot holds the oldest event
+            bytes -= ring[i].line().length;
+        } else {
             count++;
         }
+        ring[i] = event;
+        bytes += event.line().length;
+        while (bytes > maxBytes && count > 1) {
+            final int oldest = (int) ((lastSeq - count + 1) % ring.length);
+            bytes -= ring[oldest].line().length;
+            ring[oldest] = null;
+            count--;
+        }
         notifyAll();
+    }
+
+    private void forgetAll() {
+        java.util.Arrays.fill(ring, null);
+        count = 0;
+        bytes = 0;
     }
 
     /**
@@ -95,7 +134,7 @@ public final class EventLog {
     public synchronized void skipTo(final long seq) {
         if (seq > lastSeq) {
             lastSeq = seq;
-            count = 0;
+            forgetAll();
         }
     }
 
@@ -137,11 +176,4 @@ public final class EventLog {
         return true;
     }
 
-    /** Seconds since the epoch with microseconds, as JSON number text. */
-    static String seconds(final long micros) {
-        final long s = Math.floorDiv(micros, 1_000_000L);
-        final long us = Math.floorMod(micros, 1_000_000L);
-        final String frac = Long.toString(1_000_000L + us).substring(1);
-        return s + "." + frac;
-    }
 }

@@ -21,9 +21,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,8 +48,10 @@ public final class EventStore implements AutoCloseable {
         void event(EventLog.Event event, JsonNode session);
     }
 
-    /** The table as of a clean shutdown. */
-    public record Sessions(long seq, String instance, List<JsonNode> records) {
+    /** Writes the table's records, one JSON object per line. */
+    @FunctionalInterface
+    public interface RecordWriter {
+        void write(OutputStream out) throws IOException;
     }
 
     private final Path dir;
@@ -105,8 +107,7 @@ public final class EventStore implements AutoCloseable {
                 skippedLines++;
                 return;
             }
-            final String id = session.path("session_id").asText("");
-            into.event(new EventLog.Event(seq, id, (line + "\n").getBytes(StandardCharsets.UTF_8)), session);
+            into.event(new EventLog.Event(seq, (line + "\n").getBytes(StandardCharsets.UTF_8)), session);
         } catch (IOException e) {
             skippedLines++;
         }
@@ -167,17 +168,13 @@ public final class EventStore implements AutoCloseable {
         }
     }
 
-    /** Writes the table (records as JSON bytes) as of event {@code seq}, replacing the old one. */
-    public void writeSessions(final long seq, final String instance, final Collection<byte[]> records)
-            throws IOException {
+    /** Writes the table as of event {@code seq}, replacing the old one (atomically where possible). */
+    public void writeSessions(final long seq, final String instance, final RecordWriter records) throws IOException {
         final Path tmp = sessionsFile.resolveSibling(sessionsFile.getFileName() + ".tmp");
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
             out.write(mapper.writeValueAsBytes(mapper.createObjectNode().put("seq", seq).put("instance", instance)));
             out.write('\n');
-            for (byte[] r : records) {
-                out.write(r);
-                out.write('\n');
-            }
+            records.write(out);
         }
         try {
             Files.move(tmp, sessionsFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -186,28 +183,39 @@ public final class EventStore implements AutoCloseable {
         }
     }
 
-    /** The table saved at the last clean shutdown, or null. */
-    public Sessions readSessions() {
+    /**
+     * Reads the table saved at the last clean shutdown, one record at a time (a million sessions
+     * never sit in memory as JSON trees), if it belongs to {@code instance}.
+     *
+     * @return the seq it was saved at, or -1 if there is none for this instance (or it is unreadable)
+     */
+    public long readSessions(final String instance, final Consumer<JsonNode> each) {
         if (!Files.isRegularFile(sessionsFile)) {
-            return null;
+            return -1;
         }
         try (BufferedReader r = Files.newBufferedReader(sessionsFile, StandardCharsets.UTF_8)) {
             final String head = r.readLine();
             if (head == null) {
-                return null;
+                return -1;
             }
             final JsonNode h = mapper.readTree(head);
-            final List<JsonNode> records = new ArrayList<>();
+            if (!instance.equals(h.path("instance").asText(null))) {
+                return -1;
+            }
             for (String line = r.readLine(); line != null; line = r.readLine()) {
-                final JsonNode n = mapper.readTree(line);
-                if (n != null && n.isObject()) {
-                    records.add(n);
+                try {
+                    final JsonNode n = mapper.readTree(line);
+                    if (n != null && n.isObject()) {
+                        each.accept(n);
+                    }
+                } catch (IOException e) {
+                    skippedLines++;
                 }
             }
-            return new Sessions(h.path("seq").asLong(0), h.path("instance").asText(null), records);
+            return h.path("seq").asLong(0);
         } catch (IOException e) {
             LOG.warn("ignoring unreadable {}: {}", sessionsFile, e.getMessage());
-            return null;
+            return -1;
         }
     }
 

@@ -7,33 +7,70 @@
  */
 package io.rst.rft.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rst.rft.decode.JsonBytes;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.List;
 
 /**
  * What the decode thread does with each frame: decode it and keep the session table. Owned by,
- * and only ever called on, the decode thread, so an implementation needs no locking.
+ * and only ever called on, the decode thread (or before it starts, or after it stopped), so an
+ * implementation needs no locking.
  */
 public interface FrameProcessor {
-    /** Called on every change of a session, with its new immutable, Jackson-serialisable record. */
-    @FunctionalInterface
+    /** Where a processor reports session changes; each call becomes one event. */
     interface SessionEvents {
-        void onSession(String sessionId, Object record, long timeMicros);
+        /** A session's new state as an immutable, Jackson-serialisable record (slow path). */
+        void onSession(Object record, long timeMicros);
+
+        /**
+         * A session's new state already written as one JSON object (ASCII); the buffer is only
+         * read during the call. The fast path: no record, no Jackson.
+         */
+        void onSessionJson(JsonBytes session, long timeMicros);
     }
 
     /** One frame; the buffer is reused after the call returns. */
     void onFrame(byte[] buf, int off, int len, long tsMicros, String ingressPort);
 
+    /**
+     * Called after each batch of frames, before anything else runs on the decode thread
+     * (snapshots, status): a processor that coalesces changes reports them here.
+     */
+    default void endBatch() {
+        // nothing pending by default
+    }
+
     /** Ages sessions out; called about once a second with the wall clock. */
     void expire(long nowMicros);
 
-    /** The live sessions' immutable records. */
+    /**
+     * The live sessions, each an immutable Jackson-serialisable record or a {@link RawJson}
+     * (one JSON object already serialised).
+     */
     List<?> sessions();
+
+    /**
+     * Puts back a session saved before a restart (a record as {@link #sessions()} serialises
+     * it), replacing any with the same identity.
+     *
+     * @return whether it was taken
+     */
+    boolean restore(JsonNode record);
+
+    /** Writes every live session as one JSON object per line (the state saved at shutdown). */
+    void writeSessions(OutputStream out) throws IOException;
 
     /**
      * Adds this processor's counters to the status {@code counters} object: {@code cm_mads},
      * {@code data_packets}, {@code skipped} (reason to count), {@code sessions_live},
-     * {@code evictions}.
+     * {@code evictions}, {@code restored_sessions}.
      */
     void addCounters(ObjectNode counters);
+
+    /** One JSON object, serialised already (ASCII). */
+    record RawJson(byte[] json) {
+    }
 }

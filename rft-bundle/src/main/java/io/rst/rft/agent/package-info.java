@@ -12,7 +12,7 @@
  * <h2>Command line</h2>
  * <pre>
  * agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D] [--all-roce]
- *       [--udp-port N] [--max-sessions N] [--retention SECONDS] [--retain-events N]
+ *       [--udp-port N] [--max-sessions N] [--retention SECONDS] [--retain-events N] [--retain-mb N]
  *       [--replay FILE.pcap] [--agent-id NAME] [--queue-frames N] [--buffer-mb N]
  * </pre>
  * No {@code --interface}: every up, non-loopback interface of the agent's network namespace, found
@@ -35,20 +35,21 @@
  * <li>{@code GET /v1/status}: {@code {"version", "agent_id", "instance", "uptime_s",
  *     "capturing" (the operator's switch), "capture_running", "mode" ("live"|"replay"), "filter",
  *     "interfaces":[{"name", "up", "running", "packets", "kernel_drops", "if_drops", "queue_drops",
- *     "truncated", "error"?}], "counters":{"frames", "cm_mads", "data_packets",
+ *     "truncated", "reader"?, "error"?}], "counters":{"frames", "cm_mads", "data_packets",
  *     "skipped":{reason:n}, "queue_drops", "kernel_drops", "queue_backlog", "decode_failures",
- *     "events", "sessions_live", "evictions", "restored_sessions"}, "last_seq",
- *     "first_retained_seq"}}. {@code first_retained_seq} is {@code last_seq + 1} when no event
- *     is retained.</li>
+ *     "events", "sessions_live", "evictions", "expired", "timed_out", "restored_sessions"},
+ *     "last_seq", "first_retained_seq"}}. {@code first_retained_seq} is {@code last_seq + 1} when
+ *     no event is retained. {@code reader} (live capture): {@code pcap_next_ex} (frames read by
+ *     libpcap straight into the ring) or {@code pcap4j}. {@code restored_sessions}: sessions put
+ *     back into the table at start from the state directory.</li>
  * <li>{@code POST /v1/start}, {@code POST /v1/stop}: capture on or off, kept in the state directory
  *     so that a restarted agent keeps it; the answer is the new status. A new agent starts with
  *     capture on.</li>
  * <li>{@code GET /v1/sessions}: {@code {"seq":N, "sessions":[record...]}}, where {@code seq} is the
  *     last event already reflected in the snapshot: snapshot, then stream from {@code after=seq}.
  *     Records are those of the session table (snake_case fields of the {@code sessions} command,
- *     plus {@code session_id} and the ports where messages were seen); sessions restored from the
- *     state directory after a restart are included until the live table sees them again or they
- *     age out.</li>
+ *     plus {@code session_id} and the ports where messages were seen); sessions saved before a
+ *     restart are back in the table, and continue when they are seen again.</li>
  * <li>{@code GET /v1/events?after=SEQ[&wait=SECONDS][&instance=ID]}: {@code application/x-ndjson},
  *     chunked, one event per line, {@code {"seq":N,"time":T,"type":"session","session":{record}}}
  *     in increasing {@code seq} with no gaps, starting at {@code SEQ+1}, kept open and fed as events
@@ -63,11 +64,22 @@
  *     over 4 KiB 413, query over 2 KiB 414.</li>
  * </ul>
  *
+ * <h2>Events</h2>
+ * An event carries a session's whole record as it is after the change. The decode thread takes
+ * frames in batches (up to 512 per interface); a session that changed several times within one
+ * batch gets one event, with its state at the batch's end: the last event of a session always
+ * holds its latest state, and nothing of it is lost, but intermediate states within a batch
+ * (e.g. REP_SENT between a REP and an RTU a microsecond apart) may not have an event of their
+ * own. {@code time} is the capture time of the batch's last frame (for time-outs and expiry, the
+ * wall clock); a session that leaves the table (expired, evicted) gets a last event too.
+ *
  * <h2>Sequence numbers across restarts</h2>
- * The event log ({@code --retain-events}, default 65536) is written to
+ * The event log ({@code --retain-events}, default 65536 events, and at most {@code --retain-mb}
+ * MiB of lines, default 16, whichever is reached first: the log's heap is bounded) is written to
  * {@code STATE_DIR/events/} as it grows (every 200 ms) and the table to
  * {@code STATE_DIR/sessions.ndjson} at shutdown; a restarted agent continues the same
- * {@code instance} and numbering, serves the retained events, and reports the sessions it had.
+ * {@code instance} and numbering, serves the retained events, and puts the saved sessions back
+ * into its table (then those of retained events newer than the saved table, after a crash).
  * If the state directory is lost, a new {@code instance} starts at 1 and resuming clients get a
  * reset.
  *

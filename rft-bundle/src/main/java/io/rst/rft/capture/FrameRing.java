@@ -19,6 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * only ever writes its own index, so no lock and no compare-and-set are needed.
  */
 public final class FrameRing {
+    /** What {@link #claim()} returns when no slot is free. */
+    public static final byte[] FULL = new byte[0];
+
     private final byte[][] data;
     private final int[] lengths;
     private final long[] times;
@@ -85,6 +88,39 @@ public final class FrameRing {
         times[i] = tsMicros;
         tail.lazySet(t + 1);
         return true;
+    }
+
+    /**
+     * The buffer of the next free slot, for a producer that reads a frame straight into it (no
+     * copy in between), or {@link #FULL} (empty) when the ring is full. Nothing is published until
+     * {@link #commit}. Producer thread only.
+     */
+    public byte[] claim() {
+        final long t = tail.get();
+        if (t - head.get() > mask) {
+            return FULL;
+        }
+        return data[(int) t & mask];
+    }
+
+    /**
+     * Publishes the slot {@link #claim()} returned, holding {@code len} bytes ({@code wireLen} on
+     * the wire: more means cut to the slot, counted). Producer thread only.
+     */
+    public void commit(final int len, final int wireLen, final long tsMicros) {
+        final long t = tail.get();
+        final int i = (int) t & mask;
+        if (wireLen > len) {
+            truncated.incrementAndGet();
+        }
+        lengths[i] = len;
+        times[i] = tsMicros;
+        tail.lazySet(t + 1);
+    }
+
+    /** Counts a frame dropped because {@link #claim()} found the ring full. Producer thread only. */
+    public void countDrop() {
+        drops.incrementAndGet();
     }
 
     /**

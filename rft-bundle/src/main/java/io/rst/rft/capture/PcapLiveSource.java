@@ -31,6 +31,7 @@ public final class PcapLiveSource extends CaptureSource {
     private final int bufferBytes;
     private final int timeoutMillis;
     private volatile PcapHandle handle;
+    private volatile String reader;
 
     /**
      * Makes a source; nothing is opened until {@link #start()}.
@@ -76,13 +77,57 @@ public final class PcapLiveSource extends CaptureSource {
         }
         handle = h;
         LOG.info("capturing on {} (inbound, filter: {})", name(), filter);
+        PcapNextEx fast = null;
         try {
-            loop(h);
+            fast = PcapNextEx.open(h);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            LOG.info("capture on {} through pcap4j's getNextRawPacket: {}", name(), e.toString());
+        }
+        reader = fast != null ? "pcap_next_ex" : "pcap4j";
+        try {
+            if (fast != null) {
+                loop(h, fast);
+            } else {
+                loop(h);
+            }
         } finally {
             handle = null;
             readStats(h);
             h.close();
             LOG.info("capture on {} stopped", name());
+        }
+    }
+
+    /** The capture loop on libpcap's pcap_next_ex: frames go straight into ring slots. */
+    private void loop(final PcapHandle h, final PcapNextEx reader) {
+        final FrameRing ring = ring();
+        // a full ring still has to take the frame from libpcap, to count it: it lands here
+        final byte[] overflow = new byte[ring.slotBytes()];
+        long count = packets();
+        long nextStats = System.nanoTime() + STATS_INTERVAL_NANOS;
+        while (keepRunning()) {
+            final byte[] claimed = ring.claim();
+            final boolean full = claimed == FrameRing.FULL;
+            final int rc = reader.next(full ? overflow : claimed);
+            if (rc == PcapNextEx.FRAME) {
+                count++;
+                publishPackets(count);
+                if (full) {
+                    ring.countDrop();
+                } else {
+                    ring.commit(reader.length(), reader.wireLength(), reader.micros());
+                }
+            } else if (rc < 0 && rc != -2) {
+                setError("capture on " + name() + " failed: pcap_next_ex returned " + rc);
+                return;
+            }
+            if (rc != PcapNextEx.FRAME || (count & 0x3ff) == 0) {
+                final long now = System.nanoTime();
+                if (now - nextStats >= 0) {
+                    readStats(h);
+                    nextStats = now + STATS_INTERVAL_NANOS;
+                }
+            }
         }
     }
 
@@ -129,6 +174,15 @@ public final class PcapLiveSource extends CaptureSource {
             return System.currentTimeMillis() * 1000L;
         }
         return Math.floorDiv(ts.getTime(), 1000L) * 1_000_000L + ts.getNanos() / 1000;
+    }
+
+    /**
+     * How frames are read: {@code pcap_next_ex} (into ring slots, no allocation) or
+     * {@code pcap4j} (its getNextRawPacket, where the fast path is not available); null before the
+     * first start.
+     */
+    public String reader() {
+        return reader;
     }
 
     @Override

@@ -117,6 +117,7 @@ final class FileCommands {
         int vlans = 0;
         boolean nanos = false;
         int port = FrameDecoder.ROCEV2_PORT;
+        boolean established = false;
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -127,20 +128,26 @@ final class FileCommands {
                     case "--ip" -> ip = Integer.parseInt(args[++i]);
                     case "--vlans" -> vlans = Integer.parseInt(args[++i]);
                     case "--nanos" -> nanos = true;
+                    case "--established" -> established = true;
                     case "--port" -> port = Integer.parseInt(args[++i]);
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            if (file == null || sessions < 0 || ip != 0 && ip != 4 && ip != 6 || vlans < -1 || vlans > 2) {
+            if (file == null || sessions < 0 || established && all || ip != 0 && ip != 4 && ip != 6 || vlans < -1
+                    || vlans > 2) {
                 throw new IllegalArgumentException("bad arguments");
             }
         } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
             err.println("usage: rst gen --out FILE [--sessions N] [--seed S] [--all-types] [--ip 4|6|0]"
-                + " [--vlans 0|1|2|-1] [--nanos] [--port P]   (" + e.getMessage() + ")");
+                + " [--vlans 0|1|2|-1] [--nanos] [--port P] [--established]   (" + e.getMessage() + ")");
             return 2;
         }
         final CmTrafficGenerator g = new CmTrafficGenerator(new CmTrafficGenerator.Options(sessions, seed, all, ip,
             vlans, nanos, port, 1_767_225_600_000_000_000L));
+        if (established) {
+            // REQ REP RTU only: every connection stays a live session (memory benchmarks)
+            g.stopAfter(3);
+        }
         try {
             final long n = g.write(Path.of(file));
             err.println("rst gen: " + file + ": " + n + " frames, " + sessions + " sessions");

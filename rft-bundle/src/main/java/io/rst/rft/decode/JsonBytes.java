@@ -182,6 +182,30 @@ public final class JsonBytes {
         }
     }
 
+    /** Appends the bytes another buffer holds. */
+    public JsonBytes append(final JsonBytes other) {
+        ensure(other.len);
+        System.arraycopy(other.buf, 0, buf, len, other.len);
+        len += other.len;
+        return this;
+    }
+
+    /** A copy of the bytes written. */
+    public byte[] toByteArray() {
+        return Arrays.copyOf(buf, len);
+    }
+
+    /** Appends {@code "0x" + digits} lowercase hex digits of {@code value}, unquoted. */
+    public JsonBytes hex(final long value, final int digits) {
+        ensure(digits + 2);
+        buf[len++] = '0';
+        buf[len++] = 'x';
+        for (int i = digits - 1; i >= 0; i--) {
+            buf[len++] = HEX[(int) (value >>> (i * 4)) & 0xf];
+        }
+        return this;
+    }
+
     /** Appends {@code "0x" + digits} lowercase hex digits of {@code value}, quoted. */
     public JsonBytes hexString(final long value, final int digits) {
         ensure(digits + 4);
@@ -226,12 +250,19 @@ public final class JsonBytes {
     public JsonBytes ip(final byte[] addr, final int off, final int version) {
         ensure(48);
         buf[len++] = '"';
+        ipText(addr, off, version);
+        buf[len++] = '"';
+        return this;
+    }
+
+    /** Appends the address at {@code addr[off..]} (4 or 16 bytes) unquoted, as {@link #ip} would. */
+    public JsonBytes ipText(final byte[] addr, final int off, final int version) {
+        ensure(46);
         if (version == 4) {
             dotted(addr, off);
         } else {
-            ipv6(addr);
+            ipv6(addr, off);
         }
-        buf[len++] = '"';
         return this;
     }
 
@@ -244,22 +275,22 @@ public final class JsonBytes {
         }
     }
 
-    private void ipv6(final byte[] a) {
+    private void ipv6(final byte[] a, final int off) {
         boolean mapped = true;
         for (int i = 0; i < 10; i++) {
-            mapped &= a[i] == 0;
+            mapped &= a[off + i] == 0;
         }
-        if (mapped && (a[10] & 0xff) == 0xff && (a[11] & 0xff) == 0xff) {
+        if (mapped && (a[off + 10] & 0xff) == 0xff && (a[off + 11] & 0xff) == 0xff) {
             raw("::ffff:");
-            dotted(a, 12);
+            dotted(a, off + 12);
             return;
         }
         int bestStart = -1;
         int bestLen = 1;
         for (int g = 0; g < 8;) {
-            if (group(a, g) == 0) {
+            if (group(a, off, g) == 0) {
                 int e = g;
-                while (e < 8 && group(a, e) == 0) {
+                while (e < 8 && group(a, off, e) == 0) {
                     e++;
                 }
                 if (e - g > bestLen) {
@@ -281,7 +312,7 @@ public final class JsonBytes {
             if (g > 0 && g != bestStart + bestLen) {
                 buf[len++] = ':';
             }
-            final int v = group(a, g);
+            final int v = group(a, off, g);
             boolean started = false;
             for (int s = 12; s >= 0; s -= 4) {
                 final int d = v >>> s & 0xf;
@@ -293,8 +324,8 @@ public final class JsonBytes {
         }
     }
 
-    private static int group(final byte[] a, final int g) {
-        return (a[2 * g] & 0xff) << 8 | a[2 * g + 1] & 0xff;
+    private static int group(final byte[] a, final int off, final int g) {
+        return (a[off + 2 * g] & 0xff) << 8 | a[off + 2 * g + 1] & 0xff;
     }
 
     /** The address as a String (slow path). */

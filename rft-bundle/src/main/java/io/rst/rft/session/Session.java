@@ -28,6 +28,8 @@ final class Session {
     static final int F_IPCM_PORT = 64;
     static final int F_INDEXED_A = 128;
     static final int F_INDEXED_B = 256;
+    /** In the table's list of sessions changed since its last drain (change tracking). */
+    static final int F_CHANGED = 512;
 
     static final long MAX_OFFSET = (1L << 43) - 1;
 
@@ -55,6 +57,13 @@ final class Session {
     byte ipVersion;
     short rejectReason;
     char ipCmSrcPort;
+    /**
+     * The REQ's CM response timeouts plus one (0: no REQ seen): how long A (the requester) waits
+     * for B's answers (REQ remote CM response timeout), and B for A's (REQ local CM response
+     * timeout); they time a DREQ's wait for its DREP. Two bytes that fit in the object's padding.
+     */
+    byte waitForB;
+    byte waitForA;
 
     boolean has(final int flag) {
         return (flags & flag) != 0;

@@ -34,11 +34,40 @@ import java.util.function.Consumer;
 public final class SessionTable {
     private static final int V4_MARK = 4;
     private static final int MIN_INDEX = 1 << 10;
+    /**
+     * The CM response timeout exponent assumed for a DREQ whose connection's REQ was not seen (and
+     * for restored sessions): rdma_cm's default, 4.096 us * 2^20 = 4.3 s.
+     */
+    static final int DEFAULT_CM_TIMEOUT = 20;
+    private static final byte[][] MSG_NAMES = new byte[CmMessageType.values().length][];
+    private static final byte[][] STATE_NAMES = new byte[SessionState.values().length][];
+
+    static {
+        for (CmMessageType t : CmMessageType.values()) {
+            MSG_NAMES[t.ordinal()] = JsonBytes.ascii("\"" + t.name() + "\"");
+        }
+        for (SessionState st : SessionState.values()) {
+            STATE_NAMES[st.ordinal()] = JsonBytes.ascii(",\"state\":\"" + st.name() + "\"");
+        }
+    }
+
+    /** Receives sessions as JSON objects, one at a time; the buffer is reused after the call. */
+    @FunctionalInterface
+    public interface JsonSink {
+        void session(JsonBytes json);
+    }
 
     private final SessionConfig config;
     private final SessionListener listener;
     private final Map<String, Integer> portIndex = new HashMap<>();
     private final List<String> ports = new ArrayList<>();
+    /** Scratch for IP addresses written as text. */
+    private final byte[] ipBytes = new byte[16];
+
+    // change tracking: sessions changed since the last drainChanges(), each once, in order
+    private boolean tracking;
+    private Session[] changed = new Session[64];
+    private int changedCount;
 
     // index: open addressing, linear probing; one entry per known endpoint of a session
     private int[] hashes = new int[MIN_INDEX];
@@ -57,6 +86,7 @@ public final class SessionTable {
     private long timedOut;
     private long ignored;
     private long accepted;
+    private long restored;
 
     /**
      * A table.
@@ -104,6 +134,11 @@ public final class SessionTable {
     /** CM MADs applied to a session. */
     public long accepted() {
         return accepted;
+    }
+
+    /** Sessions put back by {@link #restore}. */
+    public long restored() {
+        return restored;
     }
 
     public SessionConfig config() {
@@ -154,6 +189,8 @@ public final class SessionTable {
                 s.set(Session.F_A_QPN);
                 s.serviceId = m.serviceId();
                 s.set(Session.F_SERVICE);
+                s.waitForB = (byte) (m.remoteCmResponseTimeout() + 1);
+                s.waitForA = (byte) (m.localCmResponseTimeout() + 1);
                 if (m.hasIpCm()) {
                     s.ipCmSrcPort = (char) m.ipCmSrcPort();
                     s.set(Session.F_IPCM_PORT);
@@ -183,7 +220,6 @@ public final class SessionTable {
                     s.bQpn = m.localQpn();
                     s.set(Session.F_B_QPN);
                 }
-                s.deadline = Long.MAX_VALUE;
             }
             case RTU -> {
                 s = findEither(sHi, sLo, lc, dHi, dLo, rc);
@@ -197,7 +233,6 @@ public final class SessionTable {
                         s.state(SessionState.ESTABLISHED);
                     }
                 }
-                s.deadline = Long.MAX_VALUE;
             }
             case REJ -> {
                 final int which = m.messageRejected();
@@ -245,14 +280,20 @@ public final class SessionTable {
                     s.state(SessionState.DISCONNECTING);
                 }
                 // a DREQ names the QP of its receiver
-                if (isFromA(s, sHi, sLo, lc)) {
+                final boolean fromA = isFromA(s, sHi, sLo, lc);
+                if (fromA) {
                     s.bQpn = m.remoteQpn();
                     s.set(Session.F_B_QPN);
                 } else {
                     s.aQpn = m.remoteQpn();
                     s.set(Session.F_A_QPN);
                 }
-                s.deadline = Long.MAX_VALUE;
+                if (s.state() == SessionState.DISCONNECTING) {
+                    // the sender waits for its DREP as long as the receiver's CM response timeout
+                    final int w = fromA ? s.waitForB : s.waitForA;
+                    s.deadline = t + Math.max(config.minCmTimeoutMicros(),
+                        CmMessage.cmTimeoutMicros(w > 0 ? w - 1 : DEFAULT_CM_TIMEOUT));
+                }
             }
             case DREP -> {
                 s = findEither(sHi, sLo, lc, dHi, dLo, rc);
@@ -285,6 +326,11 @@ public final class SessionTable {
                 return false;
             }
         }
+        final SessionState now = s.state();
+        if (now != SessionState.REQ_SENT && now != SessionState.DISCONNECTING) {
+            // only those two wait for an answer
+            s.deadline = Long.MAX_VALUE;
+        }
         accepted++;
         if (t > s.lastSeen) {
             s.lastSeen = t;
@@ -292,14 +338,225 @@ public final class SessionTable {
         touch(s);
         s.addMessage(type.ordinal(), isFromA(s, sHi, sLo, lc), portId(ingressPort), t,
             config.maxMessagesPerSession());
+        changed(s, isNew ? SessionChange.CREATED : SessionChange.UPDATED);
+        return true;
+    }
+
+    private void changed(final Session s, final SessionChange change) {
         if (listener != null) {
-            listener.sessionChanged(isNew ? SessionChange.CREATED : SessionChange.UPDATED, record(s));
+            listener.sessionChanged(change, record(s));
+        }
+        if (tracking && !s.has(Session.F_CHANGED)) {
+            s.set(Session.F_CHANGED);
+            if (changedCount == changed.length) {
+                changed = java.util.Arrays.copyOf(changed, changedCount * 2);
+            }
+            changed[changedCount++] = s;
+        }
+    }
+
+    // ---------------------------------------------------------------- change tracking
+
+    /**
+     * Turns on change tracking: from now on every session that changes (created, updated, timed
+     * out, expired, evicted) is remembered once until {@link #drainChanges} hands it over. A
+     * session changed several times between two drains is handed over once, in its final state:
+     * the agent's way to emit one event per session per decode batch without building a
+     * {@link SessionRecord} per message.
+     */
+    public void trackChanges() {
+        tracking = true;
+    }
+
+    /** Sessions waiting for {@link #drainChanges}. */
+    public int pendingChanges() {
+        return changedCount;
+    }
+
+    /**
+     * Writes every session changed since the last call as one JSON object (the fields and bytes of
+     * {@link SessionRecord#appendJson}) into {@code scratch}, reset before each, and hands it to
+     * {@code sink}; in the order of their first change. Removed sessions (expired, evicted) are
+     * handed over too, in their last state.
+     *
+     * @return the number of sessions handed over
+     */
+    public int drainChanges(final JsonBytes scratch, final JsonSink sink) {
+        final int n = changedCount;
+        for (int i = 0; i < n; i++) {
+            final Session s = changed[i];
+            changed[i] = null;
+            s.clear(Session.F_CHANGED);
+            scratch.reset();
+            writeJson(s, scratch);
+            sink.session(scratch);
+        }
+        changedCount = 0;
+        if (changed.length > 4096) {
+            // a mass expiry grew the list: give the memory back
+            changed = new Session[64];
+        }
+        return n;
+    }
+
+    /**
+     * Puts back a session this table (or an earlier one, before a restart) described as
+     * {@code r}, so that its next messages continue it instead of starting a new session. A
+     * session with the same requester endpoint (or responder endpoint) is replaced. The REQ's CM
+     * response timeouts are not in a record: a restored REQ_SENT or DISCONNECTING session waits
+     * {@link #DEFAULT_CM_TIMEOUT} from its last message. Records this table cannot have written
+     * (an IP address or comm ID that does not parse, an unknown message name) are refused.
+     * Counted in {@link #restored()}, not as created, and no change is reported.
+     *
+     * @return whether the session was put back
+     */
+    public boolean restore(final SessionRecord r) {
+        final int version = r.requesterIp().indexOf(':') >= 0 ? 6 : 4;
+        final long[] a = parseIp(r.requesterIp(), version);
+        final long[] b = parseIp(r.responderIp(), version);
+        final Integer aCid = parseHex32(r.requesterCommId());
+        final Integer bCid = r.responderCommId() == null ? Integer.valueOf(0) : parseHex32(r.responderCommId());
+        if (a.length == 0 || b.length == 0 || aCid == null || bCid == null) {
+            return false;
+        }
+        final long first = micros(r.firstSeen());
+        final long last = micros(r.lastSeen());
+        final int n = Math.min(r.messageLog().size(), config.maxMessagesPerSession());
+        final long[] words = new long[Math.max(1, n)];
+        for (int i = 0; i < n; i++) {
+            final SessionMessage m = r.messageLog().get(i);
+            final CmMessageType type;
+            try {
+                type = CmMessageType.valueOf(m.msg());
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+            final long off = Math.min(Session.MAX_OFFSET, Math.max(0L, micros(m.time()) - first));
+            words[i] = off << 21 | (long) (portId(m.ingressPort()) & 0xffff) << 5 | (m.fromRequester() ? 16 : 0)
+                | type.ordinal();
+        }
+        final Long service = r.serviceId() == null ? null : parseHex64(r.serviceId());
+        if (r.serviceId() != null && service == null) {
+            return false;
+        }
+        Session old = find(a[0], a[1], aCid);
+        if (old != null) {
+            remove(old);
+        }
+        old = r.responderCommId() == null ? null : find(b[0], b[1], bCid);
+        if (old != null) {
+            remove(old);
+        }
+        final boolean bKnown = r.responderCommId() != null;
+        final Session s = create(version, a[0], a[1], aCid, b[0], b[1], bCid, bKnown, r.rolesKnown(), r.state(), first);
+        created--;
+        restored++;
+        s.lastSeen = last;
+        s.msgs = words;
+        s.msgCount = (short) n;
+        s.dropped = (short) Math.min(Short.MAX_VALUE, r.droppedMessages() + r.messageLog().size() - n);
+        if (r.requesterQpn() != null) {
+            s.aQpn = r.requesterQpn();
+            s.set(Session.F_A_QPN);
+        }
+        if (r.responderQpn() != null) {
+            s.bQpn = r.responderQpn();
+            s.set(Session.F_B_QPN);
+        }
+        if (service != null) {
+            s.serviceId = service;
+            s.set(Session.F_SERVICE);
+        }
+        if (r.rdmaCmSrcPort() != null) {
+            s.ipCmSrcPort = (char) (r.rdmaCmSrcPort() & 0xffff);
+            s.set(Session.F_IPCM_PORT);
+        }
+        if (r.rejectReason() != null) {
+            s.rejectReason = (short) (int) r.rejectReason();
+            s.set(Session.F_REJECT);
+        }
+        if (r.state() == SessionState.REQ_SENT || r.state() == SessionState.DISCONNECTING) {
+            s.deadline = last + Math.max(config.minCmTimeoutMicros(), CmMessage.cmTimeoutMicros(DEFAULT_CM_TIMEOUT));
         }
         return true;
     }
 
+    private static long micros(final BigDecimal seconds) {
+        return seconds.movePointRight(6).setScale(0, java.math.RoundingMode.HALF_UP).longValue();
+    }
+
+    private static Integer parseHex32(final String s) {
+        if (s.length() != 10 || !s.startsWith("0x")) {
+            return null;
+        }
+        try {
+            return Integer.parseUnsignedInt(s, 2, 10, 16);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static Long parseHex64(final String s) {
+        if (s.length() != 18 || !s.startsWith("0x")) {
+            return null;
+        }
+        try {
+            return Long.parseUnsignedLong(s, 2, 18, 16);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** An address as the index keys it ({hi, lo}), or null if it is not an IP literal. */
+    private static final long[] NO_IP = new long[0];
+
+    /** An address as the index keys it ({hi, lo}), or an empty array if it is not an IP literal. */
+    private static long[] parseIp(final String ip, final int version) {
+        for (int i = 0; i < ip.length(); i++) {
+            final char c = ip.charAt(i);
+            // literals only: InetAddress would otherwise ask DNS
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || c == ':' || c == '.')) {
+                return NO_IP;
+            }
+        }
+        if (ip.isEmpty() || version == 4 && ip.indexOf(':') >= 0 || version == 6 && ip.indexOf(':') < 0) {
+            return NO_IP;
+        }
+        final byte[] raw;
+        try {
+            raw = java.net.InetAddress.getByName(ip).getAddress();
+        } catch (java.net.UnknownHostException e) {
+            return NO_IP;
+        }
+        final byte[] b;
+        if (version == 6 && raw.length == 4) {
+            // Java turns ::ffff:a.b.c.d into an IPv4 address; the wire had the IPv6 form
+            b = new byte[16];
+            b[10] = (byte) 0xff;
+            b[11] = (byte) 0xff;
+            System.arraycopy(raw, 0, b, 12, 4);
+        } else if (version == 4 && raw.length != 4) {
+            return NO_IP;
+        } else {
+            b = raw;
+        }
+        if (version == 4) {
+            return new long[] {(long) V4_MARK << 60, be(b, 0, 4)};
+        }
+        return new long[] {be(b, 0, 8), be(b, 8, 8)};
+    }
+
+    private static long be(final byte[] b, final int off, final int n) {
+        long v = 0;
+        for (int i = 0; i < n; i++) {
+            v = v << 8 | b[off + i] & 0xff;
+        }
+        return v;
+    }
+
     /**
-     * Applies time: REQ_SENT sessions whose CM response timeout passed become TIMED_OUT, and
+     * Applies time: REQ_SENT sessions whose CM response timeout passed, and DISCONNECTING sessions
+     * whose DREQ got no DREP within the receiver's CM response timeout, become TIMED_OUT, and
      * finished sessions whose last message is older than the retention leave the table.
      * Returns the number of sessions changed or removed.
      */
@@ -307,22 +564,19 @@ public final class SessionTable {
         int n = 0;
         for (Session s = head; s != null;) {
             final Session next = s.next;
-            if (s.state == SessionState.REQ_SENT.ordinal() && s.deadline <= nowMicros) {
+            if (s.deadline <= nowMicros && (s.state == SessionState.REQ_SENT.ordinal()
+                    || s.state == SessionState.DISCONNECTING.ordinal())) {
                 s.state(SessionState.TIMED_OUT);
                 s.deadline = Long.MAX_VALUE;
                 timedOut++;
                 n++;
-                if (listener != null) {
-                    listener.sessionChanged(SessionChange.TIMED_OUT, record(s));
-                }
+                changed(s, SessionChange.TIMED_OUT);
             }
             if (s.state().isFinished() && nowMicros - s.lastSeen >= config.retentionMicros()) {
                 remove(s);
                 expired++;
                 n++;
-                if (listener != null) {
-                    listener.sessionChanged(SessionChange.EXPIRED, record(s));
-                }
+                changed(s, SessionChange.EXPIRED);
             }
             s = next;
         }
@@ -351,6 +605,132 @@ public final class SessionTable {
         for (Session s : all) {
             sink.accept(record(s));
         }
+    }
+
+    /**
+     * Hands every session, in {@link #snapshot()} order, to {@code sink} as a JSON object (the
+     * bytes of {@link SessionRecord#appendJson}) written into {@code scratch}: no record is built.
+     */
+    public void snapshotJson(final JsonBytes scratch, final JsonSink sink) {
+        for (Session s : sortedSessions()) {
+            scratch.reset();
+            writeJson(s, scratch);
+            sink.session(scratch);
+        }
+    }
+
+    private List<Session> sortedSessions() {
+        final List<Session> all = new ArrayList<>(size);
+        for (Session s = head; s != null; s = s.next) {
+            all.add(s);
+        }
+        all.sort(Comparator.comparingLong((Session s) -> s.firstSeen).thenComparingLong(s -> s.seq));
+        return all;
+    }
+
+    private static final byte[] K_SESSION_ID = JsonBytes.ascii("{\"session_id\":\"");
+    private static final byte[] K_ROLES_KNOWN = JsonBytes.ascii("\",\"roles_known\":");
+    private static final byte[] K_REQUESTER_IP = JsonBytes.ascii(",\"requester_ip\":\"");
+    private static final byte[] K_RESPONDER_IP = JsonBytes.ascii("\",\"responder_ip\":\"");
+    private static final byte[] K_REQUESTER_CID = JsonBytes.ascii("\",\"requester_comm_id\":\"");
+    private static final byte[] K_RESPONDER_CID = JsonBytes.ascii(",\"responder_comm_id\":");
+    private static final byte[] K_REQUESTER_QPN = JsonBytes.ascii(",\"requester_qpn\":");
+    private static final byte[] K_RESPONDER_QPN = JsonBytes.ascii(",\"responder_qpn\":");
+    private static final byte[] K_SERVICE_ID = JsonBytes.ascii(",\"service_id\":");
+    private static final byte[] K_CM_SRC_PORT = JsonBytes.ascii(",\"rdma_cm_src_port\":");
+    private static final byte[] K_CM_DST_PORT = JsonBytes.ascii(",\"rdma_cm_dst_port\":");
+    private static final byte[] K_REJECT_REASON = JsonBytes.ascii(",\"reject_reason\":");
+    private static final byte[] K_MESSAGES = JsonBytes.ascii(",\"messages\":[");
+    private static final byte[] K_FIRST_SEEN = JsonBytes.ascii("],\"first_seen\":");
+    private static final byte[] K_LAST_SEEN = JsonBytes.ascii(",\"last_seen\":");
+    private static final byte[] K_MESSAGE_LOG = JsonBytes.ascii(",\"message_log\":[");
+    private static final byte[] K_MSG = JsonBytes.ascii("{\"msg\":");
+    private static final byte[] K_INGRESS_PORT = JsonBytes.ascii(",\"ingress_port\":");
+    private static final byte[] K_TIME = JsonBytes.ascii(",\"time\":");
+    private static final byte[] K_FROM_REQUESTER_TRUE = JsonBytes.ascii(",\"from_requester\":true}");
+    private static final byte[] K_FROM_REQUESTER_FALSE = JsonBytes.ascii(",\"from_requester\":false}");
+    private static final byte[] K_DROPPED = JsonBytes.ascii("],\"dropped_messages\":");
+    private static final byte[] TRUE = JsonBytes.ascii("true");
+    private static final byte[] FALSE = JsonBytes.ascii("false");
+
+    /** Writes what {@code record(s).appendJson(out)} writes, straight from the session. */
+    private void writeJson(final Session s, final JsonBytes out) {
+        out.raw(K_SESSION_ID);
+        if (s.has(Session.F_ROLES_KNOWN)) {
+            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8).raw('/');
+            ipText(out, s.ipVersion, s.bHi, s.bLo);
+        } else if (compareEndpoints(s) <= 0) {
+            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8).raw('/');
+            ipText(out, s.ipVersion, s.bHi, s.bLo).raw('/').hex(s.bCid & 0xffffffffL, 8);
+        } else {
+            ipText(out, s.ipVersion, s.bHi, s.bLo).raw('/').hex(s.bCid & 0xffffffffL, 8).raw('/');
+            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8);
+        }
+        out.raw(K_ROLES_KNOWN).raw(s.has(Session.F_ROLES_KNOWN) ? TRUE : FALSE);
+        out.raw(K_REQUESTER_IP);
+        ipText(out, s.ipVersion, s.aHi, s.aLo).raw(K_RESPONDER_IP);
+        ipText(out, s.ipVersion, s.bHi, s.bLo).raw(K_REQUESTER_CID).hex(s.aCid & 0xffffffffL, 8).raw('"');
+        if (s.has(Session.F_B_CID)) {
+            out.raw(K_RESPONDER_CID).hexString(s.bCid & 0xffffffffL, 8);
+        }
+        if (s.has(Session.F_A_QPN)) {
+            out.raw(K_REQUESTER_QPN).decimal(s.aQpn);
+        }
+        if (s.has(Session.F_B_QPN)) {
+            out.raw(K_RESPONDER_QPN).decimal(s.bQpn);
+        }
+        if (s.has(Session.F_SERVICE)) {
+            out.raw(K_SERVICE_ID).hexString(s.serviceId, 16);
+        }
+        if (s.has(Session.F_IPCM_PORT)) {
+            out.raw(K_CM_SRC_PORT).decimal((int) s.ipCmSrcPort);
+        }
+        if (s.has(Session.F_SERVICE) && s.serviceId >>> 24 == 1L) {
+            out.raw(K_CM_DST_PORT).decimal((int) s.serviceId & 0xffff);
+        }
+        out.raw(STATE_NAMES[s.state]);
+        if (s.has(Session.F_REJECT)) {
+            out.raw(K_REJECT_REASON).decimal(s.rejectReason & 0xffff);
+        }
+        out.raw(K_MESSAGES);
+        for (int i = 0; i < s.msgCount; i++) {
+            if (i > 0) {
+                out.raw(',');
+            }
+            out.raw(MSG_NAMES[(int) (s.msgs[i] & 0xf)]);
+        }
+        out.raw(K_FIRST_SEEN).seconds(s.firstSeen * 1000L, 6);
+        out.raw(K_LAST_SEEN).seconds(s.lastSeen * 1000L, 6);
+        out.raw(K_MESSAGE_LOG);
+        for (int i = 0; i < s.msgCount; i++) {
+            final long w = s.msgs[i];
+            if (i > 0) {
+                out.raw(',');
+            }
+            out.raw(K_MSG).raw(MSG_NAMES[(int) (w & 0xf)]);
+            final String port = ports.get((int) (w >>> 5 & 0xffff));
+            if (port != null) {
+                out.raw(K_INGRESS_PORT).string(port);
+            }
+            out.raw(K_TIME).seconds((s.firstSeen + (w >>> 21)) * 1000L, 6);
+            out.raw((w & 16) != 0 ? K_FROM_REQUESTER_TRUE : K_FROM_REQUESTER_FALSE);
+        }
+        out.raw(K_DROPPED).decimal(s.dropped).raw('}');
+    }
+
+    private JsonBytes ipText(final JsonBytes out, final int version, final long hi, final long lo) {
+        final byte[] b = ipBytes;
+        if (version == 4) {
+            for (int i = 0; i < 4; i++) {
+                b[i] = (byte) (lo >>> (24 - 8 * i));
+            }
+        } else {
+            for (int i = 0; i < 8; i++) {
+                b[i] = (byte) (hi >>> (56 - 8 * i));
+                b[8 + i] = (byte) (lo >>> (56 - 8 * i));
+            }
+        }
+        return out.ipText(b, 0, version);
     }
 
     private SessionRecord record(final Session s) {
@@ -437,9 +817,7 @@ public final class SessionTable {
             final Session victim = head;
             remove(victim);
             evictions++;
-            if (listener != null) {
-                listener.sessionChanged(SessionChange.EVICTED, record(victim));
-            }
+            changed(victim, SessionChange.EVICTED);
         }
         final Session s = new Session();
         s.ipVersion = (byte) version;

@@ -20,12 +20,23 @@
  *        no answer  |   |   \--REJ--> REJECTED        REP_SENT --REJ--> REJECTED            DREP
  *      by deadline  v   | MRA (waits its service timeout)                                    v
  *                TIMED_OUT --REP/RTU/REQ retry: back on track                               CLOSED
+ *
+ *   DISCONNECTING --no DREP by the DREQ's deadline--> TIMED_OUT --DREQ retry--> DISCONNECTING
+ *                                                         \--late DREP--> CLOSED
  * </pre>
  *
  * The REQ's deadline is its time + 4.096 us * 2^(remote CM response timeout) (at least the
  * configured floor), moved by REQ retries and MRAs; {@link io.rst.rft.session.SessionTable#expire}
- * applies it (the {@code sessions} command at the time of the file's last packet). A DREQ without
- * DREP stays DISCONNECTING; a DREP seconds later still closes it. A session whose setup was not
+ * applies it (the {@code sessions} command at the time of the file's last packet). A DREQ waits
+ * for its DREP as long as the receiver's CM response timeout, from the session's REQ (the REQ's
+ * remote CM response timeout when the requester sent the DREQ, its local one when the responder
+ * did; 2^20 * 4.096 us = 4.3 s, rdma_cm's default, when no REQ was seen), at least the
+ * configured floor; a DREQ retry moves the deadline. A DREQ without DREP by then is TIMED_OUT
+ * (finished: it ages out with the retention); a DREP seconds later still closes it. Only
+ * REQ_SENT and DISCONNECTING sessions have a deadline, so expiry stays one pass over the table.
+ * {@link io.rst.rft.session.SessionTable#restore} puts back sessions saved before a restart (a
+ * restored REQ_SENT or DISCONNECTING session waits 4.3 s from its last message: the REQ's
+ * timeouts are not in a record). A session whose setup was not
  * seen (capture started mid-session) is created from what was seen, with
  * {@code roles_known = false} when only DREQ/DREP tell nothing about who was the requester.
  *

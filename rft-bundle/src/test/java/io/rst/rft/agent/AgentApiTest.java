@@ -13,6 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rst.rft.decode.CmMessageType;
+import io.rst.rft.pcap.CmFrameBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -54,13 +56,19 @@ class AgentApiTest {
     }
 
     private Agent startAgent(final List<byte[]> frames, final String name, final int retain) throws Exception {
+        return startAgent(frames, name, retain, false);
+    }
+
+    /** An agent replaying {@code frames}; with {@code cm} the real decoder and session table. */
+    private Agent startAgent(final List<byte[]> frames, final String name, final int retain, final boolean cm)
+            throws Exception {
         final Path pcap = dir.resolve(name + ".pcap");
         TestFrames.writePcap(pcap, frames, System.currentTimeMillis() * 1000L);
         Files.writeString(dir.resolve("token"), TOKEN + "\n");
         final AgentOptions o = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
             pcap.toString(), "--retain-events", Integer.toString(retain), "--agent-id", "leaf1"));
-        final Agent a = new Agent(o, EventPerFrameProcessor::new);
+        final Agent a = new Agent(o, cm ? events -> AgentCommand.cmProcessor(o, events) : EventPerFrameProcessor::new);
         a.start();
         return a;
     }
@@ -251,6 +259,62 @@ class AgentApiTest {
         snap = JSON.readTree(get("/v1/sessions", TOKEN).body());
         assertEquals(15, snap.path("seq").asLong());
         assertEquals(15, snap.path("sessions").size());
+    }
+
+    private static byte[] cm(final CmMessageType type, final byte[] src, final byte[] dst, final int lc,
+            final int rc) {
+        final CmFrameBuilder fb = new CmFrameBuilder().ips(src, dst).type(type).commIds(lc, rc).localQpn(0x42)
+            .remoteQpn(0x43).timeouts(20, 20, 15);
+        final byte[] frame = new byte[1024];
+        return java.util.Arrays.copyOf(frame, fb.build(frame));
+    }
+
+    private void awaitFrames(final long n) throws Exception {
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        JsonNode st = status();
+        while (st.path("counters").path("frames").asLong() < n || st.path("counters").path("queue_backlog").asLong() > 0) {
+            assertTrue(System.nanoTime() < deadline, "agent did not decode " + n + " frames: " + st);
+            Thread.sleep(20);
+            st = status();
+        }
+    }
+
+    @Test
+    void restartedAgentContinuesItsSessionsWithTheRealTable() throws Exception {
+        final byte[] a = {10, 0, 0, 1};
+        final byte[] b = {10, 0, 0, 2};
+        final byte[] c = {10, 0, 0, 3};
+        agent = startAgent(List.of(cm(CmMessageType.REQ, a, b, 1, 0), cm(CmMessageType.REP, b, a, 2, 1),
+            cm(CmMessageType.RTU, a, b, 1, 2), cm(CmMessageType.REQ, c, b, 5, 0)), "a", 1024, true);
+        awaitFrames(4);
+        JsonNode snap = JSON.readTree(get("/v1/sessions", TOKEN).body());
+        assertEquals(2, snap.path("sessions").size());
+        assertEquals("ESTABLISHED", snap.path("sessions").get(0).path("state").asText());
+        final long seqBefore = snap.path("seq").asLong();
+        assertTrue(seqBefore >= 2, "at least one event per session");
+        // every event is the session's state at the time: the last one of the first session has it established
+        final List<JsonNode> ev = events("after=0&wait=0");
+        assertEquals(seqBefore, ev.size());
+        agent.close();
+
+        // after the restart, the connection ends: DREQ and DREP continue the same session
+        agent = startAgent(List.of(cm(CmMessageType.DREQ, a, b, 1, 2), cm(CmMessageType.DREP, b, a, 2, 1)), "b",
+            1024, true);
+        assertEquals(2, status().path("counters").path("restored_sessions").asLong());
+        awaitFrames(2);
+        snap = JSON.readTree(get("/v1/sessions", TOKEN).body());
+        assertEquals(2, snap.path("sessions").size(), snap.toString());
+        final JsonNode s = snap.path("sessions").get(0);
+        assertEquals("10.0.0.1/0x00000001/10.0.0.2", s.path("session_id").asText());
+        assertEquals("CLOSED", s.path("state").asText());
+        assertEquals("[\"REQ\",\"REP\",\"RTU\",\"DREQ\",\"DREP\"]", s.path("messages").toString());
+        assertEquals("10.0.0.3/0x00000005/10.0.0.2", snap.path("sessions").get(1).path("session_id").asText(),
+            "the other one is still there");
+        // and the event stream goes on from where it was, with the continued session
+        final List<JsonNode> after = events("after=" + seqBefore + "&wait=0");
+        assertFalse(after.isEmpty());
+        assertEquals(seqBefore + 1, after.get(0).path("seq").asLong());
+        assertEquals("CLOSED", after.get(after.size() - 1).path("session").path("state").asText());
     }
 
     @Test

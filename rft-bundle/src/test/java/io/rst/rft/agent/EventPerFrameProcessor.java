@@ -7,7 +7,11 @@
  */
 package io.rst.rft.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +23,10 @@ import java.util.Map;
  */
 final class EventPerFrameProcessor implements FrameProcessor {
     private final SessionEvents events;
-    private final Map<String, Map<String, Object>> table = new LinkedHashMap<>();
+    private final Map<String, Object> table = new LinkedHashMap<>();
+    private final ObjectMapper mapper = new ObjectMapper();
     private long frames;
+    private long restored;
 
     EventPerFrameProcessor(final SessionEvents events) {
         this.events = events;
@@ -31,14 +37,14 @@ final class EventPerFrameProcessor implements FrameProcessor {
         frames++;
         final String id = "s" + (buf[off + len - 1] & 0xff);
         final Map<String, Object> rec = new LinkedHashMap<>();
-        final Map<String, Object> old = table.get(id);
+        final Object old = table.get(id);
         rec.put("session_id", id);
-        rec.put("messages", old == null ? 1 : (Integer) old.get("messages") + 1);
+        rec.put("messages", old == null ? 1 : mapper.valueToTree(old).path("messages").asInt() + 1);
         rec.put("ingress_port", port);
         rec.put("last_seen", tsMicros / 1e6);
         final Map<String, Object> frozen = Map.copyOf(rec);
         table.put(id, frozen);
-        events.onSession(id, frozen, tsMicros);
+        events.onSession(frozen, tsMicros);
     }
 
     @Override
@@ -51,11 +57,31 @@ final class EventPerFrameProcessor implements FrameProcessor {
     }
 
     @Override
+    public boolean restore(final JsonNode record) {
+        final String id = record.path("session_id").asText("");
+        if (id.isEmpty()) {
+            return false;
+        }
+        table.put(id, record);
+        restored++;
+        return true;
+    }
+
+    @Override
+    public void writeSessions(final OutputStream out) throws IOException {
+        for (Object r : table.values()) {
+            out.write(mapper.writeValueAsBytes(r));
+            out.write('\n');
+        }
+    }
+
+    @Override
     public void addCounters(final ObjectNode counters) {
         counters.put("cm_mads", frames);
         counters.put("data_packets", 0);
         counters.putObject("skipped");
         counters.put("sessions_live", table.size());
         counters.put("evictions", 0);
+        counters.put("restored_sessions", restored);
     }
 }

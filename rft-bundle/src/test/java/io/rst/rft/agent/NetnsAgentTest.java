@@ -212,6 +212,9 @@ class NetnsAgentTest {
         assertEquals(3, packets(s, "s2"), "inbound on s2 only: " + s);
         assertEquals(8, s.path("counters").path("frames").asLong());
         assertEquals(8, s.path("counters").path("cm_mads").asLong(), "the decoder took every CM MAD: " + s);
+        for (JsonNode i : s.path("interfaces")) {
+            assertEquals("pcap_next_ex", i.path("reader").asText(), "frames read into ring slots: " + s);
+        }
         // the sessions carry the port each message came in on
         final String sessions = get("/v1/sessions", token).body();
         assertTrue(sessions.contains("\"s1\"") && sessions.contains("\"s2\""), sessions);
@@ -255,5 +258,7 @@ class NetnsAgentTest {
         assertFalse(s.path("capturing").asBoolean());
         assertEquals(instance, s.path("instance").asText());
         assertEquals(lastSeq, s.path("last_seq").asLong());
+        assertTrue(s.path("counters").path("restored_sessions").asLong() >= 8, "the table is back: " + s);
+        assertTrue(s.path("counters").path("sessions_live").asLong() >= 8, "in the live table: " + s);
     }
 }

@@ -69,7 +69,7 @@ class FileCommandsTest {
     }
 
     @Test
-    void sessionsJudgesReqTimeoutsAtTheLastPacketOfTheFile() throws Exception {
+    void sessionsJudgesReqAndDreqTimeoutsAtTheLastPacketOfTheFile() throws Exception {
         final Path f = tmp.resolve("all.pcap");
         assertEquals(0, run("gen", "--out", f.toString(), "--sessions", "22", "--all-types", "--ip", "0",
             "--vlans", "-1", "--nanos"));
@@ -80,8 +80,8 @@ class FileCommandsTest {
             states.merge(om.readTree(s).get("state").asText(), 1L, Long::sum);
         }
         // 22 connections, 2 of each scenario; the 2 SIDR exchanges make no session
-        assertEquals(java.util.Map.of("CLOSED", 8L, "DISCONNECTING", 2L, "ESTABLISHED", 4L, "REJECTED", 4L,
-            "TIMED_OUT", 2L), states);
+        // the DREQs without DREP (scenario 6) time out too: 4.3 s before the file's end
+        assertEquals(java.util.Map.of("CLOSED", 8L, "ESTABLISHED", 4L, "REJECTED", 4L, "TIMED_OUT", 4L), states);
     }
 
     @Test

@@ -219,6 +219,143 @@ class SessionTableTest {
         assertEquals(0, new java.math.BigDecimal("0.001").compareTo(ours.get("first_seen").decimalValue()));
     }
 
+    /** Every scenario of the generator, IPv4 and IPv6, through both writers: the same bytes. */
+    @Test
+    void changeTrackingWritesWhatTheRecordsWriteOncePerSessionPerDrain() throws Exception {
+        final Path pcap = tmp.resolve("all.pcap");
+        new CmTrafficGenerator(CmTrafficGenerator.Options.allTypes(110, 3)).write(pcap);
+        final SessionTable t = new SessionTable(SessionConfig.DEFAULT, null);
+        t.trackChanges();
+        final List<String> drained = new ArrayList<>();
+        final JsonBytes scratch = new JsonBytes(64);
+        int accepted = 0;
+        for (CmMessage c : Captures.cmMessages(pcap)) {
+            if (t.accept(c, "swp" + (accepted % 3))) {
+                accepted++;
+            }
+        }
+        // one drain after everything: each session once, in its final state
+        assertEquals(t.size(), t.pendingChanges());
+        assertEquals(t.size(), t.drainChanges(scratch, j -> drained.add(j.toString())));
+        assertEquals(0, t.pendingChanges());
+        final List<String> expected = new ArrayList<>();
+        for (SessionRecord r : t.snapshot()) {
+            final JsonBytes j = new JsonBytes(64);
+            r.appendJson(j);
+            expected.add(j.toString());
+        }
+        assertEquals(expected.stream().sorted().toList(), drained.stream().sorted().toList());
+        final List<String> snap = new ArrayList<>();
+        t.snapshotJson(scratch, j -> snap.add(j.toString()));
+        assertEquals(expected, snap, "snapshotJson: same bytes, same order as snapshot()");
+        assertTrue(accepted > 3 * t.size(), "sessions changed several times, reported once");
+        // a message, then an expiry: each session changed reported (once) again
+        t.accept(msg(CmMessageType.REQ, A, B, 0x77, 0, 1_000L), "swp9");
+        t.accept(msg(CmMessageType.REQ, A, B, 0x77, 0, 2_000L), "swp9");
+        assertEquals(1, t.drainChanges(scratch, j -> assertTrue(j.toString().contains("\"REQ\",\"REQ\""))));
+        assertEquals(0, t.drainChanges(scratch, j -> { }));
+    }
+
+    @Test
+    void dreqWithoutDrepTimesOutAfterTheReceiversCmResponseTimeout() {
+        final SessionTable t = table(10, 1_000_000_000L);
+        fb.timeouts(16, 18, 2); // A waits 2^16 * 4.096 us = 268 ms for B; B waits 2^18 (1.07 s) for A
+        t.accept(msg(CmMessageType.REQ, A, B, 1, 0, 1_000_000L), null);
+        t.accept(msg(CmMessageType.REP, B, A, 2, 1, 1_001_000L), null);
+        t.accept(msg(CmMessageType.RTU, A, B, 1, 2, 1_002_000L), null);
+        assertEquals(0, t.expire(100_000_000L), "ESTABLISHED waits for nothing");
+        // the responder disconnects: it waits for the requester's DREP, 1.07 s
+        t.accept(msg(CmMessageType.DREQ, B, A, 2, 1, 200_000_000L), null);
+        assertEquals(0, t.expire(200_000_000L + 1_073_000L));
+        assertEquals(SessionState.DISCONNECTING, t.snapshot().get(0).state());
+        assertEquals(1, t.expire(200_000_000L + 1_073_742L));
+        assertEquals(SessionState.TIMED_OUT, t.snapshot().get(0).state());
+        assertEquals(1, t.timedOut());
+        // a DREQ retry: waiting again; then the DREP closes it
+        t.accept(msg(CmMessageType.DREQ, B, A, 2, 1, 202_000_000L), null);
+        assertEquals(SessionState.DISCONNECTING, t.snapshot().get(0).state());
+        t.accept(msg(CmMessageType.DREP, A, B, 1, 2, 202_100_000L), null);
+        assertEquals(0, t.expire(300_000_000L));
+        assertEquals(SessionState.CLOSED, t.snapshot().get(0).state());
+        // the requester's DREQ waits 268 ms, and a DREQ of a session whose REQ was not seen 4.3 s
+        t.accept(msg(CmMessageType.REQ, A, B, 3, 0, 400_000_000L), null);
+        t.accept(msg(CmMessageType.REP, B, A, 4, 3, 400_001_000L), null);
+        t.accept(msg(CmMessageType.DREQ, A, B, 3, 4, 400_002_000L), null);
+        t.accept(msg(CmMessageType.DREQ, A, B, 5, 6, 400_002_000L), null);
+        assertEquals(1, t.expire(400_002_000L + 268_436L));
+        assertEquals(0, t.expire(400_002_000L + 4_294_967L - 1));
+        assertEquals(1, t.expire(400_002_000L + 4_294_967L));
+        assertEquals(List.of(SessionState.CLOSED, SessionState.TIMED_OUT, SessionState.TIMED_OUT),
+            t.snapshot().stream().map(SessionRecord::state).toList());
+    }
+
+    @Test
+    void restoredSessionsContinueWhereTheyWere() throws Exception {
+        final SessionTable before = table(10, 60_000_000L);
+        final byte[] a6 = new byte[16];
+        final byte[] b6 = new byte[16];
+        a6[0] = (byte) 0xfd;
+        a6[15] = 1;
+        b6[0] = (byte) 0xfd;
+        b6[15] = 2;
+        fb.localQpn(0x123).serviceId(0x0000000001060000L | 4420).ipCm(4, 5555, A, B);
+        before.accept(msg(CmMessageType.REQ, A, B, 1, 0, 1_000L), "swp1");
+        fb.localQpn(0x456);
+        before.accept(msg(CmMessageType.REP, B, A, 2, 1, 2_000L), "swp2");
+        before.accept(msg(CmMessageType.RTU, A, B, 1, 2, 3_000L), "swp1");
+        fb.noIpCm().serviceId(0x1234L);
+        before.accept(msg(CmMessageType.REQ, a6, b6, 7, 0, 4_000L), "swp3");
+        fb.reject(28, 0);
+        before.accept(msg(CmMessageType.REJ, b6, a6, 8, 7, 5_000L), "swp4");
+        fb.remoteQpn(99);
+        before.accept(msg(CmMessageType.DREQ, B, A, 0x10, 0x11, 6_000L), null);
+
+        // what the agent saves at shutdown and reads back at start: JSON lines, through Jackson
+        final ObjectMapper om = new ObjectMapper();
+        final List<String> saved = new ArrayList<>();
+        before.snapshotJson(new JsonBytes(64), j -> saved.add(j.toString()));
+        final SessionTable after = table(10, 60_000_000L);
+        for (String line : saved) {
+            assertTrue(after.restore(om.readValue(line, SessionRecord.class)), line);
+        }
+        assertEquals(3, after.restored());
+        assertEquals(0, after.created());
+        assertEquals(before.snapshot(), after.snapshot(), "the same records after the restart");
+        // restoring again replaces, it does not duplicate
+        assertTrue(after.restore(om.readValue(saved.get(0), SessionRecord.class)));
+        assertEquals(3, after.size());
+
+        // the first connection ends: DREQ and DREP join the restored session, not a new one
+        after.accept(msg(CmMessageType.DREQ, A, B, 1, 2, 7_000L), "swp1");
+        after.accept(msg(CmMessageType.DREP, B, A, 2, 1, 8_000L), "swp2");
+        assertEquals(3, after.size());
+        assertEquals(0, after.created());
+        final SessionRecord r = after.snapshot().get(0);
+        assertEquals(SessionState.CLOSED, r.state());
+        assertEquals(List.of("REQ", "REP", "RTU", "DREQ", "DREP"), r.messages());
+        assertEquals(List.of("swp1", "swp2", "swp1", "swp1", "swp2"),
+            r.messageLog().stream().map(SessionMessage::ingressPort).toList());
+        assertEquals(0x123, r.requesterQpn());
+        assertEquals(99, r.responderQpn(), "as the last DREQ named it");
+        assertEquals(5555, r.rdmaCmSrcPort());
+        // the mid-session one (roles unknown) is found through its other endpoint too
+        after.accept(msg(CmMessageType.DREP, A, B, 0x11, 0x10, 9_000L), null);
+        assertEquals(3, after.size());
+        assertEquals(SessionState.CLOSED, after.snapshot().get(2).state());
+        // a restored DISCONNECTING session waits the default CM response timeout from its last message
+        final SessionTable waiting = table(10, 60_000_000L);
+        waiting.restore(om.readValue(saved.get(2), SessionRecord.class));
+        assertEquals(0, waiting.expire(6_000L + 4_294_966L));
+        assertEquals(1, waiting.expire(6_000L + 4_294_967L));
+        // what this table cannot have written is refused
+        final JsonNode bad = om.readTree(saved.get(0));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) bad).put("requester_ip", "example.com");
+        assertFalse(after.restore(om.treeToValue(bad, SessionRecord.class)));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) bad).put("requester_ip", "10.0.0.1")
+            .put("requester_comm_id", "0x1");
+        assertFalse(after.restore(om.treeToValue(bad, SessionRecord.class)));
+    }
+
     /**
      * Fills a table with 500k live (ESTABLISHED) sessions and measures the heap they hold.
      * The budget is 256 bytes per live session, index included.
