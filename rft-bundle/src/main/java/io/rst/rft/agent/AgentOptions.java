@@ -48,7 +48,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --state-dir D      state directory (default /var/lib/rst-agent as root, else ~/.local/state/rst-agent)
           --all-roce         capture all RoCEv2 (data BTH too), not only CM MADs to QP1
           --udp-port N       RoCEv2 UDP port (default 4791)
-          --max-sessions N   session table limit (default 1000000)
+          --max-sessions N   session table limit (default 250000; ~250 bytes of heap each)
           --retention S      seconds closed sessions are kept (default 3600)
           --retain-events N  events kept for clients that resume (default 65536)
           --retain-mb N      at most this many MiB of retained events, the oldest go first (default 16)
@@ -96,7 +96,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         Path stateDir = defaultStateDir();
         boolean allRoce = false;
         int udpPort = CaptureFilters.ROCEV2_PORT;
-        int maxSessions = 1_000_000;
+        int maxSessions = 250_000;
         long retention = 3600;
         int retainEvents = 65536;
         int retainMb = 16;
