@@ -120,7 +120,7 @@ test_deps=0
 [ "${1:-}" = --test-deps ] && test_deps=1
 
 command -v dpkg >/dev/null || die "this set-up knows Debian and Ubuntu only: install JDK 21, Maven 3.9, libpcap, tshark"
-apt_install ca-certificates libpcap0.8
+apt_install ca-certificates libpcap0.8 curl
 if [ $test_deps = 1 ]; then
   apt_install tshark tcpdump iproute2 procps curl tcpreplay bc
 fi

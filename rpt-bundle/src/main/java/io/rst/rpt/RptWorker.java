@@ -85,6 +85,9 @@ final class RptWorker implements AutoCloseable {
     // executor-confined
     private final Map<String, Map<String, Session>> sessionsBySwitch = new HashMap<>();
     private final Map<String, Set<String>> switchesBySession = new HashMap<>();
+    // every switch RFT knows, whether or not it has sessions now: a path through one that saw
+    // nothing is a gap, while a node RFT does not know (a host) is where a path starts or ends
+    private final Set<String> rftSwitches = new HashSet<>();
     private LinkIndex links = LinkIndex.EMPTY;
     private final Map<String, Topology> topologies = new HashMap<>();
 
@@ -160,6 +163,11 @@ final class RptWorker implements AutoCloseable {
                 case DataObjectModified<Switch> modified -> sessionsOf(modified.dataAfter());
                 case DataObjectDeleted<Switch> deleted -> Map.of();
             };
+            if (root instanceof DataObjectDeleted) {
+                rftSwitches.remove(node);
+            } else {
+                rftSwitches.add(node);
+            }
             final var before = sessionsBySwitch.getOrDefault(node, Map.of());
             for (var id : before.keySet()) {
                 if (!now.containsKey(id)) {
@@ -231,9 +239,8 @@ final class RptWorker implements AutoCloseable {
                 reverse.add(observation(node, rev));
             }
         }
-        final var switches = sessionsBySwitch.keySet();
-        final var fwdPath = PathAssembler.assemble(forward, links, switches);
-        final var revPath = PathAssembler.assemble(reverse, links, switches);
+        final var fwdPath = PathAssembler.assemble(forward, links, rftSwitches);
+        final var revPath = PathAssembler.assemble(reverse, links, rftSwitches);
         final var builder = new PathBuilder().setSessionId(id)
             .setForward(new ForwardBuilder().setComplete(fwdPath.complete()).setHop(hops(fwdPath))
                 .setGap(Set.copyOf(fwdPath.gaps())).build())
