@@ -52,6 +52,8 @@
  *     restart are back in the table, and continue when they are seen again.</li>
  * <li>{@code GET /v1/events?after=SEQ[&wait=SECONDS][&instance=ID]}: {@code application/x-ndjson},
  *     chunked, one event per line, {@code {"seq":N,"time":T,"type":"session","session":{record}}}
+ *     (a session that left the table, aged out after the retention or evicted at the limit, comes
+ *     once more in its last state with {@code "removed":true} in its record)
  *     in increasing {@code seq} with no gaps, starting at {@code SEQ+1}, kept open and fed as events
  *     happen until the client closes or {@code wait} seconds pass ({@code wait=0}: what is there,
  *     then close; no {@code wait}: forever). {@code after} defaults to 0. When {@code SEQ+1} is no

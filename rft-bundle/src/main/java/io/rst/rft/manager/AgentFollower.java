@@ -39,8 +39,10 @@ import org.slf4j.LoggerFactory;
  * Follows one switch agent's session table into the operational datastore: a snapshot
  * ({@code GET /v1/sessions}), then the event stream from the snapshot's sequence number
  * ({@code GET /v1/events?after=SEQ}). A broken connection resumes from the last sequence number
- * applied, so nothing the agent still retains is lost. Every {@code resyncInterval} the stream is
- * ended and a fresh snapshot reconciles the table (sessions the agent aged out are removed).
+ * applied, so nothing the agent still retains is lost. A session the agent ages out or evicts
+ * comes as an event marked {@code "removed":true} and leaves the flow table too. Every
+ * {@code resyncInterval} the stream is ended and a fresh snapshot reconciles the table, a safety
+ * net for anything missed.
  *
  * <p>The reader runs on its own virtual thread and blocks only on the network; writes are batched
  * and go out from the scheduler every {@link #FLUSH} (or at 1000 sessions), never waiting on a
@@ -194,8 +196,22 @@ final class AgentFollower implements AutoCloseable {
                     // already applied (a resumed stream never repeats, but be safe)
                     return;
                 }
+                final var record = event.get("session");
+                if (record != null && record.path("removed").asBoolean(false)
+                        && record.path("session_id").isTextual()) {
+                    // the agent aged the session out or evicted it: so does the flow table
+                    final var id = record.get("session_id").asText();
+                    synchronized (this) {
+                        pendingUpserts.remove(id);
+                        if (known.remove(id)) {
+                            pendingRemovals.add(id);
+                        }
+                    }
+                    appliedSeq.set(seq);
+                    return;
+                }
                 final Map<String, Session> one = new HashMap<>(2);
-                addRecord(event.get("session"), one);
+                addRecord(record, one);
                 synchronized (this) {
                     for (var entry : one.entrySet()) {
                         pendingUpserts.put(entry.getKey(), entry.getValue());

@@ -41,8 +41,11 @@ import org.slf4j.LoggerFactory;
 public final class RftManager implements ClusterSingletonService, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RftManager.class);
     private static final ServiceGroupIdentifier IDENTIFIER = new ServiceGroupIdentifier("rst-rft-manager");
-    /** How often a followed agent's table is re-read whole, to drop what it aged out. */
-    private static final Duration RESYNC_INTERVAL = Duration.ofSeconds(60);
+    /**
+     * How often a followed agent's table is re-read whole: a safety net only, since removals come
+     * as events; a full table is large (about 600 bytes of JSON per session).
+     */
+    private static final Duration RESYNC_INTERVAL = Duration.ofMinutes(10);
 
     private final DataBroker broker;
     private final @Nullable Path tokenFile;

@@ -30,6 +30,8 @@ final class Session {
     static final int F_INDEXED_B = 256;
     /** In the table's list of sessions changed since its last drain (change tracking). */
     static final int F_CHANGED = 512;
+    /** Left the table (aged out or evicted); reported once more, marked removed. */
+    static final int F_REMOVED = 1024;
 
     static final long MAX_OFFSET = (1L << 43) - 1;
 

@@ -377,7 +377,7 @@ public final class SessionTable {
      * Writes every session changed since the last call as one JSON object (the fields and bytes of
      * {@link SessionRecord#appendJson}) into {@code scratch}, reset before each, and hands it to
      * {@code sink}; in the order of their first change. Removed sessions (expired, evicted) are
-     * handed over too, in their last state.
+     * handed over too, in their last state, with {@code "removed":true}.
      *
      * @return the number of sessions handed over
      */
@@ -650,6 +650,7 @@ public final class SessionTable {
     private static final byte[] K_FROM_REQUESTER_TRUE = JsonBytes.ascii(",\"from_requester\":true}");
     private static final byte[] K_FROM_REQUESTER_FALSE = JsonBytes.ascii(",\"from_requester\":false}");
     private static final byte[] K_DROPPED = JsonBytes.ascii("],\"dropped_messages\":");
+    private static final byte[] K_REMOVED = JsonBytes.ascii(",\"removed\":true");
     private static final byte[] TRUE = JsonBytes.ascii("true");
     private static final byte[] FALSE = JsonBytes.ascii("false");
 
@@ -715,7 +716,12 @@ public final class SessionTable {
             out.raw(K_TIME).seconds((s.firstSeen + (w >>> 21)) * 1000L, 6);
             out.raw((w & 16) != 0 ? K_FROM_REQUESTER_TRUE : K_FROM_REQUESTER_FALSE);
         }
-        out.raw(K_DROPPED).decimal(s.dropped).raw('}');
+        out.raw(K_DROPPED).decimal(s.dropped);
+        if (s.has(Session.F_REMOVED)) {
+            // the session left the table: followers drop it too
+            out.raw(K_REMOVED);
+        }
+        out.raw('}');
     }
 
     private JsonBytes ipText(final JsonBytes out, final int version, final long hi, final long lo) {
@@ -887,6 +893,7 @@ public final class SessionTable {
     }
 
     private void remove(final Session s) {
+        s.set(Session.F_REMOVED);
         unlink(s);
         s.prev = null;
         s.next = null;

@@ -82,13 +82,19 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private Agent startAgent(final String pcapName, final int sessions, final long seed) throws Exception {
+        return startAgent(pcapName, sessions, seed, CmTrafficGenerator.Options.bench(sessions).startNanos(),
+            1_000_000_000L);
+    }
+
+    private Agent startAgent(final String pcapName, final int sessions, final long seed, final long startNanos,
+            final long retentionSeconds) throws Exception {
         final Path pcap = dir.resolve(pcapName);
         final var base = CmTrafficGenerator.Options.bench(sessions);
         new CmTrafficGenerator(new CmTrafficGenerator.Options(sessions, seed, false, 4, 0, false, base.udpPort(),
-            base.startNanos())).write(pcap);
+            startNanos)).write(pcap);
         final var options = AgentOptions.parse(List.of("--listen", "127.0.0.1:" + port, "--token-file",
             dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
-            pcap.toString(), "--retention", "1000000000", "--agent-id", "leaf1"));
+            pcap.toString(), "--retention", Long.toString(retentionSeconds), "--agent-id", "leaf1"));
         final var started = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
         started.start();
         return started;
@@ -120,6 +126,18 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
         putSwitch(false);
         awaitState(AgentState.DISABLED);
         awaitSessions(Map::isEmpty);
+    }
+
+    @Test
+    public void sessionsTheAgentAgesOutLeaveTheFlowTableWithoutWaitingForAResync() throws Exception {
+        putSwitch(true);
+        // fresh traffic, closed sessions kept 4 s: the follower sees them, then their removal
+        agent = startAgent("fresh.pcap", 40, 3, System.currentTimeMillis() * 1_000_000L, 4);
+        awaitSessions(sessions -> sessions.size() == 40);
+        final long seen = System.nanoTime();
+        awaitSessions(Map::isEmpty);
+        // the resync runs every 60 s here: the removals came as events
+        assertTrue(System.nanoTime() - seen < TimeUnit.SECONDS.toNanos(30));
     }
 
     private void putSwitch(final boolean enabled) throws Exception {

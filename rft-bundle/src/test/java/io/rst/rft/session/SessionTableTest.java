@@ -257,6 +257,41 @@ class SessionTableTest {
     }
 
     @Test
+    void sessionsLeavingTheTableAreReportedOnceMoreMarkedRemoved() {
+        final SessionTable t = table(2, 1_000_000L);
+        t.trackChanges();
+        final JsonBytes scratch = new JsonBytes(64);
+        final List<String> drained = new ArrayList<>();
+        // one connection through to CLOSED, one still being set up
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000L), "swp1");
+        t.accept(msg(CmMessageType.REP, B, A, 0x21, 0x11, 2_000L), "swp2");
+        t.accept(msg(CmMessageType.RTU, A, B, 0x11, 0x21, 3_000L), "swp1");
+        t.accept(msg(CmMessageType.DREQ, A, B, 0x11, 0x21, 4_000L), "swp1");
+        t.accept(msg(CmMessageType.DREP, B, A, 0x21, 0x11, 5_000L), "swp2");
+        t.accept(msg(CmMessageType.REQ, A, B, 0x12, 0, 6_000L), "swp1");
+        t.drainChanges(scratch, j -> drained.add(j.toString()));
+        assertEquals(2, drained.size());
+        assertTrue(drained.stream().noneMatch(j -> j.contains("\"removed\"")), drained.toString());
+
+        // past the retention the closed one ages out: one more report, marked removed
+        drained.clear();
+        t.expire(5_000L + 1_000_000L);
+        assertEquals(1, t.size());
+        assertEquals(1, t.drainChanges(scratch, j -> drained.add(j.toString())));
+        assertTrue(drained.get(0).contains("0x00000011") && drained.get(0).endsWith(",\"removed\":true}"),
+            drained.get(0));
+
+        // at the limit a new session evicts the oldest: reported removed too, the new one not
+        drained.clear();
+        t.accept(msg(CmMessageType.REQ, A, B, 0x13, 0, 2_000_000L), "swp1");
+        t.accept(msg(CmMessageType.REQ, A, B, 0x14, 0, 2_000_001L), "swp1");
+        t.drainChanges(scratch, j -> drained.add(j.toString()));
+        assertEquals(1, drained.stream().filter(j -> j.endsWith(",\"removed\":true}")).count(), drained.toString());
+        assertTrue(drained.stream().filter(j -> j.endsWith(",\"removed\":true}")).allMatch(j -> j.contains("0x00000012")),
+            drained.toString());
+    }
+
+    @Test
     void dreqWithoutDrepTimesOutAfterTheReceiversCmResponseTimeout() {
         final SessionTable t = table(10, 1_000_000_000L);
         fb.timeouts(16, 18, 2); // A waits 2^16 * 4.096 us = 268 ms for B; B waits 2^18 (1.07 s) for A
