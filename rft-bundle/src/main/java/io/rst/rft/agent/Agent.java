@@ -19,6 +19,8 @@ import io.rst.rft.capture.PcapFileSource;
 import io.rst.rft.capture.PcapLiveSource;
 import io.rst.rft.decode.JsonBytes;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -49,9 +51,6 @@ public final class Agent implements AutoCloseable {
     private static final int SNAP_BYTES = 512;
     private static final int SEGMENT_EVENTS = 8192;
 
-    /** A table snapshot: the records, and the last event already reflected in them. */
-    public record Snapshot(long seq, List<Object> sessions) {
-    }
 
     private final AgentOptions options;
     private final ObjectMapper mapper;
@@ -215,9 +214,49 @@ public final class Agent implements AutoCloseable {
         log.appendSession(timeMicros, recordJson);
     }
 
-    /** A snapshot of the table taken on the decode thread, consistent with the event log. */
-    Snapshot snapshot() throws IOException {
-        return onDecodeThread(() -> new Snapshot(log.lastSeq(), new ArrayList<>(processor.sessions())));
+    /** Sessions written per request to the decode thread while streaming a snapshot. */
+    private static final int SNAPSHOT_PAGE = 1000;
+
+    private record SnapshotStart(long seq, Object[] handles) {
+    }
+
+    /**
+     * Writes {@code {"seq":N,"sessions":[...]}} to {@code out}, a page of sessions at a time, each
+     * page serialised on the decode thread, so that neither a large table's JSON is ever whole in
+     * memory nor the decode thread held for long. {@code N} is the last event before the first
+     * page: a session may be written in a state newer than {@code N}, and the events after
+     * {@code N} (full states, in order) bring a client that applies them to the same end.
+     *
+     * @return N
+     */
+    long writeSnapshot(final OutputStream out) throws IOException {
+        final SnapshotStart start = onDecodeThread(() -> new SnapshotStart(log.lastSeq(), processor.sessionHandles()));
+        out.write(("{\"seq\":" + start.seq() + ",\"sessions\":[").getBytes(StandardCharsets.US_ASCII));
+        final Object[] handles = start.handles();
+        final java.io.ByteArrayOutputStream page = new java.io.ByteArrayOutputStream(64 * 1024);
+        boolean first = true;
+        for (int from = 0; from < handles.length; from += SNAPSHOT_PAGE) {
+            final int f = from;
+            final int t = Math.min(from + SNAPSHOT_PAGE, handles.length);
+            page.reset();
+            final int written = onDecodeThread(() -> {
+                try {
+                    return processor.sessionsJson(handles, f, t, mapper, page);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            if (written > 0) {
+                if (!first) {
+                    out.write(',');
+                }
+                page.writeTo(out);
+                first = false;
+            }
+        }
+        out.write(']');
+        out.write('}');
+        return start.seq();
     }
 
     /** The status document of {@code GET /v1/status}. */

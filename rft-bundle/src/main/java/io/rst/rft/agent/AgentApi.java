@@ -242,28 +242,11 @@ final class AgentApi implements AutoCloseable {
     }
 
     private void sessions(final HttpExchange ex) throws IOException {
-        final Agent.Snapshot snap = agent.snapshot();
         ex.getResponseHeaders().set("Content-Type", "application/json");
         ex.sendResponseHeaders(200, 0);
-        try (OutputStream out = ex.getResponseBody(); JsonGenerator g = mapper.getFactory().createGenerator(out)) {
-            writeSnapshot(g, snap);
-            g.flush();
+        try (OutputStream out = new java.io.BufferedOutputStream(ex.getResponseBody(), 64 * 1024)) {
+            agent.writeSnapshot(out);
         }
-    }
-
-    private void writeSnapshot(final JsonGenerator g, final Agent.Snapshot snap) throws IOException {
-        g.writeStartObject();
-        g.writeNumberField("seq", snap.seq());
-        g.writeArrayFieldStart("sessions");
-        for (Object r : snap.sessions()) {
-            if (r instanceof FrameProcessor.RawJson j) {
-                g.writeRawValue(new String(j.json(), StandardCharsets.US_ASCII));
-            } else {
-                mapper.writeValue(g, r);
-            }
-        }
-        g.writeEndArray();
-        g.writeEndObject();
     }
 
     private void events(final HttpExchange ex, final Map<String, String> q) throws ApiError, IOException {
@@ -344,20 +327,17 @@ final class AgentApi implements AutoCloseable {
     }
 
     private long reset(final OutputStream out, final String reason) throws IOException {
-        final Agent.Snapshot snap = agent.snapshot();
-        try (JsonGenerator g = mapper.getFactory().createGenerator(out)) {
-            g.writeStartObject();
-            g.writeStringField("type", "reset");
-            g.writeStringField("reason", reason);
-            g.writeStringField("instance", agent.instance());
-            g.writeNumberField("first_retained_seq", agent.log().firstRetainedSeq());
-            g.writeFieldName("snapshot");
-            writeSnapshot(g, snap);
-            g.writeEndObject();
-            g.writeRaw('\n');
-            g.flush();
-        }
-        return snap.seq();
+        final byte[] head = mapper.writeValueAsBytes(mapper.createObjectNode().put("type", "reset")
+            .put("reason", reason).put("instance", agent.instance())
+            .put("first_retained_seq", agent.log().firstRetainedSeq()));
+        // the head object without its closing brace, then the snapshot streamed page by page
+        out.write(head, 0, head.length - 1);
+        out.write(",\"snapshot\":".getBytes(StandardCharsets.US_ASCII));
+        final long seq = agent.writeSnapshot(out);
+        out.write('}');
+        out.write('\n');
+        out.flush();
+        return seq;
     }
 
     private ObjectNode error(final String message) {

@@ -88,6 +88,25 @@ final class CmFrameProcessor implements FrameProcessor {
     }
 
     @Override
+    public Object[] sessionHandles() {
+        return table.sessionHandles();
+    }
+
+    @Override
+    public int sessionsJson(final Object[] handles, final int from, final int to,
+            final com.fasterxml.jackson.databind.ObjectMapper unused, final java.io.ByteArrayOutputStream out) {
+        final int[] n = {0};
+        table.snapshotJson(handles, from, to, json, j -> {
+            if (n[0]++ > 0) {
+                out.write(',');
+            }
+            final byte[] bytes = j.toByteArray();
+            out.write(bytes, 0, bytes.length);
+        });
+        return n[0];
+    }
+
+    @Override
     public boolean restore(final JsonNode record) {
         try {
             return table.restore(mapper.treeToValue(record, SessionRecord.class));

@@ -71,6 +71,42 @@ public interface FrameProcessor {
     void addCounters(ObjectNode counters);
 
     /** One JSON object, serialised already (ASCII). */
+    /**
+     * Opaque handles of the table's sessions, in snapshot order, for {@link #sessionsJson}; on
+     * the decode thread.
+     */
+    default Object[] sessionHandles() {
+        return sessions().toArray();
+    }
+
+    /**
+     * Writes the sessions of {@code handles[from, to)} still in the table, as JSON objects
+     * separated by commas, to {@code out}; on the decode thread.
+     *
+     * @return the number of sessions written
+     */
+    default int sessionsJson(final Object[] handles, final int from, final int to,
+            final com.fasterxml.jackson.databind.ObjectMapper mapper, final java.io.ByteArrayOutputStream out)
+            throws IOException {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            final Object h = handles[i];
+            handles[i] = null;
+            if (h == null) {
+                continue;
+            }
+            if (n++ > 0) {
+                out.write(',');
+            }
+            if (h instanceof RawJson raw) {
+                out.write(raw.json());
+            } else {
+                mapper.writeValue(out, h);
+            }
+        }
+        return n;
+    }
+
     record RawJson(byte[] json) {
     }
 }

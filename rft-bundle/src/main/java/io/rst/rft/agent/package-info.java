@@ -45,8 +45,11 @@
  * <li>{@code POST /v1/start}, {@code POST /v1/stop}: capture on or off, kept in the state directory
  *     so that a restarted agent keeps it; the answer is the new status. A new agent starts with
  *     capture on.</li>
- * <li>{@code GET /v1/sessions}: {@code {"seq":N, "sessions":[record...]}}, where {@code seq} is the
- *     last event already reflected in the snapshot: snapshot, then stream from {@code after=seq}.
+ * <li>{@code GET /v1/sessions}: {@code {"seq":N, "sessions":[record...]}}: snapshot, then stream
+ *     from {@code after=seq}. The table is written a page at a time (so that a large one is never
+ *     whole in memory): {@code seq} is the last event before the first page, and a session may
+ *     appear in a state newer than {@code seq}; the events after {@code seq} carry full states in
+ *     order, so a client that applies them ends where the agent is.
  *     Records are those of the session table (snake_case fields of the {@code sessions} command,
  *     plus {@code session_id} and the ports where messages were seen); sessions saved before a
  *     restart are back in the table, and continue when they are seen again.</li>

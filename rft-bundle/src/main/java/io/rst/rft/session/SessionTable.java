@@ -619,6 +619,39 @@ public final class SessionTable {
         }
     }
 
+    /**
+     * The table's sessions in snapshot order, as opaque handles for {@link #snapshotJson(Object[],
+     * int, int, JsonBytes, JsonSink)}: a large table is then written a page at a time, each page on
+     * the table's thread, instead of all at once (at about 600 bytes of JSON per session a whole
+     * table may not fit the heap that holds it).
+     */
+    public Object[] sessionHandles() {
+        return sortedSessions().toArray();
+    }
+
+    /**
+     * Writes the sessions of {@code handles[from, to)} that are still in the table, each as one
+     * JSON object, in their current state; the handles written are cleared.
+     *
+     * @return the number of sessions written
+     */
+    public int snapshotJson(final Object[] handles, final int from, final int to, final JsonBytes scratch,
+            final JsonSink sink) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            final Session s = (Session) handles[i];
+            handles[i] = null;
+            if (s == null || s.has(Session.F_REMOVED)) {
+                continue;
+            }
+            scratch.reset();
+            writeJson(s, scratch);
+            sink.session(scratch);
+            n++;
+        }
+        return n;
+    }
+
     private List<Session> sortedSessions() {
         final List<Session> all = new ArrayList<>(size);
         for (Session s = head; s != null; s = s.next) {

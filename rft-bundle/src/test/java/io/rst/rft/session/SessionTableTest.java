@@ -292,6 +292,27 @@ class SessionTableTest {
     }
 
     @Test
+    void pagedSnapshotWritesCurrentStatesAndSkipsWhatLeftTheTable() {
+        final SessionTable t = table(10, 1_000_000L);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x31, 0, 1_000L), "swp1");
+        t.accept(msg(CmMessageType.REJ, B, A, 0x41, 0x31, 2_000L), "swp2");
+        t.accept(msg(CmMessageType.REQ, A, B, 0x32, 0, 3_000L), "swp1");
+        t.accept(msg(CmMessageType.REQ, A, B, 0x33, 0, 4_000L), "swp1");
+        final Object[] handles = t.sessionHandles();
+        assertEquals(3, handles.length);
+        // between pages: the rejected one ages out, another moves on
+        t.expire(2_000L + 1_000_000L);
+        t.accept(msg(CmMessageType.REP, B, A, 0x42, 0x33, 1_100_000L), "swp2");
+        final JsonBytes scratch = new JsonBytes(64);
+        final List<String> pages = new ArrayList<>();
+        assertEquals(1, t.snapshotJson(handles, 0, 2, scratch, j -> pages.add(j.toString())));
+        assertEquals(1, t.snapshotJson(handles, 2, 3, scratch, j -> pages.add(j.toString())));
+        assertTrue(pages.get(0).contains("0x00000032"), pages.toString());
+        assertTrue(pages.get(1).contains("0x00000033") && pages.get(1).contains("\"REP_SENT\""), pages.toString());
+        assertTrue(java.util.Arrays.stream(handles).allMatch(java.util.Objects::isNull), "handles released as written");
+    }
+
+    @Test
     void dreqWithoutDrepTimesOutAfterTheReceiversCmResponseTimeout() {
         final SessionTable t = table(10, 1_000_000_000L);
         fb.timeouts(16, 18, 2); // A waits 2^16 * 4.096 us = 268 ms for B; B waits 2^18 (1.07 s) for A
