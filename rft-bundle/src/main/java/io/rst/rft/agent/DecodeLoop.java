@@ -62,6 +62,13 @@ final class DecodeLoop implements FrameSink {
         }
         running = true;
         final Thread t = new Thread(this::run, "decode");
+        // Without its decode thread the agent would answer its API yet see nothing: an Error there
+        // (out of memory, say) ends the process with status 70, so that its supervisor restarts it
+        // and clients resume from the persisted event log.
+        t.setUncaughtExceptionHandler((thread, e) -> {
+            LOG.error("the decode thread died; the agent exits (status 70) to be restarted", e);
+            Runtime.getRuntime().halt(70);
+        });
         t.setDaemon(true);
         thread = t;
         t.start();
