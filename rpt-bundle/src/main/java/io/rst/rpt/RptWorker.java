@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
+import org.opendaylight.mdsal.binding.api.DataObjectModification;
 import org.opendaylight.mdsal.binding.api.DataObjectModified;
 import org.opendaylight.mdsal.binding.api.DataObjectWritten;
 import org.opendaylight.mdsal.binding.api.DataTreeChangeListener;
@@ -158,39 +159,64 @@ final class RptWorker implements AutoCloseable {
         for (var change : changes) {
             final var root = change.getRootNode();
             final String node = root.coerceKeyStep(Switch.class).key().getNodeId().getValue();
-            final Map<String, Session> now = switch (root) {
-                case DataObjectWritten<Switch> written -> sessionsOf(written.dataAfter());
-                case DataObjectModified<Switch> modified -> sessionsOf(modified.dataAfter());
-                case DataObjectDeleted<Switch> deleted -> Map.of();
-            };
-            if (root instanceof DataObjectDeleted) {
-                rftSwitches.remove(node);
-            } else {
-                rftSwitches.add(node);
-            }
-            final var before = sessionsBySwitch.getOrDefault(node, Map.of());
-            for (var id : before.keySet()) {
-                if (!now.containsKey(id)) {
-                    dirty.add(id);
-                    final var seen = switchesBySession.get(id);
-                    if (seen != null && seen.remove(node) && seen.isEmpty()) {
-                        switchesBySession.remove(id);
+            switch (root) {
+                case DataObjectWritten<Switch> written -> {
+                    rftSwitches.add(node);
+                    replaceAll(node, sessionsOf(written.dataAfter()), dirty);
+                }
+                case DataObjectModified<Switch> modified -> {
+                    // only the sessions that changed: a switch's table can hold 250,000 of them
+                    rftSwitches.add(node);
+                    for (var child : modified.getModifiedChildren(Session.class)) {
+                        final String id = child.coerceKeyStep(Session.class).key().getSessionId();
+                        switch (child) {
+                            case DataObjectDeleted<Session> gone -> forget(node, id, dirty);
+                            case DataObjectModification.WithDataAfter<Session> now -> put(node, now.dataAfter(), dirty);
+                        }
                     }
                 }
-            }
-            for (var entry : now.entrySet()) {
-                if (!entry.getValue().equals(before.get(entry.getKey()))) {
-                    dirty.add(entry.getKey());
-                    switchesBySession.computeIfAbsent(entry.getKey(), k -> new HashSet<>()).add(node);
+                case DataObjectDeleted<Switch> deleted -> {
+                    rftSwitches.remove(node);
+                    replaceAll(node, Map.of(), dirty);
                 }
-            }
-            if (now.isEmpty()) {
-                sessionsBySwitch.remove(node);
-            } else {
-                sessionsBySwitch.put(node, now);
             }
         }
         recompute(dirty);
+    }
+
+    private void replaceAll(final String node, final Map<String, Session> now, final Set<String> dirty) {
+        for (var id : List.copyOf(sessionsBySwitch.getOrDefault(node, Map.of()).keySet())) {
+            if (!now.containsKey(id)) {
+                forget(node, id, dirty);
+            }
+        }
+        for (var session : now.values()) {
+            put(node, session, dirty);
+        }
+    }
+
+    private void put(final String node, final Session session, final Set<String> dirty) {
+        final var id = session.getSessionId();
+        final var previous = sessionsBySwitch.computeIfAbsent(node, k -> new HashMap<>()).put(id, session);
+        if (!session.equals(previous)) {
+            dirty.add(id);
+            switchesBySession.computeIfAbsent(id, k -> new HashSet<>()).add(node);
+        }
+    }
+
+    private void forget(final String node, final String id, final Set<String> dirty) {
+        final var table = sessionsBySwitch.get(node);
+        if (table == null || table.remove(id) == null) {
+            return;
+        }
+        if (table.isEmpty()) {
+            sessionsBySwitch.remove(node);
+        }
+        dirty.add(id);
+        final var seen = switchesBySession.get(id);
+        if (seen != null && seen.remove(node) && seen.isEmpty()) {
+            switchesBySession.remove(id);
+        }
     }
 
     private static Map<String, Session> sessionsOf(final Switch sw) {
