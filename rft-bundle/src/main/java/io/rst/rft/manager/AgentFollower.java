@@ -70,7 +70,9 @@ final class AgentFollower implements AutoCloseable {
     // guarded by this
     private Map<String, Session> pendingUpserts = new LinkedHashMap<>();
     private Set<String> pendingRemovals = new HashSet<>();
-    private final Set<String> known = new HashSet<>();
+    // what the flow table holds (or will, once pending writes go out): session id -> hash of the
+    // session written, so that a re-snapshot rewrites only what changed
+    private final Map<String, Integer> written = new HashMap<>();
 
     private volatile boolean closed;
     private volatile @Nullable InputStream open;
@@ -152,18 +154,26 @@ final class AgentFollower implements AutoCloseable {
         for (var record : snapshot.get("sessions")) {
             addRecord(record, sessions);
         }
+        int rewritten = 0;
         synchronized (this) {
-            for (var id : known) {
+            for (var it = written.keySet().iterator(); it.hasNext();) {
+                final var id = it.next();
                 if (!sessions.containsKey(id)) {
+                    it.remove();
                     pendingRemovals.add(id);
                     pendingUpserts.remove(id);
                 }
             }
-            known.retainAll(sessions.keySet());
-            known.addAll(sessions.keySet());
-            pendingUpserts.putAll(sessions);
-            pendingRemovals.removeAll(sessions.keySet());
+            for (var entry : sessions.entrySet()) {
+                final Integer hash = entry.getValue().hashCode();
+                if (!hash.equals(written.put(entry.getKey(), hash))) {
+                    pendingUpserts.put(entry.getKey(), entry.getValue());
+                    pendingRemovals.remove(entry.getKey());
+                    rewritten++;
+                }
+            }
         }
+        LOG.debug("RFT {}: snapshot rewrites {} of {} sessions", nodeId, rewritten, sessions.size());
         appliedSeq.set(snapshot.get("seq").asLong());
         LOG.debug("RFT {}: snapshot of {} sessions at seq {}", nodeId, sessions.size(), appliedSeq.get());
     }
@@ -203,7 +213,7 @@ final class AgentFollower implements AutoCloseable {
                     final var id = record.get("session_id").asText();
                     synchronized (this) {
                         pendingUpserts.remove(id);
-                        if (known.remove(id)) {
+                        if (written.remove(id) != null) {
                             pendingRemovals.add(id);
                         }
                     }
@@ -216,7 +226,7 @@ final class AgentFollower implements AutoCloseable {
                     for (var entry : one.entrySet()) {
                         pendingUpserts.put(entry.getKey(), entry.getValue());
                         pendingRemovals.remove(entry.getKey());
-                        known.add(entry.getKey());
+                        written.put(entry.getKey(), entry.getValue().hashCode());
                     }
                     if (pendingUpserts.size() >= FLUSH_AT) {
                         flushLocked();
@@ -302,6 +312,6 @@ final class AgentFollower implements AutoCloseable {
 
     /** The session ids this follower wrote, for removal when the switch is turned off. */
     synchronized Set<String> knownSessions() {
-        return Set.copyOf(known);
+        return Set.copyOf(written.keySet());
     }
 }
