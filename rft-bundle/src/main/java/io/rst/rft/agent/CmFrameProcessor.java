@@ -22,8 +22,6 @@ import io.rst.rft.session.SessionTable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The agent's real processor: the RoCEv2/CM decoder into one reused {@link CmMessage}, and the
@@ -81,13 +79,6 @@ final class CmFrameProcessor implements FrameProcessor {
     }
 
     @Override
-    public List<?> sessions() {
-        final List<RawJson> out = new ArrayList<>(table.size());
-        table.snapshotJson(json, j -> out.add(new RawJson(j.toByteArray())));
-        return out;
-    }
-
-    @Override
     public Object[] sessionHandles() {
         return table.sessionHandles();
     }
@@ -100,8 +91,12 @@ final class CmFrameProcessor implements FrameProcessor {
             if (n[0]++ > 0) {
                 out.write(',');
             }
-            final byte[] bytes = j.toByteArray();
-            out.write(bytes, 0, bytes.length);
+            try {
+                j.drainTo(out);
+            } catch (IOException e) {
+                // a ByteArrayOutputStream does not throw
+                throw new UncheckedIOException(e);
+            }
         });
         return n[0];
     }

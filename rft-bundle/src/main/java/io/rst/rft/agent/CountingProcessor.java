@@ -10,7 +10,6 @@ package io.rst.rft.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.OutputStream;
-import java.util.List;
 
 /**
  * A processor that only counts frames, for when no decoder is wired in: capture, queues and the
@@ -31,8 +30,8 @@ final class CountingProcessor implements FrameProcessor {
     }
 
     @Override
-    public List<?> sessions() {
-        return List.of();
+    public Object[] sessionHandles() {
+        return new Object[0];
     }
 
     @Override

@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rst.rft.decode.JsonBytes;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.List;
 
 /**
  * What the decode thread does with each frame: decode it and keep the session table. Owned by,
@@ -46,14 +45,9 @@ public interface FrameProcessor {
     /** Ages sessions out; called about once a second with the wall clock. */
     void expire(long nowMicros);
 
-    /**
-     * The live sessions, each an immutable Jackson-serialisable record or a {@link RawJson}
-     * (one JSON object already serialised).
-     */
-    List<?> sessions();
 
     /**
-     * Puts back a session saved before a restart (a record as {@link #sessions()} serialises
+     * Puts back a session saved before a restart (a record as {@link #sessionsJson} writes
      * it), replacing any with the same identity.
      *
      * @return whether it was taken
@@ -70,14 +64,11 @@ public interface FrameProcessor {
      */
     void addCounters(ObjectNode counters);
 
-    /** One JSON object, serialised already (ASCII). */
     /**
      * Opaque handles of the table's sessions, in snapshot order, for {@link #sessionsJson}; on
      * the decode thread.
      */
-    default Object[] sessionHandles() {
-        return sessions().toArray();
-    }
+    Object[] sessionHandles();
 
     /**
      * Writes the sessions of {@code handles[from, to)} still in the table, as JSON objects
@@ -98,15 +89,8 @@ public interface FrameProcessor {
             if (n++ > 0) {
                 out.write(',');
             }
-            if (h instanceof RawJson raw) {
-                out.write(raw.json());
-            } else {
-                mapper.writeValue(out, h);
-            }
+            mapper.writeValue(out, h);
         }
         return n;
-    }
-
-    record RawJson(byte[] json) {
     }
 }

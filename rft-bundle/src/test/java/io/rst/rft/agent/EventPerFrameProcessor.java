@@ -52,8 +52,8 @@ final class EventPerFrameProcessor implements FrameProcessor {
     }
 
     @Override
-    public List<?> sessions() {
-        return new ArrayList<>(table.values());
+    public Object[] sessionHandles() {
+        return table.values().toArray();
     }
 
     @Override
