@@ -102,8 +102,10 @@ final class AgentStatusTracker implements AutoCloseable {
             }
             cancel(old);
             final var follower = old.follower;
-            if (follower != null && !config.enabled()) {
-                // RFT turned off: what the switch saw goes with it
+            if (follower != null) {
+                // RFT turned off, or another agent address: what the old follower wrote goes with
+                // it (a new follower knows only what its own snapshot brings, and would never
+                // remove the rest)
                 writer.writeSessions(config.nodeId(), java.util.List.of(), follower.knownSessions());
             }
         }
