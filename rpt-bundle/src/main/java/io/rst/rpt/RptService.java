@@ -9,6 +9,7 @@ package io.rst.rpt;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import java.util.concurrent.Executors;
 import org.eclipse.jdt.annotation.Nullable;
@@ -66,7 +67,7 @@ public final class RptService implements ClusterSingletonService, AutoCloseable 
             current.close();
             LOG.info("RST RPT is no longer the active instance");
         }
-        return RptWorker.done();
+        return Futures.immediateFuture(null);
     }
 
     @Override

@@ -8,7 +8,6 @@
 package io.rst.rpt;
 
 import com.google.common.util.concurrent.FutureCallback;
-import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import java.math.BigDecimal;
@@ -422,9 +421,5 @@ final class RptWorker implements AutoCloseable {
         registrations.clear();
         executor.shutdown();
         chain.close();
-    }
-
-    static ListenableFuture<?> done() {
-        return Futures.immediateFuture(null);
     }
 }
