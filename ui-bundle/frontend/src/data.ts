@@ -1,0 +1,123 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+
+// Every RESTCONF request the views make, in one file, each with the `fields=` that keeps its answer
+// as small as the view needs: at 100,000 sessions the difference between the whole flow table
+// and the columns shown is most of the payload. Paths name modules without revision dates.
+
+import { key, type Restconf } from './api';
+import {
+  EMPTY_TOPOLOGY, mergeSwitches, parseAgentStatus, parsePaths, parseSession, parseSwitchConfigs, parseSwitchSessions,
+  parseTopology, member, type AgentStatus, type Path, type Session, type SwitchConfig, type SwitchState, type Topology,
+} from './model';
+
+export const RFT = 'rdma-flow-table:rft';
+export const RPT = 'rdma-path-table:rpt';
+export const TOPOLOGY = 'network-topology:network-topology';
+
+/** The columns of the flow table; message ingress ports make the Ports column and its filter. */
+export const FLOW_TABLE_FIELDS = 'session(session-id;requester-ip;responder-ip;requester-comm-id;responder-comm-id;'
+  + 'requester-qpn;responder-qpn;service-id;state;reject-reason;first-seen;last-seen;roles-known;'
+  + 'requester-udp-src-port;responder-udp-src-port;message(ingress-tp))';
+
+/** The home page's poll: agent status and one small leaf per session, to count them by state. */
+export const OVERVIEW_FIELDS = 'switch(node-id;agent-status(state;detail;last-change;last-contact;last-event-seq;'
+  + 'agent-version);session(state))';
+
+/** The path list: enough to list, filter and summarise every path, not to draw it. */
+export const PATH_LIST_FIELDS = 'path(session-id;requester-ip;responder-ip;requester-qpn;responder-qpn;state;'
+  + 'asymmetric;forward(complete;hop(index;node-id;observed));reverse(complete;hop(index;node-id;observed)))';
+
+export async function fetchTopology(api: Restconf): Promise<Topology> {
+  const doc = await api.get(TOPOLOGY);
+  return doc === undefined ? EMPTY_TOPOLOGY : parseTopology(doc);
+}
+
+export interface Overview {
+  readonly switches: readonly SwitchState[];
+  readonly topology: Topology;
+  readonly at: number;
+}
+
+export async function fetchOverview(api: Restconf, topology: Topology): Promise<Overview> {
+  const [config, oper] = await Promise.all([
+    api.get(RFT, { content: 'config' }),
+    api.get(RFT, { content: 'nonconfig', fields: OVERVIEW_FIELDS }),
+  ]);
+  return { switches: mergeSwitches(config, oper, topology), topology, at: Date.now() / 1000 };
+}
+
+/** Every switch's configuration and agent state, without sessions (for colouring the fabric). */
+export async function fetchSwitchStates(api: Restconf, topology: Topology): Promise<SwitchState[]> {
+  const [config, oper] = await Promise.all([
+    api.get(RFT, { content: 'config' }),
+    api.get(RFT, { content: 'nonconfig', fields: 'switch(node-id;agent-status(state;detail))' }),
+  ]);
+  return mergeSwitches(config, oper, topology);
+}
+
+/** One switch's configuration and agent status (small: for views about that switch). */
+export async function fetchSwitch(api: Restconf, nodeId: string): Promise<{ config?: SwitchConfig; status?: AgentStatus }> {
+  const [config, status] = await Promise.all([
+    api.get(`${RFT}/switch=${key(nodeId)}`, { content: 'config' }),
+    api.get(`${RFT}/switch=${key(nodeId)}/agent-status`, { content: 'nonconfig' }),
+  ]);
+  return { config: parseSwitchConfigs(config)[0], status: parseAgentStatus(member(status, 'agent-status')) };
+}
+
+export async function fetchFlowTable(api: Restconf, nodeId: string, signal?: AbortSignal): Promise<Session[]> {
+  const doc = await api.get(`${RFT}/switch=${key(nodeId)}`, { content: 'nonconfig', fields: FLOW_TABLE_FIELDS },
+    { timeoutMs: 120000, signal });
+  return doc === undefined ? [] : parseSwitchSessions(doc);
+}
+
+export async function fetchSession(api: Restconf, nodeId: string, sessionId: string): Promise<Session | undefined> {
+  const doc = await api.get(`${RFT}/switch=${key(nodeId)}/session=${key(sessionId)}`, { content: 'nonconfig' });
+  const list = member(doc, 'session');
+  const obj = Array.isArray(list) ? list[0] : undefined;
+  return obj ? parseSession(obj as Record<string, unknown>) : undefined;
+}
+
+export async function fetchPath(api: Restconf, sessionId: string): Promise<Path | undefined> {
+  const doc = await api.get(`${RPT}/path=${key(sessionId)}`);
+  return doc === undefined ? undefined : parsePaths(doc)[0];
+}
+
+export async function fetchPathList(api: Restconf, signal?: AbortSignal): Promise<Path[]> {
+  const doc = await api.get(RPT, { fields: PATH_LIST_FIELDS }, { timeoutMs: 120000, signal });
+  return doc === undefined ? [] : parsePaths(doc);
+}
+
+export async function sessionsThrough(api: Restconf, nodeId: string, tpId?: string): Promise<Path[]> {
+  const doc = await api.rpc('rdma-path-table:sessions-through', tpId ? { 'node-id': nodeId, 'tp-id': tpId } : { 'node-id': nodeId },
+    { timeoutMs: 60000 });
+  return doc === undefined ? [] : parsePaths(doc);
+}
+
+/**
+ * Turns a switch's RFT on or off. A switch that `rft` configuration lacks is created (with the
+ * agent address, when the operator gave one); an existing one is merged, so nothing else changes.
+ */
+export async function setEnabled(api: Restconf, nodeId: string, enabled: boolean, configured: boolean,
+    agentAddress?: string): Promise<void> {
+  const entry: Record<string, unknown> = { 'node-id': nodeId, enabled };
+  if (agentAddress) {
+    entry['agent-address'] = agentAddress;
+  }
+  const body = { 'rdma-flow-table:switch': [entry] };
+  if (configured) {
+    await api.patch(`${RFT}/switch=${key(nodeId)}`, body);
+  } else {
+    await api.put(`${RFT}/switch=${key(nodeId)}`, body);
+  }
+}
+
+export async function setAgentAddress(api: Restconf, nodeId: string, agentAddress: string): Promise<void> {
+  await api.patch(`${RFT}/switch=${key(nodeId)}`,
+    { 'rdma-flow-table:switch': [{ 'node-id': nodeId, 'agent-address': agentAddress }] });
+}

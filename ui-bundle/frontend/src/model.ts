@@ -1,0 +1,462 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+
+// What the UI reads from RESTCONF, as plain values, and the parsers that make them from RESTCONF's
+// JSON. Parsers are lenient on purpose: leaves that newer model revisions add (UDP source ports,
+// path end points, rst-topology's node kind) are used when present and never required, and a
+// member's module prefix ("rdma-flow-table:rft", "rst-topology:node-kind") is matched by its local
+// name, so no revision date or augmenting module name is baked in here.
+
+export const AGENT_STATES = ['DISABLED', 'NO_ADDRESS', 'CONNECTING', 'CAPTURING', 'STOPPED', 'UNREACHABLE',
+  'UNAUTHORIZED'] as const;
+export type AgentState = (typeof AGENT_STATES)[number];
+
+export const SESSION_STATES = ['REQ_SENT', 'REP_SENT', 'ESTABLISHED', 'REJECTED', 'DISCONNECTING', 'CLOSED',
+  'TIMED_OUT'] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
+
+export interface SwitchConfig {
+  readonly nodeId: string;
+  readonly agentAddress?: string;
+  readonly agentPort?: number;
+  readonly enabled: boolean;
+}
+
+export interface AgentStatus {
+  readonly state?: AgentState;
+  readonly detail?: string;
+  readonly lastChange?: number;
+  readonly lastContact?: number;
+  readonly lastEventSeq?: number;
+  readonly agentVersion?: string;
+}
+
+export interface CmMessage {
+  readonly seq: number;
+  readonly type: string;
+  readonly ingressTp?: string;
+  readonly time?: number;
+  readonly fromRequester?: boolean;
+}
+
+export interface Session {
+  readonly sessionId: string;
+  readonly requesterIp?: string;
+  readonly responderIp?: string;
+  readonly requesterCommId?: string;
+  readonly responderCommId?: string;
+  readonly requesterQpn?: number;
+  readonly responderQpn?: number;
+  readonly serviceId?: string;
+  readonly state?: SessionState;
+  readonly rejectReason?: number;
+  readonly firstSeen?: number;
+  readonly lastSeen?: number;
+  readonly rolesKnown?: boolean;
+  readonly requesterUdpSrcPort?: number;
+  readonly responderUdpSrcPort?: number;
+  readonly rdmaCmSrcPort?: number;
+  readonly rdmaCmDstPort?: number;
+  readonly droppedMessages?: number;
+  /** The distinct ports where the session's messages entered the switch, in first-seen order. */
+  readonly ports: readonly string[];
+  /** Present when the request asked for the message list. */
+  readonly messages?: readonly CmMessage[];
+}
+
+/** One switch as the home page shows it: configuration, agent status, sessions (or their states). */
+export interface SwitchState {
+  readonly nodeId: string;
+  readonly config?: SwitchConfig;
+  readonly status?: AgentStatus;
+  /** Sessions per state, from whatever session fields were fetched. */
+  readonly counts: Readonly<Partial<Record<SessionState, number>>>;
+  readonly sessionCount: number;
+}
+
+export interface Hop {
+  readonly index: number;
+  readonly nodeId: string;
+  readonly ingressTp?: string;
+  readonly egressTp?: string;
+  readonly observed: boolean;
+  readonly traffic?: 'cm' | 'data';
+}
+
+export interface Direction {
+  readonly complete: boolean;
+  readonly hops: readonly Hop[];
+  readonly gaps: readonly string[];
+  /** Where the direction's traffic came from and went to, when the path table says. */
+  readonly sourceNode?: string;
+  readonly sourceTp?: string;
+  readonly destinationNode?: string;
+  readonly destinationTp?: string;
+}
+
+export interface Path {
+  readonly sessionId: string;
+  readonly requesterIp?: string;
+  readonly responderIp?: string;
+  readonly requesterQpn?: number;
+  readonly responderQpn?: number;
+  readonly state?: SessionState;
+  readonly forward: Direction;
+  readonly reverse: Direction;
+  readonly asymmetric: boolean;
+  readonly anomalies: readonly string[];
+}
+
+export type NodeKind = 'switch' | 'host';
+
+export interface TopoNode {
+  readonly id: string;
+  /** From rst-topology's node-kind when the topology says; else inferred by the layout. */
+  readonly kind?: NodeKind;
+  readonly ips: readonly string[];
+  readonly tps: readonly string[];
+  readonly topologyId: string;
+}
+
+export interface TopoLink {
+  readonly id: string;
+  readonly srcNode: string;
+  readonly srcTp?: string;
+  readonly dstNode: string;
+  readonly dstTp?: string;
+}
+
+export interface Topology {
+  readonly nodes: readonly TopoNode[];
+  readonly links: readonly TopoLink[];
+}
+
+export const EMPTY_TOPOLOGY: Topology = { nodes: [], links: [] };
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A member by local name, whatever module prefix RESTCONF put in front of it. */
+export function member(obj: unknown, name: string): unknown {
+  if (!isObject(obj)) {
+    return undefined;
+  }
+  if (name in obj) {
+    return obj[name];
+  }
+  const suffix = ':' + name;
+  for (const key of Object.keys(obj)) {
+    if (key.endsWith(suffix)) {
+      return obj[key];
+    }
+  }
+  return undefined;
+}
+
+function str(v: unknown): string | undefined {
+  if (typeof v === 'string') {
+    return v;
+  }
+  if (typeof v === 'number') {
+    return String(v);
+  }
+  return undefined;
+}
+
+/** RESTCONF JSON writes decimal64 and 64-bit integers as strings or numbers, depending on codec. */
+function num(v: unknown): number | undefined {
+  if (typeof v === 'number') {
+    return v;
+  }
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+function bool(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') {
+    return v;
+  }
+  if (v === 'true') {
+    return true;
+  }
+  if (v === 'false') {
+    return false;
+  }
+  return undefined;
+}
+
+function list(v: unknown): Json[] {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
+function strings(v: unknown): string[] {
+  if (Array.isArray(v)) {
+    return v.map(str).filter((s): s is string => s !== undefined);
+  }
+  const s = str(v);
+  return s === undefined ? [] : [s];
+}
+
+function oneOf<T extends string>(values: readonly T[], v: unknown): T | undefined {
+  return typeof v === 'string' && (values as readonly string[]).includes(v) ? v as T : undefined;
+}
+
+/** The `rft` container of a RESTCONF answer for `rdma-flow-table:rft`, or the answer itself. */
+function rftRoot(doc: unknown): unknown {
+  return member(doc, 'rft') ?? doc;
+}
+
+export function parseSwitchConfigs(doc: unknown): SwitchConfig[] {
+  return list(member(rftRoot(doc), 'switch')).map(parseSwitchConfig).filter(s => s.nodeId !== '');
+}
+
+function parseSwitchConfig(o: Json): SwitchConfig {
+  return {
+    nodeId: str(member(o, 'node-id')) ?? '',
+    agentAddress: str(member(o, 'agent-address')),
+    agentPort: num(member(o, 'agent-port')),
+    enabled: bool(member(o, 'enabled')) ?? false,
+  };
+}
+
+export function parseAgentStatus(o: unknown): AgentStatus | undefined {
+  if (!isObject(o)) {
+    return undefined;
+  }
+  return {
+    state: oneOf(AGENT_STATES, member(o, 'state')),
+    detail: str(member(o, 'detail')),
+    lastChange: num(member(o, 'last-change')),
+    lastContact: num(member(o, 'last-contact')),
+    lastEventSeq: num(member(o, 'last-event-seq')),
+    agentVersion: str(member(o, 'agent-version')),
+  };
+}
+
+export function parseMessage(o: Json): CmMessage {
+  return {
+    seq: num(member(o, 'seq')) ?? 0,
+    type: str(member(o, 'type')) ?? '?',
+    ingressTp: str(member(o, 'ingress-tp')),
+    time: num(member(o, 'time')),
+    fromRequester: bool(member(o, 'from-requester')),
+  };
+}
+
+export function parseSession(o: Json): Session {
+  const rawMessages = member(o, 'message');
+  const messages = Array.isArray(rawMessages) ? list(rawMessages).map(parseMessage) : undefined;
+  if (messages) {
+    messages.sort((a, b) => a.seq - b.seq);
+  }
+  const ports: string[] = [];
+  for (const m of messages ?? []) {
+    if (m.ingressTp !== undefined && !ports.includes(m.ingressTp)) {
+      ports.push(m.ingressTp);
+    }
+  }
+  return {
+    sessionId: str(member(o, 'session-id')) ?? '',
+    requesterIp: str(member(o, 'requester-ip')),
+    responderIp: str(member(o, 'responder-ip')),
+    requesterCommId: str(member(o, 'requester-comm-id')),
+    responderCommId: str(member(o, 'responder-comm-id')),
+    requesterQpn: num(member(o, 'requester-qpn')),
+    responderQpn: num(member(o, 'responder-qpn')),
+    serviceId: str(member(o, 'service-id')),
+    state: oneOf(SESSION_STATES, member(o, 'state')),
+    rejectReason: num(member(o, 'reject-reason')),
+    firstSeen: num(member(o, 'first-seen')),
+    lastSeen: num(member(o, 'last-seen')),
+    rolesKnown: bool(member(o, 'roles-known')),
+    requesterUdpSrcPort: num(member(o, 'requester-udp-src-port')),
+    responderUdpSrcPort: num(member(o, 'responder-udp-src-port')),
+    rdmaCmSrcPort: num(member(o, 'rdma-cm-src-port')),
+    rdmaCmDstPort: num(member(o, 'rdma-cm-dst-port')),
+    droppedMessages: num(member(o, 'dropped-messages')),
+    ports,
+    messages,
+  };
+}
+
+/** The sessions of one switch from an answer for `rft/switch=ID` (or a switch object). */
+export function parseSwitchSessions(doc: unknown): Session[] {
+  const sw = member(doc, 'switch');
+  const obj = Array.isArray(sw) ? sw[0] : (sw ?? doc);
+  return list(member(obj, 'session')).map(parseSession);
+}
+
+function countStates(sessions: readonly Json[]): Partial<Record<SessionState, number>> {
+  const counts: Partial<Record<SessionState, number>> = {};
+  for (const s of sessions) {
+    const st = oneOf(SESSION_STATES, member(s, 'state'));
+    if (st) {
+      counts[st] = (counts[st] ?? 0) + 1;
+    }
+  }
+  return counts;
+}
+
+/**
+ * Every switch the UI should list: those in `rft` configuration, those in `rft` operational (the
+ * controller lists topology switches it knows there too), and the topology's switch nodes, the
+ * last two marked "not configured" when configuration lacks them. Sorted naturally by name.
+ */
+export function mergeSwitches(configDoc: unknown, operDoc: unknown, topology: Topology): SwitchState[] {
+  const configs = new Map(parseSwitchConfigs(configDoc).map(c => [c.nodeId, c]));
+  const byId = new Map<string, SwitchState>();
+  for (const o of list(member(rftRoot(operDoc), 'switch'))) {
+    const nodeId = str(member(o, 'node-id'));
+    if (!nodeId) {
+      continue;
+    }
+    const sessions = list(member(o, 'session'));
+    byId.set(nodeId, {
+      nodeId,
+      config: configs.get(nodeId),
+      status: parseAgentStatus(member(o, 'agent-status')),
+      counts: countStates(sessions),
+      sessionCount: sessions.length,
+    });
+  }
+  for (const [nodeId, config] of configs) {
+    if (!byId.has(nodeId)) {
+      byId.set(nodeId, { nodeId, config, counts: {}, sessionCount: 0 });
+    }
+  }
+  for (const n of topology.nodes) {
+    if (n.kind !== 'host' && !byId.has(n.id) && isSwitchNode(n, topology)) {
+      byId.set(n.id, { nodeId: n.id, counts: {}, sessionCount: 0 });
+    }
+  }
+  return [...byId.values()].sort((a, b) => naturalCompare(a.nodeId, b.nodeId));
+}
+
+/** A node is a switch if the topology says so, or, without a kind, if it has no IP addresses. */
+function isSwitchNode(n: TopoNode, topology: Topology): boolean {
+  if (n.kind) {
+    return n.kind === 'switch';
+  }
+  // a topology without rst-topology's kinds: nodes with addresses are hosts, and only nodes
+  // that some link touches are fabric elements (a lone node is not worth a row)
+  return n.ips.length === 0 && topology.links.some(l => l.srcNode === n.id || l.dstNode === n.id);
+}
+
+function parseHop(o: Json, i: number): Hop {
+  const traffic = member(o, 'traffic');
+  return {
+    index: num(member(o, 'index')) ?? i,
+    nodeId: str(member(o, 'node-id')) ?? '?',
+    ingressTp: str(member(o, 'ingress-tp')),
+    egressTp: str(member(o, 'egress-tp')),
+    observed: bool(member(o, 'observed')) ?? false,
+    traffic: traffic === 'cm' || traffic === 'data' ? traffic : undefined,
+  };
+}
+
+export function parseDirection(o: unknown): Direction {
+  const hops = list(member(o, 'hop')).map(parseHop).sort((a, b) => a.index - b.index);
+  return {
+    complete: bool(member(o, 'complete')) ?? false,
+    hops,
+    gaps: strings(member(o, 'gap')),
+    sourceNode: str(member(o, 'source-node')),
+    sourceTp: str(member(o, 'source-tp')),
+    destinationNode: str(member(o, 'destination-node')),
+    destinationTp: str(member(o, 'destination-tp')),
+  };
+}
+
+export function parsePath(o: Json): Path {
+  return {
+    sessionId: str(member(o, 'session-id')) ?? '',
+    requesterIp: str(member(o, 'requester-ip')),
+    responderIp: str(member(o, 'responder-ip')),
+    requesterQpn: num(member(o, 'requester-qpn')),
+    responderQpn: num(member(o, 'responder-qpn')),
+    state: oneOf(SESSION_STATES, member(o, 'state')),
+    forward: parseDirection(member(o, 'forward')),
+    reverse: parseDirection(member(o, 'reverse')),
+    asymmetric: bool(member(o, 'asymmetric')) ?? false,
+    anomalies: strings(member(o, 'anomaly')),
+  };
+}
+
+/** Paths from `rdma-path-table:rpt`, from `rpt/path=ID`, or from an RPC's output. */
+export function parsePaths(doc: unknown): Path[] {
+  const root = member(doc, 'rpt') ?? member(doc, 'output') ?? doc;
+  return list(member(root, 'path')).map(parsePath);
+}
+
+/**
+ * The topology as one graph: every topology's nodes and links (the lab writes `rst-lab`; an
+ * OpenFlow or BGP-LS topology works the same). Config and operational arrive merged.
+ */
+export function parseTopology(doc: unknown): Topology {
+  const nt = member(doc, 'network-topology') ?? doc;
+  const nodes = new Map<string, TopoNode>();
+  const links = new Map<string, TopoLink>();
+  for (const topo of list(member(nt, 'topology'))) {
+    const topologyId = str(member(topo, 'topology-id')) ?? '';
+    for (const n of list(member(topo, 'node'))) {
+      const id = str(member(n, 'node-id'));
+      if (!id) {
+        continue;
+      }
+      const kind = member(n, 'node-kind');
+      const prev = nodes.get(id);
+      const tps = list(member(n, 'termination-point')).map(tp => str(member(tp, 'tp-id')))
+        .filter((s): s is string => s !== undefined);
+      nodes.set(id, {
+        id,
+        topologyId,
+        kind: kind === 'switch' || kind === 'host' ? kind : prev?.kind,
+        ips: [...new Set([...(prev?.ips ?? []), ...strings(member(n, 'ip-address'))])],
+        tps: [...new Set([...(prev?.tps ?? []), ...tps])].sort(naturalCompare),
+      });
+    }
+    for (const l of list(member(topo, 'link'))) {
+      const src = member(l, 'source');
+      const dst = member(l, 'destination');
+      const srcNode = str(member(src, 'source-node'));
+      const dstNode = str(member(dst, 'dest-node'));
+      if (!srcNode || !dstNode) {
+        continue;
+      }
+      const id = str(member(l, 'link-id')) ?? `${srcNode}:${str(member(src, 'source-tp'))}->${dstNode}`;
+      links.set(topologyId + '/' + id, {
+        id,
+        srcNode,
+        srcTp: str(member(src, 'source-tp')),
+        dstNode,
+        dstTp: str(member(dst, 'dest-tp')),
+      });
+    }
+  }
+  // a link may name a node that the node list lacks: it is still drawn
+  for (const l of links.values()) {
+    for (const [id, tp] of [[l.srcNode, l.srcTp], [l.dstNode, l.dstTp]] as const) {
+      const n = nodes.get(id) ?? { id, topologyId: '', ips: [], tps: [] };
+      nodes.set(id, tp && !n.tps.includes(tp) ? { ...n, tps: [...n.tps, tp].sort(naturalCompare) } : n);
+    }
+  }
+  return { nodes: [...nodes.values()], links: [...links.values()] };
+}
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** "leaf2" before "leaf10", "swp2" before "swp10". */
+export function naturalCompare(a: string, b: string): number {
+  return collator.compare(a, b);
+}

@@ -1,0 +1,62 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+
+// Where problems come from. Today: the flow tables (with each message's type, port and direction),
+// the path table's gaps and asymmetry, and the agents' status, derived in problems.ts. When the
+// controller writes problems into the datastore (issue 9), fetchProblems reads them from there
+// instead, and no view changes.
+
+import type { Restconf } from './api';
+import { RFT, RPT } from './data';
+import { member, parseAgentStatus, parsePaths, parseSession, parseSwitchConfigs } from './model';
+import { deriveProblems, type Problem, type SwitchInput } from './problems';
+
+const PROBLEM_SESSION_FIELDS = 'switch(node-id;agent-status(state;detail;last-change);session(session-id;requester-ip;responder-ip;state;'
+  + 'reject-reason;first-seen;last-seen;service-id;rdma-cm-dst-port;roles-known;'
+  + 'message(type;ingress-tp;from-requester)))';
+
+const PROBLEM_PATH_FIELDS = 'path(session-id;requester-ip;responder-ip;asymmetric;anomaly;'
+  + 'forward(complete;gap;hop(index;node-id));reverse(complete;gap;hop(index;node-id)))';
+
+export interface ProblemReport {
+  readonly problems: readonly Problem[];
+  readonly at: number;
+  readonly sessionCount: number;
+}
+
+export async function fetchProblems(api: Restconf, signal?: AbortSignal): Promise<ProblemReport> {
+  const [config, oper, rpt] = await Promise.all([
+    api.get(RFT, { content: 'config' }),
+    api.get(RFT, { content: 'nonconfig', fields: PROBLEM_SESSION_FIELDS }, { timeoutMs: 120000, signal }),
+    api.get(RPT, { fields: PROBLEM_PATH_FIELDS }, { timeoutMs: 120000, signal }),
+  ]);
+  const configs = new Map(parseSwitchConfigs(config).map(c => [c.nodeId, c]));
+  const operSwitches = member(member(oper, 'rft'), 'switch');
+  const switches: SwitchInput[] = [];
+  let sessionCount = 0;
+  const seen = new Set<string>();
+  for (const o of Array.isArray(operSwitches) ? operSwitches : []) {
+    const nodeId = String(member(o, 'node-id') ?? '');
+    const c = configs.get(nodeId);
+    const raw = member(o, 'session');
+    const sessions = (Array.isArray(raw) ? raw : []).map(s => parseSession(s as Record<string, unknown>));
+    sessionCount += sessions.length;
+    seen.add(nodeId);
+    switches.push({
+      nodeId, configured: c !== undefined, enabled: c?.enabled ?? false, agentAddress: c?.agentAddress,
+      status: parseAgentStatus(member(o, 'agent-status')), sessions,
+    });
+  }
+  for (const c of configs.values()) {
+    if (!seen.has(c.nodeId)) {
+      switches.push({ nodeId: c.nodeId, configured: true, enabled: c.enabled, agentAddress: c.agentAddress, sessions: [] });
+    }
+  }
+  const now = Date.now() / 1000;
+  return { problems: deriveProblems({ switches, paths: rpt === undefined ? [] : parsePaths(rpt), now }), at: now, sessionCount };
+}

@@ -1,0 +1,380 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+
+// Problems at a glance, derived from the flow tables, the path table and the agents' status. The
+// design wants problems as datastore data (issue 9); until the controller writes them, this is the
+// one place that derives them, and problem-source.ts the one place that fetches their input, so
+// that switching to the datastore replaces those two files and nothing else.
+//
+// Problems are grouped (kind, where, why) with a count and some of their sessions, because at
+// 100,000 sessions one bad port can reject thousands of them: the operator needs one line that
+// says so, not thousands.
+
+import { rejectReasonText } from './format';
+import type { AgentStatus, CmMessage, Path, Session, SessionState } from './model';
+
+export type ProblemKind = 'agent' | 'rejected' | 'timed-out' | 'half-closed' | 'flapping' | 'asymmetric'
+  | 'path-anomaly' | 'path-gap';
+
+export type Severity = 'critical' | 'warning' | 'notice';
+
+export interface Place {
+  readonly node: string;
+  readonly tp?: string;
+}
+
+export interface Problem {
+  /** Stable across refreshes: kind and grouping key. */
+  readonly id: string;
+  readonly kind: ProblemKind;
+  readonly severity: Severity;
+  readonly title: string;
+  /** Where it happened, in words. */
+  readonly where: string;
+  /** The switches (and ports) involved, for links into the other views. */
+  readonly places: readonly Place[];
+  readonly count: number;
+  /** Some of the sessions concerned (at most SAMPLE), and a switch that saw each. */
+  readonly sessions: readonly { readonly sessionId: string; readonly switchId: string }[];
+  readonly latest?: number;
+}
+
+export interface SwitchInput {
+  readonly nodeId: string;
+  readonly configured: boolean;
+  readonly enabled: boolean;
+  readonly agentAddress?: string;
+  readonly status?: AgentStatus;
+  /** The switch's sessions, with their messages (type, ingress port, direction) when fetched. */
+  readonly sessions: readonly Session[];
+}
+
+export interface ProblemInput {
+  readonly switches: readonly SwitchInput[];
+  readonly paths: readonly Path[];
+  /** Epoch seconds. */
+  readonly now: number;
+}
+
+export interface ProblemOptions {
+  /** A DISCONNECTING session older than this is half-closed, not merely closing. */
+  readonly halfClosedAfter: number;
+  /** Repeated set-ups of the same endpoints within this window... */
+  readonly flapWindow: number;
+  /** ...at least this many, of which at least flapEnded ended (rejected, timed out, closed). */
+  readonly flapSetups: number;
+  readonly flapEnded: number;
+}
+
+export const DEFAULT_OPTIONS: ProblemOptions = { halfClosedAfter: 5, flapWindow: 300, flapSetups: 3, flapEnded: 2 };
+
+const SAMPLE = 50;
+
+const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, notice: 2 };
+
+/** Every sighting of one session, across the switches that saw it. */
+interface Merged {
+  readonly sessionId: string;
+  readonly sightings: { readonly switchId: string; readonly session: Session }[];
+}
+
+class Groups {
+  private readonly byId = new Map<string, {
+    kind: ProblemKind; severity: Severity; title: string; where: string; places: Map<string, Place>;
+    count: number; sessions: { sessionId: string; switchId: string }[]; latest?: number;
+  }>();
+
+  add(id: string, kind: ProblemKind, severity: Severity, title: string, where: string, places: readonly Place[],
+      session?: { sessionId: string; switchId: string }, time?: number): void {
+    let g = this.byId.get(id);
+    if (!g) {
+      g = { kind, severity, title, where, places: new Map(), count: 0, sessions: [] };
+      this.byId.set(id, g);
+    }
+    g.count++;
+    for (const p of places) {
+      g.places.set(p.node + '|' + (p.tp ?? ''), p);
+    }
+    if (session && g.sessions.length < SAMPLE) {
+      g.sessions.push(session);
+    }
+    if (time !== undefined && (g.latest === undefined || time > g.latest)) {
+      g.latest = time;
+    }
+  }
+
+  problems(): Problem[] {
+    return [...this.byId.entries()].map(([id, g]) => ({
+      id, kind: g.kind, severity: g.severity, title: g.title, where: g.where, places: [...g.places.values()],
+      count: g.count, sessions: g.sessions, latest: g.latest,
+    })).sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count
+      || a.id.localeCompare(b.id));
+  }
+}
+
+export function deriveProblems(input: ProblemInput, options: ProblemOptions = DEFAULT_OPTIONS): Problem[] {
+  const groups = new Groups();
+  agentProblems(input.switches, groups);
+  const merged = mergeSightings(input.switches);
+  for (const m of merged) {
+    sessionProblems(m, input.now, options, groups);
+  }
+  flapping(merged, options, groups);
+  pathProblems(input.paths, merged, groups);
+  return groups.problems();
+}
+
+function agentProblems(switches: readonly SwitchInput[], groups: Groups): void {
+  for (const sw of switches) {
+    if (!sw.configured || !sw.enabled) {
+      continue;
+    }
+    const state = sw.status?.state;
+    const detail = sw.status?.detail ? `: ${sw.status.detail}` : '';
+    const at = sw.agentAddress ? ` (agent at ${sw.agentAddress})` : '';
+    const places = [{ node: sw.nodeId }];
+    switch (state) {
+      case 'UNREACHABLE':
+        groups.add('agent|' + sw.nodeId, 'agent', 'critical', 'Agent unreachable', `${sw.nodeId}${at}${detail}`, places,
+          undefined, sw.status?.lastChange);
+        break;
+      case 'UNAUTHORIZED':
+        groups.add('agent|' + sw.nodeId, 'agent', 'critical', 'Agent refused the controller\'s token',
+          `${sw.nodeId}${at}${detail}`, places, undefined, sw.status?.lastChange);
+        break;
+      case 'STOPPED':
+        groups.add('agent|' + sw.nodeId, 'agent', 'warning', 'Capture stopped on the agent', `${sw.nodeId}${at}${detail}`,
+          places, undefined, sw.status?.lastChange);
+        break;
+      case 'NO_ADDRESS':
+        groups.add('agent|' + sw.nodeId, 'agent', 'warning', 'RFT on, but no agent address', sw.nodeId, places);
+        break;
+      case 'CAPTURING':
+      case 'CONNECTING':
+      case 'DISABLED':
+      case undefined:
+        break;
+    }
+  }
+}
+
+function mergeSightings(switches: readonly SwitchInput[]): Merged[] {
+  const byId = new Map<string, Merged>();
+  for (const sw of switches) {
+    for (const s of sw.sessions) {
+      let m = byId.get(s.sessionId);
+      if (!m) {
+        m = { sessionId: s.sessionId, sightings: [] };
+        byId.set(s.sessionId, m);
+      }
+      m.sightings.push({ switchId: sw.nodeId, session: s });
+    }
+  }
+  return [...byId.values()];
+}
+
+/** A representative view of a merged session: the first sighting with the most messages. */
+function best(m: Merged): Session {
+  let b = m.sightings[0].session;
+  for (const { session } of m.sightings) {
+    if ((session.messages?.length ?? 0) > (b.messages?.length ?? 0)) {
+      b = session;
+    }
+  }
+  return b;
+}
+
+function allMessages(m: Merged): { switchId: string; message: CmMessage }[] {
+  const out: { switchId: string; message: CmMessage }[] = [];
+  for (const { switchId, session } of m.sightings) {
+    for (const message of session.messages ?? []) {
+      out.push({ switchId, message });
+    }
+  }
+  return out;
+}
+
+function statesOf(m: Merged): Set<SessionState | undefined> {
+  return new Set(m.sightings.map(x => x.session.state));
+}
+
+function seenAt(msgs: { switchId: string; message: CmMessage }[], type: string): Place[] {
+  return msgs.filter(x => x.message.type === type).map(x => ({ node: x.switchId, tp: x.message.ingressTp }));
+}
+
+function placesText(places: readonly Place[]): string {
+  return places.map(p => p.tp ? `${p.node} ${p.tp}` : p.node).join(', ');
+}
+
+function lastSeen(m: Merged): number | undefined {
+  let t: number | undefined;
+  for (const { session } of m.sightings) {
+    if (session.lastSeen !== undefined && (t === undefined || session.lastSeen > t)) {
+      t = session.lastSeen;
+    }
+  }
+  return t;
+}
+
+function sessionProblems(m: Merged, now: number, options: ProblemOptions, groups: Groups): void {
+  const s = best(m);
+  const states = statesOf(m);
+  const msgs = allMessages(m);
+  const types = new Set(msgs.map(x => x.message.type));
+  const haveMessages = msgs.length > 0;
+  const ref = { sessionId: m.sessionId, switchId: m.sightings[0].switchId };
+  const switchPlaces = m.sightings.map(x => ({ node: x.switchId }));
+  const time = lastSeen(m);
+  const req = s.requesterIp ?? '?';
+  const resp = s.responderIp ?? '?';
+
+  if (states.has('REJECTED') || types.has('REJ')) {
+    const rej = msgs.find(x => x.message.type === 'REJ')?.message;
+    const reason = m.sightings.map(x => x.session.rejectReason).find(r => r !== undefined);
+    const side = rej?.fromRequester === true ? `requester ${req}` : rej?.fromRequester === false
+      ? `responder ${resp}` : `${resp} or ${req}`;
+    const at = seenAt(msgs, 'REJ');
+    const places = at.length ? at : switchPlaces;
+    groups.add(`rejected|${reason}|${side}`, 'rejected', 'critical', `Rejected: ${rejectReasonText(reason)}`,
+      `${side} rejected ${req} → ${resp}; REJ seen at ${placesText(places)}`, places, ref, time);
+    return;
+  }
+  const finished = types.has('DREP') || states.has('CLOSED');
+  if (states.has('TIMED_OUT') && !finished) {
+    let phase: string;
+    let silent: string;
+    if (!haveMessages) {
+      phase = 'no answer';
+      silent = `${resp} or ${req}`;
+    } else if (types.has('DREQ')) {
+      const dreq = msgs.find(x => x.message.type === 'DREQ')!.message;
+      phase = 'DREQ got no DREP';
+      silent = dreq.fromRequester === false ? `requester ${req}` : `responder ${resp}`;
+    } else if (types.has('REP') || types.has('MRA')) {
+      phase = 'REP got no RTU';
+      silent = `requester ${req}`;
+    } else {
+      phase = 'REQ got no REP';
+      silent = `responder ${resp}`;
+    }
+    groups.add(`timed-out|${phase}|${silent}`, 'timed-out', 'critical', `Timed out: ${phase}`,
+      `${silent} did not answer (${req} → ${resp}); seen at ${placesText(switchPlaces)}`, switchPlaces, ref, time);
+    return;
+  }
+  if (states.has('DISCONNECTING') && !finished && (time === undefined || now - time >= options.halfClosedAfter)) {
+    const dreq = msgs.find(x => x.message.type === 'DREQ')?.message;
+    const silent = dreq?.fromRequester === false ? `requester ${req}` : dreq?.fromRequester === true
+      ? `responder ${resp}` : `${resp} or ${req}`;
+    const at = seenAt(msgs, 'DREQ');
+    const places = at.length ? at : switchPlaces;
+    groups.add(`half-closed|${silent}`, 'half-closed', 'warning', 'Half-closed: DREQ without DREP',
+      `${silent} has not answered the DREQ (${req} ↔ ${resp}); DREQ seen at ${placesText(places)}`, places, ref, time);
+  }
+}
+
+function flapping(merged: readonly Merged[], options: ProblemOptions, groups: Groups): void {
+  const byEndpoints = new Map<string, { m: Merged; s: Session; t: number; ended: boolean }[]>();
+  for (const m of merged) {
+    const s = best(m);
+    const t = m.sightings.map(x => x.session.firstSeen).find(x => x !== undefined);
+    if (s.requesterIp === undefined || s.responderIp === undefined || t === undefined || s.rolesKnown === false) {
+      continue;
+    }
+    const service = s.serviceId ?? (s.rdmaCmDstPort !== undefined ? `port ${s.rdmaCmDstPort}` : '');
+    const key = `${s.requesterIp}|${s.responderIp}|${service}`;
+    const states = statesOf(m);
+    const ended = states.has('REJECTED') || states.has('TIMED_OUT') || states.has('CLOSED');
+    let list = byEndpoints.get(key);
+    if (!list) {
+      list = [];
+      byEndpoints.set(key, list);
+    }
+    list.push({ m, s, t, ended });
+  }
+  for (const [key, list] of byEndpoints) {
+    if (list.length < options.flapSetups) {
+      continue;
+    }
+    list.sort((a, b) => a.t - b.t);
+    // the densest window of set-ups, sliding over first-seen times
+    let bestFrom = 0;
+    let bestTo = -1;
+    for (let from = 0, to = 0; to < list.length; to++) {
+      while (list[to].t - list[from].t > options.flapWindow) {
+        from++;
+      }
+      if (to - from > bestTo - bestFrom) {
+        bestFrom = from;
+        bestTo = to;
+      }
+    }
+    const window = list.slice(bestFrom, bestTo + 1);
+    const ended = window.filter(x => x.ended).length;
+    if (window.length < options.flapSetups || ended < options.flapEnded) {
+      continue;
+    }
+    const [req, resp, service] = key.split('|');
+    const places = new Map<string, Place>();
+    for (const x of window) {
+      for (const sg of x.m.sightings) {
+        places.set(sg.switchId, { node: sg.switchId });
+      }
+    }
+    const span = window[window.length - 1].t - window[0].t;
+    const id = `flapping|${key}`;
+    for (const x of window) {
+      groups.add(id, 'flapping', 'warning', `Flapping: ${window.length} set-ups in ${Math.round(span)} s, ${ended} ended`,
+        `${req} → ${resp}${service ? ` (service ${service})` : ''}; seen at ${placesText([...places.values()])}`,
+        [...places.values()], { sessionId: x.m.sessionId, switchId: x.m.sightings[0].switchId }, x.t);
+    }
+  }
+}
+
+function pathProblems(paths: readonly Path[], merged: readonly Merged[], groups: Groups): void {
+  const switchOf = new Map(merged.map(m => [m.sessionId, m.sightings[0].switchId]));
+  for (const p of paths) {
+    const ref = { sessionId: p.sessionId, switchId: switchOf.get(p.sessionId) ?? p.forward.hops[0]?.nodeId ?? '' };
+    if (p.asymmetric) {
+      const fwd = p.forward.hops.map(h => h.nodeId);
+      const rev = p.reverse.hops.map(h => h.nodeId);
+      const places = [...new Set([...fwd, ...rev])].map(node => ({ node }));
+      groups.add(`asymmetric|${fwd.join('>')}|${rev.join('>')}`, 'asymmetric', 'notice', 'Asymmetric path',
+        `forward ${fwd.join(' → ') || '?'}, reverse ${rev.join(' → ') || '?'}`, places, ref);
+    }
+    for (const a of p.anomalies) {
+      groups.add(`anomaly|${a}`, 'path-anomaly', 'warning', 'Path anomaly', a, [], ref);
+    }
+    for (const d of [p.forward, p.reverse]) {
+      for (const g of d.gaps) {
+        // gap texts name the silent switch; grouping by text keeps one line per cause
+        const node = /switch (\S+)/.exec(g)?.[1];
+        groups.add(`gap|${g}`, 'path-gap', 'notice', 'Path with a gap', g, node ? [{ node }] : [], ref);
+      }
+    }
+  }
+}
+
+/** Counts per kind, for the home page's summary. */
+export function countByKind(problems: readonly Problem[]): Partial<Record<ProblemKind, number>> {
+  const out: Partial<Record<ProblemKind, number>> = {};
+  for (const p of problems) {
+    out[p.kind] = (out[p.kind] ?? 0) + p.count;
+  }
+  return out;
+}
+
+export const KIND_LABEL: Record<ProblemKind, string> = {
+  agent: 'agents',
+  rejected: 'rejected',
+  'timed-out': 'timed out',
+  'half-closed': 'half-closed',
+  flapping: 'flapping',
+  asymmetric: 'asymmetric paths',
+  'path-anomaly': 'path anomalies',
+  'path-gap': 'paths with gaps',
+};

@@ -1,0 +1,243 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+
+// One switch's RDMA flow table: fetched whole once (only the shown columns, fields=), then
+// searched, filtered and sorted in the page, in a virtual table. It refreshes itself at a pace
+// set by what the last fetch cost, keeping the filter, the sort and the selected row.
+
+import type { AppContext, View } from '../app';
+import { fetchFlowTable, fetchSwitch, setEnabled } from '../data';
+import { badge, h, replace, route, toggle } from '../dom';
+import { agentTone, agentWord, formatClock, formatCount, sessionTone, sessionWord } from '../format';
+import { naturalCompare, SESSION_STATES, type AgentStatus, type Session, type SwitchConfig } from '../model';
+import { Poller } from '../poller';
+import { sessionTableDef } from '../session-table';
+import { applyView, indexRows, type IndexedTable, type SortDir } from '../table';
+import { VirtualTable, type VTableColumn } from '../vtable';
+
+const WIDTHS: Record<string, string> = {
+  state: '8.5rem', requesterIp: 'minmax(8rem, 1fr)', responderIp: 'minmax(8rem, 1fr)', requesterQpn: '9rem',
+  responderQpn: '9rem', requesterCommId: '7.5rem', responderCommId: '7.5rem', ports: '6rem', serviceId: '11.5rem',
+  firstSeen: '12.5rem', lastSeen: '12.5rem', requesterUdpSrcPort: '7rem', responderUdpSrcPort: '7rem',
+};
+
+/**
+ * The last flow table shown, with its filter and sort: going from a session back to its table is
+ * instant and keeps what the operator had set. One switch only, to bound the memory it holds.
+ */
+let lastTable: {
+  nodeId: string; rows: readonly Session[]; at: number; query: string; state: string; port: string;
+  sortKey: string; sortDir: SortDir;
+} | undefined;
+
+export class FlowTableView implements View {
+  readonly el: HTMLElement;
+  readonly title: string;
+  private readonly search: HTMLInputElement;
+  private readonly stateSelect: HTMLSelectElement;
+  private readonly portSelect: HTMLSelectElement;
+  private readonly count = h('span', { id: 'flow-count', role: 'status', 'aria-live': 'polite' });
+  private readonly timing = h('span', { class: 'muted small', id: 'flow-timing' });
+  private readonly head = h('div', { class: 'switch-head' });
+  private readonly errorEl = h('p', { class: 'error', role: 'alert', hidden: true });
+  private readonly table: VirtualTable<Session>;
+  private readonly poller: Poller;
+  private data: IndexedTable<Session> | undefined;
+  private sortKey = 'lastSeen';
+  private sortDir: SortDir = 'desc';
+  private frame = 0;
+  private abort = new AbortController();
+  private sw: { config?: SwitchConfig; status?: AgentStatus } | undefined;
+  private pendingToggle: boolean | undefined;
+  private fetchedAt = 0;
+
+  constructor(private readonly app: AppContext, private readonly nodeId: string) {
+    this.title = `${nodeId} flow table`;
+    this.search = h('input', {
+      type: 'search', id: 'flow-search', class: 'search', spellcheck: 'false', autocomplete: 'off',
+      placeholder: 'Search: IP, QPN, comm ID, state, port…  e.g. state:rej port:swp1 qpn:0x1a2b ip:10.0.1',
+      'aria-label': 'Search the flow table', oninput: () => this.schedule(),
+    });
+    this.stateSelect = h('select', { id: 'flow-state', 'aria-label': 'State', onchange: () => this.schedule() },
+      h('option', { value: '' }, 'any state'), SESSION_STATES.map(s => h('option', { value: s }, sessionWord(s))));
+    this.portSelect = h('select', { id: 'flow-port', 'aria-label': 'Port', onchange: () => this.schedule() },
+      h('option', { value: '' }, 'any port'));
+    this.table = new VirtualTable<Session>({
+      label: `Sessions of ${nodeId}`,
+      rowHeight: 30,
+      onOpen: s => this.app.navigate(route('switch', nodeId, 'session', s.sessionId)),
+      onSort: k => {
+        this.sortDir = this.sortKey === k && this.sortDir === 'asc' ? 'desc' : 'asc';
+        this.sortKey = k;
+        this.table.setSort(this.sortKey, this.sortDir);
+        this.apply();
+      },
+      rowClass: s => `state-${s.state ?? 'unknown'}`,
+      empty: 'No session matches.',
+    });
+    this.table.setSort(this.sortKey, this.sortDir);
+    this.poller = new Poller(() => this.refresh(), { minMs: 5000, maxMs: 300000, costFactor: 10 });
+    this.el = h('div', { class: 'view flows' },
+      h('section', { class: 'panel flows-panel' },
+        h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/' }, 'Switches'), ' / ', nodeId),
+        h('h1', null, `${nodeId} — RDMA flow table`),
+        this.head,
+        this.errorEl,
+        h('div', { class: 'controls' }, this.search, this.stateSelect, this.portSelect, this.count, this.timing),
+        this.table.el));
+  }
+
+  start(): void {
+    const cached = lastTable?.nodeId === this.nodeId ? lastTable : undefined;
+    if (cached) {
+      this.search.value = cached.query;
+      this.sortKey = cached.sortKey;
+      this.sortDir = cached.sortDir;
+      this.table.setSort(this.sortKey, this.sortDir);
+      this.show(cached.rows);
+      this.fetchedAt = cached.at;
+      this.stateSelect.value = cached.state;
+      this.portSelect.value = cached.port;
+      this.apply();
+    }
+    const age = cached ? Date.now() - cached.at : Infinity;
+    this.poller.start(age < 10000 ? 10000 - age : 0);
+    this.search.focus();
+  }
+
+  stop(): void {
+    this.poller.stop();
+    this.abort.abort();
+    if (this.data) {
+      lastTable = {
+        nodeId: this.nodeId, rows: this.data.rows, at: this.fetchedAt,
+        query: this.search.value, state: this.stateSelect.value, port: this.portSelect.value, sortKey: this.sortKey,
+        sortDir: this.sortDir,
+      };
+    }
+  }
+
+  private show(rows: readonly Session[]): void {
+    const def = sessionTableDef(rows);
+    this.table.setColumns(def.columns.map(c => ({ ...c, width: WIDTHS[c.key], cell: this.cell(c.key, c.text) })));
+    this.data = indexRows(rows, def);
+    this.fillPorts(rows);
+  }
+
+  private async refresh(): Promise<void> {
+    try {
+      const t0 = performance.now();
+      const [rows, sw] = await Promise.all([
+        fetchFlowTable(this.app.api, this.nodeId, this.abort.signal),
+        fetchSwitch(this.app.api, this.nodeId),
+      ]);
+      const fetched = performance.now() - t0;
+      this.sw = sw;
+      if (this.pendingToggle !== undefined && this.sw?.config?.enabled === this.pendingToggle) {
+        this.pendingToggle = undefined;
+      }
+      this.renderHead();
+      this.show(rows);
+      this.fetchedAt = Date.now();
+      this.errorEl.hidden = true;
+      this.app.updated();
+      this.apply();
+      this.timing.dataset.fetchMs = fetched.toFixed(0);
+    } catch (e) {
+      if (this.abort.signal.aborted) {
+        return;
+      }
+      this.app.handleError(e);
+      this.errorEl.textContent = `Could not load the flow table: ${(e as Error).message}`;
+      this.errorEl.hidden = false;
+      throw e;
+    }
+  }
+
+  private cell(key: string, text: (s: Session) => string): VTableColumn<Session>['cell'] {
+    if (key === 'state') {
+      return s => badge(sessionTone(s.state), sessionWord(s.state));
+    }
+    return text;
+  }
+
+  private renderHead(): void {
+    const sw = this.sw;
+    const configured = sw?.config !== undefined;
+    const enabled = this.pendingToggle ?? sw?.config?.enabled ?? false;
+    replace(this.head,
+      badge(this.pendingToggle !== undefined ? 'busy' : configured ? agentTone(sw?.status?.state) : 'idle',
+        this.pendingToggle !== undefined ? (enabled ? 'turning on…' : 'turning off…') : agentWord(sw?.status?.state, configured)),
+      sw?.status?.detail ? h('span', { class: 'muted' }, sw.status.detail) : null,
+      h('span', { class: 'grow' }),
+      h('span', null, 'RFT '),
+      toggle(`RFT on ${this.nodeId}`, enabled, next => void this.toggle(next), { disabled: this.pendingToggle !== undefined }),
+      h('span', { class: 'muted small' }, sw?.status?.lastContact ? `last contact ${formatClock(sw.status.lastContact)}` : ''));
+  }
+
+  private async toggle(next: boolean): Promise<void> {
+    this.pendingToggle = next;
+    this.renderHead();
+    try {
+      await setEnabled(this.app.api, this.nodeId, next, this.sw?.config !== undefined);
+      this.poller.kick();
+    } catch (e) {
+      this.pendingToggle = undefined;
+      this.app.handleError(e);
+      this.errorEl.textContent = `Could not turn RFT ${next ? 'on' : 'off'}: ${(e as Error).message}`;
+      this.errorEl.hidden = false;
+      this.renderHead();
+    }
+  }
+
+  private fillPorts(rows: readonly Session[]): void {
+    const ports = new Set<string>();
+    for (const r of rows) {
+      for (const p of r.ports) {
+        ports.add(p);
+      }
+    }
+    const current = this.portSelect.value;
+    replace(this.portSelect, h('option', { value: '' }, 'any port'),
+      [...ports].sort(naturalCompare).map(p => h('option', { value: p, selected: p === current }, p)));
+  }
+
+  private schedule(): void {
+    if (this.frame === 0) {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.apply();
+      });
+    }
+  }
+
+  /** Filter, sort and show; the time it took is shown, and kept for the benchmark. */
+  private apply(): void {
+    const data = this.data;
+    if (!data) {
+      return;
+    }
+    const t0 = performance.now();
+    const state = this.stateSelect.value;
+    const port = this.portSelect.value;
+    const extra = state || port
+      ? (s: Session) => (!state || s.state === state) && (!port || s.ports.includes(port))
+      : undefined;
+    const view = applyView(data, this.search.value, this.sortKey, this.sortDir, extra);
+    this.table.setData(data.rows, view.order, (a, b) => a.sessionId === b.sessionId);
+    const ms = performance.now() - t0;
+    const total = data.rows.length;
+    replace(this.count, view.order.length === total ? `${formatCount(total)} sessions`
+      : `${formatCount(view.order.length)} of ${formatCount(total)} sessions`,
+      view.unknownFields.length ? h('span', { class: 'tone-text-warn' },
+        ` (no field ${view.unknownFields.join(', ')}: try ip, src, dst, qpn, cid, state, port, service, sport, id)`) : null);
+    this.timing.textContent = `filtered and sorted in ${ms.toFixed(0)} ms`;
+    this.timing.dataset.filterMs = ms.toFixed(1);
+    this.el.dataset.ready = 'true';
+  }
+}

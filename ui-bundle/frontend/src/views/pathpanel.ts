@@ -1,0 +1,90 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+
+// A session's forward and reverse paths in words (hop tables with observed/inferred, gaps,
+// asymmetry, CM versus data path) and as layers for the fabric drawing. Shared by the session
+// view and the traffic-paths view.
+
+import { badge, h } from '../dom';
+import type { RouteLayer } from '../fabric';
+import type { Direction, Hop, Path, Topology } from '../model';
+import { chainsByTraffic, cmAndDataApart, indexLinks, routeOf } from '../pathgeo';
+
+export interface PortHandler {
+  (node: string, tp: string): void;
+}
+
+export function routeLayers(path: Path, topo: Topology): RouteLayer[] {
+  const links = indexLinks(topo);
+  const layers: RouteLayer[] = [];
+  const dirs = [
+    { direction: 'forward' as const, d: path.forward, src: path.requesterIp, dst: path.responderIp },
+    { direction: 'reverse' as const, d: path.reverse, src: path.responderIp, dst: path.requesterIp },
+  ];
+  for (const { direction, d, src, dst } of dirs) {
+    const { cm, data } = chainsByTraffic(d);
+    if (cm.length) {
+      layers.push({ direction, traffic: 'cm', route: routeOf(cm, d, src, dst, links) });
+    }
+    if (data.length && cmAndDataApart(d)) {
+      layers.push({ direction, traffic: 'data', route: routeOf(data, d, src, dst, links) });
+    }
+  }
+  return layers;
+}
+
+function portButton(node: string, tp: string | undefined, onPort?: PortHandler): Node | string {
+  if (!tp) {
+    return '–';
+  }
+  return onPort
+    ? h('button', { type: 'button', class: 'link port', 'data-node': node, 'data-tp': tp, title: `Sessions through ${node} ${tp}`,
+      onclick: () => onPort(node, tp) }, tp)
+    : tp;
+}
+
+function hopRows(hops: readonly Hop[], onPort?: PortHandler): HTMLElement[] {
+  return hops.map(hop => h('tr', { class: hop.observed ? 'observed' : 'inferred' },
+    h('td', { class: 'num' }, hop.index),
+    h('th', { scope: 'row' }, hop.nodeId),
+    h('td', null, portButton(hop.nodeId, hop.ingressTp, onPort)),
+    h('td', null, portButton(hop.nodeId, hop.egressTp, onPort)),
+    h('td', null, hop.observed ? badge('ok', 'observed') : badge('idle', 'inferred')),
+    h('td', null, hop.traffic ?? '')));
+}
+
+function directionBlock(title: string, cls: string, d: Direction, from: string | undefined, to: string | undefined,
+    onPort?: PortHandler): HTMLElement {
+  const state = d.hops.length === 0 ? badge('idle', 'not seen') : d.complete ? badge('ok', 'complete') : badge('bad', 'gap');
+  const apart = cmAndDataApart(d);
+  return h('section', { class: `direction ${cls}`, 'data-direction': cls },
+    h('h3', null, h('span', { class: `swatch ${cls}`, 'aria-hidden': 'true' }), `${title}: ${from ?? '?'} → ${to ?? '?'} `, state),
+    d.sourceNode || d.destinationNode
+      ? h('p', { class: 'muted small' }, `from ${d.sourceNode ?? '?'} ${d.sourceTp ?? ''} to ${d.destinationNode ?? '?'} ${d.destinationTp ?? ''}`)
+      : null,
+    d.hops.length ? h('table', { class: 'grid hops' },
+      h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, 'Switch'), h('th', null, 'In'), h('th', null, 'Out'),
+        h('th', null, 'Seen'), h('th', null, 'Traffic'))),
+      h('tbody', null, hopRows(d.hops, onPort))) : null,
+    d.gaps.length ? h('ul', { class: 'gaps' }, d.gaps.map(g => h('li', { class: 'tone-text-bad' }, 'Gap: ', g))) : null,
+    apart ? h('p', { class: 'tone-text-warn' }, 'The CM messages and the data take different paths here (ECMP): both are drawn, '
+      + 'the data dotted.') : null);
+}
+
+export function renderPath(path: Path, onPort?: PortHandler): HTMLElement {
+  return h('div', { class: 'path-detail' },
+    h('p', { class: 'legend small' },
+      h('span', { class: 'swatch forward', 'aria-hidden': 'true' }), ' forward ',
+      h('span', { class: 'swatch reverse', 'aria-hidden': 'true' }), ' reverse · solid: the switch saw it · dashed: inferred · ',
+      h('span', { class: 'tone-text-bad' }, 'red: a switch on the way saw nothing')),
+    path.asymmetric ? h('p', { class: 'tone-text-warn', id: 'asymmetric' },
+      'Asymmetric: the reverse path does not retrace the forward one.') : null,
+    path.anomalies.length ? h('ul', { class: 'anomalies' }, path.anomalies.map(a => h('li', { class: 'tone-text-warn' }, a))) : null,
+    directionBlock('Forward', 'forward', path.forward, path.requesterIp, path.responderIp, onPort),
+    directionBlock('Reverse', 'reverse', path.reverse, path.responderIp, path.requesterIp, onPort));
+}
