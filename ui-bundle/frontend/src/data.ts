@@ -10,7 +10,7 @@
 // as small as the view needs: at 100,000 sessions the difference between the whole flow table
 // and the columns shown is most of the payload. Paths name modules without revision dates.
 
-import { key, type Restconf } from './api';
+import { ApiError, key, type Restconf } from './api';
 import {
   EMPTY_TOPOLOGY, mergeSwitches, parseAgentStatus, parsePaths, parseSession, parseSwitchConfigs, parseSwitchSessions,
   parseTopology, member, type AgentStatus, type Path, type Session, type SwitchConfig, type SwitchState, type Topology,
@@ -24,6 +24,15 @@ export const TOPOLOGY = 'network-topology:network-topology';
 export const FLOW_TABLE_FIELDS = 'session(session-id;requester-ip;responder-ip;requester-comm-id;responder-comm-id;'
   + 'requester-qpn;responder-qpn;service-id;state;reject-reason;first-seen;last-seen;roles-known;'
   + 'requester-udp-src-port;responder-udp-src-port;message(ingress-tp))';
+
+/** The same without the leaves that only newer revisions of rdma-flow-table have. */
+export const FLOW_TABLE_FIELDS_BASE = FLOW_TABLE_FIELDS.replace('requester-udp-src-port;responder-udp-src-port;', '');
+
+/**
+ * Whether the controller's model has the newer leaves: RESTCONF refuses (500) a fields= that names
+ * a leaf the model lacks, so the first refusal is remembered and the request made without them.
+ */
+let newerLeaves: boolean | undefined;
 
 /** The home page's poll: agent status and one small leaf per session, to count them by state. */
 export const OVERVIEW_FIELDS = 'switch(node-id;agent-status(state;detail;last-change;last-contact;last-event-seq;'
@@ -71,8 +80,23 @@ export async function fetchSwitch(api: Restconf, nodeId: string): Promise<{ conf
 }
 
 export async function fetchFlowTable(api: Restconf, nodeId: string, signal?: AbortSignal): Promise<Session[]> {
-  const doc = await api.get(`${RFT}/switch=${key(nodeId)}`, { content: 'nonconfig', fields: FLOW_TABLE_FIELDS },
-    { timeoutMs: 120000, signal });
+  const path = `${RFT}/switch=${key(nodeId)}`;
+  const opts = { timeoutMs: 120000, signal };
+  let doc: unknown;
+  if (newerLeaves !== false) {
+    try {
+      doc = await api.get(path, { content: 'nonconfig', fields: FLOW_TABLE_FIELDS }, opts);
+      newerLeaves = true;
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.kind !== 'http' || newerLeaves === true) {
+        throw e;
+      }
+      newerLeaves = false;
+    }
+  }
+  if (newerLeaves === false) {
+    doc = await api.get(path, { content: 'nonconfig', fields: FLOW_TABLE_FIELDS_BASE }, opts);
+  }
   return doc === undefined ? [] : parseSwitchSessions(doc);
 }
 

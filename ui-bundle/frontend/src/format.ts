@@ -137,6 +137,21 @@ export function formatTime(epochSeconds: number | undefined): string {
     + `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
+/** Clock time to the microsecond (CM messages of one session are microseconds apart). */
+export function formatMicros(epochSeconds: number | undefined): string {
+  if (epochSeconds === undefined) {
+    return '';
+  }
+  let whole = Math.floor(epochSeconds);
+  let micros = Math.round((epochSeconds - whole) * 1e6);
+  if (micros >= 1e6) {
+    whole += 1;
+    micros -= 1e6;
+  }
+  const d = new Date(whole * 1000);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(micros, 6)}`;
+}
+
 /** Clock time only, to the millisecond. */
 export function formatClock(epochSeconds: number | undefined): string {
   return formatTime(epochSeconds).slice(11);
@@ -160,8 +175,11 @@ export function formatAgo(epochSeconds: number | undefined, nowSeconds: number):
   return `${Math.round(d / 3600)} h ago`;
 }
 
-/** A duration between two CM messages: "+1.234 ms", "+2.5 s". */
+/** A duration between two CM messages: "+28 µs", "+1.234 ms", "+2.500 s". */
 export function formatDelta(seconds: number): string {
+  if (seconds < 0.001) {
+    return `+${Math.round(seconds * 1e6)} µs`;
+  }
   if (seconds < 1) {
     return `+${(seconds * 1000).toFixed(3)} ms`;
   }

@@ -11,7 +11,7 @@
 // over the leaves. An operator reads a leaf-spine fabric in rows, as ONOS draws it; a force-directed
 // layout would move nodes at every refresh and tangle the links. Pure: positions only.
 
-import { naturalCompare, type Topology } from './model';
+import { hostIds, naturalCompare, type Topology } from './model';
 
 export type Tier = 'host' | 'leaf' | 'spine' | 'core';
 
@@ -38,10 +38,9 @@ export interface LayoutOptions {
 
 const DEFAULTS: LayoutOptions = { hostGap: 80, leafGap: 150, rowGap: 170 };
 
-/** Whether a node is a host: the topology's word first, else having IP addresses. */
+/** Whether a node is a host (see hostIds). */
 export function isHost(topo: Topology, id: string): boolean {
-  const n = topo.nodes.find(x => x.id === id);
-  return n !== undefined && (n.kind === 'host' || (n.kind === undefined && n.ips.length > 0));
+  return hostIds(topo).has(id);
 }
 
 export function layoutFabric(topo: Topology, options: Partial<LayoutOptions> = {}): FabricLayout {
@@ -55,12 +54,11 @@ export function layoutFabric(topo: Topology, options: Partial<LayoutOptions> = {
     neighbours.get(l.srcNode)?.add(l.dstNode);
     neighbours.get(l.dstNode)?.add(l.srcNode);
   }
-  const hostIds = new Set(topo.nodes.filter(n => n.kind === 'host' || (n.kind === undefined && n.ips.length > 0))
-    .map(n => n.id));
+  const hosts = hostIds(topo);
 
   // level = hops from the nearest host, by breadth-first search from all hosts at once
   const level = new Map<string, number>();
-  let frontier = [...hostIds];
+  let frontier = [...hosts];
   for (const h of frontier) {
     level.set(h, 0);
   }
@@ -68,7 +66,7 @@ export function layoutFabric(topo: Topology, options: Partial<LayoutOptions> = {
     const next: string[] = [];
     for (const id of frontier) {
       for (const nb of neighbours.get(id) ?? []) {
-        if (!level.has(nb) && !hostIds.has(nb)) {
+        if (!level.has(nb) && !hosts.has(nb)) {
           level.set(nb, d);
           next.push(nb);
         }
@@ -86,7 +84,7 @@ export function layoutFabric(topo: Topology, options: Partial<LayoutOptions> = {
   // hosts under their first leaf (natural order), dual-homed ones included there
   const hostsOf = new Map<string, string[]>(leaves.map(id => [id, []]));
   const orphanHosts: string[] = [];
-  for (const h of [...hostIds].sort(naturalCompare)) {
+  for (const h of [...hosts].sort(naturalCompare)) {
     const parents = [...(neighbours.get(h) ?? [])].filter(nb => leafIndex.has(nb))
       .sort((a, b) => leafIndex.get(a)! - leafIndex.get(b)!);
     if (parents.length === 0) {
@@ -121,7 +119,7 @@ export function layoutFabric(topo: Topology, options: Partial<LayoutOptions> = {
     }));
   }
   if (unreached.length > 0) {
-    const y = leaves.length === 0 && hostIds.size === 0 ? yOf(1) : yOf(maxLevel) - opt.rowGap;
+    const y = leaves.length === 0 && hosts.size === 0 ? yOf(1) : yOf(maxLevel) - opt.rowGap;
     const gap = Math.max(opt.leafGap, width / unreached.length);
     unreached.forEach((id, i) => placed.push({ id, tier: 'spine', level: -1, x: (i + 0.5) * gap, y }));
   }

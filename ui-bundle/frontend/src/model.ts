@@ -336,21 +336,53 @@ export function mergeSwitches(configDoc: unknown, operDoc: unknown, topology: To
     }
   }
   for (const n of topology.nodes) {
-    if (n.kind !== 'host' && !byId.has(n.id) && isSwitchNode(n, topology)) {
+    if (!byId.has(n.id) && isSwitchNode(n, topology)) {
       byId.set(n.id, { nodeId: n.id, counts: {}, sessionCount: 0 });
     }
   }
   return [...byId.values()].sort((a, b) => naturalCompare(a.nodeId, b.nodeId));
 }
 
-/** A node is a switch if the topology says so, or, without a kind, if it has no IP addresses. */
+/** A node is a switch if it is no host and some link touches it (a lone node is not worth a row). */
 function isSwitchNode(n: TopoNode, topology: Topology): boolean {
   if (n.kind) {
     return n.kind === 'switch';
   }
-  // a topology without rst-topology's kinds: nodes with addresses are hosts, and only nodes
-  // that some link touches are fabric elements (a lone node is not worth a row)
-  return n.ips.length === 0 && topology.links.some(l => l.srcNode === n.id || l.dstNode === n.id);
+  return !hostIds(topology).has(n.id) && topology.links.some(l => l.srcNode === n.id || l.dstNode === n.id);
+}
+
+const hostCache = new WeakMap<Topology, Set<string>>();
+
+/**
+ * The host nodes: rst-topology's node-kind where the topology has it; otherwise nodes with IP
+ * addresses or named as OpenFlow's host tracker names them ("host:..."); and, in a topology that
+ * says nothing of either, the nodes with a single link partner (a leaf-spine fabric's switches
+ * all have several).
+ */
+export function hostIds(topology: Topology): Set<string> {
+  const cached = hostCache.get(topology);
+  if (cached) {
+    return cached;
+  }
+  const hosts = new Set<string>();
+  const described = topology.nodes.some(n => n.kind !== undefined || n.ips.length > 0 || n.id.startsWith('host:'));
+  const partners = new Map<string, Set<string>>();
+  for (const l of topology.links) {
+    if (!partners.has(l.srcNode)) {
+      partners.set(l.srcNode, new Set());
+    }
+    partners.get(l.srcNode)!.add(l.dstNode);
+  }
+  for (const n of topology.nodes) {
+    const host = n.kind !== undefined ? n.kind === 'host'
+      : described ? n.ips.length > 0 || n.id.startsWith('host:')
+        : (partners.get(n.id)?.size ?? 0) === 1;
+    if (host) {
+      hosts.add(n.id);
+    }
+  }
+  hostCache.set(topology, hosts);
+  return hosts;
 }
 
 function parseHop(o: Json, i: number): Hop {

@@ -13,7 +13,7 @@
 // node fed each hop's ingress port, which is how a silent switch between two hops is found.
 // Pure: the drawing applies the result.
 
-import type { Direction, Hop, Topology, TopoLink } from './model';
+import { hostIds, type Direction, type Hop, type Topology, type TopoLink } from './model';
 
 export type SegmentKind = 'observed' | 'inferred' | 'gap';
 
@@ -55,13 +55,10 @@ export function indexLinks(topo: Topology): LinkIndex {
     }
   }
   const hostsByIp = new Map<string, string>();
-  const hosts = new Set<string>();
+  const hosts = hostIds(topo);
   for (const n of topo.nodes) {
     for (const ip of n.ips) {
       hostsByIp.set(ip, n.id);
-    }
-    if (n.kind === 'host' || (n.kind === undefined && n.ips.length > 0)) {
-      hosts.add(n.id);
     }
   }
   return { into, outOf, hostsByIp, hosts };

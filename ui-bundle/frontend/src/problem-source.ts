@@ -18,10 +18,12 @@ import { deriveProblems, type Problem, type SwitchInput } from './problems';
 
 const PROBLEM_SESSION_FIELDS = 'switch(node-id;agent-status(state;detail;last-change);session(session-id;requester-ip;responder-ip;state;'
   + 'reject-reason;first-seen;last-seen;service-id;rdma-cm-dst-port;roles-known;'
-  + 'message(type;ingress-tp;from-requester)))';
+  + 'message(type;ingress-tp;time;from-requester)))';
 
+// Whole hops: netconf 10.0.2's fields= drops a leaf-list (gap) that sits beside a sub-selected
+// list (hop(node-id)) in the same container; beside a whole list it is kept.
 const PROBLEM_PATH_FIELDS = 'path(session-id;requester-ip;responder-ip;asymmetric;anomaly;'
-  + 'forward(complete;gap;hop(index;node-id));reverse(complete;gap;hop(index;node-id)))';
+  + 'forward(complete;gap;hop);reverse(complete;gap;hop))';
 
 export interface ProblemReport {
   readonly problems: readonly Problem[];

@@ -203,10 +203,6 @@ function statesOf(m: Merged): Set<SessionState | undefined> {
   return new Set(m.sightings.map(x => x.session.state));
 }
 
-function seenAt(msgs: { switchId: string; message: CmMessage }[], type: string): Place[] {
-  return msgs.filter(x => x.message.type === type).map(x => ({ node: x.switchId, tp: x.message.ingressTp }));
-}
-
 function placesText(places: readonly Place[]): string {
   return places.map(p => p.tp ? `${p.node} ${p.tp}` : p.node).join(', ');
 }
@@ -221,59 +217,81 @@ function lastSeen(m: Merged): number | undefined {
   return t;
 }
 
+/** The sightings of one message type, earliest first (where it entered the fabric comes first). */
+function sightings(msgs: { switchId: string; message: CmMessage }[], type: string): { switchId: string; message: CmMessage }[] {
+  return msgs.filter(x => x.message.type === type)
+    .sort((a, b) => (a.message.time ?? Infinity) - (b.message.time ?? Infinity));
+}
+
+function placeOf(x: { switchId: string; message: CmMessage } | undefined): Place | undefined {
+  return x ? { node: x.switchId, tp: x.message.ingressTp } : undefined;
+}
+
+function placeText(p: Place | undefined): string {
+  return p ? (p.tp ? `${p.node} ${p.tp}` : p.node) : 'an unknown place';
+}
+
+/**
+ * Failing sessions, grouped by cause and by the place that tells where to look: for a REJ the
+ * port where it entered the fabric (its earliest sighting: the rejecting side's edge); for an
+ * unanswered message the last switch it reached (the silent side's edge).
+ */
 function sessionProblems(m: Merged, now: number, options: ProblemOptions, groups: Groups): void {
-  const s = best(m);
   const states = statesOf(m);
   const msgs = allMessages(m);
   const types = new Set(msgs.map(x => x.message.type));
-  const haveMessages = msgs.length > 0;
   const ref = { sessionId: m.sessionId, switchId: m.sightings[0].switchId };
   const switchPlaces = m.sightings.map(x => ({ node: x.switchId }));
   const time = lastSeen(m);
-  const req = s.requesterIp ?? '?';
-  const resp = s.responderIp ?? '?';
 
   if (states.has('REJECTED') || types.has('REJ')) {
-    const rej = msgs.find(x => x.message.type === 'REJ')?.message;
+    const rej = sightings(msgs, 'REJ');
     const reason = m.sightings.map(x => x.session.rejectReason).find(r => r !== undefined);
-    const side = rej?.fromRequester === true ? `requester ${req}` : rej?.fromRequester === false
-      ? `responder ${resp}` : `${resp} or ${req}`;
-    const at = seenAt(msgs, 'REJ');
-    const places = at.length ? at : switchPlaces;
-    groups.add(`rejected|${reason}|${side}`, 'rejected', 'critical', `Rejected: ${rejectReasonText(reason)}`,
-      `${side} rejected ${req} → ${resp}; REJ seen at ${placesText(places)}`, places, ref, time);
+    const side = rej[0]?.message.fromRequester === true ? 'requester' : rej[0]?.message.fromRequester === false
+      ? 'responder' : 'one side';
+    const entry = placeOf(rej[0]);
+    const places = rej.length ? rej.map(x => placeOf(x)!) : switchPlaces;
+    groups.add(`rejected|${reason}|${side}|${placeText(entry)}`, 'rejected', 'critical', `Rejected: ${rejectReasonText(reason)}`,
+      entry ? `REJ sent by the ${side}, entering the fabric at ${placeText(entry)}`
+        : `seen at ${placesText(switchPlaces)} (no REJ kept)`, places, ref, time);
     return;
   }
   const finished = types.has('DREP') || states.has('CLOSED');
   if (states.has('TIMED_OUT') && !finished) {
     let phase: string;
     let silent: string;
-    if (!haveMessages) {
+    let last: Place | undefined;
+    const lastOf = (type: string) => placeOf(sightings(msgs, type).at(-1));
+    if (msgs.length === 0) {
       phase = 'no answer';
-      silent = `${resp} or ${req}`;
+      silent = 'one side';
     } else if (types.has('DREQ')) {
-      const dreq = msgs.find(x => x.message.type === 'DREQ')!.message;
+      const dreq = sightings(msgs, 'DREQ')[0].message;
       phase = 'DREQ got no DREP';
-      silent = dreq.fromRequester === false ? `requester ${req}` : `responder ${resp}`;
+      silent = dreq.fromRequester === false ? 'requester' : 'responder';
+      last = lastOf('DREQ');
     } else if (types.has('REP') || types.has('MRA')) {
       phase = 'REP got no RTU';
-      silent = `requester ${req}`;
+      silent = 'requester';
+      last = lastOf(types.has('REP') ? 'REP' : 'MRA');
     } else {
       phase = 'REQ got no REP';
-      silent = `responder ${resp}`;
+      silent = 'responder';
+      last = lastOf('REQ');
     }
-    groups.add(`timed-out|${phase}|${silent}`, 'timed-out', 'critical', `Timed out: ${phase}`,
-      `${silent} did not answer (${req} → ${resp}); seen at ${placesText(switchPlaces)}`, switchPlaces, ref, time);
+    groups.add(`timed-out|${phase}|${silent}|${placeText(last)}`, 'timed-out', 'critical', `Timed out: ${phase}`,
+      last ? `the ${silent} did not answer; the unanswered message last seen at ${placeText(last)}`
+        : `the ${silent} did not answer; seen at ${placesText(switchPlaces)}`, last ? [last] : switchPlaces, ref, time);
     return;
   }
   if (states.has('DISCONNECTING') && !finished && (time === undefined || now - time >= options.halfClosedAfter)) {
-    const dreq = msgs.find(x => x.message.type === 'DREQ')?.message;
-    const silent = dreq?.fromRequester === false ? `requester ${req}` : dreq?.fromRequester === true
-      ? `responder ${resp}` : `${resp} or ${req}`;
-    const at = seenAt(msgs, 'DREQ');
-    const places = at.length ? at : switchPlaces;
-    groups.add(`half-closed|${silent}`, 'half-closed', 'warning', 'Half-closed: DREQ without DREP',
-      `${silent} has not answered the DREQ (${req} ↔ ${resp}); DREQ seen at ${placesText(places)}`, places, ref, time);
+    const dreqs = sightings(msgs, 'DREQ');
+    const silent = dreqs[0]?.message.fromRequester === false ? 'requester' : dreqs[0]?.message.fromRequester === true
+      ? 'responder' : 'other side';
+    const last = placeOf(dreqs.at(-1));
+    groups.add(`half-closed|${silent}|${placeText(last)}`, 'half-closed', 'warning', 'Half-closed: DREQ without DREP',
+      `the ${silent} has not answered the DREQ${last ? `, last seen at ${placeText(last)}` : ''}`,
+      last ? [last] : switchPlaces, ref, time);
   }
 }
 

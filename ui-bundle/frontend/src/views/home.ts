@@ -57,8 +57,7 @@ export class HomeView implements View {
             h('thead', null, h('tr', null,
               h('th', { scope: 'col' }, 'Switch'),
               h('th', { scope: 'col' }, 'RFT'),
-              h('th', { scope: 'col' }, 'Agent'),
-              h('th', { scope: 'col' }, 'Why'),
+              h('th', { scope: 'col' }, 'Agent, and why'),
               h('th', { scope: 'col', class: 'num' }, 'Sessions'),
               COUNT_COLUMNS.map(c => h('th', { scope: 'col', class: 'num' }, c.label)),
               h('th', { scope: 'col' }, 'Last contact'),
@@ -108,7 +107,7 @@ export class HomeView implements View {
     this.renderStats(o);
     const now = Date.now() / 1000;
     if (o.switches.length === 0) {
-      replace(this.tableBody, h('tr', null, h('td', { colspan: 14, class: 'empty' },
+      replace(this.tableBody, h('tr', null, h('td', { colspan: 13, class: 'empty' },
         'No switch yet: add one to rdma-flow-table:rft, or write the fabric into network-topology.')));
       return;
     }
@@ -174,8 +173,10 @@ export class HomeView implements View {
     return h('tr', { 'data-switch': sw.nodeId, class: configured ? '' : 'unconfigured' },
       h('th', { scope: 'row' }, h('a', { href: route('switch', sw.nodeId), class: 'switch-link' }, sw.nodeId)),
       h('td', null, toggle(`RFT on ${sw.nodeId}`, enabled, next => void this.toggle(sw, next), { disabled: busy })),
-      h('td', { class: 'agent-state' }, badge(tone, word)),
-      h('td', { class: 'why' }, configured ? (sw.status?.detail ?? '') : 'in the topology, not in rdma-flow-table:rft'),
+      h('td', { class: 'agent-state' }, badge(tone, word),
+        configured && sw.status?.detail && sw.status.detail !== word
+          ? h('div', { class: 'why muted small' }, sw.status.detail) : null,
+        configured ? null : h('div', { class: 'why muted small' }, 'in network-topology only')),
       h('td', { class: 'num sessions' }, formatCount(sw.sessionCount)),
       COUNT_COLUMNS.map(c => {
         const n = c.states.reduce((m, st) => m + (sw.counts[st] ?? 0), 0);

@@ -13,11 +13,16 @@ import type { AppContext, View } from '../app';
 import { fetchPath, fetchSession, sessionsThrough } from '../data';
 import { badge, h, replace, route } from '../dom';
 import { Fabric } from '../fabric';
-import { formatDelta, formatTime, hex, rejectReasonText, sessionTone, sessionWord } from '../format';
+import { formatDelta, formatMicros, formatTime, hex, rejectReasonText, sessionTone, sessionWord } from '../format';
 import type { Path, Session, Topology } from '../model';
 import { Poller } from '../poller';
 import { renderPath, routeLayers } from './pathpanel';
 import { portSessions } from './paths';
+
+function endpoint(ip: string | undefined, qpn: number | undefined, commId: string | undefined): string {
+  return [ip ?? 'address unknown', qpn !== undefined ? `QPN ${qpn} (${hex(qpn)})` : 'QPN not seen',
+    commId ? `comm ID ${commId}` : 'comm ID not seen'].join(' · ');
+}
 
 export class SessionView implements View {
   readonly el: HTMLElement;
@@ -98,8 +103,8 @@ export class SessionView implements View {
     replace(this.facts, h('dl', { class: 'facts-grid' },
       fact('State', badge(sessionTone(s.state), sessionWord(s.state))),
       s.state === 'REJECTED' ? fact('Reject reason', rejectReasonText(s.rejectReason)) : null,
-      fact('Requester', `${s.requesterIp ?? '?'}  QPN ${s.requesterQpn ?? '?'} (${hex(s.requesterQpn)})  comm ID ${s.requesterCommId ?? '?'}`),
-      fact('Responder', `${s.responderIp ?? '?'}  QPN ${s.responderQpn ?? '?'} (${hex(s.responderQpn)})  comm ID ${s.responderCommId ?? '?'}`),
+      fact('Requester', endpoint(s.requesterIp, s.requesterQpn, s.requesterCommId)),
+      fact('Responder', endpoint(s.responderIp, s.responderQpn, s.responderCommId)),
       fact('Service ID', s.serviceId),
       fact('rdma_cm ports', s.rdmaCmSrcPort !== undefined || s.rdmaCmDstPort !== undefined
         ? `${s.rdmaCmSrcPort ?? '?'} → ${s.rdmaCmDstPort ?? '?'}` : undefined),
@@ -111,12 +116,12 @@ export class SessionView implements View {
       s.droppedMessages ? fact('Messages not kept', String(s.droppedMessages)) : null));
     const msgs = s.messages ?? [];
     const t0 = msgs[0]?.time;
-    replace(this.timeline, msgs.length === 0 ? h('p', { class: 'muted' }, 'No message kept.') : h('table', { class: 'grid', id: 'timeline' },
+    replace(this.timeline, msgs.length === 0 ? h('p', { class: 'muted' }, 'No message kept.') : h('div', { class: 'scroll-x' }, h('table', { class: 'grid', id: 'timeline' },
       h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, 'Time'), h('th', null, 'Since first'), h('th', null, 'Message'),
         h('th', null, 'Direction'), h('th', null, 'Ingress port'))),
       h('tbody', null, msgs.map(m => h('tr', { 'data-type': m.type },
         h('td', { class: 'num' }, m.seq),
-        h('td', { class: 'mono' }, formatTime(m.time)),
+        h('td', { class: 'mono', title: formatTime(m.time) }, formatMicros(m.time)),
         h('td', { class: 'mono' }, t0 !== undefined && m.time !== undefined ? formatDelta(m.time - t0) : ''),
         h('td', null, h('strong', { class: `msg msg-${m.type}` }, m.type)),
         h('td', null, m.fromRequester === undefined ? 'unknown'
@@ -125,7 +130,7 @@ export class SessionView implements View {
         h('td', null, m.ingressTp ? h('button', {
           type: 'button', class: 'link port', 'data-node': this.nodeId, 'data-tp': m.ingressTp,
           onclick: () => void this.showPort(this.nodeId, m.ingressTp!),
-        }, m.ingressTp) : ''))))));
+        }, m.ingressTp) : '')))))));
   }
 
   private renderPathPart(path: Path | undefined, topology: Topology): void {
