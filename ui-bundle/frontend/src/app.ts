@@ -69,6 +69,8 @@ export class App implements AppContext {
   private readonly themeListeners = new Set<() => void>();
   private readonly problemPoller = new Poller(() => this.pollProblems(), { minMs: 10000, maxMs: 300000, costFactor: 10 });
   private lastUpdate: number | undefined;
+  private problemsAfterPaint = false;
+  private problemsTimer: ReturnType<typeof setTimeout> | undefined;
   private unreachableSince: number | undefined;
 
   constructor(private readonly root: HTMLElement, private readonly restconfBase: string) {
@@ -168,11 +170,13 @@ export class App implements AppContext {
         a.removeAttribute('aria-current');
       }
     }
+    this.problemPoller.stop();
+    this.problemsAfterPaint = next.wantsProblems === true;
     next.start();
-    if (next.wantsProblems) {
-      this.problemPoller.start();
-    } else {
-      this.problemPoller.stop();
+    if (this.problemsAfterPaint) {
+      // the view's own data first: at 100,000 sessions the problems' fetch takes seconds of the
+      // controller's and the page's time, and would delay the view's first paint
+      this.problemsTimer = setTimeout(() => this.startProblems(), 3000);
     }
   }
 
@@ -214,17 +218,24 @@ export class App implements AppContext {
 
   private async pollProblems(): Promise<void> {
     try {
-      const report = await fetchProblems(this.api);
-      this.report = report;
-      const n = report.problems.filter(p => p.severity !== 'notice').length;
-      this.problemCount.textContent = String(n);
-      this.problemCount.className = `count ${n > 0 ? 'tone-bad' : 'tone-ok'}`;
-      for (const l of this.problemListeners) {
-        l(report);
+      if (!this.report) {
+        // the first time, a quick look from the states alone (the details take seconds at 100,000 sessions)
+        this.publish(await fetchProblems(this.api, true));
       }
+      this.publish(await fetchProblems(this.api));
     } catch (e) {
       this.handleError(e);
       throw e;
+    }
+  }
+
+  private publish(report: ProblemReport): void {
+    this.report = report;
+    const n = report.problems.filter(p => p.severity !== 'notice').length;
+    this.problemCount.textContent = String(n);
+    this.problemCount.className = `count ${n > 0 ? 'tone-bad' : 'tone-ok'}`;
+    for (const l of this.problemListeners) {
+      l(report);
     }
   }
 
@@ -238,6 +249,15 @@ export class App implements AppContext {
   updated(): void {
     this.lastUpdate = Date.now() / 1000;
     this.renderStatus();
+    this.startProblems();
+  }
+
+  private startProblems(): void {
+    if (this.problemsAfterPaint) {
+      this.problemsAfterPaint = false;
+      clearTimeout(this.problemsTimer);
+      this.problemPoller.start();
+    }
   }
 
   onTheme(l: () => void): () => void {

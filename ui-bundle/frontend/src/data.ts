@@ -29,6 +29,15 @@ export const FLOW_TABLE_FIELDS = 'session(session-id;requester-ip;responder-ip;r
 export const FLOW_TABLE_FIELDS_BASE = FLOW_TABLE_FIELDS.replace('requester-udp-src-port;responder-udp-src-port;', '');
 
 /**
+ * The first, quick request of a big table: identities (which name the addresses and the comm ID)
+ * and states. RESTCONF's time grows with the bytes it writes (about 2 s for 100,000 sessions with
+ * every column here, 0.9 s for these two), so the view paints these rows first and fills in the
+ * other columns when the full answer arrives.
+ */
+export const FLOW_TABLE_QUICK_FIELDS = 'session(session-id;state)';
+export const PATH_LIST_QUICK_FIELDS = 'path(session-id;state)';
+
+/**
  * Whether the controller's model has the newer leaves: RESTCONF refuses (500) a fields= that names
  * a leaf the model lacks, so the first refusal is remembered and the request made without them.
  */
@@ -100,6 +109,12 @@ export async function fetchFlowTable(api: Restconf, nodeId: string, signal?: Abo
   return doc === undefined ? [] : parseSwitchSessions(doc);
 }
 
+export async function fetchFlowTableQuick(api: Restconf, nodeId: string, signal?: AbortSignal): Promise<Session[]> {
+  const doc = await api.get(`${RFT}/switch=${key(nodeId)}`, { content: 'nonconfig', fields: FLOW_TABLE_QUICK_FIELDS },
+    { timeoutMs: 120000, signal });
+  return doc === undefined ? [] : parseSwitchSessions(doc);
+}
+
 export async function fetchSession(api: Restconf, nodeId: string, sessionId: string): Promise<Session | undefined> {
   const doc = await api.get(`${RFT}/switch=${key(nodeId)}/session=${key(sessionId)}`, { content: 'nonconfig' });
   const list = member(doc, 'session');
@@ -114,6 +129,11 @@ export async function fetchPath(api: Restconf, sessionId: string): Promise<Path 
 
 export async function fetchPathList(api: Restconf, signal?: AbortSignal): Promise<Path[]> {
   const doc = await api.get(RPT, { fields: PATH_LIST_FIELDS }, { timeoutMs: 120000, signal });
+  return doc === undefined ? [] : parsePaths(doc);
+}
+
+export async function fetchPathListQuick(api: Restconf, signal?: AbortSignal): Promise<Path[]> {
+  const doc = await api.get(RPT, { fields: PATH_LIST_QUICK_FIELDS }, { timeoutMs: 120000, signal });
   return doc === undefined ? [] : parsePaths(doc);
 }
 

@@ -147,6 +147,11 @@ export class Fabric {
     });
   }
 
+  /** How many hop lines are lit (for the browser tests: the canvas has no DOM to look into). */
+  routeEdgeCount(): number {
+    return this.cy.edges('.route').length;
+  }
+
   /** Marks nodes (a selected switch, the ends of a selected link). */
   select(ids: readonly string[]): void {
     this.cy.nodes().removeClass('picked');

@@ -20,6 +20,9 @@ const PROBLEM_SESSION_FIELDS = 'switch(node-id;agent-status(state;detail;last-ch
   + 'reject-reason;first-seen;last-seen;service-id;rdma-cm-dst-port;roles-known;'
   + 'message(type;ingress-tp;time;from-requester)))';
 
+/** A first, quick look: states only, enough for rejected, timed-out and half-closed counts per switch. */
+const QUICK_SESSION_FIELDS = 'switch(node-id;agent-status(state;detail;last-change);session(session-id;state;reject-reason;last-seen))';
+
 // Whole hops: netconf 10.0.2's fields= drops a leaf-list (gap) that sits beside a sub-selected
 // list (hop(node-id)) in the same container; beside a whole list it is kept.
 const PROBLEM_PATH_FIELDS = 'path(session-id;requester-ip;responder-ip;asymmetric;anomaly;'
@@ -29,13 +32,16 @@ export interface ProblemReport {
   readonly problems: readonly Problem[];
   readonly at: number;
   readonly sessionCount: number;
+  /** False for the quick first look (no messages, no paths: no places, flapping or path problems yet). */
+  readonly complete: boolean;
 }
 
-export async function fetchProblems(api: Restconf, signal?: AbortSignal): Promise<ProblemReport> {
+export async function fetchProblems(api: Restconf, quick = false, signal?: AbortSignal): Promise<ProblemReport> {
   const [config, oper, rpt] = await Promise.all([
     api.get(RFT, { content: 'config' }),
-    api.get(RFT, { content: 'nonconfig', fields: PROBLEM_SESSION_FIELDS }, { timeoutMs: 120000, signal }),
-    api.get(RPT, { fields: PROBLEM_PATH_FIELDS }, { timeoutMs: 120000, signal }),
+    api.get(RFT, { content: 'nonconfig', fields: quick ? QUICK_SESSION_FIELDS : PROBLEM_SESSION_FIELDS },
+      { timeoutMs: 120000, signal }),
+    quick ? Promise.resolve(undefined) : api.get(RPT, { fields: PROBLEM_PATH_FIELDS }, { timeoutMs: 120000, signal }),
   ]);
   const configs = new Map(parseSwitchConfigs(config).map(c => [c.nodeId, c]));
   const operSwitches = member(member(oper, 'rft'), 'switch');
@@ -60,5 +66,8 @@ export async function fetchProblems(api: Restconf, signal?: AbortSignal): Promis
     }
   }
   const now = Date.now() / 1000;
-  return { problems: deriveProblems({ switches, paths: rpt === undefined ? [] : parsePaths(rpt), now }), at: now, sessionCount };
+  return {
+    problems: deriveProblems({ switches, paths: rpt === undefined ? [] : parsePaths(rpt), now }), at: now, sessionCount,
+    complete: !quick,
+  };
 }

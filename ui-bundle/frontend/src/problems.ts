@@ -251,9 +251,10 @@ function sessionProblems(m: Merged, now: number, options: ProblemOptions, groups
       ? 'responder' : 'one side';
     const entry = placeOf(rej[0]);
     const places = rej.length ? rej.map(x => placeOf(x)!) : switchPlaces;
+    const listed = m.sightings.some(x => x.session.messages !== undefined);
     groups.add(`rejected|${reason}|${side}|${placeText(entry)}`, 'rejected', 'critical', `Rejected: ${rejectReasonText(reason)}`,
       entry ? `REJ sent by the ${side}, entering the fabric at ${placeText(entry)}`
-        : `seen at ${placesText(switchPlaces)} (no REJ kept)`, places, ref, time);
+        : `seen at ${placesText(switchPlaces)}${listed ? ' (no REJ kept)' : ''}`, places, ref, time);
     return;
   }
   const finished = types.has('DREP') || states.has('CLOSED');

@@ -131,7 +131,8 @@ export class VirtualTable<R> {
     const top = this.scroller.scrollTop;
     const height = this.scroller.clientHeight || 600;
     const first = Math.max(0, Math.floor(top / rh) - 5);
-    const last = Math.min(this.order.length, Math.ceil((top + height) / rh) + 5);
+    // never more than a screenful or two, whatever the layout says the height is
+    const last = Math.min(this.order.length, Math.ceil((top + Math.min(height, 4000)) / rh) + 5);
     const out: HTMLElement[] = [];
     for (let i = first; i < last; i++) {
       const row = this.rows[this.order[i]];

@@ -11,7 +11,7 @@
 // set by what the last fetch cost, keeping the filter, the sort and the selected row.
 
 import type { AppContext, View } from '../app';
-import { fetchFlowTable, fetchSwitch, setEnabled } from '../data';
+import { fetchFlowTable, fetchFlowTableQuick, fetchSwitch, setEnabled } from '../data';
 import { badge, h, replace, route, toggle } from '../dom';
 import { agentTone, agentWord, formatClock, formatCount, sessionTone, sessionWord } from '../format';
 import { naturalCompare, SESSION_STATES, type AgentStatus, type Session, type SwitchConfig } from '../model';
@@ -21,7 +21,7 @@ import { applyView, indexRows, type IndexedTable, type SortDir } from '../table'
 import { VirtualTable, type VTableColumn } from '../vtable';
 
 const WIDTHS: Record<string, string> = {
-  state: '8.5rem', requesterIp: 'minmax(8rem, 1fr)', responderIp: 'minmax(8rem, 1fr)', requesterQpn: '9rem',
+  state: '9.5rem', requesterIp: 'minmax(8rem, 1fr)', responderIp: 'minmax(8rem, 1fr)', requesterQpn: '9rem',
   responderQpn: '9rem', requesterCommId: '7.5rem', responderCommId: '7.5rem', ports: '6rem', serviceId: '11.5rem',
   firstSeen: '12.5rem', lastSeen: '12.5rem', requesterUdpSrcPort: '7rem', responderUdpSrcPort: '7rem',
 };
@@ -55,6 +55,8 @@ export class FlowTableView implements View {
   private sw: { config?: SwitchConfig; status?: AgentStatus } | undefined;
   private pendingToggle: boolean | undefined;
   private fetchedAt = 0;
+  /** False while the rows come from the quick first request (identities and states only). */
+  private complete = false;
 
   constructor(private readonly app: AppContext, private readonly nodeId: string) {
     this.title = `${nodeId} flow table`;
@@ -99,7 +101,7 @@ export class FlowTableView implements View {
       this.sortKey = cached.sortKey;
       this.sortDir = cached.sortDir;
       this.table.setSort(this.sortKey, this.sortDir);
-      this.show(cached.rows);
+      this.show(cached.rows, true);
       this.fetchedAt = cached.at;
       this.stateSelect.value = cached.state;
       this.portSelect.value = cached.port;
@@ -122,7 +124,11 @@ export class FlowTableView implements View {
     }
   }
 
-  private show(rows: readonly Session[]): void {
+  private show(rows: readonly Session[], complete: boolean): void {
+    this.complete = complete;
+    if (complete) {
+      this.el.dataset.complete = 'true';
+    }
     const def = sessionTableDef(rows);
     this.table.setColumns(def.columns.map(c => ({ ...c, width: WIDTHS[c.key], cell: this.cell(c.key, c.text) })));
     this.data = indexRows(rows, def);
@@ -131,6 +137,19 @@ export class FlowTableView implements View {
 
   private async refresh(): Promise<void> {
     try {
+      if (!this.data) {
+        // a big table: paint identities and states first (see FLOW_TABLE_QUICK_FIELDS)
+        const [quick, sw] = await Promise.all([
+          fetchFlowTableQuick(this.app.api, this.nodeId, this.abort.signal),
+          fetchSwitch(this.app.api, this.nodeId),
+        ]);
+        if (!this.data) {
+          this.sw = sw;
+          this.renderHead();
+          this.show(quick, false);
+          this.apply();
+        }
+      }
       const t0 = performance.now();
       const [rows, sw] = await Promise.all([
         fetchFlowTable(this.app.api, this.nodeId, this.abort.signal),
@@ -142,7 +161,7 @@ export class FlowTableView implements View {
         this.pendingToggle = undefined;
       }
       this.renderHead();
-      this.show(rows);
+      this.show(rows, true);
       this.fetchedAt = Date.now();
       this.errorEl.hidden = true;
       this.app.updated();
@@ -234,6 +253,7 @@ export class FlowTableView implements View {
     const total = data.rows.length;
     replace(this.count, view.order.length === total ? `${formatCount(total)} sessions`
       : `${formatCount(view.order.length)} of ${formatCount(total)} sessions`,
+      this.complete ? null : h('span', { class: 'muted', id: 'flow-loading' }, ' — loading QPNs, ports and times…'),
       view.unknownFields.length ? h('span', { class: 'tone-text-warn' },
         ` (no field ${view.unknownFields.join(', ')}: try ip, src, dst, qpn, cid, state, port, service, sport, id)`) : null);
     this.timing.textContent = `filtered and sorted in ${ms.toFixed(0)} ms`;

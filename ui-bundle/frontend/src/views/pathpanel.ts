@@ -67,10 +67,10 @@ function directionBlock(title: string, cls: string, d: Direction, from: string |
     d.sourceNode || d.destinationNode
       ? h('p', { class: 'muted small' }, `from ${d.sourceNode ?? '?'} ${d.sourceTp ?? ''} to ${d.destinationNode ?? '?'} ${d.destinationTp ?? ''}`)
       : null,
-    d.hops.length ? h('table', { class: 'grid hops' },
+    d.hops.length ? h('div', { class: 'scroll-x' }, h('table', { class: 'grid hops' },
       h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, 'Switch'), h('th', null, 'In'), h('th', null, 'Out'),
         h('th', null, 'Seen'), h('th', null, 'Traffic'))),
-      h('tbody', null, hopRows(d.hops, onPort))) : null,
+      h('tbody', null, hopRows(d.hops, onPort)))) : null,
     d.gaps.length ? h('ul', { class: 'gaps' }, d.gaps.map(g => h('li', { class: 'tone-text-bad' }, 'Gap: ', g))) : null,
     apart ? h('p', { class: 'tone-text-warn' }, 'The CM messages and the data take different paths here (ECMP): both are drawn, '
       + 'the data dotted.') : null);

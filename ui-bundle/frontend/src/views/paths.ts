@@ -13,7 +13,7 @@
 // keyboard from the side panel.
 
 import type { AppContext, View } from '../app';
-import { fetchPath, fetchPathList, fetchSwitchStates, sessionsThrough } from '../data';
+import { fetchPath, fetchPathList, fetchPathListQuick, fetchSwitchStates, sessionsThrough } from '../data';
 import { badge, h, replace, route } from '../dom';
 import { Fabric, type LinkRef } from '../fabric';
 import { agentTone, agentWord, formatCount, sessionTone, sessionWord, type Tone } from '../format';
@@ -26,7 +26,7 @@ import { VirtualTable } from '../vtable';
 import { renderPath, routeLayers } from './pathpanel';
 
 const PATH_WIDTHS: Record<string, string> = {
-  state: '8.5rem', requesterIp: '8.5rem', responderIp: '8.5rem', qpns: '11rem', forward: 'minmax(12rem, 1fr)',
+  state: '9.5rem', requesterIp: '8.5rem', responderIp: '8.5rem', qpns: '11rem', forward: 'minmax(12rem, 1fr)',
   reverse: 'minmax(12rem, 1fr)', complete: '10rem',
 };
 
@@ -143,6 +143,29 @@ export class PathsView implements View {
   private async refresh(): Promise<void> {
     try {
       const topology = await this.app.topology();
+      if (!this.fabric) {
+        this.topology = topology;
+        this.drawFabric(topology, this.switches);
+      }
+      if (!this.data) {
+        // the fabric and the sessions' identities first; hops when the full list arrives
+        const [switches, quick, selected] = await Promise.all([
+          fetchSwitchStates(this.app.api, topology),
+          fetchPathListQuick(this.app.api, this.abort.signal),
+          this.selected ? fetchPath(this.app.api, this.selected) : Promise.resolve(undefined),
+        ]);
+        if (!this.data) {
+          this.topology = topology;
+          this.switches = switches;
+          this.drawFabric(topology, switches);
+          this.data = indexRows(quick, PATH_TABLE as TableDef<Path>);
+          this.apply();
+          this.selectedPath = selected;
+          this.showSelection();
+          this.renderSide();
+          this.el.dataset.ready = 'true';
+        }
+      }
       const [switches, paths, selected] = await Promise.all([
         fetchSwitchStates(this.app.api, topology),
         fetchPathList(this.app.api, this.abort.signal),
@@ -152,6 +175,7 @@ export class PathsView implements View {
       this.switches = switches;
       this.drawFabric(topology, switches);
       this.data = indexRows(paths, PATH_TABLE as TableDef<Path>);
+      this.el.dataset.complete = 'true';
       this.apply();
       this.selectedPath = selected;
       this.showSelection();
@@ -159,6 +183,7 @@ export class PathsView implements View {
       this.errorEl.hidden = true;
       this.app.updated();
       this.el.dataset.ready = 'true';
+      this.el.dataset.complete = 'true';
     } catch (e) {
       if (this.abort.signal.aborted) {
         return;
@@ -215,8 +240,9 @@ export class PathsView implements View {
     const view = applyView(this.data, this.search.value, 'requesterIp', 'asc');
     this.list.setData(this.data.rows, view.order, (a, b) => a.sessionId === b.sessionId);
     const total = this.data.rows.length;
-    this.count.textContent = view.order.length === total ? `${formatCount(total)} sessions`
-      : `${formatCount(view.order.length)} of ${formatCount(total)} sessions`;
+    this.count.textContent = (view.order.length === total ? `${formatCount(total)} sessions`
+      : `${formatCount(view.order.length)} of ${formatCount(total)} sessions`)
+      + (this.el.dataset.complete ? '' : ' — loading the hops…');
   }
 
   private pickNode(id: string): void {

@@ -60,6 +60,8 @@ export class ProblemsView implements View {
 
   start(): void {
     this.unsubscribe = this.app.onProblems(r => this.render(r));
+    // this view is the problems: no reason to wait for anything else
+    this.app.updated();
     this.app.refreshProblems();
   }
 
@@ -73,7 +75,9 @@ export class ProblemsView implements View {
       return;
     }
     this.app.updated();
-    replace(this.asOf, `As of ${formatClock(r.at).slice(0, 8)}, over ${formatCount(r.sessionCount)} session sightings.`);
+    replace(this.asOf, `As of ${formatClock(r.at).slice(0, 8)}, over ${formatCount(r.sessionCount)} session sightings.`,
+      r.complete ? '' : ' A first look from the session states: places, flapping and path problems are loading…');
+    this.el.dataset.complete = r.complete ? 'true' : '';
     const kinds = [...new Set(r.problems.map(p => p.kind))];
     replace(this.filters, kinds.map(k => {
       const n = r.problems.filter(p => p.kind === k).reduce((m, p) => m + p.count, 0);

@@ -1,0 +1,302 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+
+// The UI in a real browser (Debian's Chromium, headless) against a running controller with data:
+// an operator's session, step by step. Settings, all optional:
+//   RST_URL            the controller (default http://127.0.0.1:8181); the UI is RST_URL/rst/
+//   RST_USER, RST_PASSWORD   AAA credentials (admin/admin)
+//   RST_SWITCH         the switch whose RFT is turned off and on again (default: a capturing spine
+//                      if there is one, else the first capturing switch)
+//   RST_EXPECT_GAP=1   fail, rather than skip, when turning the switch off leaves no gap in a path
+//   RST_SCREENSHOTS    where screenshots go (default ui-bundle/target/screenshots)
+// Exit status 0 when every step passed or was skipped with its reason.
+
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch } from './browser.mjs';
+import { check, skip, Suite, until } from './steps.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BASE = (process.env.RST_URL ?? 'http://127.0.0.1:8181').replace(/\/$/, '');
+const USER = process.env.RST_USER ?? 'admin';
+const PASSWORD = process.env.RST_PASSWORD ?? 'admin';
+const SHOTS = resolve(process.env.RST_SCREENSHOTS ?? join(here, '..', '..', 'target', 'screenshots'));
+const AUTH = 'Basic ' + Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
+
+/** RESTCONF straight from the test, to check what the UI wrote. */
+async function restconf(path, init = {}) {
+  const r = await fetch(`${BASE}/rests/${path}`, {
+    ...init, headers: { Authorization: AUTH, Accept: 'application/yang-data+json', 'Content-Type': 'application/yang-data+json', ...init.headers },
+  });
+  const text = await r.text();
+  return { status: r.status, json: text ? JSON.parse(text) : undefined };
+}
+
+const enc = encodeURIComponent;
+
+async function switchConfig(id) {
+  const r = await restconf(`data/rdma-flow-table:rft/switch=${enc(id)}?content=config`);
+  return r.json?.['rdma-flow-table:switch']?.[0];
+}
+
+async function agentState(id) {
+  const r = await restconf(`data/rdma-flow-table:rft/switch=${enc(id)}/agent-status?content=nonconfig`);
+  return r.json?.['rdma-flow-table:agent-status']?.state;
+}
+
+async function sessionsThrough(node) {
+  const r = await restconf('operations/rdma-path-table:sessions-through', { method: 'POST', body: JSON.stringify({ input: { 'node-id': node } }) });
+  return r.json?.['rdma-path-table:output']?.path ?? [];
+}
+
+const context = await launch();
+const page = context.pages()[0] ?? await context.newPage();
+const errors = [];
+page.on('pageerror', e => errors.push(e.message));
+const suite = new Suite(page, SHOTS);
+console.log(`browser suite against ${BASE}/rst/ (screenshots in ${SHOTS})`);
+
+let target; // the switch the operator turns off and on
+let transit = false; // whether some path crosses it between two other switches
+
+const row = id => page.locator(`#switches tr[data-switch="${id}"]`);
+const rowState = async id => (await row(id).locator('.agent-state .badge').textContent())?.trim();
+
+suite.step('the page loads from the controller, with nothing from another host', async () => {
+  const foreign = [];
+  page.on('request', r => {
+    const u = new URL(r.url());
+    if (!['http:', 'https:'].includes(u.protocol) || u.origin === new URL(BASE).origin) {
+      return;
+    }
+    foreign.push(r.url());
+  });
+  const resp = await page.goto(`${BASE}/rst/`);
+  check(resp?.status() === 200, `GET /rst/ answered ${resp?.status()}`);
+  await page.locator('#sign-in').waitFor();
+  check(foreign.length === 0, `requests to other hosts: ${foreign.join(', ')}`);
+  await suite.shot('sign-in page');
+});
+
+suite.step('wrong credentials are refused, and the page says so', async () => {
+  await page.fill('#user', USER);
+  await page.fill('#password', PASSWORD + '-wrong');
+  await page.click('#sign-in');
+  const msg = page.locator('#signin-error');
+  await msg.waitFor({ state: 'visible' });
+  const text = await msg.textContent();
+  check(/wrong user name or password/i.test(text ?? ''), `the sign-in said "${text}"`);
+  check(await page.locator('#switches').count() === 0, 'the switches show although the credentials were wrong');
+  await suite.shot('wrong credentials refused');
+});
+
+suite.step('sign in', async () => {
+  await page.fill('#password', PASSWORD);
+  await page.click('#sign-in');
+  await page.locator('#switches').waitFor();
+  await page.locator('#traffic-paths').waitFor();
+});
+
+suite.step('see the switches and their states', async () => {
+  await page.locator('#switches tbody tr[data-switch]').first().waitFor();
+  const capturing = await until(async () => {
+    const rows = await page.locator('#switches tbody tr[data-switch]').evaluateAll(trs => trs.map(tr => ({
+      id: tr.getAttribute('data-switch'),
+      state: tr.querySelector('.agent-state .badge')?.textContent?.trim(),
+      sessions: Number(tr.querySelector('.sessions')?.textContent?.replace(/,/g, '') ?? '0'),
+    })));
+    const c = rows.filter(r => r.state === 'capturing');
+    return c.length ? { rows, c } : undefined;
+  }, 'no switch shows "capturing"', 60000);
+  for (const r of capturing.rows) {
+    check(r.state && r.state.length > 0, `switch ${r.id} shows no agent state`);
+  }
+  target = process.env.RST_SWITCH ?? (capturing.c.find(r => /spine/.test(r.id)) ?? capturing.c.find(r => r.sessions > 0) ?? capturing.c[0]).id;
+  check(capturing.c.some(r => r.id === target), `${target} is not capturing`);
+  const through = await sessionsThrough(target);
+  transit = through.some(p => ['forward', 'reverse'].some(d => {
+    const hops = p[d]?.hop ?? [];
+    const i = hops.findIndex(h => h['node-id'] === target);
+    return i > 0 && i < hops.length - 1;
+  }));
+  await suite.shot('switches');
+});
+
+suite.step('turn a switch\'s RFT off and see it in RESTCONF', async () => {
+  const toggle = row(target).locator('button.toggle');
+  check(await toggle.getAttribute('aria-checked') === 'true', `${target}'s toggle is not on`);
+  await toggle.click();
+  await until(async () => (await switchConfig(target))?.enabled === false, `RESTCONF still has ${target} enabled`);
+  await until(async () => await rowState(target) === 'off', `the row of ${target} does not say "off" (says "${await rowState(target)}")`, 30000);
+  await suite.shot(`${target} turned off`);
+});
+
+suite.step('see it in the agent status', async () => {
+  await until(async () => await agentState(target) === 'DISABLED', `agent-status of ${target} is not DISABLED`, 30000);
+  await page.click(`#switches tr[data-switch="${target}"] a.switch-link`);
+  await page.locator('.switch-head .badge', { hasText: 'off' }).waitFor();
+  await suite.shot(`${target} flow table while off`);
+});
+
+suite.step('see the switch as a gap in the path view', async () => {
+  if (!transit) {
+    const why = `no path crossed ${target} between two other switches before it was turned off`;
+    check(process.env.RST_EXPECT_GAP !== '1', why);
+    skip(why);
+  }
+  await page.click('#traffic-paths');
+  await page.locator('.paths[data-ready]').waitFor();
+  const found = await until(async () => {
+    await page.fill('#path-search', 'gap:yes');
+    const n = await page.locator('.path-list .vrow').count();
+    if (n === 0) {
+      return false;
+    }
+    await page.locator('.path-list .vrow').first().click();
+    const gaps = page.locator('#side .gaps li');
+    await gaps.first().waitFor({ timeout: 5000 });
+    return (await gaps.allTextContents()).some(t => t.includes(target));
+  }, `no path shows a gap at ${target}`, 45000, 2000);
+  check(found, 'no gap');
+  await suite.shot(`gap at ${target} on the fabric`);
+});
+
+suite.step('turn it on again', async () => {
+  await page.goto(`${BASE}/rst/#/`);
+  const toggle = row(target).locator('button.toggle');
+  await toggle.waitFor();
+  await toggle.click();
+  await until(async () => (await switchConfig(target))?.enabled === true, `RESTCONF still has ${target} disabled`);
+  await until(async () => await rowState(target) === 'capturing', `${target} does not capture again (says "${await rowState(target)}")`, 60000);
+  await suite.shot(`${target} on again`);
+});
+
+let sessionSwitch;
+
+suite.step('open a flow table', async () => {
+  sessionSwitch = await until(async () => page.locator('#switches tbody tr[data-switch]').evaluateAll(trs => trs
+    .map(tr => ({ id: tr.getAttribute('data-switch'), n: Number(tr.querySelector('.sessions')?.textContent?.replace(/,/g, '') ?? '0') }))
+    .filter(r => r.n > 0).sort((a, b) => b.n - a.n)[0]?.id), 'no switch has sessions', 60000);
+  await page.click(`#switches tr[data-switch="${sessionSwitch}"] a.switch-link`);
+  await page.locator('.flows[data-ready]').waitFor();
+  await until(async () => /\d+ sessions/.test(await page.locator('#flow-count').textContent() ?? ''), 'the flow table shows no count');
+  check(await page.locator('.vrow').count() > 0, 'the flow table shows no row');
+  await suite.shot(`${sessionSwitch} flow table`);
+});
+
+const cellTexts = async col => page.locator('.vrow').evaluateAll((rows, c) => rows.map(r => r.children[c]?.textContent?.trim() ?? ''), col);
+const colIndex = async label => page.locator('.vhead [role=columnheader]').evaluateAll((hs, l) => hs.findIndex(h => h.textContent?.startsWith(l)), label);
+
+suite.step('filter and sort it', async () => {
+  const total = await page.locator('#flow-count').textContent();
+  const states = await cellTexts(0);
+  const want = states.includes('rejected') ? 'rejected' : states[0];
+  await page.fill('#flow-search', `state:${want.replace(' ', '_')}`);
+  await until(async () => (await page.locator('#flow-count').textContent())?.includes(' of '), `the count did not change from "${total}"`);
+  const shown = await cellTexts(0);
+  check(shown.length > 0 && shown.every(s => s === want), `filtered on ${want} but rows show ${[...new Set(shown)].join(', ')}`);
+  const ms = Number(await page.locator('#flow-timing').getAttribute('data-filter-ms'));
+  check(ms < 300, `filtering took ${ms} ms (floor 300 ms)`);
+  const qpnCol = await colIndex('Req. QPN');
+  await page.click('.vhead button.sort >> text=Req. QPN');
+  const asc = (await cellTexts(qpnCol)).map(t => parseInt(t, 10)).filter(n => !Number.isNaN(n));
+  check(asc.every((v, i) => i === 0 || asc[i - 1] <= v), `not ascending: ${asc.slice(0, 8).join(', ')}`);
+  await page.click('.vhead button.sort >> text=Req. QPN');
+  const desc = (await cellTexts(qpnCol)).map(t => parseInt(t, 10)).filter(n => !Number.isNaN(n));
+  check(desc.every((v, i) => i === 0 || desc[i - 1] >= v), `not descending: ${desc.slice(0, 8).join(', ')}`);
+  await suite.shot(`${sessionSwitch} flow table filtered on ${want}, sorted by QPN`);
+});
+
+suite.step('open a session\'s timeline and path', async () => {
+  await page.locator('.vrow').first().click();
+  await page.locator('.session[data-ready]').waitFor();
+  await page.locator('#timeline tbody tr').first().waitFor();
+  const types = await page.locator('#timeline tbody tr').evaluateAll(trs => trs.map(tr => tr.getAttribute('data-type')));
+  check(types.length > 0 && types.every(t => /^[A-Z_]+$/.test(t ?? '')), `timeline rows: ${types.join(', ')}`);
+  await until(async () => await page.locator('.path-words .direction, .path-words p').count() > 0, 'the path part stays empty');
+  await suite.shot('session timeline and path');
+});
+
+suite.step('click a port and get its sessions', async () => {
+  const port = page.locator('#timeline button.port').first();
+  const tp = await port.getAttribute('data-tp');
+  await port.click();
+  const box = page.locator('#port-sessions .through, #port-sessions .error');
+  await box.first().waitFor();
+  const title = await page.locator('#port-sessions h3').textContent();
+  check(title?.includes(`through ${sessionSwitch} ${tp}`), `the answer is titled "${title}"`);
+  await suite.shot(`sessions through ${sessionSwitch} ${tp}`);
+  // and from the fabric's side panel: a switch, then one of its ports
+  await page.click('#traffic-paths');
+  await page.locator('.paths[data-ready]').waitFor();
+  await page.click(`#node-list button[data-node="${sessionSwitch}"]`);
+  await page.locator('#ports button.port').first().click();
+  await page.locator('#through h3').waitFor();
+  const t2 = await page.locator('#through h3').textContent();
+  check(/\d+ sessions? through/.test(t2 ?? ''), `the fabric's port answer is "${t2}"`);
+  await suite.shot('fabric port sessions');
+});
+
+suite.step('see a session\'s path lit on the fabric', async () => {
+  await page.locator('.path-list .vrow').first().waitFor();
+  await page.locator('.path-list .vrow').first().click();
+  await page.locator('#side .direction').first().waitFor();
+  const lit = await page.evaluate(() => window.rstFabric?.routeEdgeCount?.() ?? -1);
+  check(lit !== 0, 'no hop lit on the fabric');
+  await suite.shot('path on the fabric');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await suite.shot('path on the fabric, large screen');
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+suite.step('see a rejected session among the problems', async () => {
+  await page.click('a[href="#/problems"]');
+  await page.locator('.problems[data-complete="true"]').waitFor({ timeout: 120000 });
+  const rejected = page.locator('#problems tr[data-kind="rejected"]');
+  await rejected.first().waitFor({ timeout: 60000 });
+  const where = await rejected.first().locator('td.where').textContent();
+  check(/REJ/.test(where ?? ''), `the rejection does not say where: "${where}"`);
+  await suite.shot('problems');
+  await rejected.first().locator('td.sessions a').first().click();
+  await page.locator('#timeline tr[data-type="REJ"]').waitFor();
+  await suite.shot('rejected session');
+});
+
+suite.step('read it in the dark theme', async () => {
+  await page.goto(`${BASE}/rst/#/`);
+  await page.locator('#switches tbody tr[data-switch]').first().waitFor();
+  await page.click('#theme');
+  check(await page.evaluate(() => document.documentElement.dataset.theme) === 'dark', 'the theme did not change');
+  await suite.shot('switches, dark theme');
+  await page.click('#traffic-paths');
+  await page.locator('.paths[data-ready]').waitFor();
+  await suite.shot('fabric, dark theme');
+  await page.click('#theme');
+});
+
+suite.step('an unreachable controller is shown as such', async () => {
+  await page.goto(`${BASE}/rst/#/`);
+  await page.locator('#switches tbody tr[data-switch]').first().waitFor();
+  // the controller goes away while the page is open
+  await page.route('**/rests/**', route => route.abort('connectionrefused'));
+  const banner = page.locator('#unreachable');
+  await banner.waitFor({ state: 'visible', timeout: 30000 });
+  check(/controller unreachable/i.test(await banner.textContent() ?? ''), 'the banner does not say the controller is unreachable');
+  check(/unreachable/.test(await page.locator('.conn').textContent() ?? ''), 'the header does not say unreachable');
+  await suite.shot('controller unreachable');
+  await page.unroute('**/rests/**');
+  await banner.waitFor({ state: 'hidden', timeout: 30000 });
+});
+
+suite.step('no script error on the way', async () => {
+  check(errors.length === 0, `page errors: ${errors.join(' | ')}`);
+});
+
+const ok = await suite.run();
+await context.close();
+process.exit(ok ? 0 : 1);
