@@ -4,7 +4,9 @@
 #     on Debian 12, Debian 13's openjdk-21 unpacked privately and run under its own libc)
 #   - Maven 3.9 (odlparent's enforcer refuses Debian 12's 3.8.7), fetched from Maven Central
 #     with whatever Maven the machine has (Debian's, installed if missing)
-#   - with --test-deps: the Debian packages the tests use (libpcap, tshark, tcpdump, iproute2)
+#   - Node.js and npm for the web UI's build (the machine's, else Debian's nodejs and npm)
+#   - with --test-deps: the Debian packages the tests use (libpcap, tshark, tcpdump, iproute2,
+#     and chromium for the UI's browser tests)
 # Downloads are kept under ${XDG_CACHE_HOME:-~/.cache}/rst so that a fresh clone reuses them.
 # Prints "export JAVA_HOME=...; export PATH=..." lines on stdout for the caller to eval;
 # everything else goes to stderr.
@@ -116,13 +118,30 @@ setup_maven() {
   echo "$home"
 }
 
+# The web UI is built with npm (ui-bundle/frontend). A Node.js already on PATH is used as it is
+# (NodeSource's bundles its own npm, which Debian's npm package would conflict with); else Debian's.
+# Vite 8 wants Node.js 20.19 or later: Debian 12's is 18, so say so rather than fail obscurely later.
+setup_node() {
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    apt_install nodejs npm
+  fi
+  local v
+  v=$(node -p 'process.versions.node' 2>/dev/null || echo 0.0.0)
+  local major=${v%%.*} rest=${v#*.}
+  local minor=${rest%%.*}
+  if [ "$major" -lt 20 ] || { [ "$major" = 20 ] && [ "$minor" -lt 19 ]; }; then
+    log "Node.js $v is too old for the UI's build (Vite needs 20.19 or later): install a newer nodejs"
+  fi
+}
+
 test_deps=0
 [ "${1:-}" = --test-deps ] && test_deps=1
 
 command -v dpkg >/dev/null || die "this set-up knows Debian and Ubuntu only: install JDK 21, Maven 3.9, libpcap, tshark"
 apt_install ca-certificates libpcap0.8 curl
+setup_node
 if [ $test_deps = 1 ]; then
-  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc
+  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc chromium
 fi
 JH=$(setup_jdk)
 MH=$(setup_maven "$JH")
