@@ -122,7 +122,7 @@ test_deps=0
 command -v dpkg >/dev/null || die "this set-up knows Debian and Ubuntu only: install JDK 21, Maven 3.9, libpcap, tshark"
 apt_install ca-certificates libpcap0.8 curl
 if [ $test_deps = 1 ]; then
-  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc
+  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc iputils-ping
 fi
 JH=$(setup_jdk)
 MH=$(setup_maven "$JH")
