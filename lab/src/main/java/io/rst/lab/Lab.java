@@ -103,6 +103,17 @@ public final class Lab {
         }
     }
 
+    /** Where a switch's agent listens: its management address, or a loopback one in replay mode. */
+    public String agentAddress(final String switchId) {
+        final var a = state().path("agent_addresses").path(switchId);
+        return a.isMissingNode() ? fabric().mgmtIp(switchId) : a.asText();
+    }
+
+    /** Whether the lab replays a recording instead of running namespaces. */
+    public boolean replay() {
+        return state().path("replay").asBoolean();
+    }
+
     /** The bearer token of a switch's agent (each agent has its own). */
     public String token(final String switchId) {
         try {
@@ -201,16 +212,6 @@ public final class Lab {
 
         final ObjectNode agents = (ObjectNode) s.get("agents");
         for (var sw : fabric.switches()) {
-            final byte[] t = new byte[32];
-            RANDOM.nextBytes(t);
-            final Path tokenFile = tokenDir().resolve(sw.id());
-            try {
-                Files.writeString(tokenFile, HexFormat.of().formatHex(t) + "\n");
-                Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
-                Files.createDirectories(dir.resolve("agents").resolve(sw.id()));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
             final List<String> cmd = new ArrayList<>(List.of("setsid", "ip", "netns", "exec", sw.namespace()));
             cmd.addAll(agentCommand);
             cmd.add("agent");
@@ -218,17 +219,81 @@ public final class Lab {
                 cmd.add("--interface");
                 cmd.add(p.name());
             }
-            cmd.addAll(List.of("--listen", fabric.mgmtIp(sw.id()) + ":" + Fabric.AGENT_PORT, "--token-file",
-                tokenFile.toString(), "--state-dir", dir.resolve("agents").resolve(sw.id()).toString(), "--agent-id",
-                sw.id()));
-            try {
-                final Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agents").resolve(sw.id() + ".log")
-                        .toFile()))
-                    .start();
-                agents.put(sw.id(), p.pid());
-            } catch (IOException e) {
-                throw new LabException("cannot start the agent of " + sw.id() + ": " + e.getMessage());
+            agents.put(sw.id(), startAgent(sw.id(), fabric.mgmtIp(sw.id()), cmd));
+        }
+        writeState(s);
+        waitForAgents(fabric, log);
+    }
+
+    /** Starts one agent with its own token and state directory; its pid. */
+    private long startAgent(final String switchId, final String listen, final List<String> cmd) {
+        final byte[] t = new byte[32];
+        RANDOM.nextBytes(t);
+        final Path tokenFile = tokenDir().resolve(switchId);
+        try {
+            Files.writeString(tokenFile, HexFormat.of().formatHex(t) + "\n");
+            Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
+            Files.createDirectories(dir.resolve("agents").resolve(switchId));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        final List<String> all = new ArrayList<>(cmd);
+        all.addAll(List.of("--listen", listen + ":" + Fabric.AGENT_PORT, "--token-file", tokenFile.toString(),
+            "--state-dir", dir.resolve("agents").resolve(switchId).toString(), "--agent-id", switchId));
+        try {
+            return new ProcessBuilder(all).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agents").resolve(switchId + ".log").toFile()))
+                .start().pid();
+        } catch (IOException e) {
+            throw new LabException("cannot start the agent of " + switchId + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The lab without namespaces (for a machine where this user cannot make them): the fabric's
+     * traffic written as each switch port would capture it ({@link Recording}), and one agent per
+     * switch replaying its ports' files, listening on its own loopback address.
+     */
+    public void upReplay(final Fabric fabric, final List<String> agentCommand, final int connections,
+            final Consumer<String> log) throws IOException, InterruptedException {
+        if (isUp()) {
+            throw new LabException("a lab is already up (" + stateFile() + "): ./rst lab down first");
+        }
+        Files.createDirectories(tokenDir());
+        Files.setPosixFilePermissions(tokenDir(), PosixFilePermissions.fromString("rwx------"));
+        final ObjectNode s = Restconf.JSON.createObjectNode();
+        s.put("spines", fabric.spines()).put("leaves", fabric.leaves()).put("hosts_per_leaf", fabric.hostsPerLeaf());
+        s.putArray("dual_homed");
+        s.putArray("down_links");
+        s.put("replay", true);
+        final ObjectNode addresses = s.putObject("agent_addresses");
+        final var all = fabric.switches();
+        for (int n = 0; n < all.size(); n++) {
+            addresses.put(all.get(n).id(), "127.0.0." + (10 + n));
+        }
+        s.putObject("agents");
+        writeState(s);
+        final Path rec = dir.resolve("recording");
+        try (var recording = new Recording(fabric, rec); var truth = new Truth.Writer(truthFile());
+             var traffic = new Traffic(fabric, truth, 1, recording)) {
+            traffic.run(new Traffic.Options(2000, Math.max(1, connections / 2), connections, 0, 7, 2, true));
+            traffic.quiesce();
+            recording.close();
+            log.accept("lab: " + connections + " connections recorded as each switch port captures them, in " + rec);
+            final ObjectNode agents = (ObjectNode) s.get("agents");
+            for (var sw : all) {
+                final List<String> cmd = new ArrayList<>(agentCommand);
+                cmd.add("agent");
+                final var ports = recording.files().getOrDefault(sw.id(), Map.of());
+                if (ports.isEmpty()) {
+                    // a switch nothing crossed still runs an agent, replaying nothing
+                    Files.createDirectories(rec.resolve(sw.id()));
+                    final Path empty = rec.resolve(sw.id()).resolve("none.pcap");
+                    io.rst.rft.pcap.PcapWriter.pcap(empty, 1, false, true).close();
+                    cmd.addAll(List.of("--replay", "none=" + empty));
+                }
+                ports.forEach((port, file) -> cmd.addAll(List.of("--replay", port + "=" + file)));
+                agents.put(sw.id(), startAgent(sw.id(), addresses.path(sw.id()).asText(), cmd));
             }
         }
         writeState(s);
@@ -273,7 +338,7 @@ public final class Lab {
         for (var sw : fabric.switches()) {
             while (true) {
                 try {
-                    final var rsp = client.send(HttpRequest.newBuilder(URI.create("http://" + fabric.mgmtIp(sw.id()) + ":"
+                    final var rsp = client.send(HttpRequest.newBuilder(URI.create("http://" + agentAddress(sw.id()) + ":"
                         + Fabric.AGENT_PORT + "/v1/health")).timeout(Duration.ofSeconds(2)).build(),
                         HttpResponse.BodyHandlers.discarding());
                     if (rsp.statusCode() == 200) {
@@ -296,8 +361,8 @@ public final class Lab {
                 sleep(200);
             }
         }
-        log.accept("lab: " + fabric.switches().size() + " agents answer on " + Fabric.MGMT_GATEWAY.replaceAll("\\.1$",
-            ".0/24") + " port " + Fabric.AGENT_PORT + " (tokens in " + tokenDir() + ")");
+        log.accept("lab: " + fabric.switches().size() + " agents answer, " + agentAddress(fabric.switches().get(0).id())
+            + " and up, port " + Fabric.AGENT_PORT + " (a token each, in " + tokenDir() + ")");
     }
 
     /** Asks an agent for its status, with its own token. */
@@ -305,7 +370,7 @@ public final class Lab {
         final var fabric = fabric();
         try {
             final var rsp = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://"
-                + fabric.mgmtIp(switchId) + ":" + Fabric.AGENT_PORT + "/v1/status")).timeout(Duration.ofSeconds(5))
+                + agentAddress(switchId) + ":" + Fabric.AGENT_PORT + "/v1/status")).timeout(Duration.ofSeconds(5))
                 .header("Authorization", "Bearer " + token(switchId)).build(), HttpResponse.BodyHandlers.ofString());
             return Restconf.JSON.readTree(rsp.body());
         } catch (IOException e) {
@@ -327,7 +392,7 @@ public final class Lab {
         for (var sw : fabric.switches()) {
             final ObjectNode body = Restconf.JSON.createObjectNode();
             body.putArray("rdma-flow-table:switch").addObject().put("node-id", sw.id())
-                .put("agent-address", fabric.mgmtIp(sw.id())).put("agent-port", Fabric.AGENT_PORT).put("enabled", true);
+                .put("agent-address", agentAddress(sw.id())).put("agent-port", Fabric.AGENT_PORT).put("enabled", true);
             rc.put("data/rdma-flow-table:rft/switch=" + sw.id(), body);
         }
     }
@@ -423,16 +488,14 @@ public final class Lab {
 
     /** Stops the agents and removes every namespace, link, file and process of the lab. */
     public void down(final Consumer<String> log) {
+        if (isUp() && replay()) {
+            stopAgents();
+            deleteTree(dir);
+            log.accept("lab: stopped the replaying agents and removed " + dir);
+            return;
+        }
         if (isUp()) {
-            final var agents = state().path("agents");
-            agents.properties().forEach(e -> ProcessHandle.of(e.getValue().asLong()).ifPresent(ProcessHandle::destroy));
-            final long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-            agents.properties().forEach(e -> ProcessHandle.of(e.getValue().asLong()).ifPresent(p -> {
-                while (p.isAlive() && System.nanoTime() < deadline) {
-                    sleep(50);
-                }
-                p.destroyForcibly();
-            }));
+            stopAgents();
         }
         final List<String> namespaces = leftovers();
         for (var ns : namespaces) {
@@ -447,6 +510,18 @@ public final class Lab {
         Shell.quiet("ip", "link", "del", Fabric.MGMT_BRIDGE);
         deleteTree(dir);
         log.accept("lab: removed " + namespaces.size() + " namespaces, the management bridge and " + dir);
+    }
+
+    private void stopAgents() {
+        final var agents = state().path("agents");
+        agents.properties().forEach(e -> ProcessHandle.of(e.getValue().asLong()).ifPresent(ProcessHandle::destroy));
+        final long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        agents.properties().forEach(e -> ProcessHandle.of(e.getValue().asLong()).ifPresent(p -> {
+            while (p.isAlive() && System.nanoTime() < deadline) {
+                sleep(50);
+            }
+            p.destroyForcibly();
+        }));
     }
 
     /** Namespaces named {@code rst-*} on this machine. */
@@ -504,7 +579,7 @@ public final class Lab {
                 what = e.getMessage();
             }
             out.add(String.format("  %-8s agent pid %d %s at %s:%d  %s", sw.id(), pid, alive ? "running" : "NOT RUNNING",
-                fabric.mgmtIp(sw.id()), Fabric.AGENT_PORT, what));
+                agentAddress(sw.id()), Fabric.AGENT_PORT, what));
         }
         for (var h : fabric.hosts()) {
             out.add(String.format("  %-8s host %s", h.id(), fabric.hostIp(h.id())));

@@ -27,6 +27,10 @@ public final class LabMain {
                         build the fabric (namespaces rst-NODE, veth links, ECMP routes), start one RFT
                         agent per switch, and write the topology and the switches into the controller
                         (defaults: 2 spines, 4 leaves, 2 hosts per leaf)
+          up --replay [--connections N] [sizes as above]
+                        without namespaces (no root needed): the lab's traffic (N connections, default
+                        300) recorded as each switch port would capture it, one agent per switch on
+                        127.0.0.x replaying its ports' files; paths use a stand-in for the kernel's hash
           down          stop the agents, remove every namespace, link and file of the lab, and the
                         lab's topology and switches from the controller if it answers
           status        the fabric, each agent and what it says, each host's address
@@ -73,8 +77,14 @@ public final class LabMain {
                     final var fabric = new Fabric(o.intOpt("--spines", 2), o.intOpt("--leaves", 4),
                         o.intOpt("--hosts-per-leaf", 2), new TreeSet<>(o.all("--dual-homed")));
                     final boolean register = !o.flag("--no-register");
+                    final boolean replay = o.flag("--replay");
+                    final int recorded = o.intOpt("--connections", 300);
                     o.done();
-                    lab.up(fabric, agentCommand(), out::println);
+                    if (replay) {
+                        lab.upReplay(fabric, agentCommand(), recorded, out::println);
+                    } else {
+                        lab.up(fabric, agentCommand(), out::println);
+                    }
                     if (register) {
                         final var rc = o.restconf();
                         if (rc.answers()) {
@@ -113,6 +123,10 @@ public final class LabMain {
                 case "check" -> {
                     final double wait = o.doubleOpt("--wait", 0);
                     o.done();
+                    if (lab.replay()) {
+                        err.println("rst lab: a replayed lab has no kernel forwarding to check paths against");
+                        return 2;
+                    }
                     final var conns = Truth.read(lab.truthFile());
                     if (conns.isEmpty()) {
                         err.println("rst lab: no traffic recorded in " + lab.truthFile() + ": ./rst lab traffic first");
@@ -145,6 +159,9 @@ public final class LabMain {
         } catch (IOException e) {
             err.println("rst lab: " + e.getMessage());
             return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
         }
     }
 

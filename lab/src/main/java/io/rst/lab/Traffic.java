@@ -54,6 +54,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * </pre>
  */
 public final class Traffic implements AutoCloseable {
+    /**
+     * Where a host's packets go: by default a UDP socket opened in the host's namespace, so that
+     * the kernel routes them; a {@link Recording} writes them to capture files instead.
+     */
+    @FunctionalInterface
+    public interface Wire {
+        /** Sends {@code count} copies of a RoCEv2 UDP payload from a host. */
+        void send(String host, byte[] src, int srcPort, byte[] dst, ByteBuffer payload, int count) throws IOException;
+    }
+
     /** What the connections do. */
     public enum Scenario { LIVE, CLOSED, REJECTED, UNANSWERED, HALF_CLOSED, MRA, FLAPPING }
 
@@ -101,21 +111,35 @@ public final class Traffic implements AutoCloseable {
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong sendErrors = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
+    private final Wire wire;
     private volatile String lastError;
     private long nextId;
 
     /** Opens a thread and a receiving socket (UDP 4791) in every host's namespace. */
     public Traffic(final Fabric fabric, final Truth.Writer truth, final long firstId) throws IOException {
+        this(fabric, truth, firstId, null);
+    }
+
+    /**
+     * Traffic onto {@code wire} instead of the hosts' namespaces (null: the namespaces).
+     */
+    public Traffic(final Fabric fabric, final Truth.Writer truth, final long firstId, final Wire wire)
+            throws IOException {
         this.fabric = requireNonNull(fabric);
         this.truth = requireNonNull(truth);
         this.nextId = firstId;
+        this.wire = wire != null ? wire : this::sendUdp;
         sinks = Selector.open();
         final List<DatagramChannel> opened = new ArrayList<>();
         for (var host : fabric.hosts()) {
-            final var exec = new ScheduledThreadPoolExecutor(1, NetnsThreads.factory(host.namespace()));
+            final var exec = wire != null ? new ScheduledThreadPoolExecutor(1)
+                : new ScheduledThreadPoolExecutor(1, NetnsThreads.factory(host.namespace()));
             exec.setRemoveOnCancelPolicy(true);
             hostThreads.put(host.id(), exec);
             hostIps.put(host.id(), bytes(fabric.hostIp(host.id())));
+            if (wire != null) {
+                continue;
+            }
             // a socket on the RoCEv2 port, so that arriving CM packets are taken, not answered with ICMP
             try {
                 opened.add(exec.submit(() -> {
@@ -364,7 +388,7 @@ public final class Traffic implements AutoCloseable {
             final byte[] frame = new byte[fb.length()];
             fb.build(frame);
             // the kernel writes Ethernet, IP and UDP: send what follows them (BTH, DETH, MAD, ICRC)
-            sendUdp(src, port, dst, ByteBuffer.wrap(frame, 42, frame.length - 42), 1);
+            transmit(host, src, port, dst, ByteBuffer.wrap(frame, 42, frame.length - 42), 1);
         }, atMs, TimeUnit.MILLISECONDS);
     }
 
@@ -381,23 +405,31 @@ public final class Traffic implements AutoCloseable {
             payload.put((byte) 0x04).put((byte) 0).putShort((short) 0xffff).putInt(destQpn & 0xffffff)
                 .putInt(0x80000000 | psn);
             payload.flip().limit(payload.capacity());
-            sendUdp(src, port, dst, payload, count);
+            transmit(host, src, port, dst, payload, count);
         }, atMs, TimeUnit.MILLISECONDS);
     }
 
-    private void sendUdp(final byte[] src, final int srcPort, final byte[] dst, final ByteBuffer payload,
-            final int count) {
+    private void transmit(final String host, final byte[] src, final int srcPort, final byte[] dst,
+            final ByteBuffer payload, final int count) {
+        try {
+            wire.send(host, src, srcPort, dst, payload, count);
+            sent.addAndGet(count);
+        } catch (IOException | RuntimeException e) {
+            sendErrors.incrementAndGet();
+            lastError = e.toString();
+        }
+    }
+
+    /** The default wire: a socket opened (on the host's thread) in the host's namespace. */
+    private void sendUdp(final String host, final byte[] src, final int srcPort, final byte[] dst,
+            final ByteBuffer payload, final int count) throws IOException {
         try (var ch = DatagramChannel.open(StandardProtocolFamily.INET)) {
             ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             ch.bind(new InetSocketAddress(InetAddress.getByAddress(src), srcPort));
             final var to = new InetSocketAddress(InetAddress.getByAddress(dst), ROCE_PORT);
             for (int i = 0; i < count; i++) {
                 ch.send(payload.duplicate(), to);
-                sent.incrementAndGet();
             }
-        } catch (IOException e) {
-            sendErrors.incrementAndGet();
-            lastError = e.toString();
         }
     }
 
