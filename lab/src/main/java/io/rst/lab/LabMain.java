@@ -45,6 +45,11 @@ public final class LabMain {
                         every session of DIR/truth.jsonl: its paths in RESTCONF against the kernel's
                         forwarding (ip route get in each namespace), its state against the traffic;
                         exit status 1 if any differs
+          bench [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N]
+                        the lab benchmark (./rst bench lab runs it): ramp to each N live sessions
+                        (default 10000,100000), then S s (30) at R new sessions/s (1000) with the
+                        oldest closing; RTU -> complete path in RESTCONF p50/p99 on every K-th
+                        session (20); N of them (1000) checked against the kernel
           link down|up NODE PORT
                         take a leaf-spine link down (routes withdrawn, topology updated) or up again
         common options: --controller URL (default http://127.0.0.1:8181/rests), --user U, --password P
@@ -136,6 +141,20 @@ public final class LabMain {
                     r.mismatches().stream().limit(50).forEach(out::println);
                     out.println(r.summary());
                     return r.ok() ? 0 : 1;
+                }
+                case "bench" -> {
+                    final List<Integer> levels = new ArrayList<>();
+                    for (var v : o.all("--live").isEmpty() ? List.of("10000,100000") : o.all("--live")) {
+                        for (var part : v.split(",")) {
+                            levels.add(Integer.parseInt(part.strip()));
+                        }
+                    }
+                    final double rate = o.doubleOpt("--rate", 1000);
+                    final double steady = o.doubleOpt("--seconds", 30);
+                    final int every = o.intOpt("--sample-every", 20);
+                    final int check = o.intOpt("--check", 1000);
+                    o.done();
+                    return LabBench.run(lab, o.restconf(), levels, rate, steady, every, check, out);
                 }
                 case "link" -> {
                     if (rest.size() < 3 || !Set.of("up", "down").contains(rest.get(0))) {

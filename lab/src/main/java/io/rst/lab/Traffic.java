@@ -112,6 +112,9 @@ public final class Traffic implements AutoCloseable {
     private final AtomicLong sendErrors = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
     private final Wire wire;
+    // live connections, oldest first: beyond the concurrency the oldest is closed (across runs)
+    private final ArrayDeque<Conn> live = new ArrayDeque<>();
+    private volatile java.util.function.ObjLongConsumer<String> onRtu;
     private volatile String lastError;
     private long nextId;
 
@@ -215,7 +218,6 @@ public final class Traffic implements AutoCloseable {
         if (hosts.size() < 2) {
             throw new LabException("traffic needs at least two hosts");
         }
-        final ArrayDeque<Conn> live = new ArrayDeque<>();
         final long start = System.nanoTime();
         final long endNanos = opt.seconds() > 0 ? start + (long) (opt.seconds() * 1e9) : Long.MAX_VALUE;
         long started = 0;
@@ -389,6 +391,11 @@ public final class Traffic implements AutoCloseable {
             fb.build(frame);
             // the kernel writes Ethernet, IP and UDP: send what follows them (BTH, DETH, MAD, ICRC)
             transmit(host, src, port, dst, ByteBuffer.wrap(frame, 42, frame.length - 42), 1);
+            final var listener = onRtu;
+            if (type == CmMessageType.RTU && listener != null) {
+                listener.accept(fabric.hostIp(c.requester()) + "/" + hex8(c.requesterCid()) + "/"
+                    + fabric.hostIp(c.responder()), System.nanoTime());
+            }
         }, atMs, TimeUnit.MILLISECONDS);
     }
 
@@ -431,6 +438,11 @@ public final class Traffic implements AutoCloseable {
                 ch.send(payload.duplicate(), to);
             }
         }
+    }
+
+    /** Called with a session id and {@link System#nanoTime()} as each connection's RTU leaves its host. */
+    public void onRtu(final java.util.function.ObjLongConsumer<String> listener) {
+        onRtu = listener;
     }
 
     public String lastError() {
