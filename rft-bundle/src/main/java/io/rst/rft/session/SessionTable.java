@@ -336,8 +336,9 @@ public final class SessionTable {
             s.lastSeen = t;
         }
         touch(s);
-        s.addMessage(type.ordinal(), isFromA(s, sHi, sLo, lc), portId(ingressPort), t,
-            config.maxMessagesPerSession());
+        final boolean fromA = isFromA(s, sHi, sLo, lc);
+        s.addMessage(type.ordinal(), fromA, portId(ingressPort), t, config.maxMessagesPerSession());
+        s.udpSrcPort(fromA, m.udpSrcPort());
         changed(s, isNew ? SessionChange.CREATED : SessionChange.UPDATED);
         return true;
     }
@@ -470,6 +471,14 @@ public final class SessionTable {
         if (r.rdmaCmSrcPort() != null) {
             s.ipCmSrcPort = (char) (r.rdmaCmSrcPort() & 0xffff);
             s.set(Session.F_IPCM_PORT);
+        }
+        if (r.requesterUdpSrcPort() != null) {
+            s.aUdpPort = (char) (r.requesterUdpSrcPort() & 0xffff);
+            s.set(Session.F_A_UDP);
+        }
+        if (r.responderUdpSrcPort() != null) {
+            s.bUdpPort = (char) (r.responderUdpSrcPort() & 0xffff);
+            s.set(Session.F_B_UDP);
         }
         if (r.rejectReason() != null) {
             s.rejectReason = (short) (int) r.rejectReason();
@@ -672,6 +681,8 @@ public final class SessionTable {
     private static final byte[] K_SERVICE_ID = JsonBytes.ascii(",\"service_id\":");
     private static final byte[] K_CM_SRC_PORT = JsonBytes.ascii(",\"rdma_cm_src_port\":");
     private static final byte[] K_CM_DST_PORT = JsonBytes.ascii(",\"rdma_cm_dst_port\":");
+    private static final byte[] K_REQUESTER_UDP = JsonBytes.ascii(",\"requester_udp_src_port\":");
+    private static final byte[] K_RESPONDER_UDP = JsonBytes.ascii(",\"responder_udp_src_port\":");
     private static final byte[] K_REJECT_REASON = JsonBytes.ascii(",\"reject_reason\":");
     private static final byte[] K_MESSAGES = JsonBytes.ascii(",\"messages\":[");
     private static final byte[] K_FIRST_SEEN = JsonBytes.ascii("],\"first_seen\":");
@@ -721,6 +732,12 @@ public final class SessionTable {
         }
         if (s.has(Session.F_SERVICE) && s.serviceId >>> 24 == 1L) {
             out.raw(K_CM_DST_PORT).decimal((int) s.serviceId & 0xffff);
+        }
+        if (s.has(Session.F_A_UDP)) {
+            out.raw(K_REQUESTER_UDP).decimal((int) s.aUdpPort);
+        }
+        if (s.has(Session.F_B_UDP)) {
+            out.raw(K_RESPONDER_UDP).decimal((int) s.bUdpPort);
         }
         out.raw(STATE_NAMES[s.state]);
         if (s.has(Session.F_REJECT)) {
@@ -801,6 +818,8 @@ public final class SessionTable {
             s.has(Session.F_SERVICE) ? hex16(s.serviceId) : null,
             s.has(Session.F_IPCM_PORT) ? Integer.valueOf(s.ipCmSrcPort) : null,
             ipCmService ? Integer.valueOf((int) s.serviceId & 0xffff) : null,
+            s.has(Session.F_A_UDP) ? Integer.valueOf(s.aUdpPort) : null,
+            s.has(Session.F_B_UDP) ? Integer.valueOf(s.bUdpPort) : null,
             s.state(),
             s.has(Session.F_REJECT) ? Integer.valueOf(s.rejectReason & 0xffff) : null,
             names, BigDecimal.valueOf(s.firstSeen, 6), BigDecimal.valueOf(s.lastSeen, 6), log, s.dropped);
