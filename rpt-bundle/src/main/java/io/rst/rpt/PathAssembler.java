@@ -148,7 +148,8 @@ final class PathAssembler {
         final String dstHost = hosts.hostOf(receiverIp);
         if (observations.isEmpty()) {
             return new DirectionResult(List.of(), false, List.of("no switch saw this direction"),
-                srcHost == null ? null : new HostEnd(srcHost, null), dstHost == null ? null : new HostEnd(dstHost, null));
+                srcHost == null ? null : new HostEnd(srcHost, null),
+                dstHost == null ? null : new HostEnd(dstHost, null));
         }
         final Map<String, Observation> byNode = new HashMap<>();
         for (var obs : observations) {

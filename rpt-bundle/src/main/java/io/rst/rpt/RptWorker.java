@@ -193,7 +193,8 @@ final class RptWorker implements AutoCloseable {
                 builder.switchNode(id);
             } else if (kind == RstNodeAttributes.NodeKind.Host || addresses != null && !addresses.isEmpty()) {
                 // addresses without a kind: what has addresses for sessions to start from is a host
-                builder.host(id, addresses == null ? List.of() : addresses.stream().map(IpAddress::stringValue).toList());
+                builder.host(id, addresses == null ? List.of()
+                    : addresses.stream().map(IpAddress::stringValue).toList());
             }
         }
     }
@@ -327,7 +328,8 @@ final class RptWorker implements AutoCloseable {
         }
         final var fwdDestination = fwdPath.destination();
         if (fwdDestination != null) {
-            forwardBuilder.setDestinationNode(new NodeId(fwdDestination.node())).setDestinationTp(tp(fwdDestination.tp()));
+            forwardBuilder.setDestinationNode(new NodeId(fwdDestination.node()))
+                .setDestinationTp(tp(fwdDestination.tp()));
         }
         final var revSource = revPath.source();
         if (revSource != null) {
@@ -335,7 +337,8 @@ final class RptWorker implements AutoCloseable {
         }
         final var revDestination = revPath.destination();
         if (revDestination != null) {
-            reverseBuilder.setDestinationNode(new NodeId(revDestination.node())).setDestinationTp(tp(revDestination.tp()));
+            reverseBuilder.setDestinationNode(new NodeId(revDestination.node()))
+                .setDestinationTp(tp(revDestination.tp()));
         }
         final var builder = new PathBuilder().setSessionId(id)
             .setForward(forwardBuilder.build())

@@ -22,13 +22,13 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Path assembly on a two-tier fabric:
+ * Path assembly on a two-tier fabric, links both ways.
  * <pre>
- *            spine1            spine2
- *           eth1  eth2        eth1  eth2
- *    leaf1 eth3 -----------------'    |       (leaf1 eth3-spine1 eth1, leaf1 eth4-spine2 eth1,
- *    leaf2 eth3, eth4 -----------------'        leaf2 eth3-spine1 eth2, leaf2 eth4-spine2 eth2)
- *    h1a eth0 - leaf1 eth1    h2a eth0 - leaf2 eth1    hd eth0 - leaf1 eth2, hd eth1 - leaf2 eth2
+ *            spine1                      spine2
+ *       eth1 /    \ eth2            eth1 /    \ eth2
+ *     eth3 leaf1   leaf2 eth3      eth4 leaf1   leaf2 eth4
+ *   eth1 |  eth2 \   / eth2 | eth1
+ *       h1a       hd        h2a           (hd dual-homed: eth0 on leaf1, eth1 on leaf2)
  * </pre>
  */
 class PathAssemblerTest {
@@ -177,8 +177,8 @@ class PathAssemblerTest {
             FABRIC, H2A, H1A);
         assertEquals(List.of("spine1"), nodes(notOnIt), "nor back down to the switch it came from");
         assertEquals(new HostEnd("h2a", null), notOnIt.source());
-        assertTrue(notOnIt.gaps().stream().anyMatch(gap -> gap.startsWith("switch leaf1 ") && !gap.contains("inferred")),
-            notOnIt.gaps().toString());
+        assertTrue(notOnIt.gaps().stream()
+            .anyMatch(gap -> gap.startsWith("switch leaf1 ") && !gap.contains("inferred")), notOnIt.gaps().toString());
     }
 
     @Test

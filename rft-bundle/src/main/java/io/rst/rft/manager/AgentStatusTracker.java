@@ -38,6 +38,7 @@ final class AgentStatusTracker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentStatusTracker.class);
     /** Refresh last-contact in the datastore at most this often when nothing else changes. */
     private static final Duration CONTACT_REFRESH = Duration.ofSeconds(30);
+    private static final String CAPTURING_STARTED = "capturing (started by the controller: RFT is on for this switch)";
 
     private final ScheduledExecutorService executor;
     private final AgentProbe probe;
@@ -60,6 +61,8 @@ final class AgentStatusTracker implements AutoCloseable {
         @Nullable AgentState state;
         /** A start or stop request is out: do not send another. */
         boolean commandPending;
+        /** The controller started the agent's capture (it had been stopped there): the status says so. */
+        boolean startedByController;
         String detail = "";
         String version = "";
         long lastSeq;
@@ -164,8 +167,9 @@ final class AgentStatusTracker implements AutoCloseable {
                     publish(entry, AgentState.DISABLED, "RFT is off: capture stopped on the agent");
                     return;
                 }
+                final long every = pollInterval.toMillis();
                 publish(entry, AgentState.DISABLED, "RFT is off, but the agent could not be told to stop capturing ("
-                    + why + "); retrying every " + pollInterval.toSeconds() + " s");
+                    + why + "); retrying every " + (every % 1000 == 0 ? every / 1000 + " s" : every + " ms"));
                 entry.poll = executor.schedule(() -> stopCapture(entry), pollInterval.toMillis(),
                     TimeUnit.MILLISECONDS);
             }, executor);
@@ -184,7 +188,8 @@ final class AgentStatusTracker implements AutoCloseable {
                 if (failure == null && result instanceof AgentProbe.Result.Answered answered && answered.capturing()) {
                     entry.lastContactMillis = clock.millis();
                     entry.lastSeq = answered.lastSeq();
-                    publish(entry, AgentState.CAPTURING, "capturing (started by the controller: RFT is on for this switch)");
+                    entry.startedByController = true;
+                    publish(entry, AgentState.CAPTURING, CAPTURING_STARTED);
                     return;
                 }
                 final String why = failure != null ? failure.toString() : switch (result) {
@@ -219,7 +224,8 @@ final class AgentStatusTracker implements AutoCloseable {
                                 Objects.requireNonNull(config.agentAddress()), config.agentPort());
                         }
                         if (answered.capturing()) {
-                            publish(entry, AgentState.CAPTURING, "capturing");
+                            publish(entry, AgentState.CAPTURING, entry.startedByController ? CAPTURING_STARTED
+                                : "capturing");
                         } else if (!entry.commandPending) {
                             // RFT is on for this switch: the agent's capture must run too
                             publish(entry, AgentState.STOPPED, "agent answers, capture stopped: starting it");

@@ -40,6 +40,9 @@ public final class SessionTable {
      */
     static final int DEFAULT_CM_TIMEOUT = 20;
     private static final byte[][] MSG_NAMES = new byte[CmMessageType.values().length][];
+    /** Oldest first; creation order among sessions first seen in the same microsecond. */
+    private static final Comparator<Session> SNAPSHOT_ORDER = Comparator.comparingLong((Session s) -> s.firstSeen)
+        .thenComparing((a, b) -> Integer.compare(a.seq - b.seq, 0));
     private static final byte[][] STATE_NAMES = new byte[SessionState.values().length][];
 
     static {
@@ -78,7 +81,7 @@ public final class SessionTable {
     private Session head;
     private Session tail;
     private int size;
-    private long nextSeq;
+    private int nextSeq;
 
     private long created;
     private long evictions;
@@ -610,7 +613,7 @@ public final class SessionTable {
         for (Session s = head; s != null; s = s.next) {
             all.add(s);
         }
-        all.sort(Comparator.comparingLong((Session s) -> s.firstSeen).thenComparingLong(s -> s.seq));
+        all.sort(SNAPSHOT_ORDER);
         for (Session s : all) {
             sink.accept(record(s));
         }
@@ -666,7 +669,7 @@ public final class SessionTable {
         for (Session s = head; s != null; s = s.next) {
             all.add(s);
         }
-        all.sort(Comparator.comparingLong((Session s) -> s.firstSeen).thenComparingLong(s -> s.seq));
+        all.sort(SNAPSHOT_ORDER);
         return all;
     }
 

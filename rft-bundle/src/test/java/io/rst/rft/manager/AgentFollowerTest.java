@@ -111,6 +111,9 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
             assertEquals(List.of(CmMessageType.REQ, CmMessageType.REP, CmMessageType.RTU, CmMessageType.DREQ,
                 CmMessageType.DREP), session.getMessage().stream().map(m -> m.getType()).toList());
             assertEquals("replay", session.getMessage().get(0).getIngressTp().getValue());
+            // the generator sends both sides' CM packets from UDP port 55410
+            assertEquals(55410, session.getRequesterUdpSrcPort().getValue().intValue());
+            assertEquals(55410, session.getResponderUdpSrcPort().getValue().intValue());
             assertTrue(session.getSessionId().startsWith(session.getRequesterIp().stringValue() + "/"));
         }
         awaitState(AgentState.CAPTURING);
