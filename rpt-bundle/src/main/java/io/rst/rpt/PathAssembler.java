@@ -203,9 +203,14 @@ final class PathAssembler {
         }
 
         joinAcrossSilentSwitches(chains, byNode, feeding, fabric, srcHost, gaps);
+        endsInPlace(chains, fabric, srcHost, dstHost);
         final HostEnd source = source(chains.get(0).get(0), feeding, fabric, srcHost, gaps);
         for (int i = 1; i < chains.size(); i++) {
-            gaps.add("path breaks before " + chains.get(i).get(0).node);
+            final var start = chains.get(i).get(0);
+            final var from = start.ingressTp == null ? null : links.feeding(start.node, start.ingressTp);
+            gaps.add("path breaks before " + start.node + (from == null ? ""
+                : " (it came from " + from.node() + " port " + from.tp()
+                    + (fabric.rftSwitches().contains(from.node()) ? ")" : ", which RFT does not trace)")));
         }
         final HostEnd destination = destination(chains, byNode, fabric, dstHost, gaps);
 
@@ -281,6 +286,36 @@ final class PathAssembler {
         }
         // chains in the order their first hop saw the traffic
         chains.sort(Comparator.comparingLong((List<Hop> c) -> firstSeen(c, byNode)).thenComparing(c -> c.get(0).node));
+    }
+
+    /**
+     * Where the path stays broken, the pieces are in time order; switches' clocks may disagree, so
+     * the piece that starts at the source host goes first and the one that reaches the destination
+     * host last, whatever their times.
+     */
+    private static void endsInPlace(final List<List<Hop>> chains, final Fabric fabric, final @Nullable String srcHost,
+            final @Nullable String dstHost) {
+        if (chains.size() < 2) {
+            return;
+        }
+        final var links = fabric.links();
+        for (int i = 0; i < chains.size(); i++) {
+            final var first = chains.get(i).get(0);
+            final var src = first.ingressTp == null ? null : links.feeding(first.node, first.ingressTp);
+            if (src != null && (src.node().equals(srcHost) || fabric.hosts().isHost(src.node()))) {
+                chains.add(0, chains.remove(i));
+                break;
+            }
+        }
+        if (dstHost != null) {
+            for (int i = 0; i < chains.size(); i++) {
+                final var chain = chains.get(i);
+                if (i > 0 && !links.between(chain.get(chain.size() - 1).node, dstHost).isEmpty()) {
+                    chains.add(chains.remove(i));
+                    break;
+                }
+            }
+        }
     }
 
     private static Set<String> nodesOf(final List<List<Hop>> chains) {

@@ -170,7 +170,8 @@ class PathAssemblerTest {
         assertEquals(List.of("leaf1", "leaf2"), nodes(split));
         assertTrue(split.gaps().stream().anyMatch(gap -> gap.startsWith("switch spine2 ")
             && gap.contains("no hop inferred")), split.gaps().toString());
-        assertTrue(split.gaps().contains("path breaks before leaf2"), split.gaps().toString());
+        assertTrue(split.gaps().stream().anyMatch(gap -> gap.startsWith("path breaks before leaf2 (it came from spine2")),
+            split.gaps().toString());
 
         // a silent first switch the source host is not on: nothing to start from
         final var notOnIt = PathAssembler.assemble(List.of(new Observation("spine1", "spine1-eth1", 20)),
@@ -179,6 +180,19 @@ class PathAssemblerTest {
         assertEquals(new HostEnd("h2a", null), notOnIt.source());
         assertTrue(notOnIt.gaps().stream()
             .anyMatch(gap -> gap.startsWith("switch leaf1 ") && !gap.contains("inferred")), notOnIt.gaps().toString());
+    }
+
+    @Test
+    void aBrokenPathKeepsItsEndsInPlaceWhateverTheSwitchesClocksSay() {
+        // spine2 is no RFT switch: nothing joins the pieces, and leaf2's clock is behind leaf1's
+        final var result = PathAssembler.assemble(List.of(
+            new Observation("leaf2", "leaf2-eth4", 10), new Observation("leaf1", "leaf1-eth1", 50)),
+            new Fabric(LINKS, HOSTS, Set.of("leaf1", "leaf2")), H1A, H2A);
+        assertEquals(List.of("leaf1", "leaf2"), nodes(result));
+        assertEquals(new HostEnd("h1a", "h1a-eth0"), result.source());
+        assertEquals(new HostEnd("h2a", "h2a-eth0"), result.destination());
+        assertEquals(List.of("path breaks before leaf2 (it came from spine2 port spine2-eth2, which RFT does not trace)"),
+            result.gaps());
     }
 
     @Test
