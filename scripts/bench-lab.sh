@@ -13,6 +13,7 @@ cleanup() {
   "$ROOT/rst" stop >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
+mkdir -p -m 700 "$RST_LAB_DIR/tokens"
 "$ROOT/rst" controller --background --agent-token-dir "$RST_LAB_DIR/tokens" >/dev/null
 # agents of the benchmark hold up to 250,000 sessions each (the default) in 192 MiB
 RST_LAB_JAVA_OPTS="-Xmx1g -Drst.agent.heap=-Xmx192m" "$ROOT/rst" lab up

@@ -55,8 +55,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --retention S      seconds closed sessions are kept (default 3600)
           --retain-events N  events kept for clients that resume (default 65536)
           --retain-mb N      at most this many MiB of retained events, the oldest go first (default 16)
-          --replay [PORT=]FILE  replay a pcap file instead of capturing live; its frames enter on PORT
-                             (default "replay"); repeatable, one file per port
+          --replay [PORT=]F  replay pcap F as PORT's capture (repeatable; PORT default "replay")
           --agent-id NAME    this switch's name in the status (default: host name)
           --queue-frames N   frames the capture queues hold in total (default 32768)
           --buffer-mb N      kernel capture buffer per interface in MiB (default 16)""";
