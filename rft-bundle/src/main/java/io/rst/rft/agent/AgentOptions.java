@@ -37,7 +37,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         Path replayFile,
         String agentId, int queueFrames, int bufferBytes) {
 
-    public static final String USAGE = """
+    private static final String USAGE = """
         usage: rst agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D]
                          [--all-roce] [--udp-port N] [--max-sessions N] [--retention SECONDS]
                          [--retain-events N] [--retain-mb N] [--replay FILE.pcap] [--agent-id NAME]
@@ -55,7 +55,12 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --replay FILE      replay a pcap file instead of capturing live (ingress port "replay")
           --agent-id NAME    this switch's name in the status (default: host name)
           --queue-frames N   frames the capture queues hold in total (default 32768)
-          --buffer-mb N      kernel capture buffer per interface in MiB (default 16)""";
+          --buffer-mb N      kernel capture buffer per interface in MiB (default 16)
+          -h, --help         this text
+        The HTTP API (bearer token): GET /v1/status, POST /v1/start and /v1/stop, GET /v1/sessions,
+        GET /v1/events?after=SEQ, GET /v1/health (no token); see docs/agent-api.md in RST's repository.
+        Exit status: 0 stopped by SIGTERM or SIGINT, 1 could not start, 2 bad usage, 70 the decode
+        thread died.""";
 
     public AgentOptions {
         interfaces = List.copyOf(interfaces);
@@ -77,6 +82,16 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         if (bufferBytes < 1 << 16) {
             throw new IllegalArgumentException("--buffer-mb must be at least 1");
         }
+    }
+
+    /** The command's usage, as {@code --help} prints it. */
+    public static String usage() {
+        return USAGE;
+    }
+
+    /** Whether the arguments ask for the usage ({@code --help} or {@code -h} anywhere). */
+    public static boolean wantsHelp(final List<String> args) {
+        return args.contains("--help") || args.contains("-h");
     }
 
     /** The BPF filter the options ask for. */
