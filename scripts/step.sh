@@ -6,24 +6,30 @@
 RST_LOG_DIR=${RST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rst}/logs
 
 # step_run WHO NAME WHAT CMD [ARG...]: prints "WHO: WHAT" on stderr and runs CMD; NAME names the
-# log (NAME.XXXXXX.log). Returns CMD's exit status.
+# log (NAME.XXXXXX.log). With STEP_SHOW_LOG set (long steps), the line also names the log, so
+# that one can follow it. Returns CMD's exit status.
 step_run() {
   local who=$1 name=$2 what=$3 log rc=0
   shift 3
-  echo "$who: $what" >&2
   if [ -n "${RST_VERBOSE:-}" ]; then
+    echo "$who: $what" >&2
     "$@" >&2 || return $?
     return 0
   fi
   mkdir -p "$RST_LOG_DIR"
   log=$(mktemp --suffix=.log "$RST_LOG_DIR/$name.XXXXXX")
+  if [ -n "${STEP_SHOW_LOG:-}" ]; then
+    echo "$who: $what (to follow it: tail -f $log)" >&2
+  else
+    echo "$who: $what" >&2
+  fi
   "$@" < /dev/null > "$log" 2>&1 || rc=$?
   if [ $rc = 0 ]; then
     rm -f "$log"
     return 0
   fi
   {
-    echo "$who: failed ($what): exit status $rc; its last lines:"
+    echo "$who: that failed (exit status $rc); the last lines of its output:"
     tail -n "${RST_LOG_TAIL:-30}" "$log" | sed 's/^/  | /'
     echo "$who: its whole output is in $log"
   } >&2
