@@ -40,7 +40,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         Map<String, Path> replays,
         String agentId, int queueFrames, int bufferBytes) {
 
-    public static final String USAGE = """
+    private static final String USAGE = """
         usage: rst agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D]
                          [--all-roce] [--udp-port N] [--max-sessions N] [--retention SECONDS]
                          [--retain-events N] [--retain-mb N] [--replay [PORT=]FILE]... [--agent-id NAME]
@@ -58,7 +58,12 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --replay [PORT=]F  replay pcap F as PORT's capture (repeatable; PORT default "replay")
           --agent-id NAME    this switch's name in the status (default: host name)
           --queue-frames N   frames the capture queues hold in total (default 32768)
-          --buffer-mb N      kernel capture buffer per interface in MiB (default 16)""";
+          --buffer-mb N      kernel capture buffer per interface in MiB (default 16)
+          -h, --help         this text
+        The HTTP API (bearer token): GET /v1/status, POST /v1/start and /v1/stop, GET /v1/sessions,
+        GET /v1/events?after=SEQ, GET /v1/health (no token); see docs/agent-api.md in RST's repository.
+        Exit status: 0 stopped by SIGTERM or SIGINT, 1 could not start, 2 bad usage, 70 the decode
+        thread died.""";
 
     public AgentOptions {
         interfaces = List.copyOf(interfaces);
@@ -80,6 +85,16 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         if (bufferBytes < 1 << 16) {
             throw new IllegalArgumentException("--buffer-mb must be at least 1");
         }
+    }
+
+    /** The command's usage, as {@code --help} prints it. */
+    public static String usage() {
+        return USAGE;
+    }
+
+    /** Whether the arguments ask for the usage ({@code --help} or {@code -h} anywhere). */
+    public static boolean wantsHelp(final List<String> args) {
+        return args.contains("--help") || args.contains("-h");
     }
 
     /** The BPF filter the options ask for. */

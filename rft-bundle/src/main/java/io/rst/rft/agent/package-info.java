@@ -8,6 +8,8 @@
 /**
  * The RFT switch agent ({@code rst agent}): live capture, decoding, the session table, and a
  * lossless API on TCP 4791. The controller's agent client is written against this contract.
+ * The users' and switch vendors' copy of the contract, with examples, is {@code docs/agent-api.md}
+ * at the repository's root: a change here goes there too.
  *
  * <h2>Command line</h2>
  * <pre>

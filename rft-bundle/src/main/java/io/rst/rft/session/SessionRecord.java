@@ -16,7 +16,7 @@ import java.math.BigDecimal;
 import java.util.List;
 
 /**
- * An immutable picture of one session, with the {@code sessions} fields of INTERFACES.md under
+ * An immutable picture of one session, with the {@code sessions} fields of docs/cli.md under
  * their JSON names (Jackson serialises it to exactly what {@link #appendJson} writes; absent
  * values are omitted).
  *
