@@ -10,7 +10,7 @@
 #          agent's kernel and queue drops, tcpdump's kernel drops, the ratio agent/tcpdump (floor 0.8)
 #          and the agent's RSS. The ramp stops after the first rate at which the agent dropped
 #          anything (KEEP_GOING=1 runs every rate); the summary names the highest drop-free rate.
-#  memory: SESSIONS_1M connections left ESTABLISHED (`gen --established`: REQ REP RTU) replayed
+#  memory: SESSIONS_1M connections left ESTABLISHED (`gen --storm --established`: REQ REP RTU) replayed
 #          into an agent (`--replay`) with -Xmx$XMX_1M; prints sessions_live, heap used after a full
 #          GC (jcmd GC.heap_info) and RSS.
 # Only the namespaces made here (rstb-*) get traffic; they are removed on exit.
@@ -19,8 +19,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-all}
-case "$MODE" in rate|memory|all) ;; *) echo "usage: bench-agent.sh [rate|memory|all]" >&2; exit 2 ;; esac
-eval "$(bash scripts/setup.sh --test-deps 2>/dev/null)"
+case "$MODE" in
+  rate|memory|all) ;;
+  -h|--help)
+    echo "usage: ./rst bench agent [rate|memory|all]   (scripts/bench-agent.sh, as root)"
+    echo "  rate:   the agent's capture rate against tcpdump -w /dev/null on one veth, at rising rates"
+    echo "  memory: heap and RSS of an agent holding SESSIONS_1M (1,000,000) live sessions"
+    echo "  env: SESSIONS, RATES, XMX, SESSIONS_1M, XMX_1M, KEEP_GOING (see the script's header)"
+    exit 0 ;;
+  *) echo "bench agent: unknown mode '$MODE': rate, memory or all (see: ./rst bench agent --help)" >&2; exit 2 ;;
+esac
+eval "$(bash scripts/setup.sh --test-deps)"
 [ "$(id -u)" = 0 ] || { echo "bench-agent: needs root (network namespaces)" >&2; exit 1; }
 JAR=$(ls rft-bundle/target/rft-bundle-*-agent.jar 2>/dev/null | head -1 || true)
 if [ -z "$JAR" ]; then
@@ -67,8 +76,10 @@ stop_agent() {
 }
 
 if [ "$MODE" != memory ]; then
-  java -jar "$JAR" gen --out "$W/storm.pcap" --sessions "$SESSIONS" --seed 7 2>&1 | sed 's/^/gen: /'
-  java -jar "$JAR" gen --out "$W/warm.pcap" --sessions 20000 --seed 8 2>/dev/null
+  # --start: the time stamps the published figures were measured with (the agent ages closed
+  # sessions out by the wall clock, so an old file's sessions leave the table at once)
+  java -jar "$JAR" gen --out "$W/storm.pcap" --sessions "$SESSIONS" --seed 7 --storm --start 1767225600 2>&1 | sed 's/^/gen: /'
+  java -jar "$JAR" gen --out "$W/warm.pcap" --sessions 20000 --seed 8 --storm --start 1767225600 2>/dev/null
   FRAMES=$((SESSIONS * 5))
   BEST=; BEST_LINE=
   printf '%-8s %-9s %-8s %-9s %-9s %-7s %-7s %-8s %-6s %s\n' rate achieved sent agent tcpdump a.kdrop a.qdrop t.kdrop ratio agent-RSS
@@ -114,7 +125,7 @@ if [ "$MODE" != memory ]; then
 fi
 
 if [ "$MODE" != rate ]; then
-  java -jar "$JAR" gen --out "$W/live.pcap" --sessions "$SESSIONS_1M" --established 2>&1 | sed 's/^/gen: /'
+  java -jar "$JAR" gen --out "$W/live.pcap" --sessions "$SESSIONS_1M" --storm --established --start 1767225600 2>&1 | sed 's/^/gen: /'
   T0=$(date +%s)
   start_agent "$XMX_1M" "$W/state-1m" "$W/agent-1m.log" --replay "$W/live.pcap" --max-sessions $((SESSIONS_1M + 100000))
   for _ in $(seq 900); do

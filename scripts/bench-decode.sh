@@ -13,7 +13,6 @@
 # test-compile) and run with the module's test class path. Needs tshark for the ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-eval "$(bash scripts/setup.sh 2>/dev/null)"
 
 quick=0; jmh=1; ts=1
 for a in "$@"; do
@@ -21,9 +20,16 @@ for a in "$@"; do
     --quick) quick=1 ;;
     --no-jmh) jmh=0 ;;
     --no-tshark) ts=0 ;;
-    *) echo "usage: $0 [--quick] [--no-jmh] [--no-tshark]" >&2; exit 2 ;;
+    -h|--help)
+      echo "usage: ./rst bench decode [--quick] [--no-jmh] [--no-tshark]   (scripts/bench-decode.sh)"
+      echo "  rst decode vs tshark -T fields on one 1M-packet file, and the JMH benchmarks"
+      echo "  --quick      shorter JMH runs;  --no-jmh, --no-tshark  leave that part out"
+      echo "  RST_BENCH_DIR=DIR keeps the 1M-packet file in DIR (default: a temporary folder)"
+      exit 0 ;;
+    *) echo "bench decode: unknown option '$a' (see: ./rst bench decode --help)" >&2; exit 2 ;;
   esac
 done
+eval "$(bash scripts/setup.sh)"
 
 jar=$(ls rft-bundle/target/rft-bundle-*-agent.jar 2>/dev/null | head -1 || true)
 if [ -z "$jar" ] || [ ! -f rft-bundle/target/test-classes/META-INF/BenchmarkList ]; then
@@ -36,7 +42,7 @@ cleanup=
 if [ -z "$dir" ]; then dir=$(mktemp -d); cleanup=$dir; fi
 trap '[ -n "$cleanup" ] && rm -rf "$cleanup"' EXIT
 file="$dir/bench-1m.pcap"
-[ -f "$file" ] || java -jar "$jar" gen --out "$file" --sessions 200000 2>/dev/null
+[ -f "$file" ] || java -jar "$jar" gen --out "$file" --sessions 200000 --storm --start 1767225600 2>/dev/null
 
 now() { date +%s.%N; }
 calc() { awk "BEGIN { print $1 }"; }

@@ -9,14 +9,17 @@
 #     and chromium for the UI's browser tests)
 # Downloads are kept under ${XDG_CACHE_HOME:-~/.cache}/rst so that a fresh clone reuses them.
 # Prints "export JAVA_HOME=...; export PATH=..." lines on stdout for the caller to eval;
-# everything else goes to stderr.
+# everything else goes to stderr: one line per step that does something (nothing when all is
+# there), the tools' own output only when a step fails (see scripts/step.sh; RST_VERBOSE=1 shows it).
 set -euo pipefail
 
 CACHE=${RST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rst}
 MAVEN_VERSION=3.9.11
 mkdir -p "$CACHE"
-log() { echo "rst setup: $*" >&2; }
+# shellcheck source=scripts/step.sh
+. "$(dirname "${BASH_SOURCE[0]}")/step.sh"
 die() { echo "rst setup: $*" >&2; exit 1; }
+step() { step_run "rst setup" setup "$@"; }
 is_root() { [ "$(id -u)" = 0 ]; }
 
 apt_updated=
@@ -27,9 +30,12 @@ apt_install() {
   if ! is_root; then
     die "missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})"
   fi
-  if [ -z "$apt_updated" ]; then apt-get -qq update >&2; apt_updated=1; fi
-  log "installing ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get -qq install -y --no-install-recommends "${missing[@]}" >&2
+  if [ -z "$apt_updated" ]; then
+    step "updating the package lists (apt)" apt-get update || die "apt-get update failed"
+    apt_updated=1
+  fi
+  step "installing ${missing[*]} (apt)" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}" || die "could not install ${missing[*]}"
 }
 
 java_major() { # prints the major version of the given java binary, or nothing
@@ -54,16 +60,18 @@ make_trixie_jdk21() {
   uri=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' | grep -v security | head -1 || true)
   [ -n "$uri" ] || uri=$(grep -hs '^deb ' /etc/apt/sources.list | awk '{print $2}' | grep -v security | head -1 || true)
   [ -n "$uri" ] || die "cannot find this machine's Debian mirror to fetch openjdk-21 from"
-  log "making a private JDK 21 from Debian 13 packages in $dest"
   rm -rf "$dest"
   mkdir -p "$dest"/lists/partial "$dest"/cache/archives/partial "$dest"/etc "$dest"/debs
   echo "deb $uri trixie main" > "$dest"/etc/sources.list
   local o=(-o Dir::Etc::SourceList="$dest"/etc/sources.list -o Dir::Etc::SourceParts=/dev/null
            -o Dir::State::Lists="$dest"/lists -o Dir::Cache="$dest"/cache
            -o Dir::State::Status=/var/lib/dpkg/status)
-  apt-get "${o[@]}" -qq update >&2
-  (cd "$dest"/debs && apt-get "${o[@]}" -qq download openjdk-21-jre-headless openjdk-21-jdk-headless \
-      libc6 libgcc-s1 libstdc++6 zlib1g >&2)
+  step "making a private JDK 21 in $dest: reading Debian 13's package lists (apt, once)" \
+    apt-get "${o[@]}" update || die "could not read Debian 13's package lists from $uri"
+  step "making a private JDK 21: downloading openjdk-21 and Debian 13's libc (apt, once)" \
+    sh -c 'cd "$1" && shift && apt-get "$@" download openjdk-21-jre-headless openjdk-21-jdk-headless \
+      libc6 libgcc-s1 libstdc++6 zlib1g' sh "$dest"/debs "${o[@]}" || die "could not download openjdk-21"
+  echo "rst setup: making a private JDK 21: unpacking" >&2
   mkdir -p "$dest"/root "$dest"/glibc
   local f
   for f in "$dest"/debs/openjdk-21-*.deb; do dpkg -x "$f" "$dest"/root; done
@@ -93,7 +101,10 @@ setup_jdk() {
     command -v apt-get >/dev/null || die "no apt-get: install a JDK 21 and set JAVA_HOME"
     make_trixie_jdk21
   else
-    is_root && { apt-get -qq update >&2 || true; }
+    if is_root && [ -z "$apt_updated" ]; then
+      step "updating the package lists (apt)" apt-get update || true
+      apt_updated=1
+    fi
     if apt-cache policy openjdk-21-jdk-headless 2>/dev/null | grep -q 'Candidate: [0-9]'; then
       apt_install openjdk-21-jdk-headless
     else
@@ -108,11 +119,11 @@ setup_maven() {
   local home="$CACHE/apache-maven-$MAVEN_VERSION"
   if [ -x "$home/bin/mvn" ]; then echo "$home"; return; fi
   command -v mvn >/dev/null || apt_install maven
-  log "fetching Maven $MAVEN_VERSION from Maven Central"
   local tmp; tmp=$(mktemp -d)
-  JAVA_HOME="$1" mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
+  step "fetching Maven $MAVEN_VERSION from Maven Central (with $(command -v mvn), once)" \
+    env JAVA_HOME="$1" mvn -B -ntp org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
       -Dartifact=org.apache.maven:apache-maven:$MAVEN_VERSION:tar.gz:bin \
-      -DoutputDirectory="$tmp" >&2 || die "could not fetch Maven $MAVEN_VERSION"
+      -DoutputDirectory="$tmp" || die "could not fetch Maven $MAVEN_VERSION"
   tar -xzf "$tmp"/apache-maven-$MAVEN_VERSION-bin.tar.gz -C "$CACHE"
   rm -rf "$tmp"
   echo "$home"
@@ -130,7 +141,7 @@ setup_node() {
   local major=${v%%.*} rest=${v#*.}
   local minor=${rest%%.*}
   if [ "$major" -lt 20 ] || { [ "$major" = 20 ] && [ "$minor" -lt 19 ]; }; then
-    log "Node.js $v is too old for the UI's build (Vite needs 20.19 or later): install a newer nodejs"
+    echo "rst setup: Node.js $v is too old for the UI's build (Vite needs 20.19 or later): install a newer nodejs" >&2
   fi
 }
 
@@ -141,7 +152,7 @@ command -v dpkg >/dev/null || die "this set-up knows Debian and Ubuntu only: ins
 apt_install ca-certificates libpcap0.8 curl
 setup_node
 if [ $test_deps = 1 ]; then
-  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc chromium
+  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc iputils-ping chromium
 fi
 JH=$(setup_jdk)
 MH=$(setup_maven "$JH")

@@ -138,6 +138,23 @@ public class RstKarafIT {
         }
     }
 
+    @Test
+    public void restconfTakesHostsWithTheirAddressesInTheTopology() throws Exception {
+        awaitRestconf();
+        // as the lab and operators write it: rst-topology's leaves on a network-topology node
+        final var put = send("PUT", "/data/network-topology:network-topology/topology=it-lab/node=h1a", """
+            {"network-topology:node":[{"node-id":"h1a","rst-topology:node-kind":"host",
+             "rst-topology:ip-address":["10.1.0.2"]}]}""");
+        assertTrue("PUT h1a: " + put.statusCode() + " " + put.body(),
+            put.statusCode() == 201 || put.statusCode() == 204);
+        final var node = send("GET", "/data/network-topology:network-topology/topology=it-lab/node=h1a?content=config",
+            null);
+        assertEquals(node.body(), 200, node.statusCode());
+        assertTrue(node.body(), node.body().contains("\"rst-topology:node-kind\":\"host\"")
+            && node.body().contains("10.1.0.2"));
+        assertEquals(204, send("DELETE", "/data/network-topology:network-topology/topology=it-lab", null).statusCode());
+    }
+
     private Bundle bundle(final String symbolicName) {
         for (var bundle : bundleContext.getBundles()) {
             if (symbolicName.equals(bundle.getSymbolicName())) {

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
 import org.opendaylight.mdsal.binding.api.DataObjectModification;
@@ -31,30 +32,32 @@ import org.opendaylight.mdsal.binding.api.RpcProviderService;
 import org.opendaylight.mdsal.binding.api.TransactionChain;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.CmMessageType;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.EpochSeconds;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.Rft;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rdma.session.Message;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Switch;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.Session;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.Direction;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.Rpt;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.RptBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.SessionsThrough;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.SessionsThroughInput;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.SessionsThroughOutput;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.SessionsThroughOutputBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TraceSession;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TraceSessionInput;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TraceSessionOutput;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TraceSessionOutputBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TrafficKind;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.direction.HopBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.path.ForwardBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.path.ReverseBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.rpt.Path;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.rpt.PathBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.rpt.PathKey;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.RptBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThrough;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThroughInput;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThroughOutput;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThroughOutputBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSession;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSessionInput;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSessionOutput;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSessionOutputBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.HopBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ForwardBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ReverseBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstNodeAttributes;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
@@ -70,8 +73,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The RPT while this member owns the singleton: follows every switch's flow table and the
- * topology's links, keeps each session's paths, writes them to {@code rdma-path-table:rpt} and
- * answers the RPCs from memory. State is confined to one executor thread; listeners only enqueue.
+ * topology (links, and hosts with their addresses, from both the configuration datastore, where an
+ * operator or an inventory import writes over RESTCONF, and the operational one, where discovery
+ * writes), keeps each session's paths, writes them to {@code rdma-path-table:rpt} and answers the
+ * RPCs from memory. State is confined to one executor thread; listeners only enqueue.
  */
 final class RptWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RptWorker.class);
@@ -89,7 +94,10 @@ final class RptWorker implements AutoCloseable {
     // nothing is a gap, while a node RFT does not know (a host) is where a path starts or ends
     private final Set<String> rftSwitches = new HashSet<>();
     private LinkIndex links = LinkIndex.EMPTY;
-    private final Map<String, Topology> topologies = new HashMap<>();
+    private HostIndex hosts = HostIndex.EMPTY;
+    // per datastore, by topology id: the two are merged (a link in either counts)
+    private final Map<LogicalDatastoreType, Map<String, Topology>> topologies = Map.of(
+        LogicalDatastoreType.CONFIGURATION, new HashMap<>(), LogicalDatastoreType.OPERATIONAL, new HashMap<>());
 
     // read by RPC threads
     private final Map<String, Path> paths = new ConcurrentHashMap<>();
@@ -113,9 +121,11 @@ final class RptWorker implements AutoCloseable {
         tx.put(LogicalDatastoreType.OPERATIONAL, RPT, new RptBuilder().build());
         tx.commit().addCallback(logFailure("empty path table"), MoreExecutors.directExecutor());
 
-        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
-            DataObjectReference.builder(NetworkTopology.class).child(Topology.class).build(),
-            (DataTreeChangeListener<Topology>) changes -> executor.execute(() -> onTopology(changes))));
+        for (var store : List.of(LogicalDatastoreType.CONFIGURATION, LogicalDatastoreType.OPERATIONAL)) {
+            registrations.add(broker.registerTreeChangeListener(store,
+                DataObjectReference.builder(NetworkTopology.class).child(Topology.class).build(),
+                (DataTreeChangeListener<Topology>) changes -> executor.execute(() -> onTopology(store, changes))));
+        }
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
             DataObjectReference.builder(Rft.class).child(Switch.class).build(),
             (DataTreeChangeListener<Switch>) changes -> executor.execute(() -> onSwitches(changes))));
@@ -123,34 +133,70 @@ final class RptWorker implements AutoCloseable {
             (SessionsThrough) this::sessionsThrough));
     }
 
-    private void onTopology(final List<DataTreeModification<Topology>> changes) {
+    private void onTopology(final LogicalDatastoreType store, final List<DataTreeModification<Topology>> changes) {
+        final var byId = topologies.get(store);
         for (var change : changes) {
             final var root = change.getRootNode();
             switch (root) {
-                case DataObjectWritten<Topology> written -> topologies.put(written.dataAfter().getTopologyId().getValue(),
+                case DataObjectWritten<Topology> written -> byId.put(written.dataAfter().getTopologyId().getValue(),
                     written.dataAfter());
-                case DataObjectModified<Topology> modified -> topologies.put(
+                case DataObjectModified<Topology> modified -> byId.put(
                     modified.dataAfter().getTopologyId().getValue(), modified.dataAfter());
-                case DataObjectDeleted<Topology> deleted -> topologies.remove(
+                case DataObjectDeleted<Topology> deleted -> byId.remove(
                     root.coerceKeyStep(Topology.class).key().getTopologyId().getValue());
             }
         }
-        final var builder = LinkIndex.builder();
-        for (var topology : topologies.values()) {
-            for (var link : topology.nonnullLink().values()) {
-                final var src = link.getSource();
-                final var dst = link.getDestination();
-                if (src == null || dst == null || src.getSourceNode() == null || src.getSourceTp() == null
-                        || dst.getDestNode() == null || dst.getDestTp() == null) {
-                    continue;
-                }
-                builder.link(src.getSourceNode().getValue(), String.valueOf(src.getSourceTp().getValue()),
-                    dst.getDestNode().getValue(), String.valueOf(dst.getDestTp().getValue()));
+        final var linkBuilder = LinkIndex.builder();
+        final var hostBuilder = HostIndex.builder();
+        for (var stored : topologies.values()) {
+            for (var topology : stored.values()) {
+                addLinks(topology, linkBuilder);
+                addNodes(topology, hostBuilder);
             }
         }
-        links = builder.build();
+        final var newLinks = linkBuilder.build();
+        final var newHosts = hostBuilder.build();
+        if (newLinks.equals(links) && newHosts.equals(hosts)) {
+            // a change that moves no path (a node's other attributes, say): nothing to recompute
+            return;
+        }
+        links = newLinks;
+        hosts = newHosts;
         LOG.debug("RPT topology: {} links", links.size());
+        // the simple way: every path again (topology changes are rare next to session changes)
         recompute(new HashSet<>(switchesBySession.keySet()));
+    }
+
+    private static void addLinks(final Topology topology, final LinkIndex.Builder builder) {
+        for (var link : topology.nonnullLink().values()) {
+            final var src = link.getSource();
+            final var dst = link.getDestination();
+            if (src == null || dst == null || src.getSourceNode() == null || src.getSourceTp() == null
+                    || dst.getDestNode() == null || dst.getDestTp() == null) {
+                continue;
+            }
+            builder.link(src.getSourceNode().getValue(), String.valueOf(src.getSourceTp().getValue()),
+                dst.getDestNode().getValue(), String.valueOf(dst.getDestTp().getValue()));
+        }
+    }
+
+    private static void addNodes(final Topology topology, final HostIndex.Builder builder) {
+        for (var node : topology.nonnullNode().values()) {
+            final var attributes = node.augmentation(RstNodeAttributes.class);
+            if (attributes == null) {
+                continue;
+            }
+            final var id = node.getNodeId().getValue();
+            final var kind = attributes.getNodeKind();
+            final var addresses = attributes.getIpAddress();
+            if (kind == RstNodeAttributes.NodeKind.Switch) {
+                builder.switchNode(id);
+            } else if (kind == RstNodeAttributes.NodeKind.Host || addresses != null && !addresses.isEmpty()) {
+                // addresses without a kind: what has addresses for sessions to start from is a host
+                builder.host(id, addresses == null ? List.of()
+                    : addresses.stream().map(IpAddress::stringValue).toList());
+            }
+        }
     }
 
     private void onSwitches(final List<DataTreeModification<Switch>> changes) {
@@ -255,6 +301,9 @@ final class RptWorker implements AutoCloseable {
             if (latest == null || seconds(session.getLastSeen()).compareTo(seconds(latest.getLastSeen())) > 0) {
                 latest = session;
             }
+        }
+        for (var node : seenBy) {
+            final var session = sessionsBySwitch.get(node).get(id);
             final var fwd = firstOf(session.getMessage(), true);
             if (fwd != null) {
                 forward.add(observation(node, fwd));
@@ -264,13 +313,36 @@ final class RptWorker implements AutoCloseable {
                 reverse.add(observation(node, rev));
             }
         }
-        final var fwdPath = PathAssembler.assemble(forward, links, rftSwitches);
-        final var revPath = PathAssembler.assemble(reverse, links, rftSwitches);
+        final var fabric = new PathAssembler.Fabric(links, hosts, rftSwitches);
+        final String requester = latest == null ? null : ipText(latest.getRequesterIp());
+        final String responder = latest == null ? null : ipText(latest.getResponderIp());
+        final var fwdPath = PathAssembler.assemble(forward, fabric, requester, responder);
+        final var revPath = PathAssembler.assemble(reverse, fabric, responder, requester);
+        final var forwardBuilder = new ForwardBuilder().setComplete(fwdPath.complete()).setHop(hops(fwdPath))
+            .setGap(Set.copyOf(fwdPath.gaps()));
+        final var reverseBuilder = new ReverseBuilder().setComplete(revPath.complete()).setHop(hops(revPath))
+            .setGap(Set.copyOf(revPath.gaps()));
+        final var fwdSource = fwdPath.source();
+        if (fwdSource != null) {
+            forwardBuilder.setSourceNode(new NodeId(fwdSource.node())).setSourceTp(tp(fwdSource.tp()));
+        }
+        final var fwdDestination = fwdPath.destination();
+        if (fwdDestination != null) {
+            forwardBuilder.setDestinationNode(new NodeId(fwdDestination.node()))
+                .setDestinationTp(tp(fwdDestination.tp()));
+        }
+        final var revSource = revPath.source();
+        if (revSource != null) {
+            reverseBuilder.setSourceNode(new NodeId(revSource.node())).setSourceTp(tp(revSource.tp()));
+        }
+        final var revDestination = revPath.destination();
+        if (revDestination != null) {
+            reverseBuilder.setDestinationNode(new NodeId(revDestination.node()))
+                .setDestinationTp(tp(revDestination.tp()));
+        }
         final var builder = new PathBuilder().setSessionId(id)
-            .setForward(new ForwardBuilder().setComplete(fwdPath.complete()).setHop(hops(fwdPath))
-                .setGap(Set.copyOf(fwdPath.gaps())).build())
-            .setReverse(new ReverseBuilder().setComplete(revPath.complete()).setHop(hops(revPath))
-                .setGap(Set.copyOf(revPath.gaps())).build())
+            .setForward(forwardBuilder.build())
+            .setReverse(reverseBuilder.build())
             .setAsymmetric(PathAssembler.asymmetric(fwdPath, revPath));
         if (latest != null) {
             builder.setRequesterIp(latest.getRequesterIp()).setResponderIp(latest.getResponderIp())
@@ -280,13 +352,21 @@ final class RptWorker implements AutoCloseable {
         return builder.build();
     }
 
+    private static @Nullable String ipText(final @Nullable IpAddress ip) {
+        return ip == null ? null : ip.stringValue();
+    }
+
+    private static @Nullable TpId tp(final @Nullable String tp) {
+        return tp == null ? null : new TpId(tp);
+    }
+
     private static BigDecimal seconds(final EpochSeconds time) {
         return time == null ? BigDecimal.ZERO : time.getValue().decimalValue();
     }
 
-    private static List<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.direction.Hop> hops(
+    private static List<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop> hops(
             final PathAssembler.DirectionResult result) {
-        final var out = new ArrayList<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.direction.Hop>();
+        final var out = new ArrayList<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop>();
         int index = 0;
         for (var hop : result.hops()) {
             final var builder = new HopBuilder().setIndex(Uint16.valueOf(index++)).setNodeId(new NodeId(hop.node()))

@@ -7,13 +7,14 @@
  */
 /**
  * RPT: joins the per-switch flow tables ({@code rdma-flow-table:rft}, operational) with the links
- * of every network-topology topology into per-session paths ({@code rdma-path-table:rpt}), and
- * answers {@code trace-session} and {@code sessions-through}.
+ * and hosts ({@code rst-topology}) of every network-topology topology, configured and discovered,
+ * into per-session paths from host to host ({@code rdma-path-table:rpt}), and answers
+ * {@code trace-session} and {@code sessions-through}.
  *
  * <pre>
- *  oper /rft/switch/session ---\                       /--> oper /rpt/path[session-id]
- *                               >-- RptWorker (1 thread) --&lt;
- *  oper /network-topology/... -/   PathAssembler (pure)  \--> RPCs, from memory
+ *  oper /rft/switch/session ------\                          /--> oper /rpt/path[session-id]
+ *  config + oper /network-topology -&gt;- RptWorker (1 thread) --&lt;
+ *    (links, host ip-address)         PathAssembler (pure)   \--> RPCs, from memory
  * </pre>
  */
 package io.rst.rpt;

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -32,24 +33,29 @@ import org.opendaylight.mdsal.dom.broker.RouterDOMRpcProviderService;
 import org.opendaylight.mdsal.dom.broker.RouterDOMRpcService;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.CmMessageType;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.EpochSeconds;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.SessionState;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.Rft;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rdma.session.MessageBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Switch;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.SwitchKey;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.Session;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.SessionBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.SessionKey;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.Direction;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.SessionsThrough;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.SessionsThroughInputBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TraceSession;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.TraceSessionInputBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.Rpt;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.rpt.Path;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261130.rpt.PathKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatusBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThrough;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThroughInputBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSession;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSessionInputBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstNodeAttributes;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstNodeAttributesBuilder;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.LinkId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
@@ -62,6 +68,8 @@ import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.TopologyKey;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.Link;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.LinkBuilder;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.Node;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.NodeBuilder;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.Uint32;
@@ -71,7 +79,9 @@ import org.opendaylight.yangtools.yang.common.Uint32;
  * in, paths and RPC answers out.
  */
 public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
-    private static final String ID = "10.0.0.1/0x00000001/10.0.0.2";
+    private static final String REQUESTER = "10.1.0.2";
+    private static final String RESPONDER = "10.2.0.2";
+    private static final String ID = REQUESTER + "/0x00000001/" + RESPONDER;
 
     private RptWorker worker;
     private RpcService rpcs;
@@ -125,7 +135,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
 
         // the RPCs answer from the paths, whichever end is named first
         final var traced = rpcs.getRpc(TraceSession.class).invoke(new TraceSessionInputBuilder()
-            .setSrcIp(ip("10.0.0.2")).setDstIp(ip("10.0.0.1")).build()).get(5, TimeUnit.SECONDS);
+            .setSrcIp(ip(RESPONDER)).setDstIp(ip(REQUESTER)).build()).get(5, TimeUnit.SECONDS);
         assertTrue(traced.isSuccessful());
         assertEquals(1, traced.getResult().nonnullPath().size());
         final var through = rpcs.getRpc(SessionsThrough.class).invoke(new SessionsThroughInputBuilder()
@@ -135,14 +145,188 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
             .setNodeId(new NodeId("leaf1")).setTpId(new TpId("leaf1-eth9")).build()).get(5, TimeUnit.SECONDS);
         assertEquals(0, elsewhere.getResult().nonnullPath().size());
 
-        // spine1 loses the session (say its agent restarted without state): a gap, not a guess
+        // spine1 loses the session (say its agent restarted without state): a gap; the only switch
+        // between leaf1 and leaf2 is put back as inferred, not observed
         final var del = getDataBroker().newWriteOnlyTransaction();
         del.delete(LogicalDatastoreType.OPERATIONAL, sessionPath("spine1"));
         del.commit().get(5, TimeUnit.SECONDS);
         final var broken = awaitPath(p -> p.isPresent() && !p.orElseThrow().getForward().getComplete()).orElseThrow();
-        assertEquals(List.of("leaf1", "leaf2"), nodes(broken.getForward()).stream().sorted().toList());
+        assertEquals(List.of("leaf1", "spine1", "leaf2"), nodes(broken.getForward()));
+        assertEquals(List.of(true, false, true), observed(broken.getForward()));
         assertTrue(broken.getForward().getGap().toString(),
             broken.getForward().getGap().stream().anyMatch(gap -> gap.contains("spine1")));
+    }
+
+    /**
+     * The lab's fabric as the lab writes it over RESTCONF, into the configuration datastore: leaves
+     * leaf1 and leaf2, spines spine1 and spine2, hosts h1a (10.1.0.2) on leaf1 and h2a (10.2.0.2) on
+     * leaf2, links both ways.
+     */
+    @Test
+    public void hostToHostPathsOverAConfiguredTopologyAndHopsInferredWhereASwitchSawNothing() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        // the session went leaf1 -> spine2 -> leaf2 and back the same way
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth4");
+        putSession("spine2", "spine2-eth1", "spine2-eth2");
+        putSession("leaf2", "leaf2-eth4", "leaf2-eth1");
+        putSwitchWithoutSessions("spine1");
+
+        final var full = awaitPath(p -> p.isPresent() && hopCount(p.orElseThrow().getForward()) == 3
+            && p.orElseThrow().getForward().getDestinationNode() != null).orElseThrow();
+        final var fwd = full.getForward();
+        assertEquals(List.of("leaf1", "spine2", "leaf2"), nodes(fwd));
+        assertEquals(List.of("leaf1-eth1", "spine2-eth1", "leaf2-eth4"), ingress(fwd));
+        assertEquals(List.of("leaf1-eth4", "spine2-eth2", "leaf2-eth1"), egress(fwd));
+        assertEquals(List.of(true, true, true), observed(fwd));
+        assertEquals("h1a", fwd.getSourceNode().getValue());
+        assertEquals("h1a-eth0", fwd.getSourceTp().getValue());
+        assertEquals("h2a", fwd.getDestinationNode().getValue());
+        assertEquals("h2a-eth0", fwd.getDestinationTp().getValue());
+        assertTrue(fwd.getGap() == null || fwd.getGap().isEmpty());
+        assertTrue(fwd.getComplete());
+        final var rev = full.getReverse();
+        assertEquals(List.of("leaf2", "spine2", "leaf1"), nodes(rev));
+        assertEquals(List.of("leaf2-eth1", "spine2-eth2", "leaf1-eth4"), ingress(rev));
+        assertEquals(List.of("leaf2-eth4", "spine2-eth1", "leaf1-eth1"), egress(rev));
+        assertEquals("h2a", rev.getSourceNode().getValue());
+        assertEquals("h1a-eth0", rev.getDestinationTp().getValue());
+        assertTrue(rev.getComplete());
+        // the RPC answers carry the ends too
+        final var traced = rpcs.getRpc(TraceSession.class).invoke(new TraceSessionInputBuilder()
+            .setSrcIp(ip(REQUESTER)).setDstIp(ip(RESPONDER)).build()).get(5, TimeUnit.SECONDS);
+        assertEquals("h2a-eth0", traced.getResult().nonnullPath().values().iterator().next().getForward()
+            .getDestinationTp().getValue());
+
+        // RFT off on leaf2 (its sessions go, the switch stays known): the last hop is inferred
+        deleteSession("leaf2");
+        final var leafOff = awaitPath(p -> p.isPresent() && !p.orElseThrow().getForward().getComplete()).orElseThrow();
+        assertEquals(List.of("leaf1", "spine2", "leaf2"), nodes(leafOff.getForward()));
+        assertEquals(List.of(true, true, false), observed(leafOff.getForward()));
+        assertEquals(List.of("leaf1-eth1", "spine2-eth1", "leaf2-eth4"), ingress(leafOff.getForward()));
+        assertEquals(List.of("leaf1-eth4", "spine2-eth2", "leaf2-eth1"), egress(leafOff.getForward()));
+        assertEquals("h2a-eth0", leafOff.getForward().getDestinationTp().getValue());
+        assertTrue(leafOff.getForward().getGap().toString(), leafOff.getForward().getGap().stream()
+            .anyMatch(gap -> gap.startsWith("switch leaf2 ") && gap.contains("inferred from topology")));
+        // and the reverse direction starts at the silent leaf, fed by h2a
+        assertEquals(List.of("leaf2", "spine2", "leaf1"), nodes(leafOff.getReverse()));
+        assertEquals(List.of(false, true, true), observed(leafOff.getReverse()));
+        assertEquals("h2a-eth0", leafOff.getReverse().getSourceTp().getValue());
+        assertFalse(leafOff.getReverse().getComplete());
+
+        // leaf2 back, spine2 off: the spine is inferred between the two leaves
+        putSession("leaf2", "leaf2-eth4", "leaf2-eth1");
+        deleteSession("spine2");
+        final var spineOff = awaitPath(p -> p.isPresent() && hopCount(p.orElseThrow().getForward()) == 3
+            && !p.orElseThrow().getForward().getHop().get(1).getObserved()
+            && p.orElseThrow().getForward().getHop().get(2).getObserved()).orElseThrow();
+        assertEquals(List.of("leaf1", "spine2", "leaf2"), nodes(spineOff.getForward()));
+        assertEquals(List.of("leaf1-eth1", "spine2-eth1", "leaf2-eth4"), ingress(spineOff.getForward()));
+        assertEquals(List.of("leaf1-eth4", "spine2-eth2", "leaf2-eth1"), egress(spineOff.getForward()));
+        assertFalse(spineOff.getForward().getComplete());
+        assertTrue(spineOff.getForward().getGap().toString(), spineOff.getForward().getGap().stream()
+            .anyMatch(gap -> gap.startsWith("switch spine2 ") && gap.contains("inferred from topology")));
+        assertEquals(List.of("leaf2", "spine2", "leaf1"), nodes(spineOff.getReverse()));
+    }
+
+    @Test
+    public void linksInTheOperationalDatastoreAloneStillMakePaths() throws Exception {
+        writeFabric(LogicalDatastoreType.OPERATIONAL, true);
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth3");
+        putSession("spine1", "spine1-eth1", "spine1-eth2");
+        putSession("leaf2", "leaf2-eth3", "leaf2-eth1");
+        final var path = awaitPath(p -> p.isPresent() && hopCount(p.orElseThrow().getForward()) == 3
+            && p.orElseThrow().getForward().getComplete()
+            && p.orElseThrow().getForward().getDestinationTp() != null).orElseThrow();
+        assertEquals(List.of("leaf1", "spine1", "leaf2"), nodes(path.getForward()));
+        assertEquals(List.of("leaf1-eth3", "spine1-eth2", "leaf2-eth1"), egress(path.getForward()));
+        assertEquals("h1a-eth0", path.getForward().getSourceTp().getValue());
+        assertEquals("h2a-eth0", path.getForward().getDestinationTp().getValue());
+    }
+
+    @Test
+    public void pathsFollowTheHostsAddresses() throws Exception {
+        // the topology first without the hosts' addresses: the path ends at the last switch
+        writeFabric(LogicalDatastoreType.CONFIGURATION, false);
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth3");
+        putSession("spine1", "spine1-eth1", "spine1-eth2");
+        putSession("leaf2", "leaf2-eth3", "leaf2-eth1");
+        final var before = awaitPath(p -> p.isPresent() && hopCount(p.orElseThrow().getForward()) == 3
+            && p.orElseThrow().getForward().getComplete()).orElseThrow();
+        assertEquals(null, before.getForward().getDestinationNode());
+        assertEquals(null, before.getForward().getHop().get(2).getEgressTp());
+        assertEquals("h1a", before.getForward().getSourceNode().getValue());
+        // the addresses arrive: the paths are recomputed and reach the host
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        final var after = awaitPath(p -> p.isPresent() && p.orElseThrow().getForward().getDestinationNode() != null)
+            .orElseThrow();
+        assertEquals("h2a", after.getForward().getDestinationNode().getValue());
+        assertEquals("leaf2-eth1", after.getForward().getHop().get(2).getEgressTp().getValue());
+    }
+
+    private void writeFabric(final LogicalDatastoreType store, final boolean withAddresses) throws Exception {
+        final var links = new ArrayList<Link>();
+        for (var ends : List.of(
+                List.of("h1a", "h1a-eth0", "leaf1", "leaf1-eth1"),
+                List.of("h2a", "h2a-eth0", "leaf2", "leaf2-eth1"),
+                List.of("leaf1", "leaf1-eth3", "spine1", "spine1-eth1"),
+                List.of("leaf1", "leaf1-eth4", "spine2", "spine2-eth1"),
+                List.of("leaf2", "leaf2-eth3", "spine1", "spine1-eth2"),
+                List.of("leaf2", "leaf2-eth4", "spine2", "spine2-eth2"))) {
+            links.add(link(ends.get(0), ends.get(1), ends.get(2), ends.get(3)));
+            links.add(link(ends.get(2), ends.get(3), ends.get(0), ends.get(1)));
+        }
+        final var nodes = new ArrayList<Node>();
+        for (var sw : List.of("leaf1", "leaf2", "spine1", "spine2")) {
+            nodes.add(new NodeBuilder().setNodeId(new NodeId(sw)).addAugmentation(new RstNodeAttributesBuilder()
+                .setNodeKind(RstNodeAttributes.NodeKind.Switch).build()).build());
+        }
+        for (var host : List.of(List.of("h1a", REQUESTER), List.of("h2a", RESPONDER))) {
+            final var attributes = new RstNodeAttributesBuilder().setNodeKind(RstNodeAttributes.NodeKind.Host);
+            if (withAddresses) {
+                attributes.setIpAddress(Set.of(ip(host.get(1))));
+            }
+            nodes.add(new NodeBuilder().setNodeId(new NodeId(host.get(0))).addAugmentation(attributes.build()).build());
+        }
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(store, DataObjectIdentifier.builder(NetworkTopology.class)
+                .child(Topology.class, new TopologyKey(new TopologyId("rst-lab"))).build(),
+            new TopologyBuilder().setTopologyId(new TopologyId("rst-lab"))
+                .setLink(links.stream().collect(java.util.stream.Collectors.toMap(Link::key, l -> l)))
+                .setNode(nodes.stream().collect(java.util.stream.Collectors.toMap(Node::key, n -> n))).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    /** A switch RFT knows (its status written) that has no session: RFT off there, say. */
+    private void putSwitchWithoutSessions(final String node) throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL,
+            DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId(node))).build(),
+            new SwitchBuilder().setNodeId(new NodeId(node))
+                .setAgentStatus(new AgentStatusBuilder().setState(AgentState.DISABLED).build()).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    private void deleteSession(final String node) throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, sessionPath(node));
+        tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    private static int hopCount(final Direction direction) {
+        return direction.getHop() == null ? 0 : direction.getHop().size();
+    }
+
+    private static List<String> ingress(final Direction direction) {
+        return direction.getHop().stream().map(h -> h.getIngressTp().getValue()).toList();
+    }
+
+    private static List<String> egress(final Direction direction) {
+        return direction.getHop().stream().map(h -> h.getEgressTp() == null ? null : h.getEgressTp().getValue())
+            .toList();
+    }
+
+    private static List<Boolean> observed(final Direction direction) {
+        return direction.getHop().stream().map(h -> h.getObserved()).toList();
     }
 
     private static List<String> nodes(final Direction direction) {
@@ -167,8 +351,8 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private void putSession(final String node, final String reqIngress, final String repIngress) throws Exception {
-        final var session = new SessionBuilder().setSessionId(ID).setRequesterIp(ip("10.0.0.1"))
-            .setResponderIp(ip("10.0.0.2")).setState(SessionState.ESTABLISHED)
+        final var session = new SessionBuilder().setSessionId(ID).setRequesterIp(ip(REQUESTER))
+            .setResponderIp(ip(RESPONDER)).setState(SessionState.ESTABLISHED)
             .setFirstSeen(seconds("100.000001")).setLastSeen(seconds("100.000003"))
             .setMessage(List.of(
                 new MessageBuilder().setSeq(Uint32.ZERO).setType(CmMessageType.REQ).setIngressTp(new TpId(reqIngress))

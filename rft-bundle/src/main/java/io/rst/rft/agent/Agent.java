@@ -140,9 +140,11 @@ public final class Agent implements AutoCloseable {
     private List<CaptureSource> sources() throws IOException {
         final int perSource;
         final List<CaptureSource> out = new ArrayList<>();
-        if (options.replayFile() != null) {
-            out.add(new PcapFileSource("replay", options.replayFile().toString(),
-                new FrameRing(options.queueFrames(), SNAP_BYTES)));
+        if (!options.replays().isEmpty()) {
+            for (var e : options.replays().entrySet()) {
+                out.add(new PcapFileSource(e.getKey(), e.getValue().toString(),
+                    new FrameRing(Math.max(1024, options.queueFrames() / options.replays().size()), SNAP_BYTES)));
+            }
             return out;
         }
         List<String> names = options.interfaces();
@@ -272,7 +274,7 @@ public final class Agent implements AutoCloseable {
         s.put("instance", instance);
         s.put("uptime_s", (System.nanoTime() - startNanos) / 1_000_000_000L);
         s.put("capturing", state.capturing());
-        s.put("mode", options.replayFile() != null ? "replay" : "live");
+        s.put("mode", options.replays().isEmpty() ? "live" : "replay");
         s.put("filter", options.filter());
         final ArrayNode ifs = s.putArray("interfaces");
         long queueDrops = 0;

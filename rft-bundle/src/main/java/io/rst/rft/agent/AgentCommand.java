@@ -25,17 +25,22 @@ public final class AgentCommand {
     /**
      * Runs the agent in this thread until the JVM is told to stop.
      *
+     * @param out where {@code --help} prints the usage
+     * @param err where errors go (one line for bad usage)
      * @param processorFactory the frame processor (decoder and session table) to use
-     * @return the exit status
+     * @return the exit status: 0 stopped cleanly (or usage printed), 1 could not start, 2 bad usage
      */
-    public static int run(final List<String> args, final PrintStream err,
+    public static int run(final List<String> args, final PrintStream out, final PrintStream err,
             final BiFunction<AgentOptions, FrameProcessor.SessionEvents, FrameProcessor> processorFactory) {
+        if (AgentOptions.wantsHelp(args)) {
+            out.println(AgentOptions.usage());
+            return 0;
+        }
         final AgentOptions options;
         try {
             options = AgentOptions.parse(args);
         } catch (IllegalArgumentException e) {
-            err.println("rst agent: " + e.getMessage());
-            err.println(AgentOptions.USAGE);
+            err.println("rst agent: " + e.getMessage() + " (see: rst agent --help)");
             return 2;
         }
         final Agent agent;

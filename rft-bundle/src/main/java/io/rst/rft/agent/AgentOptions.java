@@ -11,7 +11,9 @@ import io.rst.rft.capture.CaptureFilters;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The agent's command-line options (its one home for configuration; every one has a default
@@ -27,20 +29,21 @@ import java.util.List;
  * @param retentionSeconds how long closed sessions stay in the table
  * @param retainEvents how many events the log keeps for clients that resume
  * @param retainBytes how many bytes of event lines the log keeps at most (the older go first)
- * @param replayFile a pcap file to replay instead of live capture, or null
+ * @param replays pcap files to replay instead of live capture, by the ingress port their frames
+ *        get (empty: live capture)
  * @param agentId this switch's name in the status, default the host name
  * @param queueFrames frames the capture rings hold in total
  * @param bufferBytes kernel capture buffer per interface
  */
 public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Path tokenFile, Path stateDir,
         boolean allRoce, int udpPort, int maxSessions, long retentionSeconds, int retainEvents, long retainBytes,
-        Path replayFile,
+        Map<String, Path> replays,
         String agentId, int queueFrames, int bufferBytes) {
 
-    public static final String USAGE = """
+    private static final String USAGE = """
         usage: rst agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D]
                          [--all-roce] [--udp-port N] [--max-sessions N] [--retention SECONDS]
-                         [--retain-events N] [--retain-mb N] [--replay FILE.pcap] [--agent-id NAME]
+                         [--retain-events N] [--retain-mb N] [--replay [PORT=]FILE]... [--agent-id NAME]
                          [--queue-frames N] [--buffer-mb N]
           --interface IF     capture inbound on IF (repeatable); default: every up non-loopback interface
           --listen HOST:PORT API address (default 0.0.0.0:4791)
@@ -52,10 +55,15 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --retention S      seconds closed sessions are kept (default 3600)
           --retain-events N  events kept for clients that resume (default 65536)
           --retain-mb N      at most this many MiB of retained events, the oldest go first (default 16)
-          --replay FILE      replay a pcap file instead of capturing live (ingress port "replay")
+          --replay [PORT=]F  replay pcap F as PORT's capture (repeatable; PORT default "replay")
           --agent-id NAME    this switch's name in the status (default: host name)
           --queue-frames N   frames the capture queues hold in total (default 32768)
-          --buffer-mb N      kernel capture buffer per interface in MiB (default 16)""";
+          --buffer-mb N      kernel capture buffer per interface in MiB (default 16)
+          -h, --help         this text
+        The HTTP API (bearer token): GET /v1/status, POST /v1/start and /v1/stop, GET /v1/sessions,
+        GET /v1/events?after=SEQ, GET /v1/health (no token); see docs/agent-api.md in RST's repository.
+        Exit status: 0 stopped by SIGTERM or SIGINT, 1 could not start, 2 bad usage, 70 the decode
+        thread died.""";
 
     public AgentOptions {
         interfaces = List.copyOf(interfaces);
@@ -79,6 +87,16 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         }
     }
 
+    /** The command's usage, as {@code --help} prints it. */
+    public static String usage() {
+        return USAGE;
+    }
+
+    /** Whether the arguments ask for the usage ({@code --help} or {@code -h} anywhere). */
+    public static boolean wantsHelp(final List<String> args) {
+        return args.contains("--help") || args.contains("-h");
+    }
+
     /** The BPF filter the options ask for. */
     public String filter() {
         return allRoce ? CaptureFilters.allRoce(udpPort) : CaptureFilters.cmOnly(udpPort);
@@ -100,7 +118,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         long retention = 3600;
         int retainEvents = 65536;
         int retainMb = 16;
-        Path replay = null;
+        final Map<String, Path> replay = new LinkedHashMap<>();
         String agentId = null;
         int queueFrames = 32768;
         int bufferMb = 16;
@@ -124,7 +142,13 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                         case "--retention" -> retention = parseInt(a, v);
                         case "--retain-events" -> retainEvents = parseInt(a, v);
                         case "--retain-mb" -> retainMb = parseInt(a, v);
-                        case "--replay" -> replay = Path.of(v);
+                        case "--replay" -> {
+                            final int eq = v.indexOf('=');
+                            final String port = eq > 0 ? v.substring(0, eq) : "replay";
+                            if (replay.put(port, Path.of(v.substring(eq + 1))) != null) {
+                                throw new IllegalArgumentException("--replay: two files for port " + port);
+                            }
+                        }
                         case "--agent-id" -> agentId = v;
                         case "--queue-frames" -> queueFrames = parseInt(a, v);
                         case "--buffer-mb" -> bufferMb = parseInt(a, v);
@@ -146,7 +170,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
             throw new IllegalArgumentException("--buffer-mb out of range: " + bufferMb);
         }
         return new AgentOptions(ifs, listen, tokenFile, stateDir, allRoce, udpPort, maxSessions, retention,
-            retainEvents, (long) retainMb << 20, replay, agentId, queueFrames, bufferMb << 20);
+            retainEvents, (long) retainMb << 20, Map.copyOf(replay), agentId, queueFrames, bufferMb << 20);
     }
 
     static InetSocketAddress parseListen(final String v) {

@@ -121,7 +121,8 @@ final class DecodeLoop implements FrameSink {
         long nextTick = System.nanoTime() + TICK_NANOS;
         int idle = 0;
         while (running) {
-            final int n = capture.drain(this, BATCH);
+            final int n = capture.drainInTimeOrder(this, BATCH * portNames.length, System.currentTimeMillis() * 1000L,
+                false);
             if (n > 0) {
                 endBatch();
             }
@@ -139,7 +140,7 @@ final class DecodeLoop implements FrameSink {
                 idle = 0;
             }
         }
-        while (capture.drain(this, BATCH) > 0) {
+        while (capture.drainInTimeOrder(this, BATCH * portNames.length, Long.MAX_VALUE, true) > 0) {
             // what was captured before stop still counts
             endBatch();
         }

@@ -8,12 +8,14 @@
 /**
  * The RFT switch agent ({@code rst agent}): live capture, decoding, the session table, and a
  * lossless API on TCP 4791. The controller's agent client is written against this contract.
+ * The users' and switch vendors' copy of the contract, with examples, is {@code docs/agent-api.md}
+ * at the repository's root: a change here goes there too.
  *
  * <h2>Command line</h2>
  * <pre>
  * agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D] [--all-roce]
  *       [--udp-port N] [--max-sessions N] [--retention SECONDS] [--retain-events N] [--retain-mb N]
- *       [--replay FILE.pcap] [--agent-id NAME] [--queue-frames N] [--buffer-mb N]
+ *       [--replay [PORT=]FILE]... [--agent-id NAME] [--queue-frames N] [--buffer-mb N]
  * </pre>
  * No {@code --interface}: every up, non-loopback interface of the agent's network namespace, found
  * at start. Default listen {@code 0.0.0.0:4791}; the agent binds exactly where {@code --listen}
@@ -23,7 +25,8 @@
  * {@code $XDG_STATE_HOME/rst-agent} or {@code ~/.local/state/rst-agent}. Capture is inbound on
  * each interface, so an interface's name is the ingress port of what it captures. Filter: UDP to
  * the RoCEv2 port whose BTH destination QP is 1 (IPv4, IPv6, 802.1Q), or all UDP to that port with
- * {@code --all-roce}. {@code --replay} reads a pcap file instead (ingress port {@code replay}).
+ * {@code --all-roce}. {@code --replay} reads pcap files instead, each as the capture of one ingress
+ * port ({@code PORT=FILE}; {@code replay} without a port).
  * Logs go to stdout; SIGTERM stops capture, drains the queues, saves state and closes the API.
  *
  * <h2>HTTP API</h2>

@@ -60,6 +60,67 @@ public final class CaptureGroup {
         return n;
     }
 
+    /**
+     * Hands waiting frames to {@code sink} in capture-time order across sources, at most
+     * {@code max}: a message that enters one port before another message enters another port is
+     * handed on first, whichever capture thread or kernel buffer delivered it later. A frame goes
+     * when no source can still deliver an earlier one: every other source has a later frame
+     * waiting, or will deliver no more ({@link CaptureSource#exhausted}), or could only deliver
+     * within its {@link CaptureSource#deliveryBoundMicros} and that much time has passed. With
+     * {@code flush} every waiting frame goes (the sources are stopped), and so it does while a ring
+     * is half full, so that holding frames back never costs one. One source: its order.
+     *
+     * @param nowMicros the wall clock, microseconds since the epoch
+     * @return frames handed on
+     */
+    public int drainInTimeOrder(final FrameSink sink, final int max, final long nowMicros, final boolean flush) {
+        final int count = sources.size();
+        if (count == 1) {
+            return sources.get(0).ring().drain(sink, 0, max);
+        }
+        int n = 0;
+        while (n < max) {
+            int best = -1;
+            long bestTime = Long.MAX_VALUE;
+            for (int i = 0; i < count; i++) {
+                final long t = sources.get(i).ring().headTime();
+                if (t < bestTime) {
+                    bestTime = t;
+                    best = i;
+                }
+            }
+            if (best < 0) {
+                break;
+            }
+            if (!flush && !underPressure()) {
+                boolean safe = true;
+                for (int i = 0; i < count && safe; i++) {
+                    final CaptureSource s = sources.get(i);
+                    if (i == best || s.ring().headTime() != Long.MAX_VALUE || s.exhausted()) {
+                        continue;
+                    }
+                    final long bound = s.deliveryBoundMicros();
+                    safe = bound != Long.MAX_VALUE && bestTime <= nowMicros - bound;
+                }
+                if (!safe) {
+                    break;
+                }
+            }
+            n += sources.get(best).ring().drain(sink, best, 1);
+        }
+        return n;
+    }
+
+    /** A ring half full: order gives way to keeping up (a frame dropped would be worse than one early). */
+    private boolean underPressure() {
+        for (CaptureSource s : sources) {
+            if (s.ring().size() >= s.ring().capacity() / 2) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Frames waiting in all rings. */
     public int backlog() {
         int n = 0;

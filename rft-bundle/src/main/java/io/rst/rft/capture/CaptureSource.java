@@ -132,6 +132,21 @@ public abstract class CaptureSource {
     }
 
     /** The capture loop; returns when {@link #keepRunning()} turns false or the source ends. */
+    /**
+     * How long after its capture time a frame may still reach the ring, in microseconds, or
+     * {@link Long#MAX_VALUE} when there is no bound (a file is read as fast as it is consumed:
+     * its frames' times say nothing of when they arrive). Frames of several sources are handed on
+     * in capture-time order once no source can still deliver an earlier one.
+     */
+    public long deliveryBoundMicros() {
+        return Long.MAX_VALUE;
+    }
+
+    /** True when the source will deliver no more frames (a file read to its end, a stopped source). */
+    public boolean exhausted() {
+        return !running;
+    }
+
     protected abstract void capture();
 
     /** Makes a blocked {@link #capture()} return soon; called from another thread. */

@@ -143,6 +143,15 @@ public final class FrameRing {
     }
 
     /** Frames waiting. */
+    /** Capture time of the oldest waiting frame, or {@link Long#MAX_VALUE} when none waits. */
+    public long headTime() {
+        final long h = head.get();
+        if (tail.get() == h) {
+            return Long.MAX_VALUE;
+        }
+        return times[(int) (h & mask)];
+    }
+
     public int size() {
         return (int) (tail.get() - head.get());
     }

@@ -93,4 +93,9 @@ public final class PcapFileSource extends CaptureSource {
     protected void wakeUp() {
         // the loop checks keepRunning() between frames and while waiting for room
     }
+
+    @Override
+    public boolean exhausted() {
+        return finished || !isRunning();
+    }
 }

@@ -196,4 +196,11 @@ public final class PcapLiveSource extends CaptureSource {
             }
         }
     }
+
+    @Override
+    public long deliveryBoundMicros() {
+        // libpcap hands a frame over within its read timeout (TPACKET_V3 retires a block by then);
+        // twice that plus scheduling slack
+        return (2L * timeoutMillis + 30) * 1000L;
+    }
 }

@@ -29,7 +29,8 @@ import java.nio.file.Path;
 /**
  * The file subcommands: {@code decode FILE}, {@code sessions FILE} and {@code gen --out F ...}.
  * Output is JSON lines on {@code out}; the summary (packets read, CM MADs, skipped by reason) and
- * errors go to {@code err}. Exit status: 0 ok, 1 unreadable or not a capture, 2 bad usage.
+ * errors go to {@code err}. Exit status: 0 ok, 1 unreadable or not a capture, 2 bad usage (one
+ * line on {@code err}). {@code --help} or {@code -h} prints the command's usage on {@code out}.
  */
 final class FileCommands {
     private static final int FLUSH_AT = 1 << 16;
@@ -38,6 +39,10 @@ final class FileCommands {
     }
 
     static int decode(final String[] args, final PrintStream out, final PrintStream err) {
+        if (Main.wantsHelp(args)) {
+            out.println(DECODE_USAGE);
+            return 0;
+        }
         final Parsed p = parse("decode", args, err);
         if (p == null) {
             return 2;
@@ -68,6 +73,10 @@ final class FileCommands {
     }
 
     static int sessions(final String[] args, final PrintStream out, final PrintStream err) {
+        if (Main.wantsHelp(args)) {
+            out.println(SESSIONS_USAGE);
+            return 0;
+        }
         final Parsed p = parse("sessions", args, err);
         if (p == null) {
             return 2;
@@ -108,54 +117,149 @@ final class FileCommands {
         });
     }
 
+    static final String DECODE_USAGE = """
+        usage: rst decode [--port UDP_PORT] FILE.pcap|FILE.pcapng
+          One JSON object per line on stdout for every CM MAD in the file, and one summary line on
+          stderr (packets read, CM MADs, RoCE data, skipped by reason).
+          --port UDP_PORT   the RoCEv2 UDP port (default 4791)
+          Exit status: 0 done, 1 the file is missing, unreadable or not a capture, 2 bad usage.""";
+
+    static final String SESSIONS_USAGE = """
+        usage: rst sessions [--port UDP_PORT] FILE.pcap|FILE.pcapng
+          One JSON object per line on stdout for every RDMA session in the file, as it stands after
+          the file's last packet (time-outs are judged at that packet's time), and one summary line
+          on stderr.
+          --port UDP_PORT   the RoCEv2 UDP port (default 4791)
+          Exit status: 0 done, 1 the file is missing, unreadable or not a capture, 2 bad usage.""";
+
+    static final String GEN_USAGE = """
+        usage: rst gen --out FILE [--sessions N] [--hosts N] [--storm [--established]] [--all-types]
+                       [--seed S] [--start SECONDS] [--ip 4|6|0] [--vlans 0|1|2|-1] [--nanos] [--port P]
+          Writes generated CM traffic (RoCEv2 over Ethernet) to a pcap file. By default: live
+          sessions, each REQ REP RTU between a random pair of --hosts hosts (10.0.R.11 to 10.0.R.14,
+          four per rack), which stay ESTABLISHED in `rst sessions` and in an agent that replays the
+          file (`rst agent --replay FILE`).
+          --out FILE        the file to write (required)
+          --sessions N      connections (default 1000)
+          --hosts N         hosts the live sessions run between (default 16)
+          --storm           a connection storm instead (benchmarks): each connection between two
+                            addresses of its own, REQ REP RTU DREQ DREP, so it ends CLOSED
+          --established     with --storm: stop each connection after RTU, so it stays live
+          --all-types       every CM message and lifecycle case in turn (tests)
+          --seed S          random seed (default 1); the same seed and --start make the same file
+          --start SECONDS   time of the first packet, seconds since the epoch (default: now)
+          --ip 4|6|0        IPv4, IPv6, or both in turn (default 4)
+          --vlans 0|1|2|-1  VLAN tags per frame: none, 802.1Q, QinQ, or each in turn (default 0)
+          --nanos           nanosecond time stamps (default microseconds)
+          --port P          RoCEv2 UDP destination port (default 4791)
+          Exit status: 0 written, 1 cannot write the file, 2 bad usage.""";
+
     static int gen(final String[] args, final PrintStream out, final PrintStream err) {
+        if (Main.wantsHelp(args)) {
+            out.println(GEN_USAGE);
+            return 0;
+        }
         String file = null;
         int sessions = 1000;
+        int hosts = 16;
+        boolean hostsGiven = false;
         long seed = 1;
         boolean all = false;
+        boolean storm = false;
         int ip = 4;
         int vlans = 0;
         boolean nanos = false;
         int port = FrameDecoder.ROCEV2_PORT;
         boolean established = false;
+        long startSeconds = System.currentTimeMillis() / 1000L;
         try {
             for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--out" -> file = args[++i];
-                    case "--sessions" -> sessions = Integer.parseInt(args[++i]);
-                    case "--seed" -> seed = Long.parseLong(args[++i]);
+                final String a = args[i];
+                switch (a) {
                     case "--all-types" -> all = true;
-                    case "--ip" -> ip = Integer.parseInt(args[++i]);
-                    case "--vlans" -> vlans = Integer.parseInt(args[++i]);
+                    case "--storm" -> storm = true;
                     case "--nanos" -> nanos = true;
                     case "--established" -> established = true;
-                    case "--port" -> port = Integer.parseInt(args[++i]);
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                    case "--out", "--sessions", "--hosts", "--seed", "--start", "--ip", "--vlans", "--port" -> {
+                        if (i + 1 >= args.length) {
+                            throw new IllegalArgumentException(a + " needs a value");
+                        }
+                        final String v = args[++i];
+                        switch (a) {
+                            case "--out" -> file = v;
+                            case "--sessions" -> sessions = number(a, v, 0, Integer.MAX_VALUE);
+                            case "--hosts" -> {
+                                hosts = number(a, v, 2, 1016);
+                                hostsGiven = true;
+                            }
+                            case "--seed" -> seed = number(a, v, Long.MIN_VALUE, Long.MAX_VALUE);
+                            case "--start" -> startSeconds = number(a, v, 0, 4_000_000_000L);
+                            case "--ip" -> ip = number(a, v, 0, 6);
+                            case "--vlans" -> vlans = number(a, v, -1, 2);
+                            case "--port" -> port = number(a, v, 1, 65535);
+                            default -> throw new IllegalStateException(a);
+                        }
+                    }
+                    default -> throw new IllegalArgumentException("unknown option '" + a + "'");
                 }
             }
-            if (file == null || sessions < 0 || established && all || ip != 0 && ip != 4 && ip != 6 || vlans < -1
-                    || vlans > 2) {
-                throw new IllegalArgumentException("bad arguments");
+            if (file == null) {
+                throw new IllegalArgumentException("--out FILE is required");
             }
-        } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-            err.println("usage: rst gen --out FILE [--sessions N] [--seed S] [--all-types] [--ip 4|6|0]"
-                + " [--vlans 0|1|2|-1] [--nanos] [--port P] [--established]   (" + e.getMessage() + ")");
+            if (ip != 0 && ip != 4 && ip != 6) {
+                throw new IllegalArgumentException("--ip wants 4, 6 or 0 (both), got " + ip);
+            }
+            if (all && (storm || established || hostsGiven)) {
+                throw new IllegalArgumentException("--all-types makes its own scenarios: not with --storm,"
+                    + " --established or --hosts");
+            }
+            if (storm && hostsGiven) {
+                throw new IllegalArgumentException("--hosts is for live sessions, not with --storm");
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("rst gen: " + e.getMessage() + Main.seeHelp("gen"));
             return 2;
         }
         final CmTrafficGenerator g = new CmTrafficGenerator(new CmTrafficGenerator.Options(sessions, seed, all, ip,
-            vlans, nanos, port, 1_767_225_600_000_000_000L));
-        if (established) {
-            // REQ REP RTU only: every connection stays a live session (memory benchmarks)
-            g.stopAfter(3);
+            vlans, nanos, port, startSeconds * 1_000_000_000L));
+        final String what;
+        if (all) {
+            what = "all CM message types and lifecycle cases";
+        } else if (storm) {
+            if (established) {
+                // REQ REP RTU only: every connection stays a live session (memory benchmarks)
+                g.stopAfter(3);
+            }
+            what = established ? "connection storm left ESTABLISHED" : "connection storm, each CLOSED";
+        } else {
+            g.hostPool(hosts).stopAfter(3);
+            what = "live sessions (ESTABLISHED) between " + hosts + " hosts";
         }
         try {
             final long n = g.write(Path.of(file));
-            err.println("rst gen: " + file + ": " + n + " frames, " + sessions + " sessions");
+            err.println("rst gen: " + file + ": " + n + " frames, " + sessions + " sessions: " + what);
             return 0;
         } catch (IOException e) {
             err.println("rst gen: " + file + ": " + e.getMessage());
             return 1;
         }
+    }
+
+    private static int number(final String opt, final String v, final int min, final int max) {
+        return (int) number(opt, v, (long) min, (long) max);
+    }
+
+    private static long number(final String opt, final String v, final long min, final long max) {
+        final long n;
+        try {
+            n = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(opt + " wants a number, got '" + v + "'", e);
+        }
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(opt + " out of range (" + min + ".." + max + "): " + v);
+        }
+        return n;
     }
 
     private interface Body {
@@ -228,26 +332,27 @@ final class FileCommands {
     private static Parsed parse(final String cmd, final String[] args, final PrintStream err) {
         String file = null;
         int port = FrameDecoder.ROCEV2_PORT;
-        for (int i = 0; i < args.length; i++) {
-            if ("--port".equals(args[i]) && i + 1 < args.length) {
-                try {
-                    port = Integer.parseInt(args[++i]);
-                } catch (NumberFormatException e) {
-                    port = -1;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                final String a = args[i];
+                if ("--port".equals(a)) {
+                    if (i + 1 >= args.length) {
+                        throw new IllegalArgumentException("--port needs a value");
+                    }
+                    port = number(a, args[++i], 0, 0xffff);
+                } else if (a.startsWith("-") && a.length() > 1) {
+                    throw new IllegalArgumentException("unknown option '" + a + "'");
+                } else if (file != null) {
+                    throw new IllegalArgumentException("one FILE only, got '" + file + "' and '" + a + "'");
+                } else {
+                    file = a;
                 }
-                if (port < 0 || port > 0xffff) {
-                    err.println("rst " + cmd + ": bad --port " + args[i]);
-                    return null;
-                }
-            } else if (file == null && !args[i].startsWith("--")) {
-                file = args[i];
-            } else {
-                file = null;
-                break;
             }
-        }
-        if (file == null) {
-            err.println("usage: rst " + cmd + " [--port UDP_PORT] FILE.pcap|FILE.pcapng");
+            if (file == null) {
+                throw new IllegalArgumentException("no FILE given");
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("rst " + cmd + ": " + e.getMessage() + Main.seeHelp(cmd));
             return null;
         }
         return new Parsed(file, port);

@@ -41,9 +41,17 @@ public final class Main {
         }
     }
 
+    static final String USAGE = """
+        usage: rst COMMAND [ARGS]   (java -jar rft-bundle-VERSION-agent.jar COMMAND [ARGS])
+          decode FILE          one JSON line per CM MAD in a pcap or pcapng file
+          sessions FILE        one JSON line per RDMA session in a pcap or pcapng file
+          gen --out FILE       write generated CM traffic to a pcap (live sessions by default)
+          agent [OPTIONS]      the RFT switch agent: capture (or --replay FILE) and its HTTP API
+        rst COMMAND --help prints a command's options.""";
+
     static int run(final String[] args, final PrintStream out, final PrintStream err) {
         if (args.length == 0) {
-            err.println("usage: rst decode FILE | rst sessions FILE | rst gen --out FILE [options] | rst agent [options]");
+            err.println(USAGE);
             return 2;
         }
         final String[] rest = Arrays.copyOfRange(args, 1, args.length);
@@ -51,11 +59,30 @@ public final class Main {
             case "decode" -> FileCommands.decode(rest, out, err);
             case "sessions" -> FileCommands.sessions(rest, out, err);
             case "gen" -> FileCommands.gen(rest, out, err);
-            case "agent" -> AgentCommand.run(Arrays.asList(rest), err, AgentCommand::cmProcessor);
+            case "agent" -> AgentCommand.run(Arrays.asList(rest), out, err, AgentCommand::cmProcessor);
+            case "--help", "-h", "help" -> {
+                out.println(USAGE);
+                yield 0;
+            }
             default -> {
-                err.println("rst: unknown command '" + args[0] + "'");
+                err.println("rst: unknown command '" + args[0] + "'" + seeHelp(null));
                 yield 2;
             }
         };
+    }
+
+    /** Whether the arguments ask for the usage ({@code --help} or {@code -h} anywhere). */
+    static boolean wantsHelp(final String[] args) {
+        for (String a : args) {
+            if ("--help".equals(a) || "-h".equals(a)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The tail of a one-line usage error: where the usage is. */
+    static String seeHelp(final String cmd) {
+        return cmd == null ? " (see: rst --help)" : " (see: rst " + cmd + " --help)";
     }
 }

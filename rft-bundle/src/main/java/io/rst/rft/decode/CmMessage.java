@@ -524,7 +524,7 @@ public final class CmMessage {
 
     /**
      * Appends this CM MAD as one JSON object (no newline) with the {@code decode} field names of
-     * INTERFACES.md, plus extra fields the type carries. Allocation-free once {@code out} has grown.
+     * docs/cli.md, plus extra fields the type carries. Allocation-free once {@code out} has grown.
      */
     public void appendJson(final JsonBytes out) {
         final CmMessageType t = requireNonNull(type, "not a CM MAD");

@@ -10,7 +10,8 @@ package io.rst.rft.manager;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Asks a switch's agent how it is. Implementations never block the caller.
+ * Asks a switch's agent how it is, and turns its capture on or off. Implementations never block
+ * the caller. The switch's node-id picks the token (see {@link AgentTokens}).
  */
 interface AgentProbe {
     /**
@@ -44,5 +45,12 @@ interface AgentProbe {
         }
     }
 
-    CompletionStage<Result> probe(String host, int port);
+    /** {@code GET /v1/status}. */
+    CompletionStage<Result> probe(String nodeId, String host, int port);
+
+    /**
+     * {@code POST /v1/start} ({@code on}) or {@code POST /v1/stop}: the agent keeps the setting
+     * across its restarts and answers with its new status.
+     */
+    CompletionStage<Result> capture(String nodeId, String host, int port, boolean on);
 }

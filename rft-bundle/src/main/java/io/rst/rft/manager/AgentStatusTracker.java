@@ -18,9 +18,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jdt.annotation.Nullable;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.AgentState;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.EpochSeconds;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.AgentStatusBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatusBuilder;
 import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.Uint64;
 import org.slf4j.Logger;
@@ -28,13 +28,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps each configured switch's agent status: DISABLED or NO_ADDRESS straight from the
- * configuration, otherwise whatever the periodic probe of its agent finds. All state is confined to
- * the executor's single thread; callers hand work to it and never wait.
+ * configuration, otherwise whatever the periodic probe of its agent finds. The configuration is the
+ * operator's single source of truth for capture too: a switch with RFT off has its agent told to
+ * stop capturing ({@code POST /v1/stop}, retried until the agent answers), and an enabled switch
+ * whose agent reports its capture stopped is told to start it. All state is confined to the
+ * executor's single thread; callers hand work to it and never wait.
  */
 final class AgentStatusTracker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentStatusTracker.class);
     /** Refresh last-contact in the datastore at most this often when nothing else changes. */
     private static final Duration CONTACT_REFRESH = Duration.ofSeconds(30);
+    private static final String CAPTURING_STARTED = "capturing (started by the controller: RFT is on for this switch)";
 
     private final ScheduledExecutorService executor;
     private final AgentProbe probe;
@@ -55,6 +59,10 @@ final class AgentStatusTracker implements AutoCloseable {
         @Nullable ScheduledFuture<?> poll;
         @Nullable AgentFollower follower;
         @Nullable AgentState state;
+        /** A start or stop request is out: do not send another. */
+        boolean commandPending;
+        /** The controller started the agent's capture (it had been stopped there): the status says so. */
+        boolean startedByController;
         String detail = "";
         String version = "";
         long lastSeq;
@@ -112,7 +120,13 @@ final class AgentStatusTracker implements AutoCloseable {
         final var entry = new Entry(config);
         entries.put(config.nodeId(), entry);
         if (!config.enabled()) {
-            publish(entry, AgentState.DISABLED, "RFT is off for this switch");
+            if (config.agentAddress() == null || config.agentAddress().isBlank()) {
+                publish(entry, AgentState.DISABLED, "RFT is off for this switch");
+            } else {
+                publish(entry, AgentState.DISABLED, "RFT is off: stopping capture on the agent at "
+                    + config.agentAddress() + ":" + config.agentPort());
+                stopCapture(entry);
+            }
         } else if (config.agentAddress() == null || config.agentAddress().isBlank()) {
             publish(entry, AgentState.NOADDRESS, "RFT is on but no agent-address is configured");
         } else {
@@ -123,9 +137,74 @@ final class AgentStatusTracker implements AutoCloseable {
         }
     }
 
+    /**
+     * Tells a disabled switch's agent to stop capturing, so that RFT off really stops the capture on
+     * the switch; until the agent has said so, again every poll interval.
+     */
+    private void stopCapture(final Entry entry) {
+        final var config = entry.config;
+        probe.capture(config.nodeId(), Objects.requireNonNull(config.agentAddress()), config.agentPort(), false)
+            .whenCompleteAsync((result, failure) -> {
+                if (entries.get(config.nodeId()) != entry) {
+                    return;
+                }
+                final String why;
+                if (failure != null) {
+                    why = failure.toString();
+                } else {
+                    why = switch (result) {
+                        case AgentProbe.Result.Answered answered -> {
+                            entry.lastContactMillis = clock.millis();
+                            entry.version = answered.version();
+                            entry.lastSeq = answered.lastSeq();
+                            yield answered.capturing() ? "the agent still reports capturing" : null;
+                        }
+                        case AgentProbe.Result.Refused refused -> refused.detail();
+                        case AgentProbe.Result.Unreachable unreachable -> unreachable.detail();
+                    };
+                }
+                if (why == null) {
+                    publish(entry, AgentState.DISABLED, "RFT is off: capture stopped on the agent");
+                    return;
+                }
+                final long every = pollInterval.toMillis();
+                publish(entry, AgentState.DISABLED, "RFT is off, but the agent could not be told to stop capturing ("
+                    + why + "); retrying every " + (every % 1000 == 0 ? every / 1000 + " s" : every + " ms"));
+                entry.poll = executor.schedule(() -> stopCapture(entry), pollInterval.toMillis(),
+                    TimeUnit.MILLISECONDS);
+            }, executor);
+    }
+
+    /** Starts the capture of an enabled switch's agent that reported it stopped. */
+    private void startCapture(final Entry entry) {
+        final var config = entry.config;
+        entry.commandPending = true;
+        probe.capture(config.nodeId(), Objects.requireNonNull(config.agentAddress()), config.agentPort(), true)
+            .whenCompleteAsync((result, failure) -> {
+                entry.commandPending = false;
+                if (entries.get(config.nodeId()) != entry) {
+                    return;
+                }
+                if (failure == null && result instanceof AgentProbe.Result.Answered answered && answered.capturing()) {
+                    entry.lastContactMillis = clock.millis();
+                    entry.lastSeq = answered.lastSeq();
+                    entry.startedByController = true;
+                    publish(entry, AgentState.CAPTURING, CAPTURING_STARTED);
+                    return;
+                }
+                final String why = failure != null ? failure.toString() : switch (result) {
+                    case AgentProbe.Result.Answered stopped -> "the agent still reports its capture stopped";
+                    case AgentProbe.Result.Refused refused -> refused.detail();
+                    case AgentProbe.Result.Unreachable unreachable -> unreachable.detail();
+                };
+                // the next poll tries again
+                publish(entry, AgentState.STOPPED, "agent answers, capture stopped; starting it failed: " + why);
+            }, executor);
+    }
+
     private void poll(final Entry entry) {
         final var config = entry.config;
-        probe.probe(Objects.requireNonNull(config.agentAddress()), config.agentPort())
+        probe.probe(config.nodeId(), Objects.requireNonNull(config.agentAddress()), config.agentPort())
             .whenCompleteAsync((result, failure) -> {
                 if (entries.get(config.nodeId()) != entry) {
                     // configuration changed while the probe was out: its answer is stale
@@ -144,8 +223,14 @@ final class AgentStatusTracker implements AutoCloseable {
                             entry.follower = followers.follow(config.nodeId(),
                                 Objects.requireNonNull(config.agentAddress()), config.agentPort());
                         }
-                        publish(entry, answered.capturing() ? AgentState.CAPTURING : AgentState.STOPPED,
-                            answered.capturing() ? "capturing" : "agent answers, capture stopped");
+                        if (answered.capturing()) {
+                            publish(entry, AgentState.CAPTURING, entry.startedByController ? CAPTURING_STARTED
+                                : "capturing");
+                        } else if (!entry.commandPending) {
+                            // RFT is on for this switch: the agent's capture must run too
+                            publish(entry, AgentState.STOPPED, "agent answers, capture stopped: starting it");
+                            startCapture(entry);
+                        }
                     }
                     case AgentProbe.Result.Refused refused -> publish(entry, AgentState.UNAUTHORIZED, refused.detail());
                     case AgentProbe.Result.Unreachable unreachable ->

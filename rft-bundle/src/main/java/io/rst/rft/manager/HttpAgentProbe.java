@@ -20,35 +20,56 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
- * Probes an agent with {@code GET /v1/status} and the controller's bearer token.
+ * Talks to an agent over its HTTP API with the switch's bearer token: {@code GET /v1/status} to
+ * probe it, {@code POST /v1/start|stop} to turn its capture on or off.
  */
 final class HttpAgentProbe implements AgentProbe {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient client;
-    private final Supplier<String> token;
+    private final Function<String, String> tokens;
     private final Duration timeout;
 
-    HttpAgentProbe(final Executor executor, final Supplier<String> token, final Duration timeout) {
+    /**
+     * A probe.
+     *
+     * @param tokens a switch's node-id to its token ("" for none)
+     */
+    HttpAgentProbe(final Executor executor, final Function<String, String> tokens, final Duration timeout) {
         this.client = HttpClient.newBuilder().executor(executor).connectTimeout(timeout)
             .version(HttpClient.Version.HTTP_1_1).build();
-        this.token = token;
+        this.tokens = tokens;
         this.timeout = timeout;
     }
 
     @Override
-    public CompletionStage<Result> probe(final String host, final int port) {
+    public CompletionStage<Result> probe(final String nodeId, final String host, final int port) {
+        return send(nodeId, host, port, "/v1/status", false);
+    }
+
+    @Override
+    public CompletionStage<Result> capture(final String nodeId, final String host, final int port, final boolean on) {
+        return send(nodeId, host, port, on ? "/v1/start" : "/v1/stop", true);
+    }
+
+    private CompletionStage<Result> send(final String nodeId, final String host, final int port, final String path,
+            final boolean post) {
         final URI uri;
         try {
-            uri = new URI("http", null, host, port, "/v1/status", null, null);
+            uri = new URI("http", null, host, port, path, null, null);
         } catch (URISyntaxException e) {
             return CompletableFuture.completedFuture(new Result.Unreachable("bad agent address: " + host));
         }
-        final var builder = HttpRequest.newBuilder(uri).timeout(timeout).GET();
-        final var bearer = token.get();
+        final var builder = HttpRequest.newBuilder(uri).timeout(timeout);
+        if (post) {
+            builder.POST(HttpRequest.BodyPublishers.noBody());
+        } else {
+            builder.GET();
+        }
+        final var bearer = tokens.apply(nodeId);
         if (!bearer.isEmpty()) {
             builder.header("Authorization", "Bearer " + bearer);
         }
@@ -61,7 +82,7 @@ final class HttpAgentProbe implements AgentProbe {
         return switch (response.statusCode()) {
             case 200 -> parse(response.body());
             case 401, 403 -> new Result.Refused(bearer.isEmpty()
-                ? "no agent token configured (agent-token-file in etc/io.rst.rft.cfg)"
+                ? "no agent token configured (agent-token-file or agent-token-dir in etc/io.rst.rft.cfg)"
                 : "agent refused the token (HTTP " + response.statusCode() + ")");
             default -> new Result.Unreachable("agent answered HTTP " + response.statusCode());
         };

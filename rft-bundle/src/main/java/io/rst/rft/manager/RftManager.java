@@ -11,23 +11,19 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
-import java.io.IOException;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
 import org.opendaylight.mdsal.singleton.api.ServiceGroupIdentifier;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.Rft;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.slf4j.Logger;
@@ -48,7 +44,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
     private static final Duration RESYNC_INTERVAL = Duration.ofMinutes(10);
 
     private final DataBroker broker;
-    private final @Nullable Path tokenFile;
+    private final AgentTokens tokens;
     private final Duration pollInterval;
     private final Registration singleton;
 
@@ -64,14 +60,14 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         private final Registration listener;
 
         Worker(final DataBroker broker, final AgentProbe probe, final Duration pollInterval,
-                final java.util.concurrent.ScheduledExecutorService executor, final Supplier<String> token,
+                final java.util.concurrent.ScheduledExecutorService executor, final Function<String, String> tokens,
                 final Duration resyncInterval) {
             writer = new StatusWriter(broker);
             final var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
                 .version(HttpClient.Version.HTTP_1_1).build();
             tracker = new AgentStatusTracker(executor, probe, writer, pollInterval, Clock.systemUTC(),
-                (nodeId, host, port) -> new AgentFollower(nodeId, host, port, token, writer, http, executor,
-                    resyncInterval));
+                (nodeId, host, port) -> new AgentFollower(nodeId, host, port, () -> tokens.apply(nodeId), writer,
+                    http, executor, resyncInterval));
             listener = broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
                 DataObjectReference.builder(Rft.class).child(Switch.class).build(), new SwitchConfigListener(tracker));
         }
@@ -84,16 +80,23 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         }
     }
 
+    /**
+     * The manager, as Blueprint builds it from {@code etc/io.rst.rft.cfg}.
+     *
+     * @param agentTokenFile the file of the token presented to every agent, or blank
+     * @param agentTokenDir the directory of per-switch token files named after node-ids, or blank
+     * @param pollIntervalSeconds how often each enabled switch's agent is probed
+     */
     public RftManager(final DataBroker broker, final ClusterSingletonServiceProvider singletons,
-            final String agentTokenFile, final int pollIntervalSeconds) {
+            final String agentTokenFile, final String agentTokenDir, final int pollIntervalSeconds) {
         this.broker = requireNonNull(broker);
-        this.tokenFile = agentTokenFile == null || agentTokenFile.isBlank() ? null : Path.of(agentTokenFile);
+        this.tokens = AgentTokens.of(agentTokenFile, agentTokenDir);
         if (pollIntervalSeconds < 1) {
             throw new IllegalArgumentException("poll interval must be at least 1 s: " + pollIntervalSeconds);
         }
         this.pollInterval = Duration.ofSeconds(pollIntervalSeconds);
         singleton = singletons.registerClusterSingletonService(this);
-        LOG.info("RST RFT manager started (agent token file: {})", tokenFile == null ? "none" : tokenFile);
+        LOG.info("RST RFT manager started ({})", tokens);
     }
 
     @Override
@@ -108,8 +111,8 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         }
         final var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
             .name("rst-rft-manager").daemon().factory());
-        worker = new Worker(broker, new HttpAgentProbe(executor, this::readToken, pollInterval), pollInterval,
-            executor, this::readToken, RESYNC_INTERVAL);
+        worker = new Worker(broker, new HttpAgentProbe(executor, tokens::tokenFor, pollInterval), pollInterval,
+            executor, tokens::tokenFor, RESYNC_INTERVAL);
         LOG.info("RST RFT manager is the active instance");
     }
 
@@ -122,20 +125,6 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             LOG.info("RST RFT manager is no longer the active instance");
         }
         return Futures.immediateFuture(null);
-    }
-
-    /** The token is read for each probe, so that rotating the file needs no restart. */
-    private String readToken() {
-        final var file = tokenFile;
-        if (file == null) {
-            return "";
-        }
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8).strip();
-        } catch (IOException e) {
-            LOG.warn("RFT cannot read the agent token file {}: {}", file, e.getMessage());
-            return "";
-        }
     }
 
     @Override

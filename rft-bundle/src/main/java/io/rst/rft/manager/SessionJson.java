@@ -12,16 +12,16 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import org.eclipse.jdt.annotation.Nullable;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.CmMessageType;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.CommId;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.EpochSeconds;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.Qpn;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.ServiceId;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.SessionState;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rdma.session.Message;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rdma.session.MessageBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.Session;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.SessionBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CommId;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.ServiceId;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
@@ -95,6 +95,12 @@ final class SessionJson {
             if (record.hasNonNull("rdma_cm_dst_port")) {
                 builder.setRdmaCmDstPort(new PortNumber(Uint16.valueOf(record.get("rdma_cm_dst_port").asInt())));
             }
+            if (record.hasNonNull("requester_udp_src_port")) {
+                builder.setRequesterUdpSrcPort(port(record.get("requester_udp_src_port")));
+            }
+            if (record.hasNonNull("responder_udp_src_port")) {
+                builder.setResponderUdpSrcPort(port(record.get("responder_udp_src_port")));
+            }
             final var state = text(record, "state");
             if (state != null) {
                 final var parsed = SessionState.forName(state);
@@ -151,6 +157,14 @@ final class SessionJson {
         // pcapng times may carry nanoseconds: the model keeps microseconds
         final BigDecimal micros = value.decimalValue().setScale(6, RoundingMode.HALF_EVEN);
         return new EpochSeconds(Decimal64.valueOf(micros));
+    }
+
+    private static PortNumber port(final JsonNode value) {
+        if (!value.isIntegralNumber() || !value.canConvertToInt()) {
+            // asInt() would make 0 of "x" or of 1e12: refuse rather than record a wrong port
+            throw new IllegalArgumentException("not a port number: " + value);
+        }
+        return new PortNumber(Uint16.valueOf(value.asInt()));
     }
 
     private static IpAddress ipAddress(final String text) {

@@ -14,12 +14,15 @@
  *  config DS /rft/switch[node-id]  --DataTreeChangeListener-->  RftManager (Blueprint shell)
  *                                                                  |
  *                                                       AgentStatusTracker (one thread)
- *                                                        |  probes  AgentProbe (HTTP, async)
+ *                                                        |  probes, starts/stops  AgentProbe (HTTP, async)
  *                                                        v
  *                                  oper DS /rft/switch[node-id]/agent-status  (StatusWriter, tx chain)
  * </pre>
  *
- * <p>A listener callback never blocks: it hands the change to the tracker's thread. The agent token
- * is read from a file named in {@code etc/io.rst.rft.cfg}, never from the datastore.
+ * <p>A listener callback never blocks: it hands the change to the tracker's thread. The
+ * configuration decides capture: RFT off for a switch stops its agent's capture, RFT on starts it
+ * when the agent reports it stopped. Each switch's agent token is read from its own file in
+ * {@code agent-token-dir}, else from {@code agent-token-file} ({@code etc/io.rst.rft.cfg}), never
+ * from the datastore.
  */
 package io.rst.rft.manager;

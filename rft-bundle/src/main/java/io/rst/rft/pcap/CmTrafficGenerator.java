@@ -37,6 +37,14 @@ import java.util.SplittableRandom;
  * 10 REQ REP REJ(REP rejected)                  REJECTED
  * </pre>
  * A ClassPortInfo MAD ends an "all types" file, 10 s after the rest.
+ *
+ * <p>With {@link #hostPool(int)} (what {@code rst gen} does by default) the connections look like
+ * a running cluster's instead: each is REQ, REP, RTU (with {@code stopAfter(3)}) between a random
+ * pair of a few hosts, so the same hosts hold many sessions, and each host numbers its comm IDs
+ * and QPNs as Linux does (a counter XOR a random per-host value for comm IDs, consecutive QPNs from
+ * a random base); the two sides' CM packets have UDP source ports of their own, the REQ carries
+ * rdma_cm private data, and the services are those RDMA clusters run (NVMe-oF, iSER, SMB Direct,
+ * perftest, rping).
  */
 public final class CmTrafficGenerator {
     /**
@@ -68,6 +76,10 @@ public final class CmTrafficGenerator {
             boolean rolesKnown) {
     }
 
+    /** rdma_cm TCP port space services of a live mix: NVMe-oF, iSER, SMB Direct, perftest, rping. */
+    private static final int[] LIVE_SERVICES = {4420, 3260, 5445, 18515, 7174};
+    private static final int HOSTS_PER_RACK = 4;
+
     private static final int SCENARIOS = 11;
     private static final int GROUP = 4;
     private static final long STEP_NANOS = 7_000L;
@@ -80,6 +92,8 @@ public final class CmTrafficGenerator {
     private long now;
     private long frames;
     private int maxSteps = Integer.MAX_VALUE;
+    /** The host pool; empty when every connection has addresses of its own. */
+    private Host[] hosts = new Host[0];
 
     public CmTrafficGenerator(final Options options) {
         opt = options;
@@ -97,6 +111,61 @@ public final class CmTrafficGenerator {
         }
         maxSteps = steps;
         return this;
+    }
+
+    /**
+     * Makes every connection one between two of {@code count} hosts (a random pair each time)
+     * rather than between addresses of its own; see the class documentation. Host {@code i} is
+     * {@code 10.0.R.N} (IPv6 {@code fd00:0:0:R::N}) with R = i / 4 + 1 and N = i % 4 + 11: four
+     * hosts per rack, as behind a leaf switch. Not with all-types scenarios.
+     */
+    public CmTrafficGenerator hostPool(final int count) {
+        if (count < 2 || count > HOSTS_PER_RACK * 254) {
+            throw new IllegalArgumentException("hosts must be 2.." + HOSTS_PER_RACK * 254 + ": " + count);
+        }
+        if (opt.allTypes()) {
+            throw new IllegalArgumentException("a host pool makes plain connections, not all-types scenarios");
+        }
+        hosts = new Host[count];
+        for (int i = 0; i < count; i++) {
+            hosts[i] = new Host(i, rnd);
+        }
+        return this;
+    }
+
+    /** One host of a pool: its addresses, and its CM's and NIC's numbering. */
+    private static final class Host {
+        final byte[] v4;
+        final byte[] v6;
+        /** Linux's cm.random_id_operand: local comm IDs are an allocation counter XOR this. */
+        final int commIdOperand;
+        int nextCommId;
+        int nextQpn;
+
+        Host(final int index, final SplittableRandom rnd) {
+            final int rack = index / HOSTS_PER_RACK + 1;
+            final int n = index % HOSTS_PER_RACK + 11;
+            v4 = new byte[] {10, 0, (byte) rack, (byte) n};
+            v6 = new byte[16];
+            v6[0] = (byte) 0xfd;
+            v6[6] = (byte) (rack >>> 8);
+            v6[7] = (byte) rack;
+            v6[15] = (byte) n;
+            commIdOperand = rnd.nextInt();
+            nextCommId = rnd.nextInt(1, 4096);
+            // QPNs count up from wherever the NIC's allocator stands
+            nextQpn = rnd.nextInt(0x100, 0x800000);
+        }
+
+        int commId() {
+            return nextCommId++ ^ commIdOperand;
+        }
+
+        int qpn() {
+            final int q = nextQpn;
+            nextQpn = nextQpn + 1 & 0xffffff;
+            return q;
+        }
     }
 
     /** Expected outcomes (filled by {@link #write} in all-types mode). */
@@ -127,6 +196,10 @@ public final class CmTrafficGenerator {
                         expected.add(group[i].expected());
                     }
                 }
+                if (hosts.length > 0) {
+                    // connections of a live cluster come and go over time, not back to back
+                    now += rnd.nextLong(200_000L, 2_000_000L);
+                }
             }
             if (opt.allTypes()) {
                 now += 10_000_000_000L;
@@ -151,7 +224,11 @@ public final class CmTrafficGenerator {
         long service;
         int psnA;
         int psnB;
+        /** UDP source port of the requester's CM packets (and of the responder's outside a host pool). */
         int udpPort;
+        int bUdpPort;
+        /** The requester's port in rdma_cm's REQ private data. */
+        int cmSrcPort;
         String aIp;
         final List<String> msgs = new ArrayList<>();
 
@@ -167,6 +244,9 @@ public final class CmTrafficGenerator {
     }
 
     private Conn newConn(final int index) {
+        if (hosts.length > 0) {
+            return newPoolConn(index);
+        }
         final Conn c = new Conn();
         c.scenario = opt.allTypes() ? index % SCENARIOS : 0;
         final boolean v6 = opt.ipMode() == 6 || opt.ipMode() == 0 && index % 2 != 0;
@@ -207,6 +287,38 @@ public final class CmTrafficGenerator {
             default -> 0x0000000001060000L | port; // rdma_cm, TCP port space
         };
         c.udpPort = opt.allTypes() ? rnd.nextInt(49152, 65536) : 55410;
+        c.bUdpPort = c.udpPort;
+        c.cmSrcPort = port ^ 0x5a5a;
+        c.aIp = io.rst.rft.decode.JsonBytes.ipString(c.a, v6 ? 6 : 4);
+        return c;
+    }
+
+    /** A connection between two hosts of the pool (scenario 0, cut short by {@link #stopAfter}). */
+    private Conn newPoolConn(final int index) {
+        final Conn c = new Conn();
+        final Host requester = hosts[rnd.nextInt(hosts.length)];
+        Host responder = hosts[rnd.nextInt(hosts.length - 1)];
+        if (responder == requester) {
+            responder = hosts[hosts.length - 1];
+        }
+        final boolean v6 = opt.ipMode() == 6 || opt.ipMode() == 0 && index % 2 != 0;
+        c.a = v6 ? requester.v6 : requester.v4;
+        c.b = v6 ? responder.v6 : responder.v4;
+        final int tags = opt.vlanTags() >= 0 ? opt.vlanTags() : index % 3;
+        c.vlans = tags == 0 ? new int[0] : tags == 1 ? new int[] {100 + index % 4000} : new int[] {200, 4094};
+        c.aCid = requester.commId();
+        c.bCid = responder.commId();
+        c.aQpn = requester.qpn();
+        c.bQpn = responder.qpn();
+        c.tid = rnd.nextLong();
+        c.tid2 = rnd.nextLong();
+        c.psnA = rnd.nextInt(1 << 24);
+        c.psnB = rnd.nextInt(1 << 24);
+        c.service = 0x0000000001060000L | LIVE_SERVICES[rnd.nextInt(LIVE_SERVICES.length)];
+        // each side's CM packets leave with a UDP source port of their own (ECMP hashes on it)
+        c.udpPort = rnd.nextInt(49152, 65536);
+        c.bUdpPort = rnd.nextInt(49152, 65536);
+        c.cmSrcPort = rnd.nextInt(32768, 61000);
         c.aIp = io.rst.rft.decode.JsonBytes.ipString(c.a, v6 ? 6 : 4);
         return c;
     }
@@ -229,7 +341,7 @@ public final class CmTrafficGenerator {
                 default -> false;
             };
         };
-        fb.ips(fromA ? c.a : c.b, fromA ? c.b : c.a).vlans(c.vlans).udpPorts(c.udpPort, opt.udpPort())
+        fb.ips(fromA ? c.a : c.b, fromA ? c.b : c.a).vlans(c.vlans).udpPorts(fromA ? c.udpPort : c.bUdpPort, opt.udpPort())
             .type(t).method(0x03).commIds(fromA ? c.aCid : c.bCid, fromA ? c.bCid : c.aCid)
             .transactionId(c.scenario == 5 && !fromA && (t == CmMessageType.DREQ) ? c.tid2 : c.tid)
             .bthPsn(step).dscp(c.scenario % 2 == 0 ? 0 : 26).noIpCm();
@@ -238,8 +350,7 @@ public final class CmTrafficGenerator {
                 fb.commIds(c.aCid, 0).localQpn(c.aQpn).startingPsn(c.psnA).serviceId(c.service)
                     .timeouts(c.scenario == 3 ? 14 : 20, 20, c.scenario == 3 ? 1 : 15);
                 if (c.service >>> 24 == 1L) {
-                    final int dport = (int) c.service & 0xffff;
-                    fb.ipCm(c.a.length == 4 ? 4 : 6, dport ^ 0x5a5a, c.a, c.b);
+                    fb.ipCm(c.a.length == 4 ? 4 : 6, c.cmSrcPort, c.a, c.b);
                 }
             }
             case REP -> fb.localQpn(c.bQpn).startingPsn(c.psnB);

@@ -32,6 +32,10 @@ final class Session {
     static final int F_CHANGED = 512;
     /** Left the table (aged out or evicted); reported once more, marked removed. */
     static final int F_REMOVED = 1024;
+    /** {@link #aUdpPort} holds the UDP source port of A's first CM packet (RoCEv1 has none). */
+    static final int F_A_UDP = 2048;
+    /** {@link #bUdpPort} holds the UDP source port of B's first CM packet. */
+    static final int F_B_UDP = 4096;
 
     static final long MAX_OFFSET = (1L << 43) - 1;
 
@@ -48,7 +52,12 @@ final class Session {
     long lastSeen;
     /** When a REQ_SENT session times out (microseconds), Long.MAX_VALUE when not waiting. */
     long deadline = Long.MAX_VALUE;
-    long seq;
+    /**
+     * Creation order, to order sessions first seen in the same microsecond. An int (it wraps after
+     * 2^32 creations): only sessions created close together tie on first_seen, and they compare by
+     * difference; the 4 bytes saved pay for the two UDP source ports below.
+     */
+    int seq;
     long[] msgs;
     Session prev;
     Session next;
@@ -59,6 +68,12 @@ final class Session {
     byte ipVersion;
     short rejectReason;
     char ipCmSrcPort;
+    /**
+     * The UDP source port of the first CM packet each side sent: ECMP hashes it, so it says which
+     * member of a multipath route the side's CM packets take (the data packets may use another).
+     */
+    char aUdpPort;
+    char bUdpPort;
     /**
      * The REQ's CM response timeouts plus one (0: no REQ seen): how long A (the requester) waits
      * for B's answers (REQ remote CM response timeout), and B for A's (REQ local CM response
@@ -93,6 +108,22 @@ final class Session {
 
     boolean isB(final long hi, final long lo, final int cid) {
         return bLo == lo && bHi == hi && bCid == cid && has(F_B_CID);
+    }
+
+    /** Keeps the UDP source port of a side's first CM packet; later ones do not move it. */
+    void udpSrcPort(final boolean fromA, final int port) {
+        if (port < 0) {
+            return;
+        }
+        if (fromA) {
+            if (!has(F_A_UDP)) {
+                aUdpPort = (char) port;
+                set(F_A_UDP);
+            }
+        } else if (!has(F_B_UDP)) {
+            bUdpPort = (char) port;
+            set(F_B_UDP);
+        }
     }
 
     void addMessage(final int type, final boolean fromA, final int port, final long time, final int max) {

@@ -16,7 +16,7 @@ import java.math.BigDecimal;
 import java.util.List;
 
 /**
- * An immutable picture of one session, with the {@code sessions} fields of INTERFACES.md under
+ * An immutable picture of one session, with the {@code sessions} fields of docs/cli.md under
  * their JSON names (Jackson serialises it to exactly what {@link #appendJson} writes; absent
  * values are omitted).
  *
@@ -34,6 +34,9 @@ import java.util.List;
  * @param serviceId null when no REQ was seen
  * @param rejectReason the REJ reason when one was seen
  * @param rdmaCmSrcPort, rdmaCmDstPort from the REQ (IP CM private data; service ID) when present
+ * @param requesterUdpSrcPort, responderUdpSrcPort the UDP source port of the first CM packet the
+ *        requester (responder) was seen to send, null until one was (the side of a DREQ/DREP-only
+ *        session follows the guess of {@code rolesKnown}); ECMP hashes it
  * @param messages message names in wire order
  * @param messageLog per message: name, ingress port, time, direction
  * @param droppedMessages messages seen beyond the per-session limit (not in the lists)
@@ -51,6 +54,8 @@ public record SessionRecord(
         @JsonProperty("service_id") String serviceId,
         @JsonProperty("rdma_cm_src_port") Integer rdmaCmSrcPort,
         @JsonProperty("rdma_cm_dst_port") Integer rdmaCmDstPort,
+        @JsonProperty("requester_udp_src_port") Integer requesterUdpSrcPort,
+        @JsonProperty("responder_udp_src_port") Integer responderUdpSrcPort,
         @JsonProperty("state") SessionState state,
         @JsonProperty("reject_reason") Integer rejectReason,
         @JsonProperty("messages") List<String> messages,
@@ -95,6 +100,12 @@ public record SessionRecord(
         }
         if (rdmaCmDstPort != null) {
             out.raw(",\"rdma_cm_dst_port\":").decimal(rdmaCmDstPort);
+        }
+        if (requesterUdpSrcPort != null) {
+            out.raw(",\"requester_udp_src_port\":").decimal(requesterUdpSrcPort);
+        }
+        if (responderUdpSrcPort != null) {
+            out.raw(",\"responder_udp_src_port\":").decimal(responderUdpSrcPort);
         }
         out.raw(",\"state\":\"").raw(state.name()).raw('"');
         if (rejectReason != null) {

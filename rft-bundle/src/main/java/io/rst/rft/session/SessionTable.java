@@ -40,6 +40,9 @@ public final class SessionTable {
      */
     static final int DEFAULT_CM_TIMEOUT = 20;
     private static final byte[][] MSG_NAMES = new byte[CmMessageType.values().length][];
+    /** Oldest first; creation order among sessions first seen in the same microsecond. */
+    private static final Comparator<Session> SNAPSHOT_ORDER = Comparator.comparingLong((Session s) -> s.firstSeen)
+        .thenComparing((a, b) -> Integer.compare(a.seq - b.seq, 0));
     private static final byte[][] STATE_NAMES = new byte[SessionState.values().length][];
 
     static {
@@ -78,7 +81,7 @@ public final class SessionTable {
     private Session head;
     private Session tail;
     private int size;
-    private long nextSeq;
+    private int nextSeq;
 
     private long created;
     private long evictions;
@@ -336,8 +339,9 @@ public final class SessionTable {
             s.lastSeen = t;
         }
         touch(s);
-        s.addMessage(type.ordinal(), isFromA(s, sHi, sLo, lc), portId(ingressPort), t,
-            config.maxMessagesPerSession());
+        final boolean fromA = isFromA(s, sHi, sLo, lc);
+        s.addMessage(type.ordinal(), fromA, portId(ingressPort), t, config.maxMessagesPerSession());
+        s.udpSrcPort(fromA, m.udpSrcPort());
         changed(s, isNew ? SessionChange.CREATED : SessionChange.UPDATED);
         return true;
     }
@@ -471,6 +475,14 @@ public final class SessionTable {
             s.ipCmSrcPort = (char) (r.rdmaCmSrcPort() & 0xffff);
             s.set(Session.F_IPCM_PORT);
         }
+        if (r.requesterUdpSrcPort() != null) {
+            s.aUdpPort = (char) (r.requesterUdpSrcPort() & 0xffff);
+            s.set(Session.F_A_UDP);
+        }
+        if (r.responderUdpSrcPort() != null) {
+            s.bUdpPort = (char) (r.responderUdpSrcPort() & 0xffff);
+            s.set(Session.F_B_UDP);
+        }
         if (r.rejectReason() != null) {
             s.rejectReason = (short) (int) r.rejectReason();
             s.set(Session.F_REJECT);
@@ -601,7 +613,7 @@ public final class SessionTable {
         for (Session s = head; s != null; s = s.next) {
             all.add(s);
         }
-        all.sort(Comparator.comparingLong((Session s) -> s.firstSeen).thenComparingLong(s -> s.seq));
+        all.sort(SNAPSHOT_ORDER);
         for (Session s : all) {
             sink.accept(record(s));
         }
@@ -657,7 +669,7 @@ public final class SessionTable {
         for (Session s = head; s != null; s = s.next) {
             all.add(s);
         }
-        all.sort(Comparator.comparingLong((Session s) -> s.firstSeen).thenComparingLong(s -> s.seq));
+        all.sort(SNAPSHOT_ORDER);
         return all;
     }
 
@@ -672,6 +684,8 @@ public final class SessionTable {
     private static final byte[] K_SERVICE_ID = JsonBytes.ascii(",\"service_id\":");
     private static final byte[] K_CM_SRC_PORT = JsonBytes.ascii(",\"rdma_cm_src_port\":");
     private static final byte[] K_CM_DST_PORT = JsonBytes.ascii(",\"rdma_cm_dst_port\":");
+    private static final byte[] K_REQUESTER_UDP = JsonBytes.ascii(",\"requester_udp_src_port\":");
+    private static final byte[] K_RESPONDER_UDP = JsonBytes.ascii(",\"responder_udp_src_port\":");
     private static final byte[] K_REJECT_REASON = JsonBytes.ascii(",\"reject_reason\":");
     private static final byte[] K_MESSAGES = JsonBytes.ascii(",\"messages\":[");
     private static final byte[] K_FIRST_SEEN = JsonBytes.ascii("],\"first_seen\":");
@@ -721,6 +735,12 @@ public final class SessionTable {
         }
         if (s.has(Session.F_SERVICE) && s.serviceId >>> 24 == 1L) {
             out.raw(K_CM_DST_PORT).decimal((int) s.serviceId & 0xffff);
+        }
+        if (s.has(Session.F_A_UDP)) {
+            out.raw(K_REQUESTER_UDP).decimal((int) s.aUdpPort);
+        }
+        if (s.has(Session.F_B_UDP)) {
+            out.raw(K_RESPONDER_UDP).decimal((int) s.bUdpPort);
         }
         out.raw(STATE_NAMES[s.state]);
         if (s.has(Session.F_REJECT)) {
@@ -801,6 +821,8 @@ public final class SessionTable {
             s.has(Session.F_SERVICE) ? hex16(s.serviceId) : null,
             s.has(Session.F_IPCM_PORT) ? Integer.valueOf(s.ipCmSrcPort) : null,
             ipCmService ? Integer.valueOf((int) s.serviceId & 0xffff) : null,
+            s.has(Session.F_A_UDP) ? Integer.valueOf(s.aUdpPort) : null,
+            s.has(Session.F_B_UDP) ? Integer.valueOf(s.bUdpPort) : null,
             s.state(),
             s.has(Session.F_REJECT) ? Integer.valueOf(s.rejectReason & 0xffff) : null,
             names, BigDecimal.valueOf(s.firstSeen, 6), BigDecimal.valueOf(s.lastSeen, 6), log, s.dropped);

@@ -14,7 +14,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -55,8 +54,8 @@ class NetnsAgentTest {
     @BeforeEach
     void fabric() throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
-        assumeTrue(new File("/usr/sbin/ip").canExecute() || new File("/sbin/ip").canExecute()
-            || new File("/usr/bin/ip").canExecute(), "needs iproute2");
+        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip"))
+            || Files.isExecutable(Path.of("/usr/bin/ip")), "needs iproute2");
         prefix = "rstt-" + HexFormat.of().formatHex(new SecureRandom().generateSeed(3));
         for (String n : List.of("h1", "sw", "h2")) {
             sh("ip", "netns", "add", prefix + "-" + n);

@@ -34,13 +34,13 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.AgentState;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.CmMessageType;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.SessionState;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Switch;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.SwitchBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.Session;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft._switch.SessionKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yangtools.yang.common.Uint16;
 
@@ -66,8 +66,8 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
         }
         final var executor = Executors.newSingleThreadScheduledExecutor();
         worker = new RftManager.Worker(getDataBroker(),
-            new HttpAgentProbe(executor, () -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
-            () -> TOKEN, Duration.ofSeconds(60));
+            new HttpAgentProbe(executor, node -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
+            node -> TOKEN, Duration.ofSeconds(60));
     }
 
     @After
@@ -111,6 +111,9 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
             assertEquals(List.of(CmMessageType.REQ, CmMessageType.REP, CmMessageType.RTU, CmMessageType.DREQ,
                 CmMessageType.DREP), session.getMessage().stream().map(m -> m.getType()).toList());
             assertEquals("replay", session.getMessage().get(0).getIngressTp().getValue());
+            // the generator sends both sides' CM packets from UDP port 55410
+            assertEquals(55410, session.getRequesterUdpSrcPort().getValue().intValue());
+            assertEquals(55410, session.getResponderUdpSrcPort().getValue().intValue());
             assertTrue(session.getSessionId().startsWith(session.getRequesterIp().stringValue() + "/"));
         }
         awaitState(AgentState.CAPTURING);

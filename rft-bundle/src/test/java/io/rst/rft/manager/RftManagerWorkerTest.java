@@ -27,9 +27,9 @@ import org.junit.Before;
 import org.junit.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.AgentState;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.Switch;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261130.rft.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
@@ -62,8 +62,8 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
         agent.start();
         final var executor = Executors.newSingleThreadScheduledExecutor();
         worker = new RftManager.Worker(getDataBroker(),
-            new HttpAgentProbe(executor, () -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
-            () -> TOKEN, Duration.ofSeconds(60));
+            new HttpAgentProbe(executor, node -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
+            node -> TOKEN, Duration.ofSeconds(60));
     }
 
     @After
@@ -107,8 +107,8 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
         worker.close();
         final var executor = Executors.newSingleThreadScheduledExecutor();
         worker = new RftManager.Worker(getDataBroker(),
-            new HttpAgentProbe(executor, () -> "wrong", Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
-            () -> "wrong", Duration.ofSeconds(60));
+            new HttpAgentProbe(executor, node -> "wrong", Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
+            node -> "wrong", Duration.ofSeconds(60));
         putSwitch("leaf-x", "127.0.0.1", agent.getAddress().getPort(), true);
         final var sw = awaitState("leaf-x", AgentState.UNAUTHORIZED);
         assertTrue(sw.getAgentStatus().getDetail().contains("401"));

@@ -197,6 +197,65 @@ class SessionTableTest {
     }
 
     @Test
+    void eachSideKeepsTheUdpSourcePortOfItsFirstCmPacket() throws Exception {
+        final SessionTable t = table(10, 1_000_000L);
+        fb.udpPorts(50001, 4791);
+        t.accept(msg(CmMessageType.REQ, A, B, 1, 0, 1_000L), "swp1");
+        // a REQ retry from another port does not move it: ECMP placed the first one
+        fb.udpPorts(50002, 4791);
+        t.accept(msg(CmMessageType.REQ, A, B, 1, 0, 2_000L), "swp1");
+        SessionRecord r = t.snapshot().get(0);
+        assertEquals(50001, r.requesterUdpSrcPort());
+        assertNull(r.responderUdpSrcPort(), "the responder has sent nothing yet");
+        fb.udpPorts(60001, 4791);
+        t.accept(msg(CmMessageType.REP, B, A, 2, 1, 3_000L), "swp2");
+        fb.udpPorts(50003, 4791);
+        t.accept(msg(CmMessageType.RTU, A, B, 1, 2, 4_000L), "swp1");
+        fb.udpPorts(60002, 4791);
+        t.accept(msg(CmMessageType.DREQ, B, A, 2, 1, 5_000L), "swp2");
+        r = t.snapshot().get(0);
+        assertEquals(50001, r.requesterUdpSrcPort());
+        assertEquals(60001, r.responderUdpSrcPort());
+
+        // a session seen from the responder's REJ on: the responder's port only
+        fb.udpPorts(61000, 4791).reject(28, 0);
+        t.accept(msg(CmMessageType.REJ, B, A, 0x22, 0x21, 6_000L), "swp2");
+        r = t.snapshot().get(1);
+        assertEquals("10.0.0.1", r.requesterIp());
+        assertNull(r.requesterUdpSrcPort());
+        assertEquals(61000, r.responderUdpSrcPort());
+
+        // DREQ and DREP only: by direction, the DREQ's sender taken for the requester
+        fb.udpPorts(40001, 4791);
+        t.accept(msg(CmMessageType.DREQ, B, A, 0x10, 0x11, 7_000L), null);
+        fb.udpPorts(40002, 4791);
+        t.accept(msg(CmMessageType.DREP, A, B, 0x11, 0x10, 8_000L), null);
+        r = t.snapshot().get(2);
+        assertFalse(r.rolesKnown());
+        assertEquals("10.0.0.2", r.requesterIp());
+        assertEquals(40001, r.requesterUdpSrcPort());
+        assertEquals(40002, r.responderUdpSrcPort());
+
+        // both writers say it, under the names of INTERFACES.md, and a restart keeps it
+        final ObjectMapper om = new ObjectMapper();
+        final List<String> saved = new ArrayList<>();
+        t.snapshotJson(new JsonBytes(64), j -> saved.add(j.toString()));
+        final JsonNode first = om.readTree(saved.get(0));
+        assertEquals(50001, first.get("requester_udp_src_port").asInt());
+        assertEquals(60001, first.get("responder_udp_src_port").asInt());
+        assertFalse(om.readTree(saved.get(1)).has("requester_udp_src_port"), "absent, not 0, when not seen");
+        final SessionTable after = table(10, 1_000_000L);
+        for (String line : saved) {
+            assertTrue(after.restore(om.readValue(line, SessionRecord.class)), line);
+        }
+        assertEquals(t.snapshot(), after.snapshot());
+        // the restored session keeps its first ports when the connection goes on
+        fb.udpPorts(50009, 4791);
+        after.accept(msg(CmMessageType.DREP, A, B, 1, 2, 9_000L), "swp1");
+        assertEquals(50001, after.snapshot().get(0).requesterUdpSrcPort());
+    }
+
+    @Test
     void jacksonWritesTheSameJsonAsOurWriter() throws Exception {
         final SessionTable t = table(10, 1L);
         fb.localQpn(5).serviceId(0x0000000001060000L | 4420).ipCm(4, 5555, A, B);
@@ -211,7 +270,7 @@ class SessionTableTest {
         assertEquals(ours, theirs);
         for (String f : List.of("requester_ip", "responder_ip", "requester_comm_id", "responder_comm_id",
                 "requester_qpn", "responder_qpn", "service_id", "state", "messages", "first_seen", "last_seen",
-                "session_id")) {
+                "session_id", "requester_udp_src_port", "responder_udp_src_port")) {
             assertTrue(ours.has(f), f);
         }
         assertEquals("swp2", ours.get("message_log").get(1).get("ingress_port").asText());

@@ -1,0 +1,249 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.it;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+import static org.junit.Assume.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rst.lab.Fabric;
+import io.rst.lab.KernelPaths;
+import io.rst.lab.Lab;
+import io.rst.lab.LabException;
+import io.rst.lab.PathCheck;
+import io.rst.lab.Restconf;
+import io.rst.lab.Traffic;
+import io.rst.lab.Truth;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.FixMethodOrder;
+import org.junit.Test;
+import org.junit.runners.MethodSorters;
+
+/**
+ * End to end, the whole system as an operator runs it: the real RST distribution (Karaf, MD-SAL,
+ * RESTCONF) as a process of its own, the lab fabric (2 spines, 4 leaves, 8 hosts in network
+ * namespaces, kernel ECMP on the L4 hash), one real agent per switch capturing on its interfaces,
+ * and CM plus data traffic from the hosts. Every session's forward and reverse CM path in RESTCONF
+ * must equal the kernel's own forwarding hop by hop, and every state what the traffic did; a
+ * switch turned off over RESTCONF stops capturing and shows as a gap exactly there; a link taken
+ * down moves new sessions to the other spine. Nothing of the lab is left afterwards. Needs root
+ * (network namespaces): without it the class is skipped with its reason.
+ */
+@FixMethodOrder(MethodSorters.NAME_ASCENDING)
+public class LabFabricIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static Path work;
+    private static Process karaf;
+    private static Lab lab;
+    private static Fabric fabric;
+    private static Restconf rc;
+    private static Truth.Writer truthWriter;
+    private static Traffic traffic;
+    private static long seed = 11;
+
+    @BeforeClass
+    public static void fabricAndController() throws Exception {
+        assumeTrue("the lab fabric needs root (network namespaces)", "root".equals(System.getProperty("user.name")));
+        assumeTrue("the lab fabric needs iproute2", Stream.of("/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip")
+            .anyMatch(p -> new File(p).canExecute()));
+        if (!Lab.leftovers().isEmpty()) {
+            fail("rst-* namespaces exist on this machine (a lab is up: ./rst lab down): " + Lab.leftovers());
+        }
+        work = Path.of(System.getProperty("rst.it.lab", "target/lab")).toAbsolutePath();
+        lab = new Lab(work.resolve("run"));
+        final Path home;
+        try (Stream<Path> dirs = Files.list(Path.of(System.getProperty("rst.it.labKaraf")))) {
+            home = dirs.filter(p -> p.getFileName().toString().startsWith("rst-karaf")).findFirst().orElseThrow();
+        }
+        // the controller presents each agent its own token, from the lab's token directory
+        final Path cfg = home.resolve("etc/io.rst.rft.cfg");
+        Files.writeString(cfg, Files.readString(cfg).replaceAll("(?m)^agent-token-dir *=.*$", "")
+            + "\nagent-token-dir = " + lab.tokenDir() + "\n");
+        final var pb = new ProcessBuilder(home.resolve("bin/karaf").toString(), "server").redirectErrorStream(true)
+            .redirectOutput(work.resolve("karaf.out").toFile());
+        Files.createDirectories(work);
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.redirectOutput(work.resolve("karaf.out").toFile());
+        karaf = pb.start();
+        rc = new Restconf("http://127.0.0.1:8181/rests", "admin", "admin");
+        waitFor("RESTCONF to answer", 240, rc::answers);
+
+        fabric = Fabric.defaults();
+        lab.up(fabric, List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m", "-cp",
+            System.getProperty("java.class.path"), "io.rst.rft.cli.Main"), System.out::println);
+        lab.register(rc);
+        waitFor("every switch to capture", 60, () -> fabric.switches().stream().allMatch(sw ->
+            "CAPTURING".equals(agentState(sw.id()))));
+        truthWriter = new Truth.Writer(lab.truthFile());
+        traffic = new Traffic(fabric, truthWriter, 1);
+    }
+
+    @AfterClass
+    public static void nothingOfTheLabIsLeft() throws Exception {
+        if (traffic != null) {
+            traffic.close();
+            truthWriter.close();
+        }
+        try {
+            if (lab != null) {
+                lab.down(System.out::println);
+            }
+        } finally {
+            if (karaf != null) {
+                karaf.descendants().forEach(ProcessHandle::destroy);
+                karaf.destroy();
+                karaf.waitFor();
+            }
+        }
+        if (lab != null) {
+            assertEquals("no rst-* namespace is left", List.of(), Lab.leftovers());
+            assertFalse("the management bridge is gone", new File("/sys/class/net/" + Fabric.MGMT_BRIDGE).exists());
+            assertFalse("the lab's directory is gone", Files.exists(lab.dir()));
+            final var agents = ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
+                .contains("io.rst.rft.cli.Main agent")).filter(p -> p.info().commandLine().orElse("")
+                .contains(lab.dir().toString())).count();
+            assertEquals("no lab agent runs", 0, agents);
+        }
+    }
+
+    @Test
+    public void a_everyPathEqualsTheKernelsForwardingAndEveryStateTheTraffic() throws Exception {
+        final var conns = run(new Traffic.Options(50, 1000, 160, 0, seed++, 4, true));
+        final var result = PathCheck.checkUntil(fabric, conns, rc, Set.of(), 60);
+        report(result);
+        // the fabric really spread the sessions: both spines carry some
+        final var kernel = KernelPaths.trace(fabric, conns.stream().map(c -> new KernelPaths.Flow(c.requester(),
+            c.requesterIp(), c.responderIp(), c.requesterCmPort())).toList());
+        final Set<String> spines = kernel.values().stream().flatMap(List::stream).map(KernelPaths.Hop::node)
+            .filter(n -> n.startsWith("spine")).collect(Collectors.toSet());
+        assertEquals("sessions over both spines", Set.of("spine1", "spine2"), spines);
+        for (var scenario : Traffic.Scenario.values()) {
+            assertTrue("the traffic had a " + scenario + " connection", conns.stream()
+                .anyMatch(c -> c.scenario().equals(scenario.name())));
+        }
+    }
+
+    @Test
+    public void b_aSwitchTurnedOffStopsCapturingAndIsAGapExactlyThere() throws Exception {
+        setEnabled("spine1", false);
+        waitFor("spine1's agent to stop capturing", 30, () -> !lab.agentStatus("spine1").path("capturing").asBoolean());
+        waitFor("spine1 to show DISABLED", 30, () -> "DISABLED".equals(agentState("spine1")));
+        final var whileOff = run(new Traffic.Options(50, 1000, 60, 0, seed++, 2, false));
+        assertTrue("some sessions cross spine1", crosses(whileOff, "spine1"));
+        report(PathCheck.checkUntil(fabric, whileOff, rc, Set.of("spine1"), 45));
+
+        setEnabled("spine1", true);
+        waitFor("spine1's agent to capture again", 30, () -> lab.agentStatus("spine1").path("capturing").asBoolean());
+        waitFor("spine1 to show CAPTURING", 30, () -> "CAPTURING".equals(agentState("spine1")));
+        final var afterOn = run(new Traffic.Options(50, 1000, 60, 0, seed++, 2, false));
+        assertTrue("some sessions cross spine1", crosses(afterOn, "spine1"));
+        report(PathCheck.checkUntil(fabric, afterOn, rc, Set.of(), 45));
+    }
+
+    @Test
+    public void c_aLinkTakenDownMovesNewSessionsToTheOtherSpine() throws Exception {
+        lab.setLink("leaf1", fabric.uplink(1, 1).name(), false, rc);
+        try {
+            final var conns = run(new Traffic.Options(50, 1000, 80, 0, seed++, 2, false));
+            final var leaf1Hosts = conns.stream().filter(c -> c.requester().startsWith("h1")
+                || c.responder().startsWith("h1")).toList();
+            assertFalse("some sessions start or end under leaf1", leaf1Hosts.isEmpty());
+            final var result = PathCheck.checkUntil(fabric, leaf1Hosts, rc, Set.of(), 45);
+            report(result);
+            // and the paths RST shows avoid the link: every leaf1 session crosses spine2 only
+            final var rpt = rc.get("data/rdma-path-table:rpt?content=nonconfig").path("rdma-path-table:rpt").path("path");
+            for (var c : leaf1Hosts) {
+                for (var p : rpt) {
+                    if (p.path("session-id").asText().equals(c.sessionId())) {
+                        for (var hop : p.path("forward").path("hop")) {
+                            assertFalse(c.sessionId() + " still crosses spine1: " + p,
+                                "spine1".equals(hop.path("node-id").asText()));
+                        }
+                    }
+                }
+            }
+        } finally {
+            lab.setLink("leaf1", fabric.uplink(1, 1).name(), true, rc);
+        }
+    }
+
+    private static List<Truth.Connection> run(final Traffic.Options opt) throws Exception {
+        final long before = Truth.read(lab.truthFile()).stream().mapToLong(Truth.Connection::id).max().orElse(0);
+        traffic.run(opt);
+        traffic.quiesce();
+        assertEquals("send errors: " + traffic.lastError(), 0, traffic.sendErrors());
+        final List<Truth.Connection> out = new ArrayList<>();
+        for (var c : Truth.read(lab.truthFile())) {
+            if (c.id() > before) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    private static boolean crosses(final List<Truth.Connection> conns, final String node) {
+        final List<KernelPaths.Flow> flows = new ArrayList<>();
+        for (var c : conns) {
+            flows.add(new KernelPaths.Flow(c.requester(), c.requesterIp(), c.responderIp(), c.requesterCmPort()));
+        }
+        return KernelPaths.trace(fabric, flows).values().stream().flatMap(List::stream)
+            .anyMatch(h -> h.node().equals(node));
+    }
+
+    private static void report(final PathCheck.Result result) {
+        System.out.println(result.summary());
+        if (!result.ok()) {
+            fail(result.summary() + "\n" + String.join("\n", result.mismatches().subList(0,
+                Math.min(30, result.mismatches().size()))));
+        }
+    }
+
+    private static void setEnabled(final String node, final boolean on) throws IOException {
+        rc.patch("data/rdma-flow-table:rft/switch=" + node, JSON.readTree("{\"rdma-flow-table:switch\":[{\"node-id\":\""
+            + node + "\",\"enabled\":" + on + "}]}"));
+    }
+
+    private static String agentState(final String node) {
+        final JsonNode sw = rc.get("data/rdma-flow-table:rft/switch=" + node + "/agent-status?content=nonconfig");
+        return sw.path("rdma-flow-table:agent-status").path("state").asText();
+    }
+
+    private static void waitFor(final String what, final int seconds, final BooleanSupplier condition)
+            throws InterruptedException {
+        final long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (true) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+            } catch (LabException e) {
+                // not there yet
+            }
+            if (System.nanoTime() > deadline) {
+                fail("waited " + seconds + " s for " + what);
+            }
+            Thread.sleep(250);
+        }
+    }
+}

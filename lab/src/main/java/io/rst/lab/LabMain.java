@@ -1,0 +1,313 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.lab;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * {@code rst lab ...}: the lab fabric in pieces, for scripts, tests and {@code ./rst demo}.
+ */
+public final class LabMain {
+    static final String USAGE = """
+        usage: rst lab COMMAND [OPTIONS]
+          up [--spines N] [--leaves N] [--hosts-per-leaf N] [--dual-homed HOST]... [--no-register]
+                        build the fabric (namespaces rst-NODE, veth links, ECMP routes), start one RFT
+                        agent per switch, and write the topology and the switches into the controller
+                        (defaults: 2 spines, 4 leaves, 2 hosts per leaf)
+          up --replay [--connections N] [sizes as above]
+                        without namespaces (no root needed): the lab's traffic (N connections, default
+                        300) recorded as each switch port would capture it, one agent per switch on
+                        127.0.0.x replaying its ports' files; paths use a stand-in for the kernel's hash
+          down          stop the agents, remove every namespace, link and file of the lab, and the
+                        lab's topology and switches from the controller if it answers
+          status        the fabric, each agent and what it says, each host's address
+          register      write the topology and the switches into the controller again
+          traffic [--rate N] [--concurrency N] [--connections N] [--seconds S] [--seed N]
+                  [--data-packets N] [--live-only]
+                        RDMA connections between random hosts (CM exchange and data packets), real UDP
+                        routed by the kernel; every scenario (live, closed, rejected, unanswered,
+                        half-closed, MRA, flapping) unless --live-only; written to DIR/truth.jsonl.
+                        Defaults: 20 connections/s, 1000 live at most, until Ctrl-C
+          check [--wait S]
+                        every session of DIR/truth.jsonl: its paths in RESTCONF against the kernel's
+                        forwarding (ip route get in each namespace), its state against the traffic;
+                        exit status 1 if any differs
+          bench [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N]
+                        the lab benchmark (./rst bench lab runs it): ramp to each N live sessions
+                        (default 10000,100000), then S s (30) at R new sessions/s (1000) with the
+                        oldest closing; RTU -> complete path in RESTCONF p50/p99 on every K-th
+                        session (20); N of them (1000) checked against the kernel
+          link down|up NODE PORT
+                        take a leaf-spine link down (routes withdrawn, topology updated) or up again
+        common options: --controller URL (default http://127.0.0.1:8181/rests), --user U, --password P
+                        (default admin/admin), --dir D (default /run/rst-lab, or $RST_LAB_DIR)
+        """;
+
+    private LabMain() {
+        // entry point
+    }
+
+    public static void main(final String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(final String[] args, final PrintStream out, final PrintStream err) {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
+            (args.length == 0 ? err : out).print(USAGE);
+            return args.length == 0 ? 2 : 0;
+        }
+        final List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
+        if (rest.contains("--help") || rest.contains("-h")) {
+            out.print(USAGE);
+            return 0;
+        }
+        try {
+            final var o = new Opts(rest);
+            final Lab lab = new Lab(o.dir);
+            switch (args[0]) {
+                case "up" -> {
+                    final var fabric = new Fabric(o.intOpt("--spines", 2), o.intOpt("--leaves", 4),
+                        o.intOpt("--hosts-per-leaf", 2), new TreeSet<>(o.all("--dual-homed")));
+                    final boolean register = !o.flag("--no-register");
+                    final boolean replay = o.flag("--replay");
+                    final int recorded = o.intOpt("--connections", 300);
+                    o.done();
+                    if (replay) {
+                        lab.upReplay(fabric, agentCommand(), recorded, out::println);
+                    } else {
+                        lab.up(fabric, agentCommand(), out::println);
+                    }
+                    if (register) {
+                        final var rc = o.restconf();
+                        if (rc.answers()) {
+                            lab.register(rc);
+                            out.println("lab: topology '" + Lab.TOPOLOGY_ID + "' and " + fabric.switches().size()
+                                + " switches written to " + rc.base());
+                        } else {
+                            out.println("lab: no controller answers at " + rc.base() + ": ./rst lab register once it does");
+                        }
+                    }
+                }
+                case "down" -> {
+                    o.done();
+                    final var rc = o.restconf();
+                    if (lab.isUp() && rc.answers()) {
+                        lab.unregister(rc);
+                    }
+                    lab.down(out::println);
+                }
+                case "status" -> {
+                    o.done();
+                    lab.status().forEach(out::println);
+                }
+                case "register" -> {
+                    o.done();
+                    lab.register(o.restconf());
+                    out.println("lab: topology and switches written to " + o.restconf().base());
+                }
+                case "traffic" -> {
+                    final var opt = new Traffic.Options(o.doubleOpt("--rate", 20), o.intOpt("--concurrency", 1000),
+                        o.intOpt("--connections", 0), o.doubleOpt("--seconds", 0), o.longOpt("--seed",
+                            System.nanoTime()), o.intOpt("--data-packets", 4), !o.flag("--live-only"));
+                    o.done();
+                    return traffic(lab, opt, out);
+                }
+                case "check" -> {
+                    final double wait = o.doubleOpt("--wait", 0);
+                    o.done();
+                    if (lab.replay()) {
+                        err.println("rst lab: a replayed lab has no kernel forwarding to check paths against");
+                        return 2;
+                    }
+                    final var conns = Truth.read(lab.truthFile());
+                    if (conns.isEmpty()) {
+                        err.println("rst lab: no traffic recorded in " + lab.truthFile() + ": ./rst lab traffic first");
+                        return 1;
+                    }
+                    final var r = PathCheck.checkUntil(lab.fabric(), conns, o.restconf(), Set.of(), wait);
+                    r.mismatches().stream().limit(50).forEach(out::println);
+                    out.println(r.summary());
+                    return r.ok() ? 0 : 1;
+                }
+                case "bench" -> {
+                    final List<Integer> levels = new ArrayList<>();
+                    for (var v : o.all("--live").isEmpty() ? List.of("10000,100000") : o.all("--live")) {
+                        for (var part : v.split(",")) {
+                            levels.add(Integer.parseInt(part.strip()));
+                        }
+                    }
+                    final double rate = o.doubleOpt("--rate", 1000);
+                    final double steady = o.doubleOpt("--seconds", 30);
+                    final int every = o.intOpt("--sample-every", 20);
+                    final int check = o.intOpt("--check", 1000);
+                    o.done();
+                    return LabBench.run(lab, o.restconf(), levels, rate, steady, every, check, out);
+                }
+                case "link" -> {
+                    if (rest.size() < 3 || !Set.of("up", "down").contains(rest.get(0))) {
+                        throw new IllegalArgumentException("link down|up NODE PORT");
+                    }
+                    final boolean up = rest.get(0).equals("up");
+                    final String node = rest.get(1);
+                    final String port = rest.get(2);
+                    final var o2 = new Opts(new ArrayList<>(rest.subList(3, rest.size())));
+                    o2.done();
+                    final var rc = o2.restconf();
+                    lab.setLink(node, port, up, rc.answers() ? rc : null);
+                    out.println("lab: " + node + ":" + port + (up ? " up" : " down") + ", routes and topology updated");
+                }
+                default -> throw new IllegalArgumentException("unknown command '" + args[0] + "' (see rst lab --help)");
+            }
+            return 0;
+        } catch (IllegalArgumentException | LabException e) {
+            err.println("rst lab: " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            err.println("rst lab: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
+        }
+    }
+
+    private static int traffic(final Lab lab, final Traffic.Options opt, final PrintStream out) throws IOException {
+        final var fabric = lab.fabric();
+        final long first = Truth.read(lab.truthFile()).stream().mapToLong(Truth.Connection::id).max().orElse(0) + 1;
+        try (var truth = new Truth.Writer(lab.truthFile()); var traffic = new Traffic(fabric, truth, first)) {
+            final Thread progress = new Thread(() -> {
+                try {
+                    while (true) {
+                        Thread.sleep(5000);
+                        out.println("traffic: " + traffic.sent() + " packets sent, " + traffic.received() + " received, "
+                            + traffic.sendErrors() + " send errors" + (traffic.lastError() == null ? ""
+                                : " (last: " + traffic.lastError() + ")"));
+                    }
+                } catch (InterruptedException e) {
+                    // done
+                }
+            }, "lab-progress");
+            progress.setDaemon(true);
+            progress.start();
+            out.println("traffic: " + opt.rate() + " connections/s between " + fabric.hosts().size() + " hosts"
+                + (opt.connections() > 0 ? ", " + opt.connections() + " in all" : "")
+                + (opt.seconds() > 0 ? ", for " + opt.seconds() + " s" : "") + "; truth in " + lab.truthFile());
+            final long n = traffic.run(opt);
+            traffic.quiesce();
+            progress.interrupt();
+            out.println("traffic: " + n + " connections, " + traffic.sent() + " packets sent, " + traffic.sendErrors()
+                + " send errors");
+            return traffic.sendErrors() == 0 ? 0 : 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
+        }
+    }
+
+    /** How the lab starts an agent: this JVM's java, with this class path (which holds the agent). */
+    static List<String> agentCommand() {
+        return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            System.getProperty("rst.agent.heap", "-Xmx128m"), "-cp", System.getProperty("java.class.path"),
+            "io.rst.rft.cli.Main"));
+    }
+
+    /** Options of the form {@code --name value} and {@code --flag}. */
+    private static final class Opts {
+        private final List<String> args;
+        private final Set<Integer> used = new HashSet<>();
+        final Path dir;
+
+        Opts(final List<String> args) {
+            this.args = args;
+            final String d = value("--dir");
+            dir = d != null ? Path.of(d) : System.getenv("RST_LAB_DIR") != null ? Path.of(System.getenv("RST_LAB_DIR"))
+                : Lab.DEFAULT_DIR;
+        }
+
+        private String value(final String name) {
+            final var all = all(name);
+            return all.isEmpty() ? null : all.get(all.size() - 1);
+        }
+
+        List<String> all(final String name) {
+            final List<String> out = new ArrayList<>();
+            for (int i = 0; i < args.size(); i++) {
+                if (args.get(i).equals(name)) {
+                    if (i + 1 >= args.size()) {
+                        throw new IllegalArgumentException(name + " needs a value");
+                    }
+                    used.add(i);
+                    used.add(i + 1);
+                    out.add(args.get(++i));
+                }
+            }
+            return out;
+        }
+
+        boolean flag(final String name) {
+            final int i = args.indexOf(name);
+            if (i >= 0) {
+                used.add(i);
+            }
+            return i >= 0;
+        }
+
+        int intOpt(final String name, final int def) {
+            final String v = value(name);
+            try {
+                return v == null ? def : Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(name + " wants a number, got '" + v + "'");
+            }
+        }
+
+        long longOpt(final String name, final long def) {
+            final String v = value(name);
+            try {
+                return v == null ? def : Long.parseLong(v);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(name + " wants a number, got '" + v + "'");
+            }
+        }
+
+        double doubleOpt(final String name, final double def) {
+            final String v = value(name);
+            try {
+                return v == null ? def : Double.parseDouble(v);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(name + " wants a number, got '" + v + "'");
+            }
+        }
+
+        Restconf restconf() {
+            final String url = value("--controller");
+            final String user = value("--user");
+            final String password = value("--password");
+            return new Restconf(url != null ? url : "http://127.0.0.1:8181/rests", user != null ? user : "admin",
+                password != null ? password : "admin");
+        }
+
+        /** Fails on anything not taken. */
+        void done() {
+            restconf();
+            for (int i = 0; i < args.size(); i++) {
+                if (!used.contains(i)) {
+                    throw new IllegalArgumentException("unknown option '" + args.get(i) + "' (see rst lab --help)");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,189 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.lab;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks what RST shows against what happened: every session's forward and reverse CM path in
+ * {@code rdma-path-table:rpt} against the kernel's forwarding of that direction's packets (hop by
+ * hop, ingress and egress ports, host to host), and each session's state against what the
+ * generator did. A switch whose RFT is off must show as exactly that: its hop inferred, not
+ * observed, and a gap that names it.
+ */
+public final class PathCheck {
+    /**
+     * What a check found.
+     *
+     * @param sessions connections checked
+     * @param paths directions whose path was compared
+     * @param states states compared
+     * @param mismatches one line per difference
+     */
+    public record Result(int sessions, int paths, int states, List<String> mismatches) {
+        public boolean ok() {
+            return mismatches.isEmpty();
+        }
+
+        public String summary() {
+            return "checked " + sessions + " sessions: " + paths + " paths against the kernel's forwarding, " + states
+                + " states against the traffic; " + (ok() ? "all equal" : mismatches.size() + " differ");
+        }
+    }
+
+    private PathCheck() {
+        // utility
+    }
+
+    /**
+     * Checks {@code conns}: paths, and states.
+     *
+     * @param off switches whose RFT is off for these sessions: their hops must be inferred
+     */
+    public static Result check(final Fabric fabric, final Collection<Truth.Connection> conns, final Restconf rc,
+            final Set<String> off) {
+        final Map<String, JsonNode> paths = new HashMap<>();
+        rc.get("data/rdma-path-table:rpt?content=nonconfig").path("rdma-path-table:rpt").path("path")
+            .forEach(p -> paths.put(p.path("session-id").asText(), p));
+        final Map<String, Map<String, JsonNode>> tables = new HashMap<>();
+        rc.get("data/rdma-flow-table:rft?content=nonconfig").path("rdma-flow-table:rft").path("switch").forEach(sw -> {
+            final Map<String, JsonNode> byId = new HashMap<>();
+            sw.path("session").forEach(s -> byId.put(s.path("session-id").asText(), s));
+            tables.put(sw.path("node-id").asText(), byId);
+        });
+
+        final Map<Truth.Connection, KernelPaths.Flow[]> flows = new HashMap<>();
+        final Set<KernelPaths.Flow> all = new LinkedHashSet<>();
+        for (var c : conns) {
+            final var fwd = new KernelPaths.Flow(c.requester(), c.requesterIp(), c.responderIp(), c.requesterCmPort());
+            final var rev = c.responderCmPort() < 0 ? null
+                : new KernelPaths.Flow(c.responder(), c.responderIp(), c.requesterIp(), c.responderCmPort());
+            flows.put(c, new KernelPaths.Flow[] {fwd, rev});
+            all.add(fwd);
+            if (rev != null) {
+                all.add(rev);
+            }
+        }
+        final var truth = KernelPaths.trace(fabric, all);
+
+        final List<String> bad = new ArrayList<>();
+        int compared = 0;
+        int states = 0;
+        for (var c : conns) {
+            final String id = c.sessionId();
+            final var path = paths.get(id);
+            if (path == null) {
+                bad.add(id + " (" + c.scenario() + " " + c.requester() + "->" + c.responder() + "): no path in rpt");
+                continue;
+            }
+            final var f = flows.get(c);
+            compared += compare(id + " forward", path.path("forward"), truth.get(f[0]), off, c.responder(), bad);
+            if (f[1] != null) {
+                compared += compare(id + " reverse", path.path("reverse"), truth.get(f[1]), off, c.requester(), bad);
+            } else if (path.path("reverse").path("hop").size() > 0) {
+                bad.add(id + " reverse: the responder sent nothing, yet rpt has hops " + hops(path.path("reverse")));
+            }
+            // the state the flow table reaches: in the path, and on the requester's first switch
+            final String pathState = path.path("state").asText();
+            states++;
+            if (!c.expect().equals(pathState)) {
+                bad.add(id + " (" + c.scenario() + "): path state " + pathState + ", the traffic made it " + c.expect());
+            }
+            final String first = truth.get(f[0]).get(0).node();
+            if (!off.contains(first)) {
+                final var s = tables.getOrDefault(first, Map.of()).get(id);
+                states++;
+                if (s == null) {
+                    bad.add(id + ": not in " + first + "'s flow table");
+                } else {
+                    if (!c.expect().equals(s.path("state").asText())) {
+                        bad.add(id + " (" + c.scenario() + "): " + first + " says " + s.path("state").asText()
+                            + ", the traffic made it " + c.expect());
+                    }
+                    if (c.rejectReason() >= 0 && s.path("reject-reason").asInt(-1) != c.rejectReason()) {
+                        bad.add(id + ": reject reason " + s.path("reject-reason") + " in " + first + ", sent "
+                            + c.rejectReason());
+                    }
+                    if (s.has("requester-udp-src-port") && s.path("requester-udp-src-port").asInt() != c.requesterCmPort()) {
+                        bad.add(id + ": requester-udp-src-port " + s.path("requester-udp-src-port") + ", sent from "
+                            + c.requesterCmPort());
+                    }
+                }
+            }
+        }
+        return new Result(conns.size(), compared, states, bad);
+    }
+
+    /** Compares one direction; returns 1 (one path compared). */
+    private static int compare(final String what, final JsonNode dir, final List<KernelPaths.Hop> kernel,
+            final Set<String> off, final String dstHost, final List<String> bad) {
+        final List<String> want = new ArrayList<>();
+        for (var h : kernel) {
+            want.add(h.node() + ":" + h.ingress() + ">" + h.egress() + (off.contains(h.node()) ? "(inferred)" : ""));
+        }
+        final List<String> got = hops(dir);
+        if (!want.equals(got)) {
+            bad.add(what + ": rpt " + got + ", kernel " + want + gaps(dir));
+            return 1;
+        }
+        final boolean crossesOff = kernel.stream().anyMatch(h -> off.contains(h.node()));
+        final boolean complete = dir.path("complete").asBoolean();
+        if (crossesOff) {
+            for (var h : kernel) {
+                if (off.contains(h.node()) && !gaps(dir).contains(h.node())) {
+                    bad.add(what + ": RFT is off on " + h.node() + " but no gap names it" + gaps(dir));
+                }
+            }
+            if (complete) {
+                bad.add(what + ": complete, though RFT is off on a switch it crosses");
+            }
+        } else if (!complete) {
+            bad.add(what + ": not complete" + gaps(dir));
+        }
+        if (dir.has("destination-node") && !dstHost.equals(dir.path("destination-node").asText())) {
+            bad.add(what + ": destination-node " + dir.path("destination-node").asText() + ", sent to " + dstHost);
+        }
+        return 1;
+    }
+
+    private static List<String> hops(final JsonNode dir) {
+        final List<JsonNode> list = new ArrayList<>();
+        dir.path("hop").forEach(list::add);
+        list.sort((a, b) -> a.path("index").asInt() - b.path("index").asInt());
+        final List<String> out = new ArrayList<>();
+        for (var h : list) {
+            out.add(h.path("node-id").asText() + ":" + h.path("ingress-tp").asText("?") + ">"
+                + h.path("egress-tp").asText("?") + (h.path("observed").asBoolean(true) ? "" : "(inferred)"));
+        }
+        return out;
+    }
+
+    private static String gaps(final JsonNode dir) {
+        return dir.path("gap").isEmpty() ? "" : " gaps " + dir.path("gap");
+    }
+
+    /** Checks again until everything is equal or {@code seconds} pass; the last result. */
+    public static Result checkUntil(final Fabric fabric, final Collection<Truth.Connection> conns, final Restconf rc,
+            final Set<String> off, final double seconds) {
+        final long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        while (true) {
+            final var r = check(fabric, conns, rc, off);
+            if (r.ok() || System.nanoTime() > deadline) {
+                return r;
+            }
+            Lab.sleep(1000);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.lab;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+
+/** A small RESTCONF client, as an operator's script would use: JSON over HTTP with basic auth. */
+public final class Restconf {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String base;
+    private final String auth;
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /**
+     * A client of {@code base} (e.g. {@code http://127.0.0.1:8181/rests}).
+     */
+    public Restconf(final String base, final String user, final String password) {
+        this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        this.auth = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
+            .getBytes(StandardCharsets.UTF_8));
+    }
+
+    public String base() {
+        return base;
+    }
+
+    /** GET of a data path; {@link MissingNode} when the data is not there (404, or 409 data-missing). */
+    public JsonNode get(final String path) {
+        final var rsp = send("GET", path, null);
+        if (rsp.statusCode() == 404 || rsp.statusCode() == 409) {
+            return MissingNode.getInstance();
+        }
+        check("GET", path, rsp);
+        try {
+            return JSON.readTree(rsp.body());
+        } catch (IOException e) {
+            throw new LabException("GET " + path + ": not JSON: " + e.getMessage());
+        }
+    }
+
+    public void put(final String path, final JsonNode body) {
+        check("PUT", path, send("PUT", path, body));
+    }
+
+    public void patch(final String path, final JsonNode body) {
+        check("PATCH", path, send("PATCH", path, body));
+    }
+
+    /** DELETE; what is not there is already deleted. */
+    public void delete(final String path) {
+        final var rsp = send("DELETE", path, null);
+        if (rsp.statusCode() != 404 && rsp.statusCode() != 409) {
+            check("DELETE", path, rsp);
+        }
+    }
+
+    public JsonNode post(final String path, final JsonNode body) {
+        final var rsp = send("POST", path, body);
+        check("POST", path, rsp);
+        try {
+            return rsp.body().isEmpty() ? MissingNode.getInstance() : JSON.readTree(rsp.body());
+        } catch (IOException e) {
+            throw new LabException("POST " + path + ": not JSON: " + e.getMessage());
+        }
+    }
+
+    /** Whether RESTCONF answers with these credentials. */
+    public boolean answers() {
+        try {
+            return send("GET", "data/ietf-yang-library:yang-library?fields=module-set(name)", null).statusCode() == 200;
+        } catch (LabException e) {
+            return false;
+        }
+    }
+
+    private HttpResponse<String> send(final String method, final String path, final JsonNode body) {
+        final var b = HttpRequest.newBuilder(URI.create(base + "/" + path)).timeout(Duration.ofSeconds(60))
+            .header("Authorization", auth).header("Accept", "application/yang-data+json");
+        if (body != null) {
+            b.header("Content-Type", "application/yang-data+json");
+            b.method(method, HttpRequest.BodyPublishers.ofString(body.toString()));
+        } else {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        try {
+            return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new LabException("RESTCONF at " + base + " does not answer: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LabException("interrupted");
+        }
+    }
+
+    private static void check(final String method, final String path, final HttpResponse<String> rsp) {
+        if (rsp.statusCode() / 100 != 2) {
+            final String body = rsp.body();
+            throw new LabException(method + " " + path + " answered " + rsp.statusCode() + ": "
+                + (body.length() > 500 ? body.substring(0, 500) + "..." : body));
+        }
+    }
+}

@@ -1,0 +1,485 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.lab;
+
+import static java.util.Objects.requireNonNull;
+
+import io.rst.rft.decode.CmMessageType;
+import io.rst.rft.pcap.CmFrameBuilder;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * RDMA connections between the lab's hosts, as real UDP packets that the kernel routes through
+ * the fabric: each host's packets leave from sockets opened inside its namespace. Every connection
+ * is a CM exchange with realistic comm IDs, QPNs, service IDs and rdma_cm private data, from a
+ * UDP source port of its own per side; data packets (RC SEND, BTH to the peer's QPN) follow on
+ * another source port per side, as real NICs do, so that under ECMP the data and the CM of one
+ * session may take different spines. What each connection did is written to the {@link Truth}
+ * log as it happens.
+ *
+ * <pre>
+ * scenario      messages                                   the flow table should end with
+ * LIVE          REQ REP RTU, data                          ESTABLISHED (CLOSED once closed)
+ * CLOSED        REQ REP RTU, data, DREQ DREP               CLOSED
+ * REJECTED      REQ REJ(reason)                            REJECTED with the reason
+ * UNANSWERED    REQ, its retry, nothing back               TIMED_OUT
+ * HALF_CLOSED   REQ REP RTU, data, DREQ, no DREP           TIMED_OUT (the DREQ's wait ends)
+ * MRA           REQ MRA REP RTU, data                      ESTABLISHED
+ * FLAPPING      the same pair set up and torn down 3 times CLOSED, three sessions
+ * </pre>
+ */
+public final class Traffic implements AutoCloseable {
+    /**
+     * Where a host's packets go: by default a UDP socket opened in the host's namespace, so that
+     * the kernel routes them; a {@link Recording} writes them to capture files instead.
+     */
+    @FunctionalInterface
+    public interface Wire {
+        /** Sends {@code count} copies of a RoCEv2 UDP payload from a host. */
+        void send(String host, byte[] src, int srcPort, byte[] dst, ByteBuffer payload, int count) throws IOException;
+    }
+
+    /** What the connections do. */
+    public enum Scenario { LIVE, CLOSED, REJECTED, UNANSWERED, HALF_CLOSED, MRA, FLAPPING }
+
+    /**
+     * How much traffic.
+     *
+     * @param rate new connections per second
+     * @param concurrency live connections kept at most: beyond it the oldest is closed
+     * @param connections connections in all (0: no limit)
+     * @param seconds how long (0: no limit; with neither limit, until interrupted)
+     * @param seed random seed
+     * @param dataPackets data packets each way per connection
+     * @param mix true: every scenario in the proportions above; false: LIVE only
+     */
+    public record Options(double rate, int concurrency, int connections, double seconds, long seed, int dataPackets,
+            boolean mix) {
+        public Options {
+            if (!(rate > 0) || rate > 100_000) {
+                throw new IllegalArgumentException("--rate must be in (0, 100000], got " + rate);
+            }
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("--concurrency must be positive");
+            }
+            if (connections < 0 || seconds < 0) {
+                throw new IllegalArgumentException("--connections and --seconds must not be negative");
+            }
+            if (dataPackets < 0 || dataPackets > 1000) {
+                throw new IllegalArgumentException("--data-packets must be 0..1000");
+            }
+        }
+    }
+
+    // REQ and DREQ wait 4.096 us * 2^18 = 1.07 s for an answer: quick time-outs in the lab
+    static final int CM_TIMEOUT_EXP = 18;
+    private static final int[] REJECT_REASONS = {28, 8, 2, 5};
+    private static final long[] SERVICE_PORTS = {4420, 7471, 18515, 20049};
+    private static final int ROCE_PORT = 4791;
+
+    private final Fabric fabric;
+    private final Truth.Writer truth;
+    private final Map<String, ScheduledExecutorService> hostThreads = new LinkedHashMap<>();
+    private final Map<String, byte[]> hostIps = new LinkedHashMap<>();
+    private final Selector sinks;
+    private final Thread drain;
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong sendErrors = new AtomicLong();
+    private final AtomicLong received = new AtomicLong();
+    private final Wire wire;
+    // live connections, oldest first: beyond the concurrency the oldest is closed (across runs)
+    private final ArrayDeque<Conn> live = new ArrayDeque<>();
+    private volatile java.util.function.ObjLongConsumer<String> onRtu;
+    private volatile String lastError;
+    private long nextId;
+
+    /** Opens a thread and a receiving socket (UDP 4791) in every host's namespace. */
+    public Traffic(final Fabric fabric, final Truth.Writer truth, final long firstId) throws IOException {
+        this(fabric, truth, firstId, null);
+    }
+
+    /**
+     * Traffic onto {@code wire} instead of the hosts' namespaces (null: the namespaces).
+     */
+    public Traffic(final Fabric fabric, final Truth.Writer truth, final long firstId, final Wire wire)
+            throws IOException {
+        this.fabric = requireNonNull(fabric);
+        this.truth = requireNonNull(truth);
+        this.nextId = firstId;
+        this.wire = wire != null ? wire : this::sendUdp;
+        sinks = Selector.open();
+        final List<DatagramChannel> opened = new ArrayList<>();
+        for (var host : fabric.hosts()) {
+            final var exec = wire != null ? new ScheduledThreadPoolExecutor(1)
+                : new ScheduledThreadPoolExecutor(1, NetnsThreads.factory(host.namespace()));
+            exec.setRemoveOnCancelPolicy(true);
+            hostThreads.put(host.id(), exec);
+            hostIps.put(host.id(), bytes(fabric.hostIp(host.id())));
+            if (wire != null) {
+                continue;
+            }
+            // a socket on the RoCEv2 port, so that arriving CM packets are taken, not answered with ICMP
+            try {
+                opened.add(exec.submit(() -> {
+                    final var ch = DatagramChannel.open(StandardProtocolFamily.INET);
+                    ch.bind(new InetSocketAddress(ROCE_PORT));
+                    ch.configureBlocking(false);
+                    return ch;
+                }).get());
+            } catch (ExecutionException e) {
+                throw new IOException("cannot open a socket in " + host.namespace() + ": " + e.getCause().getMessage(),
+                    e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted");
+            }
+        }
+        for (var ch : opened) {
+            ch.register(sinks, SelectionKey.OP_READ);
+        }
+        drain = new Thread(this::drain, "lab-sinks");
+        drain.setDaemon(true);
+        drain.start();
+    }
+
+    private void drain() {
+        final ByteBuffer buf = ByteBuffer.allocateDirect(2048);
+        while (sinks.isOpen()) {
+            try {
+                sinks.select(500);
+                for (var it = sinks.selectedKeys().iterator(); it.hasNext();) {
+                    final var key = it.next();
+                    it.remove();
+                    final var ch = (DatagramChannel) key.channel();
+                    while (true) {
+                        buf.clear();
+                        if (ch.receive(buf) == null) {
+                            break;
+                        }
+                        received.incrementAndGet();
+                    }
+                }
+            } catch (IOException | java.nio.channels.ClosedSelectorException e) {
+                return;
+            }
+        }
+    }
+
+    public long sent() {
+        return sent.get();
+    }
+
+    public long sendErrors() {
+        return sendErrors.get();
+    }
+
+    public long received() {
+        return received.get();
+    }
+
+    /** One connection's fixed facts. */
+    private record Conn(long id, Scenario scenario, String requester, String responder, int requesterCid,
+            int responderCid, int requesterQpn, int responderQpn, long serviceId, int privatePort, int requesterCmPort,
+            int responderCmPort, int requesterDataPort, int responderDataPort, int rejectReason, long tid) {
+    }
+
+    /**
+     * Runs until the options say stop (or the thread is interrupted); returns the number of
+     * connections started. Messages still scheduled (answers, time-outs) go out before it returns.
+     */
+    public long run(final Options opt) throws InterruptedException {
+        final var rnd = new SplittableRandom(opt.seed() ^ nextId);
+        final var hosts = fabric.hosts().stream().map(Fabric.Node::id).toList();
+        if (hosts.size() < 2) {
+            throw new LabException("traffic needs at least two hosts");
+        }
+        final long start = System.nanoTime();
+        final long endNanos = opt.seconds() > 0 ? start + (long) (opt.seconds() * 1e9) : Long.MAX_VALUE;
+        long started = 0;
+        while (opt.connections() == 0 || started < opt.connections()) {
+            final long now = System.nanoTime();
+            if (now >= endNanos) {
+                break;
+            }
+            final long due = (long) ((now - start) / 1e9 * opt.rate()) + 1;
+            if (started >= due) {
+                Thread.sleep(Math.max(1, (long) (1000 / opt.rate() / 2)));
+                continue;
+            }
+            final var scenario = opt.mix() ? pick(rnd) : Scenario.LIVE;
+            final String a = hosts.get(rnd.nextInt(hosts.size()));
+            String b = hosts.get(rnd.nextInt(hosts.size() - 1));
+            if (b.equals(a)) {
+                b = hosts.get(hosts.size() - 1);
+            }
+            if (scenario == Scenario.FLAPPING) {
+                for (int k = 0; k < 3; k++) {
+                    startConnection(newConn(rnd, Scenario.FLAPPING, a, b), 300L * k, opt);
+                }
+            } else {
+                final var c = newConn(rnd, scenario, a, b);
+                startConnection(c, 0, opt);
+                if (scenario == Scenario.LIVE || scenario == Scenario.MRA) {
+                    live.add(c);
+                    while (live.size() > opt.concurrency()) {
+                        close(live.poll(), 0, false);
+                    }
+                }
+            }
+            started++;
+        }
+        return started;
+    }
+
+    /** Waits until every scheduled message went out. */
+    public void quiesce() throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (var exec : hostThreads.values()) {
+            final var stpe = (ScheduledThreadPoolExecutor) exec;
+            while (!stpe.getQueue().isEmpty() || stpe.getActiveCount() > 0) {
+                if (System.nanoTime() > deadline) {
+                    return;
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    private static Scenario pick(final SplittableRandom rnd) {
+        final int r = rnd.nextInt(100);
+        if (r < 50) {
+            return Scenario.LIVE;
+        } else if (r < 65) {
+            return Scenario.CLOSED;
+        } else if (r < 75) {
+            return Scenario.REJECTED;
+        } else if (r < 82) {
+            return Scenario.UNANSWERED;
+        } else if (r < 89) {
+            return Scenario.HALF_CLOSED;
+        } else if (r < 95) {
+            return Scenario.MRA;
+        }
+        return Scenario.FLAPPING;
+    }
+
+    private Conn newConn(final SplittableRandom rnd, final Scenario scenario, final String a,
+            final String b) {
+        final int reqPort = ephemeral(rnd);
+        int respPort = ephemeral(rnd);
+        int reqData = ephemeral(rnd);
+        while (reqData == reqPort) {
+            reqData = ephemeral(rnd);
+        }
+        int respData = ephemeral(rnd);
+        while (respData == respPort) {
+            respData = ephemeral(rnd);
+        }
+        return new Conn(nextId++, scenario, a, b, rnd.nextInt() | 1, rnd.nextInt() | 1,
+            0x11 + rnd.nextInt(0xffffee), 0x11 + rnd.nextInt(0xffffee),
+            0x0000000001060000L | SERVICE_PORTS[rnd.nextInt(SERVICE_PORTS.length)], ephemeral(rnd), reqPort, respPort,
+            reqData, respData, REJECT_REASONS[rnd.nextInt(REJECT_REASONS.length)], rnd.nextLong() & 0x7fffffffffffffffL);
+    }
+
+    private static int ephemeral(final SplittableRandom rnd) {
+        return 49152 + rnd.nextInt(16384);
+    }
+
+    private void startConnection(final Conn c, final long atMs, final Options opt) {
+        final String expect = switch (c.scenario()) {
+            case LIVE, MRA -> "ESTABLISHED";
+            case CLOSED, FLAPPING -> "CLOSED";
+            case REJECTED -> "REJECTED";
+            case UNANSWERED, HALF_CLOSED -> "TIMED_OUT";
+        };
+        truth.started(c.id(), c.scenario().name(), c.requester(), fabric.hostIp(c.requester()), c.responder(),
+            fabric.hostIp(c.responder()), hex8(c.requesterCid()), hex8(c.responderCid()), c.requesterQpn(),
+            c.responderQpn(), c.requesterCmPort(), c.scenario() == Scenario.UNANSWERED ? -1 : c.responderCmPort(),
+            c.requesterDataPort(), c.responderDataPort(), expect,
+            c.scenario() == Scenario.REJECTED ? c.rejectReason() : -1);
+        long t = atMs;
+        req(c, t);
+        switch (c.scenario()) {
+            case UNANSWERED -> req(c, t + 1100);
+            case REJECTED -> send(c, false, CmMessageType.REJ, t + 3);
+            case MRA -> {
+                send(c, false, CmMessageType.MRA, t + 2);
+                setUp(c, t + 20, opt);
+            }
+            case LIVE -> setUp(c, t + 3, opt);
+            case CLOSED, FLAPPING -> {
+                setUp(c, t + 3, opt);
+                close(c, t + 60, true);
+            }
+            case HALF_CLOSED -> {
+                setUp(c, t + 3, opt);
+                send(c, true, CmMessageType.DREQ, t + 60);
+            }
+        }
+    }
+
+    private void setUp(final Conn c, final long t, final Options opt) {
+        send(c, false, CmMessageType.REP, t);
+        send(c, true, CmMessageType.RTU, t + 3);
+        if (opt.dataPackets() > 0) {
+            data(c, true, t + 6, opt.dataPackets());
+            data(c, false, t + 8, opt.dataPackets());
+        }
+    }
+
+    private void close(final Conn c, final long t, final boolean expected) {
+        send(c, true, CmMessageType.DREQ, t);
+        send(c, false, CmMessageType.DREP, t + 3);
+        if (!expected) {
+            truth.expect(c.id(), "CLOSED");
+        }
+    }
+
+    private void req(final Conn c, final long t) {
+        send(c, true, CmMessageType.REQ, t);
+    }
+
+    /** Sends one CM message from the requester ({@code fromRequester}) or the responder. */
+    private void send(final Conn c, final boolean fromRequester, final CmMessageType type, final long atMs) {
+        final String host = fromRequester ? c.requester() : c.responder();
+        final byte[] src = hostIps.get(host);
+        final byte[] dst = hostIps.get(fromRequester ? c.responder() : c.requester());
+        final int port = fromRequester ? c.requesterCmPort() : c.responderCmPort();
+        hostThreads.get(host).schedule(() -> {
+            final var fb = new CmFrameBuilder().ips(src, dst).udpPorts(port, ROCE_PORT).type(type);
+            // a DREP answers its DREQ with the same transaction ID; other messages have their own
+            fb.transactionId(type == CmMessageType.DREP ? c.tid() ^ 3 : c.tid() ^ type.attributeId());
+            switch (type) {
+                case REQ -> fb.commIds(c.requesterCid(), 0).localQpn(c.requesterQpn()).serviceId(c.serviceId())
+                    .startingPsn(c.requesterQpn() * 7 & 0xffffff).timeouts(CM_TIMEOUT_EXP, CM_TIMEOUT_EXP, 1)
+                    .ipCm(4, c.privatePort(), src, dst);
+                case REP -> fb.commIds(c.responderCid(), c.requesterCid()).localQpn(c.responderQpn())
+                    .startingPsn(c.responderQpn() * 5 & 0xffffff);
+                case REJ -> fb.commIds(c.responderCid(), c.requesterCid()).reject(c.rejectReason(), 0);
+                case MRA -> fb.commIds(c.responderCid(), c.requesterCid()).mra(0, CM_TIMEOUT_EXP);
+                case RTU -> fb.commIds(c.requesterCid(), c.responderCid());
+                case DREQ -> fb.commIds(c.requesterCid(), c.responderCid()).remoteQpn(c.responderQpn());
+                case DREP -> fb.commIds(c.responderCid(), c.requesterCid());
+                default -> throw new IllegalStateException("not sent by the lab: " + type);
+            }
+            final byte[] frame = new byte[fb.length()];
+            fb.build(frame);
+            // the kernel writes Ethernet, IP and UDP: send what follows them (BTH, DETH, MAD, ICRC)
+            transmit(host, src, port, dst, ByteBuffer.wrap(frame, 42, frame.length - 42), 1);
+            final var listener = onRtu;
+            if (type == CmMessageType.RTU && listener != null) {
+                listener.accept(fabric.hostIp(c.requester()) + "/" + hex8(c.requesterCid()) + "/"
+                    + fabric.hostIp(c.responder()), System.nanoTime());
+            }
+        }, atMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** RC SEND Only packets to the peer's QPN, from the side's data source port. */
+    private void data(final Conn c, final boolean fromRequester, final long atMs, final int count) {
+        final String host = fromRequester ? c.requester() : c.responder();
+        final byte[] src = hostIps.get(host);
+        final byte[] dst = hostIps.get(fromRequester ? c.responder() : c.requester());
+        final int port = fromRequester ? c.requesterDataPort() : c.responderDataPort();
+        final int destQpn = fromRequester ? c.responderQpn() : c.requesterQpn();
+        final int psn = (fromRequester ? c.requesterQpn() * 7 : c.responderQpn() * 5) & 0xffffff;
+        hostThreads.get(host).schedule(() -> {
+            final ByteBuffer payload = ByteBuffer.allocate(12 + 64 + 4);
+            payload.put((byte) 0x04).put((byte) 0).putShort((short) 0xffff).putInt(destQpn & 0xffffff)
+                .putInt(0x80000000 | psn);
+            payload.flip().limit(payload.capacity());
+            transmit(host, src, port, dst, payload, count);
+        }, atMs, TimeUnit.MILLISECONDS);
+    }
+
+    private void transmit(final String host, final byte[] src, final int srcPort, final byte[] dst,
+            final ByteBuffer payload, final int count) {
+        try {
+            wire.send(host, src, srcPort, dst, payload, count);
+            sent.addAndGet(count);
+        } catch (IOException | RuntimeException e) {
+            sendErrors.incrementAndGet();
+            lastError = e.toString();
+        }
+    }
+
+    /** The default wire: a socket opened (on the host's thread) in the host's namespace. */
+    private void sendUdp(final String host, final byte[] src, final int srcPort, final byte[] dst,
+            final ByteBuffer payload, final int count) throws IOException {
+        try (var ch = DatagramChannel.open(StandardProtocolFamily.INET)) {
+            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ch.bind(new InetSocketAddress(InetAddress.getByAddress(src), srcPort));
+            final var to = new InetSocketAddress(InetAddress.getByAddress(dst), ROCE_PORT);
+            for (int i = 0; i < count; i++) {
+                ch.send(payload.duplicate(), to);
+            }
+        }
+    }
+
+    /** Called with a session id and {@link System#nanoTime()} as each connection's RTU leaves its host. */
+    public void onRtu(final java.util.function.ObjLongConsumer<String> listener) {
+        onRtu = listener;
+    }
+
+    public String lastError() {
+        return lastError;
+    }
+
+    static String hex8(final int v) {
+        return String.format("0x%08x", v);
+    }
+
+    static byte[] bytes(final String ip) {
+        try {
+            return InetAddress.getByName(ip).getAddress();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException(ip, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (var exec : hostThreads.values()) {
+            exec.shutdown();
+        }
+        for (var exec : hostThreads.values()) {
+            try {
+                exec.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            for (var key : sinks.keys()) {
+                key.channel().close();
+            }
+            sinks.close();
+        } catch (IOException e) {
+            // closing: nothing left to do
+        }
+    }
+}
