@@ -13,9 +13,12 @@
 //   RST_SWITCH         the switch whose RFT is turned off and on again (default: a capturing spine
 //                      if there is one, else the first capturing switch)
 //   RST_EXPECT_GAP=1   fail, rather than skip, when turning the switch off leaves no gap in a path
+//   RST_AGENT_TOKEN_DIR  the controller's agent token directory (one file per switch, as the lab
+//                      writes them): then the agent itself is asked whether its capture stopped
 //   RST_SCREENSHOTS    where screenshots go (default ui-bundle/target/screenshots)
 // Exit status 0 when every step passed or was skipped with its reason.
 
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from './browser.mjs';
@@ -136,8 +139,19 @@ suite.step('turn a switch\'s RFT off and see it in RESTCONF', async () => {
   await suite.shot(`${target} turned off`);
 });
 
+/** The agent's own word on its capture (GET /v1/status with the switch's token), when the test has the token. */
+async function agentCapturing(id) {
+  const cfg = await switchConfig(id);
+  const token = readFileSync(join(process.env.RST_AGENT_TOKEN_DIR, id), 'utf8').trim();
+  const r = await fetch(`http://${cfg['agent-address']}:${cfg['agent-port'] ?? 4791}/v1/status`, { headers: { Authorization: `Bearer ${token}` } });
+  return (await r.json()).capturing;
+}
+
 suite.step('see it in the agent status', async () => {
   await until(async () => await agentState(target) === 'DISABLED', `agent-status of ${target} is not DISABLED`, 30000);
+  if (process.env.RST_AGENT_TOKEN_DIR) {
+    await until(async () => await agentCapturing(target) === false, `the agent of ${target} still captures`, 30000);
+  }
   await page.click(`#switches tr[data-switch="${target}"] a.switch-link`);
   await page.locator('.switch-head .badge', { hasText: 'off' }).waitFor();
   await suite.shot(`${target} flow table while off`);
@@ -150,9 +164,9 @@ suite.step('see the switch as a gap in the path view', async () => {
     skip(why);
   }
   await page.click('#traffic-paths');
-  await page.locator('.paths[data-ready]').waitFor();
+  await page.locator('.paths[data-complete]').waitFor({ timeout: 120000 });
   const found = await until(async () => {
-    await page.fill('#path-search', 'gap:yes');
+    await page.fill('#path-search', `gap:yes node:${target}`);
     const n = await page.locator('.path-list .vrow').count();
     if (n === 0) {
       return false;
@@ -163,6 +177,8 @@ suite.step('see the switch as a gap in the path view', async () => {
     return (await gaps.allTextContents()).some(t => t.includes(target));
   }, `no path shows a gap at ${target}`, 45000, 2000);
   check(found, 'no gap');
+  const marked = await page.evaluate(t => window.rstFabric?.gapNodes?.() ?? [], target);
+  check(marked.includes(target), `the fabric does not mark ${target} as the gap (marked: ${marked.join(', ')})`);
   await suite.shot(`gap at ${target} on the fabric`);
 });
 
@@ -173,6 +189,9 @@ suite.step('turn it on again', async () => {
   await toggle.click();
   await until(async () => (await switchConfig(target))?.enabled === true, `RESTCONF still has ${target} disabled`);
   await until(async () => await rowState(target) === 'capturing', `${target} does not capture again (says "${await rowState(target)}")`, 60000);
+  if (process.env.RST_AGENT_TOKEN_DIR) {
+    await until(async () => await agentCapturing(target) === true, `the agent of ${target} does not capture again`, 30000);
+  }
   await suite.shot(`${target} on again`);
 });
 

@@ -16,6 +16,18 @@ import {
   parseTopology, member, type AgentStatus, type Path, type Session, type SwitchConfig, type SwitchState, type Topology,
 } from './model';
 
+/**
+ * The last flow table shown, with its filter and sort: going from a session back to its table is
+ * instant and keeps what the operator had set. One switch only, to bound the memory it holds; a
+ * write to the switch's RFT forgets it (the table is about to change).
+ */
+export const lastTable: {
+  value?: {
+    nodeId: string; rows: readonly Session[]; at: number; query: string; state: string; port: string;
+    sortKey: string; sortDir: 'asc' | 'desc';
+  };
+} = {};
+
 export const RFT = 'rdma-flow-table:rft';
 export const RPT = 'rdma-path-table:rpt';
 export const TOPOLOGY = 'network-topology:network-topology';
@@ -154,6 +166,9 @@ export async function setEnabled(api: Restconf, nodeId: string, enabled: boolean
     entry['agent-address'] = agentAddress;
   }
   const body = { 'rdma-flow-table:switch': [entry] };
+  if (lastTable.value?.nodeId === nodeId) {
+    lastTable.value = undefined;
+  }
   if (configured) {
     await api.patch(`${RFT}/switch=${key(nodeId)}`, body);
   } else {

@@ -152,6 +152,11 @@ export class Fabric {
     return this.cy.edges('.route').length;
   }
 
+  /** The nodes drawn as gaps (for the browser tests). */
+  gapNodes(): string[] {
+    return this.cy.nodes('.gapnode').map(n => n.id());
+  }
+
   /** Marks nodes (a selected switch, the ends of a selected link). */
   select(ids: readonly string[]): void {
     this.cy.nodes().removeClass('picked');

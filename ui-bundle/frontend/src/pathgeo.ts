@@ -84,6 +84,21 @@ export function cmAndDataApart(dir: Direction): boolean {
   return cm.map(h => h.nodeId).join('>') !== data.map(h => h.nodeId).join('>');
 }
 
+/**
+ * The switches a direction's gap statements name ("switch spine1 (port swp4) feeds leaf4:swp3 but
+ * RFT there saw nothing ..."): the path table infers such a hop from the topology where it can,
+ * and the drawing marks it as the gap it is rather than as an ordinary inferred hop.
+ */
+export function gapSwitches(gaps: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const g of gaps) {
+    for (const m of g.matchAll(/\bswitch (\S+) \(port /g)) {
+      out.add(m[1]);
+    }
+  }
+  return out;
+}
+
 export function routeOf(hops: readonly Hop[], dir: Direction, srcIp: string | undefined, dstIp: string | undefined,
     links: LinkIndex): Route {
   const segments: Segment[] = [];
@@ -92,7 +107,13 @@ export function routeOf(hops: readonly Hop[], dir: Direction, srcIp: string | un
   if (hops.length === 0) {
     return { segments, gapNodes, nodes };
   }
-  const kindInto = (h: Hop): SegmentKind => h.observed ? 'observed' : 'inferred';
+  const silent = gapSwitches(dir.gaps);
+  for (const h of hops) {
+    if (!h.observed && silent.has(h.nodeId)) {
+      gapNodes.push(h.nodeId);
+    }
+  }
+  const kindInto = (h: Hop): SegmentKind => h.observed ? 'observed' : silent.has(h.nodeId) ? 'gap' : 'inferred';
   const hopIds = new Set(hops.map(h => h.nodeId));
 
   // where the traffic came from: the path table's word, else the link into the first hop, else

@@ -17,6 +17,7 @@
 
 import { rejectReasonText } from './format';
 import type { AgentStatus, CmMessage, Path, Session, SessionState } from './model';
+import { gapSwitches } from './pathgeo';
 
 export type ProblemKind = 'agent' | 'rejected' | 'timed-out' | 'half-closed' | 'flapping' | 'asymmetric'
   | 'path-anomaly' | 'path-gap';
@@ -371,8 +372,7 @@ function pathProblems(paths: readonly Path[], merged: readonly Merged[], groups:
     for (const d of [p.forward, p.reverse]) {
       for (const g of d.gaps) {
         // gap texts name the silent switch; grouping by text keeps one line per cause
-        const node = /switch (\S+)/.exec(g)?.[1];
-        groups.add(`gap|${g}`, 'path-gap', 'notice', 'Path with a gap', g, node ? [{ node }] : [], ref);
+        groups.add(`gap|${g}`, 'path-gap', 'notice', 'Path with a gap', g, [...gapSwitches([g])].map(node => ({ node })), ref);
       }
     }
   }

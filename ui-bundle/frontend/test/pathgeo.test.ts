@@ -8,7 +8,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Direction, Hop } from '../src/model';
-import { chainsByTraffic, cmAndDataApart, indexLinks, routeOf } from '../src/pathgeo';
+import { chainsByTraffic, cmAndDataApart, gapSwitches, indexLinks, routeOf } from '../src/pathgeo';
 import { labTopology } from './fixtures';
 
 const hop = (index: number, nodeId: string, ingressTp: string, egressTp?: string, observed = true,
@@ -43,6 +43,17 @@ describe('a path direction on the fabric', () => {
     const r = routeOf(d.hops, d, '10.0.1.1', '10.0.2.1', links);
     expect(r.gapNodes).toEqual(['leaf1']);
     expect(r.segments[0]).toMatchObject({ from: 'leaf1', to: 'spine1', kind: 'gap' });
+  });
+
+  it('marks an inferred hop that a gap statement names as the gap (the path table infers the silent switch)', () => {
+    const d = dir([hop(0, 'leaf1', 'swp1', 'swp3'), hop(1, 'spine1', 'swp1', 'swp2', false), hop(2, 'leaf2', 'swp3')], {
+      complete: false,
+      gaps: ['switch spine1 (port swp2) feeds leaf2:swp3 but RFT there saw nothing (off, agent down, or lost); hop spine1 inferred'],
+    });
+    const r = routeOf(d.hops, d, '10.0.1.1', '10.0.2.1', links);
+    expect(r.gapNodes).toEqual(['spine1']);
+    expect(r.segments.map(s => s.kind)).toEqual(['observed', 'gap', 'observed', 'observed']);
+    expect([...gapSwitches(['switch leaf3 (port swp1) feeds spine2:swp3', 'no switch named here'])]).toEqual(['leaf3']);
   });
 
   it('dashes the way into an inferred hop', () => {

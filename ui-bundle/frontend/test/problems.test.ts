@@ -113,7 +113,7 @@ describe('problems derived from the flow and path tables', () => {
     });
     const rejected = session({ state: 'REJECTED', messages: [msg(0, 'REJ', 'swp1', 1, false)] });
     const problems = deriveProblems({ switches: [sw('leaf1', [rejected])], paths: [
-      path('p1', true, []), path('p2', true, []), path('p3', false, ['switch spine1 (port swp1) feeds leaf2: RFT off']),
+      path('p1', true, []), path('p2', true, []), path('p3', false, ['switch spine1 (port swp1) feeds leaf2:swp3 but RFT there saw nothing']),
     ], now: NOW });
     expect(problems[0].kind).toBe('rejected');
     const asym = problems.find(p => p.kind === 'asymmetric')!;

@@ -11,7 +11,7 @@
 // set by what the last fetch cost, keeping the filter, the sort and the selected row.
 
 import type { AppContext, View } from '../app';
-import { fetchFlowTable, fetchFlowTableQuick, fetchSwitch, setEnabled } from '../data';
+import { fetchFlowTable, fetchFlowTableQuick, fetchSwitch, lastTable, setEnabled } from '../data';
 import { badge, h, replace, route, toggle } from '../dom';
 import { agentTone, agentWord, formatClock, formatCount, sessionTone, sessionWord } from '../format';
 import { naturalCompare, SESSION_STATES, type AgentStatus, type Session, type SwitchConfig } from '../model';
@@ -25,15 +25,6 @@ const WIDTHS: Record<string, string> = {
   responderQpn: '9rem', requesterCommId: '7.5rem', responderCommId: '7.5rem', ports: '6rem', serviceId: '11.5rem',
   firstSeen: '12.5rem', lastSeen: '12.5rem', requesterUdpSrcPort: '7rem', responderUdpSrcPort: '7rem',
 };
-
-/**
- * The last flow table shown, with its filter and sort: going from a session back to its table is
- * instant and keeps what the operator had set. One switch only, to bound the memory it holds.
- */
-let lastTable: {
-  nodeId: string; rows: readonly Session[]; at: number; query: string; state: string; port: string;
-  sortKey: string; sortDir: SortDir;
-} | undefined;
 
 export class FlowTableView implements View {
   readonly el: HTMLElement;
@@ -95,7 +86,7 @@ export class FlowTableView implements View {
   }
 
   start(): void {
-    const cached = lastTable?.nodeId === this.nodeId ? lastTable : undefined;
+    const cached = lastTable.value?.nodeId === this.nodeId ? lastTable.value : undefined;
     if (cached) {
       this.search.value = cached.query;
       this.sortKey = cached.sortKey;
@@ -107,7 +98,8 @@ export class FlowTableView implements View {
       this.portSelect.value = cached.port;
       this.apply();
     }
-    const age = cached ? Date.now() - cached.at : Infinity;
+    // an empty table costs nothing to fetch again; a big one was fetched moments ago
+    const age = cached && cached.rows.length > 0 ? Date.now() - cached.at : Infinity;
     this.poller.start(age < 10000 ? 10000 - age : 0);
     this.search.focus();
   }
@@ -116,7 +108,7 @@ export class FlowTableView implements View {
     this.poller.stop();
     this.abort.abort();
     if (this.data) {
-      lastTable = {
+      lastTable.value = {
         nodeId: this.nodeId, rows: this.data.rows, at: this.fetchedAt,
         query: this.search.value, state: this.stateSelect.value, port: this.portSelect.value, sortKey: this.sortKey,
         sortDir: this.sortDir,
