@@ -11,7 +11,7 @@
 // and a failing step is named and photographed, and the steps after it are skipped (they build on
 // it). The last line is "N passed, N failed, N skipped".
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export class Skip extends Error {}
@@ -57,6 +57,12 @@ export class Suite {
     this.steps = [];
     this.shots = 0;
     mkdirSync(screenshotDir, { recursive: true });
+    // one run's pictures only: an old FAILED-* beside a green run would mislead
+    for (const f of readdirSync(screenshotDir)) {
+      if (f.endsWith('.png')) {
+        rmSync(join(screenshotDir, f));
+      }
+    }
   }
 
   step(name, fn) {

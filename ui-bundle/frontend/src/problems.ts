@@ -122,8 +122,9 @@ export function deriveProblems(input: ProblemInput, options: ProblemOptions = DE
   const groups = new Groups();
   agentProblems(input.switches, groups);
   const merged = mergeSightings(input.switches);
+  const paths = new Map(input.paths.map(p => [p.sessionId, p]));
   for (const m of merged) {
-    sessionProblems(m, input.now, options, groups);
+    sessionProblems(m, paths.get(m.sessionId), input.now, options, groups);
   }
   flapping(merged, options, groups);
   pathProblems(input.paths, merged, groups);
@@ -232,68 +233,90 @@ function placeText(p: Place | undefined): string {
   return p ? (p.tp ? `${p.node} ${p.tp}` : p.node) : 'an unknown place';
 }
 
+/** Where a side's messages entered the fabric: the first hop of their direction, and its ingress port. */
+function entryOf(path: Path | undefined, fromRequester: boolean | undefined): Place | undefined {
+  const h = fromRequester === undefined ? undefined : (fromRequester ? path?.forward : path?.reverse)?.hops[0];
+  return h ? { node: h.nodeId, tp: h.ingressTp } : undefined;
+}
+
+/** Where a side's messages left the fabric: the last hop of their direction, and its egress port. */
+function exitOf(path: Path | undefined, fromRequester: boolean | undefined): Place | undefined {
+  const hops = fromRequester === undefined ? undefined : (fromRequester ? path?.forward : path?.reverse)?.hops;
+  const h = hops?.[hops.length - 1];
+  return h ? { node: h.nodeId, tp: h.egressTp } : undefined;
+}
+
 /**
  * Failing sessions, grouped by cause and by the place that tells where to look: for a REJ the
- * port where it entered the fabric (its earliest sighting: the rejecting side's edge); for an
- * unanswered message the last switch it reached (the silent side's edge).
+ * port where it entered the fabric (the rejecting side's edge); for an unanswered message the port
+ * where it left the fabric towards the side that stayed silent. The path table says both; without
+ * a path, the messages' own sightings stand in (earliest for an entry, latest for an exit).
  */
-function sessionProblems(m: Merged, now: number, options: ProblemOptions, groups: Groups): void {
+function sessionProblems(m: Merged, path: Path | undefined, now: number, options: ProblemOptions, groups: Groups): void {
   const states = statesOf(m);
   const msgs = allMessages(m);
   const types = new Set(msgs.map(x => x.message.type));
   const ref = { sessionId: m.sessionId, switchId: m.sightings[0].switchId };
   const switchPlaces = m.sightings.map(x => ({ node: x.switchId }));
   const time = lastSeen(m);
+  const s = best(m);
+  const ipOf = (fromRequester: boolean | undefined) => fromRequester === true ? s.requesterIp
+    : fromRequester === false ? s.responderIp : undefined;
+  const sideOf = (fromRequester: boolean | undefined) => fromRequester === true ? 'requester'
+    : fromRequester === false ? 'responder' : 'other side';
+  const who = (fromRequester: boolean | undefined) => `${sideOf(fromRequester)}${ipOf(fromRequester) ? ` ${ipOf(fromRequester)}` : ''}`;
 
   if (states.has('REJECTED') || types.has('REJ')) {
     const rej = sightings(msgs, 'REJ');
     const reason = m.sightings.map(x => x.session.rejectReason).find(r => r !== undefined);
-    const side = rej[0]?.message.fromRequester === true ? 'requester' : rej[0]?.message.fromRequester === false
-      ? 'responder' : 'one side';
-    const entry = placeOf(rej[0]);
+    const from = rej[0]?.message.fromRequester;
+    const entry = entryOf(path, from) ?? placeOf(rej[0]);
     const places = rej.length ? rej.map(x => placeOf(x)!) : switchPlaces;
     const listed = m.sightings.some(x => x.session.messages !== undefined);
-    groups.add(`rejected|${reason}|${side}|${placeText(entry)}`, 'rejected', 'critical', `Rejected: ${rejectReasonText(reason)}`,
-      entry ? `REJ sent by the ${side}, entering the fabric at ${placeText(entry)}`
+    groups.add(`rejected|${reason}|${sideOf(from)}|${placeText(entry)}`, 'rejected', 'critical',
+      `Rejected: ${rejectReasonText(reason)}`,
+      entry ? `REJ sent by the ${who(from)}, entering the fabric at ${placeText(entry)}`
         : `seen at ${placesText(switchPlaces)}${listed ? ' (no REJ kept)' : ''}`, places, ref, time);
     return;
   }
   const finished = types.has('DREP') || states.has('CLOSED');
   if (states.has('TIMED_OUT') && !finished) {
     let phase: string;
-    let silent: string;
-    let last: Place | undefined;
-    const lastOf = (type: string) => placeOf(sightings(msgs, type).at(-1));
+    let message: string;
+    let from: boolean | undefined;
     if (msgs.length === 0) {
       phase = 'no answer';
-      silent = 'one side';
+      message = '';
     } else if (types.has('DREQ')) {
-      const dreq = sightings(msgs, 'DREQ')[0].message;
       phase = 'DREQ got no DREP';
-      silent = dreq.fromRequester === false ? 'requester' : 'responder';
-      last = lastOf('DREQ');
+      message = 'DREQ';
+      from = sightings(msgs, 'DREQ')[0].message.fromRequester ?? true;
     } else if (types.has('REP') || types.has('MRA')) {
       phase = 'REP got no RTU';
-      silent = 'requester';
-      last = lastOf(types.has('REP') ? 'REP' : 'MRA');
+      message = types.has('REP') ? 'REP' : 'MRA';
+      from = false;
     } else {
       phase = 'REQ got no REP';
-      silent = 'responder';
-      last = lastOf('REQ');
+      message = 'REQ';
+      from = true;
     }
-    groups.add(`timed-out|${phase}|${silent}|${placeText(last)}`, 'timed-out', 'critical', `Timed out: ${phase}`,
-      last ? `the ${silent} did not answer; the unanswered message last seen at ${placeText(last)}`
-        : `the ${silent} did not answer; seen at ${placesText(switchPlaces)}`, last ? [last] : switchPlaces, ref, time);
+    const silent = from === undefined ? 'one side' : who(!from);
+    const exit = message ? exitOf(path, from) ?? placeOf(sightings(msgs, message).at(-1)) : undefined;
+    groups.add(`timed-out|${phase}|${sideOf(from === undefined ? undefined : !from)}|${placeText(exit)}`, 'timed-out',
+      'critical', `Timed out: ${phase}`,
+      exit ? `the ${silent} did not answer; the ${message} left the fabric at ${placeText(exit)}`
+        : `the ${silent} did not answer; seen at ${placesText(switchPlaces)}`, exit ? [exit] : switchPlaces, ref, time);
     return;
   }
   if (states.has('DISCONNECTING') && !finished && (time === undefined || now - time >= options.halfClosedAfter)) {
     const dreqs = sightings(msgs, 'DREQ');
-    const silent = dreqs[0]?.message.fromRequester === false ? 'requester' : dreqs[0]?.message.fromRequester === true
-      ? 'responder' : 'other side';
-    const last = placeOf(dreqs.at(-1));
-    groups.add(`half-closed|${silent}|${placeText(last)}`, 'half-closed', 'warning', 'Half-closed: DREQ without DREP',
-      `the ${silent} has not answered the DREQ${last ? `, last seen at ${placeText(last)}` : ''}`,
-      last ? [last] : switchPlaces, ref, time);
+    const from = dreqs[0]?.message.fromRequester;
+    const exit = exitOf(path, from) ?? placeOf(dreqs.at(-1));
+    const silent = from === undefined ? 'other side' : who(!from);
+    groups.add(`half-closed|${sideOf(from === undefined ? undefined : !from)}|${placeText(exit)}`, 'half-closed', 'warning',
+      'Half-closed: DREQ without DREP',
+      `the ${silent} has not answered the DREQ${exit ? `, which left the fabric at ${placeText(exit)}` : ''}`,
+      exit ? [exit] : switchPlaces, ref, time);
   }
 }
 

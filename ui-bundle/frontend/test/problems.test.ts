@@ -38,6 +38,26 @@ describe('problems derived from the flow and path tables', () => {
     expect(p.sessions[0].sessionId).toBe(id);
   });
 
+  it('takes the places from the path table when it has the session: where the REJ entered, where the REQ left', () => {
+    const hops = (...h: [string, string, string][]) => h.map(([nodeId, ingressTp, egressTp], index) =>
+      ({ index, nodeId, ingressTp, egressTp, observed: true }));
+    const path = (sessionId: string): Path => ({
+      sessionId, asymmetric: false, anomalies: [],
+      forward: { complete: true, gaps: [], hops: hops(['leaf1', 'swp1', 'swp3'], ['spine1', 'swp1', 'swp2'], ['leaf2', 'swp3', 'swp1']) },
+      reverse: { complete: true, gaps: [], hops: hops(['leaf2', 'swp1', 'swp3'], ['spine1', 'swp2', 'swp1'], ['leaf1', 'swp3', 'swp1']) },
+    });
+    // the switches' clocks disagree: the earliest REJ sighting is on the wrong side
+    const rejected = session({ sessionId: 'r', state: 'REJECTED', rejectReason: 8,
+      messages: [msg(0, 'REQ', 'swp1', 5, true), msg(1, 'REJ', 'swp3', 1, false)] });
+    const silent = session({ sessionId: 't', state: 'TIMED_OUT', messages: [msg(0, 'REQ', 'swp1', 1, true)] });
+    const problems = deriveProblems({ switches: [sw('leaf1', [rejected, silent])], paths: [path('r'), path('t')], now: NOW });
+    const rej = problems.find(p => p.kind === 'rejected')!;
+    expect(rej.where).toBe('REJ sent by the responder 10.0.2.1, entering the fabric at leaf2 swp1');
+    const out = problems.find(p => p.kind === 'timed-out')!;
+    expect(out.where).toBe('the responder 10.0.2.1 did not answer; the REQ left the fabric at leaf2 swp1');
+    expect(out.places).toEqual([{ node: 'leaf2', tp: 'swp1' }]);
+  });
+
   it('groups many rejections of one cause and place into one line', () => {
     const sessions = Array.from({ length: 500 }, (_, i) => session({ requesterIp: `10.1.${i >> 8}.${i & 255}`, state: 'REJECTED', rejectReason: 8,
       messages: [msg(0, 'REQ', 'swp1', 1, true), msg(1, 'REJ', 'swp4', 2, false)] }));
