@@ -284,7 +284,7 @@ suite.step('see a rejected session among the problems', async () => {
   check(/REJ/.test(where ?? ''), `the rejection does not say where: "${where}"`);
   await suite.shot('problems');
   await rejected.first().locator('td.sessions a').first().click();
-  await page.locator('#timeline tr[data-type="REJ"]').waitFor();
+  await page.locator('#timeline tr[data-type="REJ"]').first().waitFor();
   await suite.shot('rejected session');
 });
 

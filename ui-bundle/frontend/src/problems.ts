@@ -273,10 +273,13 @@ function sessionProblems(m: Merged, path: Path | undefined, now: number, options
     const entry = entryOf(path, from) ?? placeOf(rej[0]);
     const places = rej.length ? rej.map(x => placeOf(x)!) : switchPlaces;
     const listed = m.sightings.some(x => x.session.messages !== undefined);
+    // the session opens on a switch that saw the REJ (not every switch on the way did)
+    const seenRej = rej.find(x => x.switchId === entry?.node) ?? rej[0];
     groups.add(`rejected|${reason}|${sideOf(from)}|${placeText(entry)}`, 'rejected', 'critical',
       `Rejected: ${rejectReasonText(reason)}`,
       entry ? `REJ sent by the ${who(from)}, entering the fabric at ${placeText(entry)}`
-        : `seen at ${placesText(switchPlaces)}${listed ? ' (no REJ kept)' : ''}`, places, ref, time);
+        : `seen at ${placesText(switchPlaces)}${listed ? ' (no REJ kept)' : ''}`, places,
+      seenRej ? { sessionId: m.sessionId, switchId: seenRej.switchId } : ref, time);
     return;
   }
   const finished = types.has('DREP') || states.has('CLOSED');

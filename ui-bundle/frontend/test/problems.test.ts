@@ -53,6 +53,7 @@ describe('problems derived from the flow and path tables', () => {
     const problems = deriveProblems({ switches: [sw('leaf1', [rejected, silent])], paths: [path('r'), path('t')], now: NOW });
     const rej = problems.find(p => p.kind === 'rejected')!;
     expect(rej.where).toBe('REJ sent by the responder 10.0.2.1, entering the fabric at leaf2 swp1');
+    expect(rej.sessions[0]).toEqual({ sessionId: 'r', switchId: 'leaf1' });
     const out = problems.find(p => p.kind === 'timed-out')!;
     expect(out.where).toBe('the responder 10.0.2.1 did not answer; the REQ left the fabric at leaf2 swp1');
     expect(out.places).toEqual([{ node: 'leaf2', tp: 'swp1' }]);
