@@ -4,12 +4,13 @@
 # 100,000 sessions to apply a filter and a sort (floor 300 ms). Prints one line per measurement,
 # the median of RUNS, with its floor. Not part of `./rst test`.
 #
-#   bash scripts/bench-ui.sh [--url URL] [--prepare --token-file F] [--sessions N]
+#   bash scripts/bench-ui.sh [--url URL] [--prepare --token-file F | --prepare --token-dir D] [--sessions N]
 #
 # Against a running controller (default http://127.0.0.1:8181, or $RST_URL). The big switch is the
 # one with the most sessions. With --prepare, the script makes one itself: it generates a capture
 # of N sessions (default 100,000; `rst gen --all-types`, so every state is there), starts an agent
-# replaying it on 127.0.0.1 with the controller's agent token file F, puts switch "bench-ui" into
+# replaying it on 127.0.0.1 with the controller's agent token file F (or with a new token it writes
+# as D/bench-ui, for a controller that reads per-switch tokens from D), puts switch "bench-ui" into
 # rdma-flow-table:rft, waits until RESTCONF lists every session, measures, then stops that agent
 # and deletes the switch. Env: RUNS (3), RST_USER/RST_PASSWORD (admin/admin).
 set -euo pipefail
@@ -17,14 +18,16 @@ cd "$(dirname "$0")/.."
 URL=${RST_URL:-http://127.0.0.1:8181}
 PREPARE=0
 TOKEN=
+TOKEN_DIR=
 SESSIONS=100000
 while [ $# -gt 0 ]; do
   case "$1" in
     --url) URL=$2; shift ;;
     --prepare) PREPARE=1 ;;
     --token-file) TOKEN=$2; shift ;;
+    --token-dir) TOKEN_DIR=$2; shift ;;
     --sessions) SESSIONS=$2; shift ;;
-    *) echo "usage: bench-ui.sh [--url URL] [--prepare --token-file F] [--sessions N]" >&2; exit 2 ;;
+    *) echo "usage: bench-ui.sh [--url URL] [--prepare --token-file F | --token-dir D] [--sessions N]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -42,12 +45,17 @@ cleanup() {
     kill "$AGENT_PID" 2>/dev/null || true
     curl -s -o /dev/null -u "$AUTH" -X DELETE "$URL/rests/data/rdma-flow-table:rft/switch=bench-ui" || true
   fi
+  if [ -n "$TOKEN_DIR" ]; then rm -f "$TOKEN_DIR/bench-ui"; fi
   rm -rf "$W"
 }
 trap cleanup EXIT
 
 if [ $PREPARE = 1 ]; then
-  [ -r "$TOKEN" ] || { echo "bench-ui: --prepare needs --token-file F, the controller's agent token file" >&2; exit 2; }
+  if [ -n "$TOKEN_DIR" ]; then
+    TOKEN=$TOKEN_DIR/bench-ui
+    (umask 077; head -c 24 /dev/urandom | base64 > "$TOKEN")
+  fi
+  [ -r "$TOKEN" ] || { echo "bench-ui: --prepare needs --token-file F (the controller's agent token file) or --token-dir D" >&2; exit 2; }
   JAR=$(ls rft-bundle/target/rft-bundle-*-agent.jar 2>/dev/null | head -1 || true)
   [ -n "$JAR" ] || { echo "bench-ui: build rft-bundle first (./rst build)" >&2; exit 2; }
   # --all-types: 1 connection in 11 is a SIDR exchange, which makes no session

@@ -438,7 +438,12 @@ function parseHop(o: Json, i: number): Hop {
   };
 }
 
+const NO_DIRECTION: Direction = { complete: false, hops: [], gaps: [] };
+
 export function parseDirection(o: unknown): Direction {
+  if (o === undefined) {
+    return NO_DIRECTION; // the quick list's paths: identities and states only
+  }
   const hops = list(member(o, 'hop')).map(parseHop).sort((a, b) => a.index - b.index);
   return {
     complete: bool(member(o, 'complete')) ?? false,

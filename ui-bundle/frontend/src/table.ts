@@ -32,25 +32,42 @@ export interface TableDef<R> {
   readonly fields: FieldFilters<R>;
 }
 
-/** Rows with what filtering and sorting need, computed once. */
+/**
+ * Rows with what filtering and sorting need, each computed once, when first needed: the first
+ * paint of 100,000 rows should not wait for search text that nobody has typed yet.
+ */
 export interface IndexedTable<R> {
   readonly rows: readonly R[];
-  readonly haystacks: readonly string[];
   readonly def: TableDef<R>;
+  /** Lower-cased text of every column per row, built by the first search. */
+  haystacks?: string[];
   /** Sort keys per column, filled on the first sort by that column. */
   readonly sortKeys: Map<string, SortKey[]>;
 }
 
 export function indexRows<R>(rows: readonly R[], def: TableDef<R>): IndexedTable<R> {
-  const haystacks = new Array<string>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    let h = '';
-    for (const c of def.columns) {
-      h += c.text(rows[i]) + '\u0001';
+  return { rows, def, sortKeys: new Map() };
+}
+
+/** Builds the search text now (when the page is idle after a paint), so the first search is quick. */
+export function warmUp<R>(table: IndexedTable<R>): void {
+  haystacksOf(table);
+}
+
+function haystacksOf<R>(table: IndexedTable<R>): string[] {
+  if (!table.haystacks) {
+    const { rows, def } = table;
+    const haystacks = new Array<string>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      let h = '';
+      for (const c of def.columns) {
+        h += c.text(rows[i]) + '\u0001';
+      }
+      haystacks[i] = h.toLowerCase();
     }
-    haystacks[i] = h.toLowerCase();
+    table.haystacks = haystacks;
   }
-  return { rows, haystacks, def, sortKeys: new Map() };
+  return table.haystacks;
 }
 
 export interface CompiledQuery<R> {
@@ -58,6 +75,8 @@ export interface CompiledQuery<R> {
   /** Terms that named a field the table does not have: shown to the user, not silently dropped. */
   readonly unknownFields: readonly string[];
   readonly empty: boolean;
+  /** Whether a term searches the text of every column (field terms do not need it). */
+  readonly usesText: boolean;
 }
 
 /**
@@ -68,6 +87,7 @@ export interface CompiledQuery<R> {
 export function compileQuery<R>(query: string, fields: FieldFilters<R>): CompiledQuery<R> {
   const tests: ((row: R, haystack: string) => boolean)[] = [];
   const unknownFields: string[] = [];
+  let usesText = false;
   for (const raw of tokenize(query)) {
     let term = raw;
     let negate = false;
@@ -88,15 +108,16 @@ export function compileQuery<R>(query: string, fields: FieldFilters<R>): Compile
         unknownFields.push(name);
       }
       const needle = term.toLowerCase();
+      usesText = true;
       t = (_row, haystack) => haystack.includes(needle);
     }
     tests.push(negate ? (row, h) => !t(row, h) : t);
   }
   if (tests.length === 0) {
-    return { test: () => true, unknownFields, empty: true };
+    return { test: () => true, unknownFields, empty: true, usesText };
   }
   if (tests.length === 1) {
-    return { test: tests[0], unknownFields, empty: false };
+    return { test: tests[0], unknownFields, empty: false, usesText };
   }
   return {
     test: (row, haystack) => {
@@ -109,6 +130,7 @@ export function compileQuery<R>(query: string, fields: FieldFilters<R>): Compile
     },
     unknownFields,
     empty: false,
+    usesText,
   };
 }
 
@@ -151,10 +173,10 @@ export function applyView<R>(table: IndexedTable<R>, query: string, sortBy: stri
     k = n;
   } else {
     const rows = table.rows;
-    const hay = table.haystacks;
+    const hay = q.usesText ? haystacksOf(table) : undefined;
     for (let i = 0; i < n; i++) {
       const r = rows[i];
-      if ((!extra || extra(r)) && q.test(r, hay[i])) {
+      if ((!extra || extra(r)) && q.test(r, hay ? hay[i] : '')) {
         order[k++] = i;
       }
     }

@@ -17,7 +17,7 @@ import { agentTone, agentWord, formatClock, formatCount, sessionTone, sessionWor
 import { naturalCompare, SESSION_STATES, type AgentStatus, type Session, type SwitchConfig } from '../model';
 import { Poller } from '../poller';
 import { sessionTableDef } from '../session-table';
-import { applyView, indexRows, type IndexedTable, type SortDir } from '../table';
+import { applyView, indexRows, warmUp, type IndexedTable, type SortDir } from '../table';
 import { VirtualTable, type VTableColumn } from '../vtable';
 
 const WIDTHS: Record<string, string> = {
@@ -155,6 +155,12 @@ export class FlowTableView implements View {
       this.renderHead();
       this.show(rows, true);
       this.fetchedAt = Date.now();
+      const table = this.data;
+      requestIdleCallback(() => {
+        if (table) {
+          warmUp(table);
+        }
+      });
       this.errorEl.hidden = true;
       this.app.updated();
       this.apply();

@@ -21,7 +21,7 @@ import { isHost } from '../layout';
 import { naturalCompare, type Path, type SwitchState, type Topology } from '../model';
 import { Poller } from '../poller';
 import { PATH_TABLE } from '../session-table';
-import { applyView, indexRows, type IndexedTable, type TableDef } from '../table';
+import { applyView, indexRows, warmUp, type IndexedTable, type SortDir, type TableDef } from '../table';
 import { VirtualTable } from '../vtable';
 import { renderPath, routeLayers } from './pathpanel';
 
@@ -30,8 +30,8 @@ const PATH_WIDTHS: Record<string, string> = {
   reverse: 'minmax(12rem, 1fr)', complete: '10rem',
 };
 
-function pathTable(label: string, onOpen: (p: Path) => void, rowHeight = 28): VirtualTable<Path> {
-  const t = new VirtualTable<Path>({ label, rowHeight, onOpen, empty: 'No session.' });
+function pathTable(label: string, onOpen: (p: Path) => void, rowHeight = 28, onSort?: (key: string) => void): VirtualTable<Path> {
+  const t = new VirtualTable<Path>({ label, rowHeight, onOpen, onSort, empty: 'No session.' });
   t.setColumns(PATH_TABLE.columns.map(c => ({
     ...c, width: PATH_WIDTHS[c.key],
     cell: c.key === 'state' ? (p: Path) => badge(sessionTone(p.state), sessionWord(p.state)) : c.text,
@@ -73,6 +73,8 @@ export class PathsView implements View {
   private sideMode: 'nodes' | 'session' | 'node' = 'nodes';
   private sideNode: string | undefined;
   private frame = 0;
+  private sortKey: string | undefined;
+  private sortDir: SortDir = 'asc';
   private unTheme: (() => void) | undefined;
   private readonly abort = new AbortController();
 
@@ -84,7 +86,13 @@ export class PathsView implements View {
       placeholder: 'Search paths: IP, QPN, switch…  e.g. node:spine1 gap:yes asymmetric:yes state:est',
       'aria-label': 'Search the paths', oninput: () => this.schedule(),
     });
-    this.list = pathTable('Every session with its path', p => this.app.navigate(route('paths', p.sessionId)));
+    this.list = pathTable('Every session with its path', p => this.app.navigate(route('paths', p.sessionId)), 28, k => {
+      // arrival order until the operator asks for one: sorting 100,000 paths would delay the first paint
+      this.sortDir = this.sortKey === k && this.sortDir === 'asc' ? 'desc' : 'asc';
+      this.sortKey = k;
+      this.list.setSort(this.sortKey, this.sortDir);
+      this.apply();
+    });
     this.poller = new Poller(() => this.refresh(), { minMs: 5000, maxMs: 300000, costFactor: 10 });
     this.el = h('div', { class: 'view paths' },
       h('h1', { class: 'sr-only' }, 'Traffic paths'),
@@ -177,6 +185,12 @@ export class PathsView implements View {
       this.data = indexRows(paths, PATH_TABLE as TableDef<Path>);
       this.el.dataset.complete = 'true';
       this.apply();
+      const table = this.data;
+      requestIdleCallback(() => {
+        if (table) {
+          warmUp(table);
+        }
+      });
       this.selectedPath = selected;
       this.showSelection();
       this.renderSide();
@@ -237,7 +251,7 @@ export class PathsView implements View {
     if (!this.data) {
       return;
     }
-    const view = applyView(this.data, this.search.value, 'requesterIp', 'asc');
+    const view = applyView(this.data, this.search.value, this.sortKey, this.sortDir);
     this.list.setData(this.data.rows, view.order, (a, b) => a.sessionId === b.sessionId);
     const total = this.data.rows.length;
     this.count.textContent = (view.order.length === total ? `${formatCount(total)} sessions`

@@ -79,18 +79,18 @@ public class RstKarafIT {
 
     @Test
     public void featuresAreInstalled() throws Exception {
-        for (var feature : new String[] {"odl-rst-rft", "odl-rst-rpt", "odl-rst", "odl-restconf-nb"}) {
+        for (var feature : new String[] {"odl-rst-rft", "odl-rst-rpt", "odl-rst-ui", "odl-rst", "odl-restconf-nb"}) {
             assertTrue(feature + " is not installed", featuresService.isInstalled(featuresService.getFeature(feature)));
         }
     }
 
     @Test
     public void bundlesAndBlueprintContainersAreActive() throws Exception {
-        for (var name : new String[] {"io.rst.yang", "io.rst.rft-bundle", "io.rst.rpt-bundle"}) {
+        for (var name : new String[] {"io.rst.yang", "io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle"}) {
             final var bundle = bundle(name);
             assertEquals(name + " is not active", Bundle.ACTIVE, bundle.getState());
         }
-        for (var name : new String[] {"io.rst.rft-bundle", "io.rst.rpt-bundle"}) {
+        for (var name : new String[] {"io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle"}) {
             awaitBlueprint(name);
         }
     }
@@ -153,6 +153,30 @@ public class RstKarafIT {
         assertTrue(node.body(), node.body().contains("\"rst-topology:node-kind\":\"host\"")
             && node.body().contains("10.1.0.2"));
         assertEquals(204, send("DELETE", "/data/network-topology:network-topology/topology=it-lab", null).statusCode());
+    }
+
+    @Test
+    public void webUiIsServedUnderRstOnTheRestconfPort() throws Exception {
+        awaitRestconf();
+        // the page needs no credentials (it holds no data; RESTCONF, which it reads, does)
+        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        HttpResponse<String> page;
+        while ((page = get("http://127.0.0.1:8181/rst/")).statusCode() != 200) {
+            assertTrue("GET /rst/ answers " + page.statusCode(), System.nanoTime() < deadline);
+            Thread.sleep(250);
+        }
+        assertTrue(page.body(), page.body().contains("<div id=\"app\">"));
+        final var script = java.util.regex.Pattern.compile("src=\"\\./(assets/[^\"]+\\.js)\"").matcher(page.body());
+        assertTrue("the page names no script: " + page.body(), script.find());
+        final var asset = get("http://127.0.0.1:8181/rst/" + script.group(1));
+        assertEquals(200, asset.statusCode());
+        assertTrue("the script is empty", asset.body().length() > 1000);
+        assertEquals(404, get("http://127.0.0.1:8181/rst/assets/no-such-file.js").statusCode());
+    }
+
+    private HttpResponse<String> get(final String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
+            HttpResponse.BodyHandlers.ofString());
     }
 
     private Bundle bundle(final String symbolicName) {
