@@ -28,8 +28,13 @@ import { SignInView } from './views/signin';
 export interface View {
   readonly el: HTMLElement;
   readonly title: string;
-  /** Whether the view shows problems (then the app keeps them fresh while it is open). */
-  readonly wantsProblems?: boolean;
+  /**
+   * Whether the view shows problems, and how (the app keeps them fresh while it is open): 'full'
+   * with their places, 'glance' with places too on a fabric of up to GLANCE_DETAIL_LIMIT sessions,
+   * and beyond that the first look from the session states only (the details cost the controller
+   * seconds per poll at 100,000 sessions; the problems view fetches them).
+   */
+  readonly wantsProblems?: 'glance' | 'full';
   start(): void;
   stop(): void;
   /** A route change within the view (another session on the fabric): true if handled in place. */
@@ -52,6 +57,7 @@ export interface AppContext {
 }
 
 const STORE = 'rst-ui-credentials';
+const GLANCE_DETAIL_LIMIT = 20000;
 const THEME = 'rst-ui-theme';
 
 export class App implements AppContext {
@@ -171,7 +177,7 @@ export class App implements AppContext {
       }
     }
     this.problemPoller.stop();
-    this.problemsAfterPaint = next.wantsProblems === true;
+    this.problemsAfterPaint = next.wantsProblems !== undefined;
     next.start();
     if (this.problemsAfterPaint) {
       // the view's own data first: at 100,000 sessions the problems' fetch takes seconds of the
@@ -218,11 +224,14 @@ export class App implements AppContext {
 
   private async pollProblems(): Promise<void> {
     try {
-      if (!this.report) {
-        // the first time, a quick look from the states alone (the details take seconds at 100,000 sessions)
+      const full = this.view?.wantsProblems === 'full';
+      if (!this.report || (!full && this.report.sessionCount > GLANCE_DETAIL_LIMIT)) {
+        // a quick look from the states alone first (the details take seconds at 100,000 sessions)
         this.publish(await fetchProblems(this.api, true));
       }
-      this.publish(await fetchProblems(this.api));
+      if (full || this.report!.sessionCount <= GLANCE_DETAIL_LIMIT) {
+        this.publish(await fetchProblems(this.api));
+      }
     } catch (e) {
       this.handleError(e);
       throw e;

@@ -31,7 +31,7 @@ export function problemLine(p: Problem): HTMLElement {
 export class ProblemsView implements View {
   readonly el: HTMLElement;
   readonly title = 'Problems';
-  readonly wantsProblems = true;
+  readonly wantsProblems = 'full' as const;
   private readonly body = h('tbody');
   private readonly filters = h('div', { class: 'chips', role: 'group', 'aria-label': 'Show kinds' });
   private readonly asOf = h('p', { class: 'muted small', role: 'status' });
