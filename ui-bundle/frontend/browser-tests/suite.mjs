@@ -195,6 +195,36 @@ suite.step('turn it on again', async () => {
   await suite.shot(`${target} on again`);
 });
 
+suite.step('a switch the topology knows but RFT does not: shown as not configured, its toggle creates it', async () => {
+  // a topology of its own, so that the fabric under test is left as it was
+  const node = 'ui-test-switch';
+  const put = await restconf('data/network-topology:network-topology/topology=rst-ui-test', {
+    method: 'PUT', body: JSON.stringify({ 'network-topology:topology': [{ 'topology-id': 'rst-ui-test',
+      node: [{ 'node-id': node, 'rst-topology:node-kind': 'switch' }] }] }),
+  });
+  check(put.status === 201 || put.status === 204, `PUT of a test topology answered ${put.status}`);
+  try {
+    await page.goto(`${BASE}/rst/#/`);
+    await until(async () => {
+      await page.reload();
+      await row(node).waitFor({ timeout: 10000 });
+      return true;
+    }, `${node} is not listed`, 60000, 1000);
+    check(await rowState(node) === 'not configured', `${node} says "${await rowState(node)}"`);
+    await suite.shot('a switch not configured yet');
+    await row(node).locator('input.address').fill('127.0.0.99');
+    await row(node).locator('button.toggle').click();
+    await until(async () => (await switchConfig(node))?.enabled === true, `RESTCONF has no enabled ${node}`);
+    const cfg = await switchConfig(node);
+    check(cfg['agent-address'] === '127.0.0.99', `the agent address is ${cfg['agent-address']}`);
+    await until(async () => !['not configured', 'turning on…'].includes(await rowState(node) ?? ''),
+      `${node} still says "${await rowState(node)}"`, 30000);
+  } finally {
+    await restconf(`data/rdma-flow-table:rft/switch=${node}`, { method: 'DELETE' });
+    await restconf('data/network-topology:network-topology/topology=rst-ui-test', { method: 'DELETE' });
+  }
+});
+
 let sessionSwitch;
 
 suite.step('open a flow table', async () => {

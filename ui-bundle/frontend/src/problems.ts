@@ -308,7 +308,8 @@ function sessionProblems(m: Merged, path: Path | undefined, now: number, options
     groups.add(`timed-out|${phase}|${sideOf(from === undefined ? undefined : !from)}|${placeText(exit)}`, 'timed-out',
       'critical', `Timed out: ${phase}`,
       exit ? `the ${silent} did not answer; the ${message} left the fabric at ${placeText(exit)}`
-        : `the ${silent} did not answer; seen at ${placesText(switchPlaces)}`, exit ? [exit] : switchPlaces, ref, time);
+        : from === undefined ? `seen at ${placesText(switchPlaces)}`
+          : `the ${silent} did not answer; seen at ${placesText(switchPlaces)}`, exit ? [exit] : switchPlaces, ref, time);
     return;
   }
   if (states.has('DISCONNECTING') && !finished && (time === undefined || now - time >= options.halfClosedAfter)) {
