@@ -48,6 +48,7 @@ function linkKey(a: string, aTp: string | undefined, b: string, bTp: string | un
 export class Fabric {
   private readonly cy: cytoscape.Core;
   private signature = '';
+  private readonly resizer: ResizeObserver;
 
   constructor(container: HTMLElement, private readonly handlers: FabricHandlers = {}) {
     this.cy = cytoscape({
@@ -61,6 +62,21 @@ export class Fabric {
       boxSelectionEnabled: false,
       autoungrabify: true,
     });
+    // a window resized (or a large screen) gets the whole fabric again, filling the space
+    let width = 0;
+    let height = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    this.resizer = new ResizeObserver(entries => {
+      const r = entries[0].contentRect;
+      if (Math.abs(r.width - width) < 8 && Math.abs(r.height - height) < 8) {
+        return;
+      }
+      width = r.width;
+      height = r.height;
+      clearTimeout(timer);
+      timer = setTimeout(() => this.fit(), 150);
+    });
+    this.resizer.observe(container);
     this.cy.on('tap', 'node', e => this.handlers.onNode?.(e.target.id()));
     this.cy.on('tap', 'edge.link', e => {
       const d = e.target.data();
@@ -176,6 +192,7 @@ export class Fabric {
   }
 
   destroy(): void {
+    this.resizer.disconnect();
     this.cy.destroy();
   }
 
