@@ -20,8 +20,12 @@ const PROBLEM_SESSION_FIELDS = 'switch(node-id;agent-status(state;detail;last-ch
   + 'reject-reason;first-seen;last-seen;service-id;rdma-cm-dst-port;roles-known;'
   + 'message(type;ingress-tp;time;from-requester)))';
 
-/** A first, quick look: states only, enough for rejected, timed-out and half-closed counts per switch. */
-const QUICK_SESSION_FIELDS = 'switch(node-id;agent-status(state;detail;last-change);session(session-id;state;reject-reason;last-seen))';
+/**
+ * A first, quick look: identities and states (and the reasons of rejections, which only rejected
+ * sessions carry), enough for rejected, timed-out and half-closing sessions per cause. Without
+ * times, a session still closing counts as half-closed here; the full look tells them apart.
+ */
+const QUICK_SESSION_FIELDS = 'switch(node-id;agent-status(state;detail;last-change);session(session-id;state;reject-reason))';
 
 // Whole hops: netconf 10.0.2's fields= drops a leaf-list (gap) that sits beside a sub-selected
 // list (hop(node-id)) in the same container; beside a whole list it is kept.

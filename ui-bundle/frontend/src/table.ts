@@ -210,6 +210,10 @@ function sortKeysFor<R>(table: IndexedTable<R>, column: string): SortKey[] | und
 }
 
 export function sortIndices(order: Uint32Array, keys: readonly SortKey[], dir: SortDir): void {
+  // a column nobody has values for yet (a big table's first, quick rows): arrival order
+  if (keys.every(k => k === undefined)) {
+    return;
+  }
   const sign = dir === 'asc' ? 1 : -1;
   order.sort((a, b) => {
     const ka = keys[a];
