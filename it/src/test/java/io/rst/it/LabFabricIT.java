@@ -23,7 +23,6 @@ import io.rst.lab.PathCheck;
 import io.rst.lab.Restconf;
 import io.rst.lab.Traffic;
 import io.rst.lab.Truth;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +65,7 @@ public class LabFabricIT {
     public static void fabricAndController() throws Exception {
         assumeTrue("the lab fabric needs root (network namespaces)", "root".equals(System.getProperty("user.name")));
         assumeTrue("the lab fabric needs iproute2", Stream.of("/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip")
-            .anyMatch(p -> new File(p).canExecute()));
+            .anyMatch(p -> Files.isExecutable(Path.of(p))));
         if (!Lab.leftovers().isEmpty()) {
             fail("rst-* namespaces exist on this machine (a lab is up: ./rst lab down): " + Lab.leftovers());
         }
@@ -118,7 +117,7 @@ public class LabFabricIT {
         }
         if (lab != null) {
             assertEquals("no rst-* namespace is left", List.of(), Lab.leftovers());
-            assertFalse("the management bridge is gone", new File("/sys/class/net/" + Fabric.MGMT_BRIDGE).exists());
+            assertFalse("the management bridge is gone", Files.exists(Path.of("/sys/class/net", Fabric.MGMT_BRIDGE)));
             assertFalse("the lab's directory is gone", Files.exists(lab.dir()));
             final var agents = ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("")
                 .contains("io.rst.rft.cli.Main agent")).filter(p -> p.info().commandLine().orElse("")

@@ -367,7 +367,6 @@ public final class Lab {
 
     /** Asks an agent for its status, with its own token. */
     public JsonNode agentStatus(final String switchId) {
-        final var fabric = fabric();
         try {
             final var rsp = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://"
                 + agentAddress(switchId) + ":" + Fabric.AGENT_PORT + "/v1/status")).timeout(Duration.ofSeconds(5))

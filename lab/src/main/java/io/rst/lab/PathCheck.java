@@ -116,9 +116,13 @@ public final class PathCheck {
                         bad.add(id + ": reject reason " + s.path("reject-reason") + " in " + first + ", sent "
                             + c.rejectReason());
                     }
-                    if (s.has("requester-udp-src-port") && s.path("requester-udp-src-port").asInt() != c.requesterCmPort()) {
-                        bad.add(id + ": requester-udp-src-port " + s.path("requester-udp-src-port") + ", sent from "
-                            + c.requesterCmPort());
+                    if (s.path("requester-udp-src-port").asInt(-1) != c.requesterCmPort()) {
+                        bad.add(id + ": requester-udp-src-port " + s.path("requester-udp-src-port") + " in " + first
+                            + ", sent from " + c.requesterCmPort());
+                    }
+                    if (c.responderCmPort() >= 0 && s.path("responder-udp-src-port").asInt(-1) != c.responderCmPort()) {
+                        bad.add(id + ": responder-udp-src-port " + s.path("responder-udp-src-port") + " in " + first
+                            + ", sent from " + c.responderCmPort());
                     }
                 }
             }

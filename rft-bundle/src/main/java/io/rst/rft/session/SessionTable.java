@@ -176,7 +176,10 @@ public final class SessionTable {
                 if (s != null && !s.isA(sHi, sLo, lc)) {
                     s = null;
                 }
-                if (s != null && s.state().isFinished() && s.state() != SessionState.TIMED_OUT) {
+                // a REQ captured before what the session already saw arrived late (another port's
+                // capture handed it over after the answer): it is this session's REQ, not a new one
+                final boolean late = s != null && t < s.firstSeen;
+                if (s != null && !late && s.state().isFinished() && s.state() != SessionState.TIMED_OUT) {
                     // the CID is reused by a new connection (or was seen as the other side): the old
                     // session stays listed until retention, but no longer answers to its endpoints
                     unindex(s);
@@ -185,7 +188,7 @@ public final class SessionTable {
                 if (s == null) {
                     s = create(v, sHi, sLo, lc, dHi, dLo, 0, false, true, SessionState.REQ_SENT, t);
                     isNew = true;
-                } else if (s.state() == SessionState.TIMED_OUT) {
+                } else if (s.state() == SessionState.TIMED_OUT && !late) {
                     s.state(SessionState.REQ_SENT);
                 }
                 s.aQpn = m.localQpn();
@@ -337,6 +340,9 @@ public final class SessionTable {
         accepted++;
         if (t > s.lastSeen) {
             s.lastSeen = t;
+        }
+        if (t < s.firstSeen) {
+            s.firstSeen = t;
         }
         touch(s);
         final boolean fromA = isFromA(s, sHi, sLo, lc);

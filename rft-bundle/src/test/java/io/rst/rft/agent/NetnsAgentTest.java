@@ -256,7 +256,11 @@ class NetnsAgentTest {
         s = status();
         assertFalse(s.path("capturing").asBoolean());
         assertEquals(instance, s.path("instance").asText());
-        assertEquals(lastSeq, s.path("last_seq").asLong());
+        // numbering continues where it stopped (a restored REQ whose wait ended meanwhile may add an
+        // event of its own on a slow machine, so the restarted agent may already be past it)
+        assertTrue(s.path("last_seq").asLong() >= lastSeq && s.path("last_seq").asLong() <= lastSeq + 8,
+            "numbering continues from " + lastSeq + ": " + s);
+        assertTrue(s.path("first_retained_seq").asLong() <= lastSeq, "the events before the stop are kept: " + s);
         assertTrue(s.path("counters").path("restored_sessions").asLong() >= 8, "the table is back: " + s);
         assertTrue(s.path("counters").path("sessions_live").asLong() >= 8, "in the live table: " + s);
     }

@@ -125,6 +125,39 @@ class SessionTableTest {
     }
 
     @Test
+    void anAnswerHandedOverBeforeItsReqKeepsTheSessionWhenTheReqComesLate() {
+        // found in the lab: a leaf's host port delivered the REJ (or REP) before its uplink
+        // delivered the REQ that had entered 3 ms earlier; the late REQ started a new session
+        final SessionTable t = table(10, 1_000_000_000L);
+        fb.timeouts(10, 10, 2);
+        fb.reject(8, 0);
+        t.accept(msg(CmMessageType.REJ, B, A, 0x22, 0x11, 1_003_000L), null);
+        fb.localQpn(5);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), null);
+        assertEquals(0, t.expire(9_000_000L));
+        assertEquals(1, t.snapshot().size());
+        final SessionRecord r = t.snapshot().get(0);
+        assertEquals(SessionState.REJECTED, r.state());
+        assertEquals(8, r.rejectReason());
+        assertEquals(5, r.requesterQpn());
+        assertEquals(new java.math.BigDecimal("1.000000"), r.firstSeen());
+
+        fb.localQpn(6);
+        t.accept(msg(CmMessageType.REP, B, A, 0x44, 0x33, 2_003_000L), null);
+        fb.localQpn(7);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x33, 0, 2_000_000L), null);
+        t.accept(msg(CmMessageType.RTU, A, B, 0x33, 0x44, 2_006_000L), null);
+        assertEquals(0, t.expire(9_000_000L));
+        final var established = t.snapshot().stream().filter(x -> x.requesterCommId().equals("0x00000033")).toList();
+        assertEquals(1, established.size());
+        assertEquals(SessionState.ESTABLISHED, established.get(0).state());
+        // a REQ later than what the session saw still starts a new connection on a reused CID
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 3_000_000L), null);
+        assertEquals(SessionState.REQ_SENT, t.snapshot().stream().filter(x -> x.requesterCommId().equals("0x00000011")
+            && x.state() == SessionState.REQ_SENT).findFirst().orElseThrow().state());
+    }
+
+    @Test
     void passiveSideDreqCrossingDreqsAndLateDrep() {
         final SessionTable t = table(10, 60_000_000L);
         t.accept(msg(CmMessageType.REQ, A, B, 1, 0, 1_000L), null);
