@@ -11,7 +11,7 @@
 // time) and let it run as root in a container.
 
 import { chromium } from 'playwright-core';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,12 +26,15 @@ export function chromiumPath() {
 }
 
 export async function launch() {
+  // a fresh profile each run (no state carried between runs), removed when the browser closes
   const userDataDir = mkdtempSync(join(tmpdir(), 'rst-chromium-'));
-  return chromium.launchPersistentContext(userDataDir, {
+  const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath(),
     headless: true,
     viewport: { width: 1280, height: 800 },
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
+  context.on('close', () => rmSync(userDataDir, { recursive: true, force: true }));
+  return context;
 }
