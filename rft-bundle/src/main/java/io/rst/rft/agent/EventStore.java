@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * states, so replaying them over the checkpoint comes to the same end.
  *
  * <p>Each WAL record is one event line as the API serves it. A new WAL file is started at every
- * start (never appending after a torn tail) and before every checkpoint; files wholly older than
+ * start (never appending after a torn tail), before every checkpoint and past 8 MiB; files wholly older than
  * the checkpoint and than the in-memory log's retained window are deleted, so that disk use is
  * bounded by the retained events plus the WAL size that triggers a checkpoint.
  *
@@ -60,6 +60,8 @@ public final class EventStore implements AutoCloseable {
     private static final String WAL_SUFFIX = ".log";
     /** No record is larger: a length beyond it is damage, not a record. */
     static final int MAX_RECORD = 64 << 20;
+    /** A WAL file is closed and the next one started beyond this size. */
+    static final long SEGMENT_BYTES = 8 << 20;
     private static final byte HEADER = 'H';
     private static final byte PAGE = 'S';
     private static final byte TRAILER = 'E';
@@ -69,7 +71,10 @@ public final class EventStore implements AutoCloseable {
         /** A session of the checkpoint. */
         void session(JsonNode record);
 
-        /** An event of the WAL, in order; {@code afterCheckpoint} when it is newer than the checkpoint. */
+        /**
+         * An event of the WAL, in order; {@code afterCheckpoint} when it is newer than the
+         * checkpoint, and only then with its session record (else null: the checkpoint has it).
+         */
         void event(EventLog.Event event, JsonNode session, boolean afterCheckpoint);
     }
 
@@ -113,6 +118,8 @@ public final class EventStore implements AutoCloseable {
     private FileChannel wal;
     private ByteBuffer buf = ByteBuffer.allocate(1 << 18);
     private long walBytesSinceCheckpoint;
+    /** Bytes in the current WAL file. */
+    private long walFileBytes;
     private long checkpoints;
 
     public EventStore(final Path stateDir, final ObjectMapper mapper) throws IOException {
@@ -200,26 +207,40 @@ public final class EventStore implements AutoCloseable {
                 size = Files.size(p);
                 final Frames f = new Frames(in);
                 for (byte[] rec = f.next(); rec.length > 0; rec = f.next()) {
-                    final JsonNode node;
-                    try {
-                        node = mapper.readTree(rec);
-                    } catch (IOException x) {
-                        problems.add(p.getFileName() + ": record at byte " + f.recordStart + " is not an event, skipped");
-                        continue;
-                    }
-                    final long seq = node.path("seq").asLong(0);
-                    final JsonNode session = node.get("session");
-                    if (seq < 1 || session == null || !session.isObject()) {
-                        problems.add(p.getFileName() + ": record at byte " + f.recordStart + " is not an event, skipped");
-                        continue;
+                    // events the checkpoint already holds are only retained again: their seq and
+                    // time are read from the line's start, without parsing it all
+                    final long[] head = head(rec);
+                    final long seq;
+                    long time;
+                    JsonNode session = null;
+                    if (head.length == 2 && head[0] <= cpSeq) {
+                        seq = head[0];
+                        time = head[1];
+                    } else {
+                        final JsonNode node;
+                        try {
+                            node = mapper.readTree(rec);
+                        } catch (IOException x) {
+                            problems.add(p.getFileName() + ": record at byte " + f.recordStart
+                                + " is not an event, skipped");
+                            continue;
+                        }
+                        seq = node.path("seq").asLong(0);
+                        session = node.get("session");
+                        time = Math.round(node.path("time").asDouble(0) * 1e6);
+                        if (seq < 1 || session == null || !session.isObject()) {
+                            problems.add(p.getFileName() + ": record at byte " + f.recordStart
+                                + " is not an event, skipped");
+                            continue;
+                        }
                     }
                     walEvents++;
                     final boolean after = seq > cpSeq;
                     newerEvents |= after;
-                    into.event(new EventLog.Event(seq, rec), session, after);
+                    into.event(new EventLog.Event(seq, rec), after ? session : null, after);
                     if (seq > lastSeq) {
                         lastSeq = seq;
-                        lastTime = Math.round(node.path("time").asDouble(0) * 1e6);
+                        lastTime = time;
                     }
                 }
                 if (f.problem != null) {
@@ -236,6 +257,69 @@ public final class EventStore implements AutoCloseable {
         }
         return new LoadReport(cpSeq, cpTime, cpSessions, cpProblem, walEvents, lastSeq, lastTime, problems, skipped,
             cpClean && cpProblem == null && !newerEvents && problems.isEmpty());
+    }
+
+    private static final long[] NO_HEAD = new long[0];
+    private static final byte[] SEQ_PREFIX = "{\"seq\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] TIME_PREFIX = ",\"time\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /**
+     * The seq and the time (microseconds) of an event line as {@link EventLog} writes it
+     * ({@code {"seq":N,"time":SECONDS.FRACTION,...}); empty when the line has another shape.
+     */
+    static long[] head(final byte[] line) {
+        int i = SEQ_PREFIX.length;
+        if (!startsWith(line, 0, SEQ_PREFIX)) {
+            return NO_HEAD;
+        }
+        long seq = 0;
+        final int seqStart = i;
+        while (i < line.length && line[i] >= '0' && line[i] <= '9' && i - seqStart < 18) {
+            seq = seq * 10 + line[i++] - '0';
+        }
+        if (i == seqStart || seq < 1 || !startsWith(line, i, TIME_PREFIX)) {
+            return NO_HEAD;
+        }
+        i += TIME_PREFIX.length;
+        long secs = 0;
+        final int timeStart = i;
+        while (i < line.length && line[i] >= '0' && line[i] <= '9' && i - timeStart < 15) {
+            secs = secs * 10 + line[i++] - '0';
+        }
+        if (i == timeStart) {
+            return NO_HEAD;
+        }
+        long micros = 0;
+        int digits = 0;
+        if (i < line.length && line[i] == '.') {
+            i++;
+            while (i < line.length && line[i] >= '0' && line[i] <= '9') {
+                if (digits < 6) {
+                    micros = micros * 10 + line[i] - '0';
+                    digits++;
+                }
+                i++;
+            }
+        }
+        if (i >= line.length || line[i] != ',') {
+            return NO_HEAD;
+        }
+        for (; digits < 6; digits++) {
+            micros *= 10;
+        }
+        return new long[] {seq, secs * 1_000_000L + micros};
+    }
+
+    private static boolean startsWith(final byte[] b, final int at, final byte[] prefix) {
+        if (at + prefix.length > b.length) {
+            return false;
+        }
+        for (int k = 0; k < prefix.length; k++) {
+            if (b[at + k] != prefix[k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private int readPage(final byte[] rec, final Loaded into) throws IOException {
@@ -317,6 +401,7 @@ public final class EventStore implements AutoCloseable {
         final Path p = walDir.resolve(String.format("%s%019d%s", WAL_PREFIX, firstSeq, WAL_SUFFIX));
         wal = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE);
+        walFileBytes = 0;
     }
 
     /** Appends events (in order, after those already written) to the current WAL file. */
@@ -325,6 +410,12 @@ public final class EventStore implements AutoCloseable {
             throw new IOException("no write-ahead log file open");
         }
         for (EventLog.Event e : events) {
+            if (walFileBytes + buf.position() >= SEGMENT_BYTES) {
+                // files of bounded size, so that a checkpoint frees the disk in steps, not all at once
+                drain(wal);
+                wal.force(false);
+                startWal(e.seq());
+            }
             frame(e.line(), 0, e.line().length, (byte) 0, false);
         }
         drain(wal);
@@ -363,6 +454,7 @@ public final class EventStore implements AutoCloseable {
             final int n = ch.write(buf);
             if (ch == wal) {
                 walBytesSinceCheckpoint += n;
+                walFileBytes += n;
             }
         }
         buf.clear();

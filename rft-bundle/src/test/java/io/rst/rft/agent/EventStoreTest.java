@@ -273,6 +273,74 @@ class EventStoreTest {
     }
 
     @Test
+    void eventsTheCheckpointHoldsAreRetainedWithoutTheirSessions() throws Exception {
+        try (EventStore store = new EventStore(dir, JSON)) {
+            store.startWal(1);
+            final List<EventLog.Event> events = new ArrayList<>();
+            for (long s = 1; s <= 20; s++) {
+                events.add(event(s, "s" + s % 3, false));
+            }
+            store.append(events);
+            store.checkpoint(10, 1L, INSTANCE, false, 1, pages(List.of(page(0, 2))));
+        }
+        final Restored r = new Restored();
+        final EventStore.LoadReport rep = new EventStore(dir, JSON).load(INSTANCE, r);
+        assertEquals(20, r.seqs.size());
+        assertEquals(20, rep.lastSeq());
+        assertEquals(1020_500_000L, rep.lastTimeMicros());
+        // c0, c1 from the checkpoint; s0..s2 from events 11..20 only
+        assertEquals(Map.of("c0", 0L, "c1", 1L, "s0", 18L, "s1", 19L, "s2", 20L), r.table);
+    }
+
+    @Test
+    void theLineHeadIsReadAsJacksonReadsIt() throws Exception {
+        final EventLog log = new EventLog(8);
+        final io.rst.rft.decode.JsonBytes j = new io.rst.rft.decode.JsonBytes(16);
+        j.raw("{\"session_id\":\"x\"}");
+        for (long t : new long[] {0L, 1L, 999_999L, 1_764_000_000_123_456L, 1_764_000_000_000_000L}) {
+            log.appendSession(t, j);
+            final byte[] line = log.after(log.lastSeq() - 1, 1).get(0).line();
+            final JsonNode n = JSON.readTree(line);
+            final long[] head = EventStore.head(line);
+            assertEquals(2, head.length, new String(line, StandardCharsets.UTF_8));
+            assertEquals(n.path("seq").asLong(), head[0]);
+            assertEquals(t, head[1]);
+        }
+        assertEquals(0, EventStore.head("{\"time\":1,\"seq\":2}".getBytes(StandardCharsets.UTF_8)).length);
+        assertEquals(0, EventStore.head("{\"seq\":2,\"time\":}".getBytes(StandardCharsets.UTF_8)).length);
+        assertEquals(0, EventStore.head("{\"seq\":".getBytes(StandardCharsets.UTF_8)).length);
+    }
+
+    @Test
+    void theWalIsWrittenInFilesOfBoundedSize() throws Exception {
+        final List<EventLog.Event> events = new ArrayList<>();
+        final String pad = "p".repeat(1000);
+        for (long s = 1; s <= 20_000; s++) {
+            final String line = "{\"seq\":" + s + ",\"time\":1.0,\"type\":\"session\",\"session\":{\"session_id\":\"s"
+                + s % 7 + "\",\"n\":" + s + ",\"pad\":\"" + pad + "\"}}\n";
+            events.add(new EventLog.Event(s, line.getBytes(StandardCharsets.UTF_8)));
+        }
+        try (EventStore store = new EventStore(dir, JSON)) {
+            store.startWal(1);
+            for (int i = 0; i < events.size(); i += 1000) {
+                store.append(events.subList(i, i + 1000));
+            }
+        }
+        try (Stream<Path> s = Files.list(dir.resolve(EventStore.WAL_DIR))) {
+            final List<Path> files = s.toList();
+            assertTrue(files.size() >= 2, files.toString());
+            for (Path f : files) {
+                assertTrue(Files.size(f) < EventStore.SEGMENT_BYTES + (2 << 20), f.toString());
+            }
+        }
+        final Restored r = new Restored();
+        final EventStore.LoadReport rep = new EventStore(dir, JSON).load(INSTANCE, r);
+        assertEquals(20_000, r.seqs.size());
+        assertTrue(rep.problems().isEmpty());
+        assertEquals(7, r.table.size());
+    }
+
+    @Test
     void garbageEverywhereIsReportedAndSkipped() throws Exception {
         final Random rnd = new Random(7);
         final byte[] junk = new byte[5000];

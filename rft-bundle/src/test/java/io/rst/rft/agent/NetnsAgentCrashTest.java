@@ -82,8 +82,9 @@ class NetnsAgentCrashTest {
         ns("sw", "sysctl", "-qw", "net.ipv4.ip_forward=1");
         ns("sw", "ip", "link", "set", "lo", "up");
         rootVeth = "dc" + hex + "m";
-        sh("ip", "link", "add", rootVeth, "type", "veth", "peer", "name", "mgmt");
-        sh("ip", "link", "set", "mgmt", "netns", prefix + "-sw");
+        // the far ends are made inside their namespaces: names in the root namespace (where other
+        // tests make theirs) would clash
+        sh("ip", "link", "add", rootVeth, "type", "veth", "peer", "name", "mgmt", "netns", prefix + "-sw");
         sh("ip", "addr", "add", "10.78.9.1/30", "dev", rootVeth);
         sh("ip", "link", "set", rootVeth, "up");
         ns("sw", "ip", "addr", "add", MGMT_AGENT + "/30", "dev", "mgmt");
@@ -94,9 +95,8 @@ class NetnsAgentCrashTest {
 
     private void link(final String host, final String hostIf, final String swIf, final String hostIp,
             final String swIp) throws Exception {
-        sh("ip", "link", "add", hostIf, "type", "veth", "peer", "name", swIf);
-        sh("ip", "link", "set", hostIf, "netns", prefix + "-" + host);
-        sh("ip", "link", "set", swIf, "netns", prefix + "-sw");
+        sh("ip", "link", "add", hostIf, "netns", prefix + "-" + host, "type", "veth", "peer", "name", swIf, "netns",
+            prefix + "-sw");
         ns(host, "ip", "addr", "add", hostIp, "dev", hostIf);
         ns(host, "ip", "link", "set", hostIf, "up");
         ns("sw", "ip", "addr", "add", swIp, "dev", swIf);
