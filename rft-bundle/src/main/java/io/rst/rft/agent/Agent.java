@@ -9,6 +9,7 @@ package io.rst.rft.agent;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -38,8 +39,11 @@ import org.slf4j.LoggerFactory;
  * The switch agent: wiring and lifecycle of capture, the decode thread, the event log and its
  * store, and the API. Threads: one per capture source (frames into its ring, never waiting), one
  * decode thread (owns the {@link FrameProcessor}, into which the sessions saved in the state
- * directory are put back at start, and appends events), one persister (event log to disk), and the API's threads (read the
- * log, and ask the decode thread for snapshots).
+ * directory are put back at start, and appends events), one persister (the event log's new events
+ * into the write-ahead log every {@code --flush-ms}, and checkpoints of the table; the decode
+ * thread never waits for it: the in-memory log is its bounded queue, and what it could not write
+ * before the log forgot it is counted), and the API's threads (read the log, and ask the decode
+ * thread for snapshots).
  */
 public final class Agent implements AutoCloseable {
     public static final String VERSION = "0.1.0-SNAPSHOT";
@@ -49,7 +53,6 @@ public final class Agent implements AutoCloseable {
      * MAD, ICRC); of data packets (--all-roce) only the headers are decoded.
      */
     private static final int SNAP_BYTES = 512;
-    private static final int SEGMENT_EVENTS = 8192;
 
 
     private final AgentOptions options;
@@ -67,9 +70,16 @@ public final class Agent implements AutoCloseable {
     private final String token;
     private final String instance;
     private volatile AgentApi api;
+    /** What the start found in the state directory. */
+    private final EventStore.LoadReport restored;
+    private final long restoredSessions;
     /** Guarded by this. */
     private long persistedSeq;
     private boolean closed;
+    private final java.util.concurrent.atomic.AtomicLong walLostEvents = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong writeErrors = new java.util.concurrent.atomic.AtomicLong();
+    private volatile String lastWriteError;
+    private volatile long lastFlushNanos = System.nanoTime();
 
     /**
      * Builds the agent and restores its state; nothing runs until {@link #start()}.
@@ -83,7 +93,7 @@ public final class Agent implements AutoCloseable {
         mapper.getFactory().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         state = new StateDir(options.stateDir(), mapper);
         token = state.token(options.tokenFile());
-        store = new EventStore(options.stateDir(), SEGMENT_EVENTS, mapper);
+        store = new EventStore(options.stateDir(), mapper);
         log = new EventLog(options.retainEvents(), options.retainBytes());
         String inst = state.instance();
         if (inst == null) {
@@ -103,7 +113,8 @@ public final class Agent implements AutoCloseable {
                 log.appendSession(timeMicros, session);
             }
         });
-        restore();
+        restored = restore();
+        restoredSessions = processor.sessionHandles().length;
         capture = new CaptureGroup(sources());
         decode = new DecodeLoop(capture, processor);
         persister = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -114,27 +125,40 @@ public final class Agent implements AutoCloseable {
     }
 
     /**
-     * Puts the saved table back into the processor (so that a session seen again continues), then
-     * the retained events: those after the saved table's seq (an agent that stopped without saving
-     * its table) bring their sessions' last state back too.
+     * Puts the checkpointed table back into the processor (so that a session seen again
+     * continues), then replays the write-ahead log's newer events over it (full states, a
+     * {@code removed} one takes its session out); the log's events are retained again for clients
+     * that resume, and the numbering continues after the newest seq read.
      */
-    private void restore() throws IOException {
-        final long[] counts = new long[2];
-        final long saved = store.readSessions(instance, r -> counts[processor.restore(r) ? 0 : 1]++);
-        final long base = Math.max(0, saved);
-        store.load((event, session) -> {
-            if (log.restore(event) && event.seq() > base && processor.restore(session)) {
-                counts[0]++;
+    private EventStore.LoadReport restore() {
+        final long t0 = System.nanoTime();
+        final long[] refused = new long[1];
+        final EventStore.LoadReport r = store.load(instance, new EventStore.Loaded() {
+            @Override
+            public void session(final JsonNode record) {
+                if (!processor.restore(record)) {
+                    refused[0]++;
+                }
+            }
+
+            @Override
+            public void event(final EventLog.Event event, final JsonNode session, final boolean afterCheckpoint) {
+                log.restore(event);
+                if (afterCheckpoint && !processor.restore(session) && !session.path("removed").asBoolean(false)) {
+                    refused[0]++;
+                }
             }
         });
-        log.skipTo(base);
+        log.skipTo(r.lastSeq());
         synchronized (this) {
             persistedSeq = log.lastSeq();
         }
-        if (log.lastSeq() > 0 || counts[0] > 0) {
-            LOG.info("restored {} sessions ({} refused) and events {}..{} of instance {}", counts[0], counts[1],
-                log.firstRetainedSeq(), log.lastSeq(), instance);
+        if (log.lastSeq() > 0) {
+            LOG.info("restored instance {} in {} ms: {}; {} records refused; events {}..{} retained", instance,
+                (System.nanoTime() - t0) / 1_000_000L, EventStore.describe(r), refused[0], log.firstRetainedSeq(),
+                log.lastSeq());
         }
+        return r;
     }
 
     private List<CaptureSource> sources() throws IOException {
@@ -164,8 +188,19 @@ public final class Agent implements AutoCloseable {
 
     /** Starts the decode thread, the persister and the API, and capture if the switch is on. */
     public synchronized void start() throws IOException {
+        if (options.flushMs() > 0) {
+            // never append after what may be a torn tail: each start writes a file of its own
+            store.startWal(log.lastSeq() + 1);
+        }
         decode.start();
-        persister.scheduleWithFixedDelay(this::persist, 200, 200, TimeUnit.MILLISECONDS);
+        if (options.flushMs() > 0) {
+            persister.scheduleWithFixedDelay(this::persist, options.flushMs(), options.flushMs(),
+                TimeUnit.MILLISECONDS);
+            if (!restored.clean() && restored.walEvents() > 0) {
+                // after a crash: a checkpoint at once, so that the next start need not replay this WAL again
+                persister.execute(this::checkpointNow);
+            }
+        }
         api = new AgentApi(this, options.listen(), token, mapper);
         if (state.capturing()) {
             capture.start();
@@ -188,6 +223,11 @@ public final class Agent implements AutoCloseable {
 
     String instance() {
         return instance;
+    }
+
+    /** The newest event in the write-ahead log (fsynced). */
+    synchronized long persistedSeq() {
+        return persistedSeq;
     }
 
     /** Turns capture on or off, and keeps the choice across restarts. */
@@ -316,6 +356,35 @@ public final class Agent implements AutoCloseable {
         c.put("events", log.lastSeq());
         s.put("last_seq", log.lastSeq());
         s.put("first_retained_seq", log.firstRetainedSeq());
+        final ObjectNode r = s.putObject("restored");
+        r.put("restored_sessions", restoredSessions);
+        r.put("restored_from", restored.checkpointSeq());
+        r.put("checkpoint_sessions", restored.checkpointSessions());
+        r.put("wal_events", restored.walEvents());
+        r.put("last_seq", restored.lastSeq());
+        r.put("clean", restored.clean());
+        if (!restored.clean() && restored.lastTimeMicros() > 0) {
+            r.put("possibly_lost_after", java.time.Instant.EPOCH.plus(restored.lastTimeMicros(),
+                java.time.temporal.ChronoUnit.MICROS).toString());
+        }
+        if (restored.checkpointProblem() != null) {
+            r.put("checkpoint_problem", restored.checkpointProblem());
+        }
+        final ArrayNode problems = r.putArray("wal_problems");
+        restored.problems().forEach(problems::add);
+        r.put("wal_skipped_bytes", restored.skippedBytes());
+        final ObjectNode d = s.putObject("durability");
+        d.put("flush_ms", options.flushMs());
+        d.put("wal_bytes", store.walBytesOnDisk());
+        d.put("checkpoints", store.checkpoints());
+        d.put("unwritten_events", walLostEvents.get());
+        d.put("write_errors", writeErrors.get());
+        if (lastWriteError != null) {
+            d.put("last_write_error", lastWriteError);
+        }
+        if (options.flushMs() > 0) {
+            d.put("last_flush_age_ms", (System.nanoTime() - lastFlushNanos) / 1_000_000L);
+        }
         return s;
     }
 
@@ -333,24 +402,90 @@ public final class Agent implements AutoCloseable {
     // on the persister thread; the final call is from close() after the persister has stopped
     private synchronized void persist() {
         try {
-            long first = log.firstRetainedSeq();
-            if (persistedSeq + 1 < first) {
-                LOG.warn("event log outran the store: events {}..{} are not on disk", persistedSeq + 1, first - 1);
-                persistedSeq = first - 1;
+            // events the log forgot before they were written: only a checkpoint makes the table durable again
+            if (flushWal() || store.walBytesSinceCheckpoint() > options.walBytes()) {
+                checkpoint(false);
             }
-            while (true) {
-                final List<EventLog.Event> batch = log.after(persistedSeq, 4096);
-                if (batch.isEmpty()) {
-                    break;
-                }
-                store.append(batch);
-                persistedSeq = batch.get(batch.size() - 1).seq();
-            }
-            store.flush();
-            store.prune(log.firstRetainedSeq());
         } catch (IOException | RuntimeException e) {
+            writeErrors.incrementAndGet();
+            lastWriteError = e.toString();
             LOG.error("cannot write the event log to {}", options.stateDir(), e);
         }
+    }
+
+    private synchronized void checkpointNow() {
+        try {
+            checkpoint(false);
+        } catch (IOException | RuntimeException e) {
+            writeErrors.incrementAndGet();
+            lastWriteError = e.toString();
+            LOG.error("cannot write a checkpoint to {}", options.stateDir(), e);
+        }
+    }
+
+    /**
+     * Appends the events not yet written to the WAL and fsyncs it.
+     *
+     * @return whether events were forgotten by the in-memory log before they could be written
+     */
+    private synchronized boolean flushWal() throws IOException {
+        final long first = log.firstRetainedSeq();
+        final boolean gap = persistedSeq + 1 < first;
+        if (gap) {
+            walLostEvents.addAndGet(first - 1 - persistedSeq);
+            LOG.warn("event log outran the store: events {}..{} are not on disk", persistedSeq + 1, first - 1);
+            persistedSeq = first - 1;
+        }
+        while (true) {
+            final List<EventLog.Event> batch = log.after(persistedSeq, 4096);
+            if (batch.isEmpty()) {
+                break;
+            }
+            store.append(batch);
+            persistedSeq = batch.get(batch.size() - 1).seq();
+        }
+        store.sync();
+        lastFlushNanos = System.nanoTime();
+        return gap;
+    }
+
+    /**
+     * Writes a checkpoint of the table: a new WAL file first (every event after the checkpoint's
+     * seq is then in a file the checkpoint does not delete), then the table a page at a time, each
+     * serialised on the decode thread, the WAL still flushed between pages so that a long
+     * checkpoint does not widen what a crash may lose.
+     */
+    private synchronized void checkpoint(final boolean clean) throws IOException {
+        final boolean wal = options.flushMs() > 0 && !clean;
+        if (wal) {
+            flushWal();
+            store.startWal(persistedSeq + 1);
+        }
+        final SnapshotStart start = onDecodeThread(() -> new SnapshotStart(log.lastSeq(), processor.sessionHandles()));
+        final Object[] handles = start.handles();
+        final int[] next = {0};
+        final long[] lastFlush = {System.nanoTime()};
+        store.checkpoint(start.seq(), System.currentTimeMillis() * 1000L, instance, clean, log.firstRetainedSeq(),
+            out -> {
+                if (next[0] >= handles.length) {
+                    return false;
+                }
+                if (wal && System.nanoTime() - lastFlush[0] > options.flushMs() * 1_000_000L) {
+                    flushWal();
+                    lastFlush[0] = System.nanoTime();
+                }
+                final int f = next[0];
+                final int t = Math.min(f + SNAPSHOT_PAGE, handles.length);
+                next[0] = t;
+                onDecodeThread(() -> {
+                    try {
+                        return processor.sessionsJson(handles, f, t, mapper, out);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+                return true;
+            });
     }
 
     /** Stops capture, drains and flushes everything, and closes the API; idempotent. */
@@ -368,23 +503,23 @@ public final class Agent implements AutoCloseable {
         }
         capture.stop();
         decode.stop();
-        persister.shutdownNow();
+        // not shutdownNow: an interrupt would close the WAL's channel in the middle of a write
+        persister.shutdown();
         try {
-            persister.awaitTermination(5, TimeUnit.SECONDS);
+            persister.awaitTermination(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        persist();
+        if (options.flushMs() > 0) {
+            try {
+                flushWal();
+            } catch (IOException e) {
+                LOG.error("cannot write the event log to {}", options.stateDir(), e);
+            }
+        }
         try {
-            // streamed from the table: a million sessions are never all records at once
-            onDecodeThread(() -> {
-                try {
-                    store.writeSessions(log.lastSeq(), instance, processor::writeSessions);
-                    return null;
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+            // streamed from the table a page at a time: a million sessions are never all JSON at once
+            checkpoint(true);
             store.close();
         } catch (IOException | UncheckedIOException e) {
             LOG.error("cannot save the session table to {}", options.stateDir(), e);

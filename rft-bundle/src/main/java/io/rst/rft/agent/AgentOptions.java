@@ -34,17 +34,20 @@ import java.util.Map;
  * @param agentId this switch's name in the status, default the host name
  * @param queueFrames frames the capture rings hold in total
  * @param bufferBytes kernel capture buffer per interface
+ * @param flushMs how often the write-ahead log is written and fsynced (what a kill -9 may lose at
+ *        most); 0: no write-ahead log, the table is saved only at a clean stop
+ * @param walBytes the write-ahead log's size that makes a new checkpoint
  */
 public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Path tokenFile, Path stateDir,
         boolean allRoce, int udpPort, int maxSessions, long retentionSeconds, int retainEvents, long retainBytes,
         Map<String, Path> replays,
-        String agentId, int queueFrames, int bufferBytes) {
+        String agentId, int queueFrames, int bufferBytes, int flushMs, long walBytes) {
 
     private static final String USAGE = """
         usage: rst agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D]
                          [--all-roce] [--udp-port N] [--max-sessions N] [--retention SECONDS]
                          [--retain-events N] [--retain-mb N] [--replay [PORT=]FILE]... [--agent-id NAME]
-                         [--queue-frames N] [--buffer-mb N]
+                         [--queue-frames N] [--buffer-mb N] [--flush-ms N] [--wal-mb N]
           --interface IF     capture inbound on IF (repeatable); default: every up non-loopback interface
           --listen HOST:PORT API address (default 0.0.0.0:4791)
           --token-file F     file holding the bearer token (default: STATE_DIR/agent.token, generated)
@@ -59,6 +62,9 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --agent-id NAME    this switch's name in the status (default: host name)
           --queue-frames N   frames the capture queues hold in total (default 32768)
           --buffer-mb N      kernel capture buffer per interface in MiB (default 16)
+          --flush-ms N       write-ahead log flush interval: what a crash may lose at most (default
+                             200; 0: no write-ahead log, the table is saved at a clean stop only)
+          --wal-mb N         write-ahead log size that makes a new checkpoint (default 64)
           -h, --help         this text
         The HTTP API (bearer token): GET /v1/status, POST /v1/start and /v1/stop, GET /v1/sessions,
         GET /v1/events?after=SEQ, GET /v1/health (no token); see docs/agent-api.md in RST's repository.
@@ -84,6 +90,12 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         }
         if (bufferBytes < 1 << 16) {
             throw new IllegalArgumentException("--buffer-mb must be at least 1");
+        }
+        if (flushMs < 0 || flushMs > 60_000) {
+            throw new IllegalArgumentException("--flush-ms out of range: " + flushMs);
+        }
+        if (walBytes < 1 << 20) {
+            throw new IllegalArgumentException("--wal-mb must be at least 1");
         }
     }
 
@@ -122,12 +134,15 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         String agentId = null;
         int queueFrames = 32768;
         int bufferMb = 16;
+        int flushMs = 200;
+        int walMb = 64;
         for (int i = 0; i < args.size(); i++) {
             final String a = args.get(i);
             switch (a) {
                 case "--all-roce" -> allRoce = true;
                 case "--interface", "--listen", "--token-file", "--state-dir", "--udp-port", "--max-sessions",
-                    "--retention", "--retain-events", "--retain-mb", "--replay", "--agent-id", "--queue-frames", "--buffer-mb" -> {
+                    "--retention", "--retain-events", "--retain-mb", "--replay", "--agent-id", "--queue-frames", "--buffer-mb",
+                    "--flush-ms", "--wal-mb" -> {
                     if (i + 1 >= args.size()) {
                         throw new IllegalArgumentException(a + " needs a value");
                     }
@@ -152,6 +167,8 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                         case "--agent-id" -> agentId = v;
                         case "--queue-frames" -> queueFrames = parseInt(a, v);
                         case "--buffer-mb" -> bufferMb = parseInt(a, v);
+                        case "--flush-ms" -> flushMs = parseInt(a, v);
+                        case "--wal-mb" -> walMb = parseInt(a, v);
                         default -> throw new IllegalStateException(a);
                     }
                 }
@@ -169,8 +186,12 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         if (bufferMb < 1 || bufferMb > 1024) {
             throw new IllegalArgumentException("--buffer-mb out of range: " + bufferMb);
         }
+        if (walMb < 1 || walMb > 65536) {
+            throw new IllegalArgumentException("--wal-mb out of range: " + walMb);
+        }
         return new AgentOptions(ifs, listen, tokenFile, stateDir, allRoce, udpPort, maxSessions, retention,
-            retainEvents, (long) retainMb << 20, Map.copyOf(replay), agentId, queueFrames, bufferMb << 20);
+            retainEvents, (long) retainMb << 20, Map.copyOf(replay), agentId, queueFrames, bufferMb << 20,
+            flushMs, (long) walMb << 20);
     }
 
     static InetSocketAddress parseListen(final String v) {

@@ -104,7 +104,9 @@ final class CmFrameProcessor implements FrameProcessor {
     @Override
     public boolean restore(final JsonNode record) {
         try {
-            return table.restore(mapper.treeToValue(record, SessionRecord.class));
+            final SessionRecord r = mapper.treeToValue(record, SessionRecord.class);
+            // a replayed "removed" event takes the session out again rather than bringing it back
+            return record.path("removed").asBoolean(false) ? table.forget(r) : table.restore(r);
         } catch (JsonProcessingException | RuntimeException e) {
             // a record this agent did not write, or a damaged one: not put back
             return false;

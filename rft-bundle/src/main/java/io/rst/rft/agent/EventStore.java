@@ -9,11 +9,14 @@ package io.rst.rft.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedOutputStream;
-import java.io.BufferedReader;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -22,205 +25,583 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Consumer;
+import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The event log on disk, so that sequence numbers and retained events survive a restart:
- * append-only segment files {@code events/events-FIRSTSEQ.ndjson} holding the same NDJSON lines
- * the API serves, a new segment every {@code segmentEvents} events and after every start, and
- * segments wholly older than the in-memory log's first retained event deleted. Disk use is thus
- * bounded by the log's capacity plus one segment. {@code sessions.ndjson} holds the table as of
- * a clean shutdown (a header line with its seq, then one session record per line).
+ * The agent's state on disk, crash-safe: a checkpoint of the whole session table
+ * ({@code checkpoint.rst}) plus a write-ahead log of the events since ({@code wal/wal-FIRSTSEQ.log}).
+ * Every record of both is framed as {@code u32 length, u32 CRC-32C of the payload, payload} (big
+ * endian), so that a record cut short by a crash, or damaged, is detected, reported and skipped;
+ * nothing read from disk is ever fatal.
  *
- * <p>Only the persister thread writes; a line cut short by a crash is skipped on load.
+ * <p>A checkpoint is a header record ({@code H} + JSON: instance, seq, time), pages of sessions
+ * ({@code S} + session objects separated by commas) and a trailer ({@code E} + JSON: sessions
+ * written, whether it was written at a clean shutdown). It is written to {@code checkpoint.rst.tmp},
+ * fsynced and renamed over the previous one, which thus stays whole until the new one is. A
+ * session may be in a state newer than the header's seq: the WAL's events after that seq are full
+ * states, so replaying them over the checkpoint comes to the same end.
+ *
+ * <p>Each WAL record is one event line as the API serves it. A new WAL file is started at every
+ * start (never appending after a torn tail), before every checkpoint and past 8 MiB; files wholly older than
+ * the checkpoint and than the in-memory log's retained window are deleted, so that disk use is
+ * bounded by the retained events plus the WAL size that triggers a checkpoint.
+ *
+ * <p>Only one thread writes (the persister, or {@code close} after it stopped).
  */
 public final class EventStore implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventStore.class);
-    private static final String PREFIX = "events-";
-    private static final String SUFFIX = ".ndjson";
+    static final String CHECKPOINT = "checkpoint.rst";
+    static final String WAL_DIR = "wal";
+    private static final String WAL_PREFIX = "wal-";
+    private static final String WAL_SUFFIX = ".log";
+    /** No record is larger: a length beyond it is damage, not a record. */
+    static final int MAX_RECORD = 64 << 20;
+    /** A WAL file is closed and the next one started beyond this size. */
+    static final long SEGMENT_BYTES = 8 << 20;
+    private static final byte HEADER = 'H';
+    private static final byte PAGE = 'S';
+    private static final byte TRAILER = 'E';
 
-    /** Receives events read back at start-up. */
-    @FunctionalInterface
+    /** Receives what is read back at start-up: first the checkpoint's sessions, then the WAL's events. */
     public interface Loaded {
-        void event(EventLog.Event event, JsonNode session);
+        /** A session of the checkpoint. */
+        void session(JsonNode record);
+
+        /**
+         * An event of the WAL, in order; {@code afterCheckpoint} when it is newer than the
+         * checkpoint, and only then with its session record (else null: the checkpoint has it).
+         */
+        void event(EventLog.Event event, JsonNode session, boolean afterCheckpoint);
     }
 
-    /** Writes the table's records, one JSON object per line. */
+    /** Writes a checkpoint's sessions, one page at a time. */
     @FunctionalInterface
-    public interface RecordWriter {
-        void write(OutputStream out) throws IOException;
+    public interface Pages {
+        /**
+         * Puts the next page (session objects separated by commas) into {@code out}.
+         *
+         * @return false when there are no more pages
+         */
+        boolean next(ByteArrayOutputStream out) throws IOException;
     }
 
-    private final Path dir;
-    private final Path sessionsFile;
-    private final int segmentEvents;
-    private final ObjectMapper mapper;
-    private OutputStream current;
-    private int currentCount;
-    private long skippedLines;
-
-    public EventStore(final Path stateDir, final int segmentEvents, final ObjectMapper mapper) throws IOException {
-        if (segmentEvents < 1) {
-            throw new IllegalArgumentException("segmentEvents must be positive");
+    /**
+     * What a load found.
+     *
+     * @param checkpointSeq the seq of the checkpoint restored (0: none)
+     * @param checkpointTimeMicros when it was written (0: none)
+     * @param checkpointSessions sessions read from it
+     * @param checkpointProblem what was wrong with it, or null
+     * @param walEvents events read from the WAL
+     * @param lastSeq the newest seq read (checkpoint or WAL)
+     * @param lastTimeMicros the newest time read: what arrived after it may be lost (0: none)
+     * @param problems what was torn, damaged or skipped in the WAL
+     * @param skippedBytes bytes of the WAL not read because of them
+     * @param clean whether the state is that of a clean shutdown (nothing can have been lost)
+     */
+    public record LoadReport(long checkpointSeq, long checkpointTimeMicros, long checkpointSessions,
+            String checkpointProblem, long walEvents, long lastSeq, long lastTimeMicros, List<String> problems,
+            long skippedBytes, boolean clean) {
+        public LoadReport {
+            problems = List.copyOf(problems);
         }
-        this.dir = stateDir.resolve("events");
-        this.sessionsFile = stateDir.resolve("sessions.ndjson");
-        this.segmentEvents = segmentEvents;
+    }
+
+    private final Path checkpoint;
+    private final Path walDir;
+    private final ObjectMapper mapper;
+    private final CRC32C crc = new CRC32C();
+    private FileChannel wal;
+    private ByteBuffer buf = ByteBuffer.allocate(1 << 18);
+    private long walBytesSinceCheckpoint;
+    /** Bytes in the current WAL file. */
+    private long walFileBytes;
+    private long checkpoints;
+
+    public EventStore(final Path stateDir, final ObjectMapper mapper) throws IOException {
+        this.checkpoint = stateDir.resolve(CHECKPOINT);
+        this.walDir = stateDir.resolve(WAL_DIR);
         this.mapper = mapper;
-        Files.createDirectories(dir);
+        Files.createDirectories(walDir);
     }
 
-    /** Lines skipped on load because they were not a whole event. */
-    public long skippedLines() {
-        return skippedLines;
+    /** Bytes appended to the WAL since the last checkpoint (what a compaction would reclaim). */
+    public long walBytesSinceCheckpoint() {
+        return walBytesSinceCheckpoint;
     }
 
-    /** Deletes every stored event and the sessions file: the log starts anew. */
+    /** Checkpoints written by this process. */
+    public long checkpoints() {
+        return checkpoints;
+    }
+
+    /** Deletes the checkpoint and the WAL: a new event log starts. */
     public void clear() throws IOException {
-        closeSegment();
-        for (Path p : segments().values()) {
+        closeWal();
+        for (Path p : walFiles().values()) {
             Files.deleteIfExists(p);
         }
-        Files.deleteIfExists(sessionsFile);
+        Files.deleteIfExists(checkpoint);
+        Files.deleteIfExists(tmp());
     }
 
-    /** Reads every stored event, oldest first. */
-    public void load(final Loaded into) throws IOException {
-        for (Path p : segments().values()) {
-            try (BufferedReader r = Files.newBufferedReader(p, StandardCharsets.UTF_8)) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    parse(line, into);
+    // ------------------------------------------------------------------ reading
+
+    /** Reads the checkpoint of {@code instance}, then the WAL, into {@code into}; never throws on damage. */
+    public LoadReport load(final String instance, final Loaded into) {
+        final List<String> problems = new ArrayList<>();
+        long cpSeq = 0;
+        long cpTime = 0;
+        long cpSessions = 0;
+        String cpProblem = null;
+        boolean cpClean = false;
+        if (Files.isRegularFile(checkpoint)) {
+            try (InputStream in = new BufferedInputStream(Files.newInputStream(checkpoint), 1 << 16)) {
+                final Frames f = new Frames(in);
+                byte[] rec = f.next();
+                if (rec.length == 0 || rec[0] != HEADER) {
+                    throw new IOException(f.problem != null ? f.problem : "no header");
                 }
+                final JsonNode h = mapper.readTree(rec, 1, rec.length - 1);
+                if (!instance.equals(h.path("instance").asText(null))) {
+                    cpProblem = "checkpoint belongs to instance " + h.path("instance").asText("?") + ", ignored";
+                } else {
+                    cpSeq = h.path("seq").asLong(0);
+                    cpTime = h.path("time_us").asLong(0);
+                    boolean ended = false;
+                    while ((rec = f.next()).length > 0) {
+                        if (rec[0] == PAGE) {
+                            cpSessions += readPage(rec, into);
+                        } else if (rec[0] == TRAILER) {
+                            cpClean = mapper.readTree(rec, 1, rec.length - 1).path("clean").asBoolean(false);
+                            ended = true;
+                            break;
+                        }
+                    }
+                    if (!ended) {
+                        cpProblem = "checkpoint cut short or damaged after " + cpSessions + " sessions"
+                            + (f.problem != null ? " (" + f.problem + ")" : "") + "; sessions after them may be lost";
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                cpProblem = "checkpoint unreadable: " + e.getMessage();
+                cpSeq = 0;
             }
+            if (cpProblem != null) {
+                LOG.warn("checkpoint {}: {}", checkpoint, cpProblem);
+            }
+        }
+        long walEvents = 0;
+        long lastSeq = cpSeq;
+        long lastTime = cpTime;
+        long skipped = 0;
+        boolean newerEvents = false;
+        for (Map.Entry<Long, Path> e : walFiles().entrySet()) {
+            final Path p = e.getValue();
+            long size = 0;
+            try (InputStream in = new BufferedInputStream(Files.newInputStream(p), 1 << 16)) {
+                size = Files.size(p);
+                final Frames f = new Frames(in);
+                for (byte[] rec = f.next(); rec.length > 0; rec = f.next()) {
+                    // events the checkpoint already holds are only retained again: their seq and
+                    // time are read from the line's start, without parsing it all
+                    final long[] head = head(rec);
+                    final long seq;
+                    long time;
+                    JsonNode session = null;
+                    if (head.length == 2 && head[0] <= cpSeq) {
+                        seq = head[0];
+                        time = head[1];
+                    } else {
+                        final JsonNode node;
+                        try {
+                            node = mapper.readTree(rec);
+                        } catch (IOException x) {
+                            problems.add(p.getFileName() + ": record at byte " + f.recordStart
+                                + " is not an event, skipped");
+                            continue;
+                        }
+                        seq = node.path("seq").asLong(0);
+                        session = node.get("session");
+                        time = Math.round(node.path("time").asDouble(0) * 1e6);
+                        if (seq < 1 || session == null || !session.isObject()) {
+                            problems.add(p.getFileName() + ": record at byte " + f.recordStart
+                                + " is not an event, skipped");
+                            continue;
+                        }
+                    }
+                    walEvents++;
+                    final boolean after = seq > cpSeq;
+                    newerEvents |= after;
+                    into.event(new EventLog.Event(seq, rec), after ? session : null, after);
+                    if (seq > lastSeq) {
+                        lastSeq = seq;
+                        lastTime = time;
+                    }
+                }
+                if (f.problem != null) {
+                    skipped += size - f.recordStart;
+                    problems.add(p.getFileName() + ": " + f.problem + " at byte " + f.recordStart + ", "
+                        + (size - f.recordStart) + " bytes skipped");
+                }
+            } catch (IOException x) {
+                problems.add(p.getFileName() + ": unreadable: " + x.getMessage());
+            }
+        }
+        for (String s : problems) {
+            LOG.warn("write-ahead log: {}", s);
+        }
+        return new LoadReport(cpSeq, cpTime, cpSessions, cpProblem, walEvents, lastSeq, lastTime, problems, skipped,
+            cpClean && cpProblem == null && !newerEvents && problems.isEmpty());
+    }
+
+    private static final long[] NO_HEAD = new long[0];
+    private static final byte[] SEQ_PREFIX = "{\"seq\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] TIME_PREFIX = ",\"time\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /**
+     * The seq and the time (microseconds) of an event line as {@link EventLog} writes it
+     * ({@code {"seq":N,"time":SECONDS.FRACTION,...}); empty when the line has another shape.
+     */
+    static long[] head(final byte[] line) {
+        int i = SEQ_PREFIX.length;
+        if (!startsWith(line, 0, SEQ_PREFIX)) {
+            return NO_HEAD;
+        }
+        long seq = 0;
+        final int seqStart = i;
+        while (i < line.length && line[i] >= '0' && line[i] <= '9' && i - seqStart < 18) {
+            seq = seq * 10 + line[i++] - '0';
+        }
+        if (i == seqStart || seq < 1 || !startsWith(line, i, TIME_PREFIX)) {
+            return NO_HEAD;
+        }
+        i += TIME_PREFIX.length;
+        long secs = 0;
+        final int timeStart = i;
+        while (i < line.length && line[i] >= '0' && line[i] <= '9' && i - timeStart < 15) {
+            secs = secs * 10 + line[i++] - '0';
+        }
+        if (i == timeStart) {
+            return NO_HEAD;
+        }
+        long micros = 0;
+        int digits = 0;
+        if (i < line.length && line[i] == '.') {
+            i++;
+            while (i < line.length && line[i] >= '0' && line[i] <= '9') {
+                if (digits < 6) {
+                    micros = micros * 10 + line[i] - '0';
+                    digits++;
+                }
+                i++;
+            }
+        }
+        if (i >= line.length || line[i] != ',') {
+            return NO_HEAD;
+        }
+        for (; digits < 6; digits++) {
+            micros *= 10;
+        }
+        return new long[] {seq, secs * 1_000_000L + micros};
+    }
+
+    private static boolean startsWith(final byte[] b, final int at, final byte[] prefix) {
+        if (at + prefix.length > b.length) {
+            return false;
+        }
+        for (int k = 0; k < prefix.length; k++) {
+            if (b[at + k] != prefix[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int readPage(final byte[] rec, final Loaded into) throws IOException {
+        // a page is objects separated by commas: read it as the array it is the inside of
+        final byte[] arr = new byte[rec.length + 1];
+        arr[0] = '[';
+        System.arraycopy(rec, 1, arr, 1, rec.length - 1);
+        arr[rec.length] = ']';
+        int n = 0;
+        for (JsonNode s : mapper.readTree(arr)) {
+            into.session(s);
+            n++;
+        }
+        return n;
+    }
+
+    /** What {@code Frames.next} gives at the end (a record is never empty). */
+    private static final byte[] NONE = new byte[0];
+
+    /**
+     * Reads framed records until the end or the first torn or damaged one (then {@link #problem});
+     * {@link #NONE} after the last.
+     */
+    private final class Frames {
+        private final InputStream in;
+        private final byte[] h = new byte[8];
+        long offset;
+        long recordStart;
+        String problem;
+
+        Frames(final InputStream in) {
+            this.in = in;
+        }
+
+        byte[] next() throws IOException {
+            recordStart = offset;
+            final int got = in.readNBytes(h, 0, 8);
+            if (got == 0) {
+                return NONE;
+            }
+            if (got < 8) {
+                problem = "torn record header";
+                return NONE;
+            }
+            final ByteBuffer b = ByteBuffer.wrap(h);
+            final int len = b.getInt();
+            final int sum = b.getInt();
+            if (len <= 0 || len > MAX_RECORD) {
+                problem = "damaged record length " + len;
+                return NONE;
+            }
+            final byte[] payload;
+            try {
+                payload = in.readNBytes(len);
+            } catch (EOFException e) {
+                problem = "torn record";
+                return NONE;
+            }
+            if (payload.length < len) {
+                problem = "torn record";
+                return NONE;
+            }
+            crc.reset();
+            crc.update(payload);
+            if ((int) crc.getValue() != sum) {
+                problem = "record fails its CRC";
+                return NONE;
+            }
+            offset += 8 + len;
+            return payload;
         }
     }
 
-    private void parse(final String line, final Loaded into) {
-        try {
-            final JsonNode node = mapper.readTree(line);
-            final long seq = node.path("seq").asLong(0);
-            final JsonNode session = node.get("session");
-            if (seq < 1 || session == null || !session.isObject()) {
-                skippedLines++;
-                return;
-            }
-            into.event(new EventLog.Event(seq, (line + "\n").getBytes(StandardCharsets.UTF_8)), session);
-        } catch (IOException e) {
-            skippedLines++;
-        }
+    // ------------------------------------------------------------------ writing
+
+    /** Starts a new WAL file whose first event will be {@code firstSeq}. */
+    public void startWal(final long firstSeq) throws IOException {
+        closeWal();
+        final Path p = walDir.resolve(String.format("%s%019d%s", WAL_PREFIX, firstSeq, WAL_SUFFIX));
+        wal = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE);
+        walFileBytes = 0;
     }
 
-    /** Appends events (in order, after the ones already stored). */
+    /** Appends events (in order, after those already written) to the current WAL file. */
     public void append(final List<EventLog.Event> events) throws IOException {
+        if (wal == null) {
+            throw new IOException("no write-ahead log file open");
+        }
         for (EventLog.Event e : events) {
-            if (current == null || currentCount >= segmentEvents) {
-                closeSegment();
-                final Path p = dir.resolve(String.format("%s%019d%s", PREFIX, e.seq(), SUFFIX));
-                current = new BufferedOutputStream(Files.newOutputStream(p, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), 1 << 16);
-                currentCount = 0;
+            if (walFileBytes + buf.position() >= SEGMENT_BYTES) {
+                // files of bounded size, so that a checkpoint frees the disk in steps, not all at once
+                drain(wal);
+                wal.force(false);
+                startWal(e.seq());
             }
-            current.write(e.line());
-            currentCount++;
+            frame(e.line(), 0, e.line().length, (byte) 0, false);
+        }
+        drain(wal);
+    }
+
+    /** Makes what was appended durable (fsync): a crash after this loses none of it. */
+    public void sync() throws IOException {
+        if (wal != null) {
+            wal.force(false);
         }
     }
 
-    /** Pushes buffered lines to the file system. */
-    public void flush() throws IOException {
-        if (current != null) {
-            current.flush();
+    private void frame(final byte[] b, final int off, final int len, final byte type, final boolean typed) {
+        final int plen = len + (typed ? 1 : 0);
+        if (buf.remaining() < plen + 8) {
+            final ByteBuffer bigger = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + plen + 8));
+            buf.flip();
+            bigger.put(buf);
+            buf = bigger;
         }
+        crc.reset();
+        if (typed) {
+            crc.update(type);
+        }
+        crc.update(b, off, len);
+        buf.putInt(plen).putInt((int) crc.getValue());
+        if (typed) {
+            buf.put(type);
+        }
+        buf.put(b, off, len);
     }
 
-    /** Deletes segments whose events are all older than {@code firstRetainedSeq}. */
-    public void prune(final long firstRetainedSeq) throws IOException {
-        final List<Long> firsts = new ArrayList<>(segments().keySet());
-        final TreeMap<Long, Path> all = segments();
-        for (int i = 0; i + 1 < firsts.size(); i++) {
-            if (firsts.get(i + 1) <= firstRetainedSeq) {
-                Files.deleteIfExists(all.get(firsts.get(i)));
+    private void drain(final FileChannel ch) throws IOException {
+        buf.flip();
+        while (buf.hasRemaining()) {
+            final int n = ch.write(buf);
+            if (ch == wal) {
+                walBytesSinceCheckpoint += n;
+                walFileBytes += n;
+            }
+        }
+        buf.clear();
+    }
+
+    /**
+     * Writes a checkpoint of the table as of event {@code seq} (temp file, fsync, rename), then
+     * deletes the WAL files it and the retained window make useless. Call {@link #startWal} with
+     * the next event to write before taking the table's handles, so that every event newer than
+     * {@code seq} is in a file that stays.
+     *
+     * @param firstRetainedSeq the in-memory log's oldest retained event: WAL files holding it or
+     *        newer events are kept, so that clients resume across a restart as before it
+     */
+    public void checkpoint(final long seq, final long timeMicros, final String instance, final boolean clean,
+            final long firstRetainedSeq, final Pages pages) throws IOException {
+        final Path tmp = tmp();
+        final ByteArrayOutputStream page = new ByteArrayOutputStream(64 * 1024);
+        long sessions = 0;
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+            final ObjectNode h = mapper.createObjectNode().put("format", 1).put("instance", instance).put("seq", seq)
+                .put("time_us", timeMicros);
+            final byte[] hb = mapper.writeValueAsBytes(h);
+            frame(hb, 0, hb.length, HEADER, true);
+            drain(ch);
+            while (true) {
+                page.reset();
+                if (!pages.next(page)) {
+                    break;
+                }
+                if (page.size() == 0) {
+                    continue;
+                }
+                final byte[] pb = page.toByteArray();
+                sessions += countObjects(pb);
+                frame(pb, 0, pb.length, PAGE, true);
+                drain(ch);
+            }
+            final byte[] tb = mapper.writeValueAsBytes(mapper.createObjectNode().put("sessions", sessions)
+                .put("clean", clean));
+            frame(tb, 0, tb.length, TRAILER, true);
+            drain(ch);
+            ch.force(true);
+        }
+        try {
+            Files.move(tmp, checkpoint, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, checkpoint, StandardCopyOption.REPLACE_EXISTING);
+        }
+        syncDir(checkpoint.getParent());
+        checkpoints++;
+        walBytesSinceCheckpoint = 0;
+        // a file's events end where the next file's begin
+        final List<Map.Entry<Long, Path>> files = new ArrayList<>(walFiles().entrySet());
+        for (int i = 0; i + 1 < files.size(); i++) {
+            final long nextFirst = files.get(i + 1).getKey();
+            if (nextFirst <= seq + 1 && nextFirst <= firstRetainedSeq) {
+                Files.deleteIfExists(files.get(i).getValue());
             }
         }
     }
 
-    private TreeMap<Long, Path> segments() throws IOException {
+    private static long countObjects(final byte[] page) {
+        // sessions are flat-ish objects: count the top-level ones by brace depth (strings hold no braces)
+        long n = 0;
+        int depth = 0;
+        boolean inString = false;
+        for (int i = 0; i < page.length; i++) {
+            final byte c = page[i];
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '{') {
+                if (depth++ == 0) {
+                    n++;
+                }
+            } else if (c == '}') {
+                depth--;
+            }
+        }
+        return n;
+    }
+
+    private static void syncDir(final Path dir) {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            // not every file system lets a directory be opened: the rename is then as durable as it gets
+            LOG.debug("cannot fsync {}: {}", dir, e.getMessage());
+        }
+    }
+
+    private Path tmp() {
+        return checkpoint.resolveSibling(CHECKPOINT + ".tmp");
+    }
+
+    /** Bytes of every WAL file on disk. */
+    public long walBytesOnDisk() {
+        long n = 0;
+        try {
+            for (Path p : walFiles().values()) {
+                n += Files.size(p);
+            }
+        } catch (IOException e) {
+            LOG.debug("cannot size the WAL: {}", e.getMessage());
+        }
+        return n;
+    }
+
+    private TreeMap<Long, Path> walFiles() {
         final TreeMap<Long, Path> out = new TreeMap<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, PREFIX + "*" + SUFFIX)) {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(walDir, WAL_PREFIX + "*" + WAL_SUFFIX)) {
             for (Path p : ds) {
                 final String n = p.getFileName().toString();
                 try {
-                    out.put(Long.parseLong(n.substring(PREFIX.length(), n.length() - SUFFIX.length())), p);
+                    out.put(Long.parseLong(n.substring(WAL_PREFIX.length(), n.length() - WAL_SUFFIX.length())), p);
                 } catch (NumberFormatException e) {
                     LOG.debug("ignoring {}", p);
                 }
             }
+        } catch (IOException e) {
+            LOG.warn("cannot list {}: {}", walDir, e.getMessage());
         }
         return out;
     }
 
-    private void closeSegment() throws IOException {
-        if (current != null) {
-            current.close();
-            current = null;
+    private void closeWal() throws IOException {
+        if (wal != null) {
+            wal.close();
+            wal = null;
         }
     }
 
-    /** Writes the table as of event {@code seq}, replacing the old one (atomically where possible). */
-    public void writeSessions(final long seq, final String instance, final RecordWriter records) throws IOException {
-        final Path tmp = sessionsFile.resolveSibling(sessionsFile.getFileName() + ".tmp");
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-            out.write(mapper.writeValueAsBytes(mapper.createObjectNode().put("seq", seq).put("instance", instance)));
-            out.write('\n');
-            records.write(out);
-        }
-        try {
-            Files.move(tmp, sessionsFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, sessionsFile, StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
-    /**
-     * Reads the table saved at the last clean shutdown, one record at a time (a million sessions
-     * never sit in memory as JSON trees), if it belongs to {@code instance}.
-     *
-     * @return the seq it was saved at, or -1 if there is none for this instance (or it is unreadable)
-     */
-    public long readSessions(final String instance, final Consumer<JsonNode> each) {
-        if (!Files.isRegularFile(sessionsFile)) {
-            return -1;
-        }
-        try (BufferedReader r = Files.newBufferedReader(sessionsFile, StandardCharsets.UTF_8)) {
-            final String head = r.readLine();
-            if (head == null) {
-                return -1;
-            }
-            final JsonNode h = mapper.readTree(head);
-            if (!instance.equals(h.path("instance").asText(null))) {
-                return -1;
-            }
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                try {
-                    final JsonNode n = mapper.readTree(line);
-                    if (n != null && n.isObject()) {
-                        each.accept(n);
-                    }
-                } catch (IOException e) {
-                    skippedLines++;
-                }
-            }
-            return h.path("seq").asLong(0);
-        } catch (IOException e) {
-            LOG.warn("ignoring unreadable {}: {}", sessionsFile, e.getMessage());
-            return -1;
-        }
+    /** One line for the log. */
+    static String describe(final LoadReport r) {
+        return "checkpoint seq " + r.checkpointSeq() + " (" + r.checkpointSessions() + " sessions), " + r.walEvents()
+            + " WAL events, up to seq " + r.lastSeq() + (r.clean() ? ", clean shutdown" : "");
     }
 
     @Override
     public void close() throws IOException {
-        closeSegment();
+        closeWal();
     }
 }

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 /**
  * What the agent keeps across restarts, in one directory: {@code agent.json} (the operator's
  * capture on/off switch and the event log's instance id), {@code agent.token} (a generated token,
- * mode 0600, when no token file is given), {@code events/} and {@code sessions.ndjson}
+ * mode 0600, when no token file is given), {@code checkpoint.rst} and {@code wal/}
  * (see {@link EventStore}). Small files are replaced atomically (write, then rename).
  */
 public final class StateDir {

@@ -410,6 +410,27 @@ public final class SessionTable {
     }
 
     /**
+     * Takes out of the table the session a record names, when replaying a saved log in which the
+     * session's last appearance was {@code "removed":true}: a restart must not bring it back.
+     *
+     * @return whether a session was taken out
+     */
+    public boolean forget(final SessionRecord r) {
+        final int version = r.requesterIp().indexOf(':') >= 0 ? 6 : 4;
+        final long[] a = parseIp(r.requesterIp(), version);
+        final Integer aCid = parseHex32(r.requesterCommId());
+        if (a.length == 0 || aCid == null) {
+            return false;
+        }
+        final Session s = find(a[0], a[1], aCid);
+        if (s == null) {
+            return false;
+        }
+        remove(s);
+        return true;
+    }
+
+    /**
      * Puts back a session this table (or an earlier one, before a restart) described as
      * {@code r}, so that its next messages continue it instead of starting a new session. A
      * session with the same requester endpoint (or responder endpoint) is replaced. The REQ's CM

@@ -14,7 +14,8 @@ import java.util.Random;
 
 /**
  * Sends RoCEv2 UDP datagrams to port 4791, run by tests inside a network namespace
- * ({@code ip netns exec NS java -cp ... UdpSender DST COUNT MODE [SEED]}). Modes: {@code cm}
+ * ({@code ip netns exec NS java -cp ... UdpSender DST COUNT MODE [SEED [PPS]]}), at most PPS a
+ * second if given. Modes: {@code cm}
  * a CM MAD to QP1 (BTH, DETH, MAD header of a REQ with comm ID SEED+i, zero attribute data, ICRC);
  * {@code data} a BTH to QP 0x000123 (not CM); {@code junk} random bytes whose BTH dest QP is 1,
  * of random length 0..400 (malformed CM for the decoder).
@@ -29,6 +30,8 @@ public final class UdpSender {
         final String mode = args[2];
         final int seed = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         final Random random = new Random(seed);
+        final long gapNanos = args.length > 4 ? 1_000_000_000L / Integer.parseInt(args[4]) : 0;
+        final long t0 = System.nanoTime();
         try (DatagramChannel ch = DatagramChannel.open()) {
             ch.bind(new InetSocketAddress(0));
             for (int i = 0; i < count; i++) {
@@ -49,6 +52,12 @@ public final class UdpSender {
                     }
                     default -> throw new IllegalArgumentException(mode);
                 };
+                if (gapNanos > 0) {
+                    final long wait = t0 + i * gapNanos - System.nanoTime();
+                    if (wait > 0) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                    }
+                }
                 ch.send(b, dst);
             }
         }

@@ -1,0 +1,263 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real agent as its own process in a "switch" namespace (as in {@link NetnsAgentTest}), a host
+ * sending a stream of new CM connections across it, a client following its events over the API,
+ * and the agent killed with SIGKILL at random moments and restarted on the same state directory,
+ * ten times: after each, every session the client had seen in an event the restarted agent says
+ * it restored is in its table, nothing is duplicated, the events the client saw and the agent lost
+ * are of the last flush interval only, and the numbering continues. Needs root and iproute2.
+ * Namespaces are named dev-crash-RANDOM-{h1,sw,h2} and always removed.
+ */
+class NetnsAgentCrashTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String MGMT_AGENT = "10.78.9.2";
+    private static final int FLUSH_MS = 200;
+    /** Scheduling on a busy machine: how much later than the flush interval a flush may come. */
+    private static final long SLACK_MS = 1000;
+    private static final int KILLS = 10;
+
+    @TempDir
+    Path dir;
+    private String prefix;
+    private final List<String> namespaces = new ArrayList<>();
+    private String rootVeth;
+    private Process agent;
+    private Process sender;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    private String token;
+
+    @BeforeEach
+    void fabric() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
+        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip"))
+            || Files.isExecutable(Path.of("/usr/bin/ip")), "needs iproute2");
+        final String hex = HexFormat.of().formatHex(new SecureRandom().generateSeed(3));
+        prefix = "dev-crash-" + hex;
+        for (String n : List.of("h1", "sw", "h2")) {
+            sh("ip", "netns", "add", prefix + "-" + n);
+            namespaces.add(prefix + "-" + n);
+        }
+        link("h1", "h1e", "s1", "10.78.1.1/24", "10.78.1.254/24");
+        link("h2", "h2e", "s2", "10.78.2.1/24", "10.78.2.254/24");
+        ns("h1", "ip", "route", "add", "default", "via", "10.78.1.254");
+        ns("h2", "ip", "route", "add", "default", "via", "10.78.2.254");
+        ns("sw", "sysctl", "-qw", "net.ipv4.ip_forward=1");
+        ns("sw", "ip", "link", "set", "lo", "up");
+        rootVeth = "dc" + hex + "m";
+        // the far ends are made inside their namespaces: names in the root namespace (where other
+        // tests make theirs) would clash
+        sh("ip", "link", "add", rootVeth, "type", "veth", "peer", "name", "mgmt", "netns", prefix + "-sw");
+        sh("ip", "addr", "add", "10.78.9.1/30", "dev", rootVeth);
+        sh("ip", "link", "set", rootVeth, "up");
+        ns("sw", "ip", "addr", "add", MGMT_AGENT + "/30", "dev", "mgmt");
+        ns("sw", "ip", "link", "set", "mgmt", "up");
+        token = "tok-" + prefix;
+        Files.writeString(dir.resolve("token"), token);
+    }
+
+    private void link(final String host, final String hostIf, final String swIf, final String hostIp,
+            final String swIp) throws Exception {
+        sh("ip", "link", "add", hostIf, "netns", prefix + "-" + host, "type", "veth", "peer", "name", swIf, "netns",
+            prefix + "-sw");
+        ns(host, "ip", "addr", "add", hostIp, "dev", hostIf);
+        ns(host, "ip", "link", "set", hostIf, "up");
+        ns("sw", "ip", "addr", "add", swIp, "dev", swIf);
+        ns("sw", "ip", "link", "set", swIf, "up");
+    }
+
+    @AfterEach
+    void teardown() throws Exception {
+        for (Process p : new Process[] {sender, agent}) {
+            if (p != null) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        for (String n : namespaces) {
+            // deleting a namespace deletes its veth ends, and so their peers
+            new ProcessBuilder("ip", "netns", "del", n).inheritIO().start().waitFor();
+        }
+    }
+
+    private void ns(final String n, final String... cmd) throws Exception {
+        final List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", prefix + "-" + n));
+        c.addAll(List.of(cmd));
+        sh(c.toArray(String[]::new));
+    }
+
+    private static void sh(final String... cmd) throws Exception {
+        final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        final String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), String.join(" ", cmd));
+        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** Starts the agent and waits until it answers with capture running; returns the milliseconds that took. */
+    private long startAgent() throws Exception {
+        final long t0 = System.nanoTime();
+        // ip netns exec execs the JVM: the process is the agent, and destroyForcibly is its SIGKILL
+        final List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", prefix + "-sw", javaBin(), "-Xmx256m",
+            "-cp", System.getProperty("java.class.path"), "io.rst.rft.cli.Main", "agent", "--interface", "s1",
+            "--interface", "s2", "--listen", MGMT_AGENT + ":4791", "--token-file", dir.resolve("token").toString(),
+            "--state-dir", dir.resolve("state").toString(), "--agent-id", "sw", "--flush-ms",
+            Integer.toString(FLUSH_MS)));
+        agent = new ProcessBuilder(cmd).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile())).start();
+        final long deadline = System.nanoTime() + 60_000_000_000L;
+        while (true) {
+            try {
+                if (get("/v1/health").statusCode() == 200 && status().path("capture_running").asBoolean()) {
+                    return (System.nanoTime() - t0) / 1_000_000L;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            assertTrue(agent.isAlive(), "agent died: " + Files.readString(dir.resolve("agent.log")));
+            assertTrue(System.nanoTime() < deadline, "agent did not come up");
+            Thread.sleep(50);
+        }
+    }
+
+    private HttpResponse<String> get(final String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://" + MGMT_AGENT + ":4791" + path))
+            .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(20)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    }
+
+    private JsonNode status() throws Exception {
+        final HttpResponse<String> r = get("/v1/status");
+        assertEquals(200, r.statusCode(), r.body());
+        return JSON.readTree(r.body());
+    }
+
+    /** A session event the client saw: the session and the event's time. */
+    private record Seen(String session, double time) {
+    }
+
+    /** Reads the events after {@code cursor}; each must follow the last. Returns the new cursor. */
+    private long follow(final long cursor, final String instance, final Map<Long, Seen> seen) throws Exception {
+        final HttpResponse<String> r = get("/v1/events?wait=0&after=" + cursor + "&instance=" + instance);
+        assertEquals(200, r.statusCode(), r.body());
+        long c = cursor;
+        for (String line : r.body().split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            final JsonNode e = JSON.readTree(line);
+            final String type = e.path("type").asText();
+            if ("heartbeat".equals(type)) {
+                continue;
+            }
+            assertEquals("session", type, "no reset while following one instance: " + line);
+            assertEquals(c + 1, e.path("seq").asLong(), "events follow one another");
+            c = e.path("seq").asLong();
+            seen.put(c, new Seen(e.path("session").path("session_id").asText(), e.path("time").asDouble()));
+        }
+        return c;
+    }
+
+    @Test
+    void killedTenTimesWhileTrafficFlowsLosesAtMostTheLastFlush() throws Exception {
+        startAgent();
+        final String instance = status().path("instance").asText();
+        // a new CM connection every half millisecond, for longer than the test runs
+        sender = new ProcessBuilder("ip", "netns", "exec", prefix + "-h1", javaBin(), "-cp",
+            System.getProperty("java.class.path"), UdpSender.class.getName(), "10.78.2.1", "1000000", "cm", "1",
+            "2000").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        final Random rnd = new Random();
+        final TreeMap<Long, Seen> seen = new TreeMap<>();
+        long cursor = 0;
+        long worstLostMs = 0;
+        final List<Long> restartMs = new ArrayList<>();
+        for (int k = 0; k < KILLS; k++) {
+            final long until = System.nanoTime() + (300 + rnd.nextInt(1500)) * 1_000_000L;
+            while (System.nanoTime() < until) {
+                cursor = follow(cursor, instance, seen);
+                Thread.sleep(20);
+            }
+            cursor = follow(cursor, instance, seen);
+            assertTrue(sender.isAlive(), "the traffic still flows");
+            agent.destroyForcibly();
+            final long killedAt = System.currentTimeMillis();
+            assertTrue(agent.waitFor(10, TimeUnit.SECONDS));
+            restartMs.add(startAgent());
+
+            final JsonNode st = status();
+            assertEquals(instance, st.path("instance").asText(), "same instance: " + st);
+            final JsonNode restored = st.path("restored");
+            assertFalse(restored.path("clean").asBoolean(), st.toString());
+            // a killed process leaves whole pages behind: a record cut short, never a damaged one
+            for (JsonNode p : restored.path("wal_problems")) {
+                assertTrue(p.asText().contains("torn"), restored.toString());
+            }
+            final long r = restored.path("last_seq").asLong();
+            // what the client saw but the agent lost: only the last flush interval before the kill
+            for (Map.Entry<Long, Seen> e : seen.tailMap(r, false).entrySet()) {
+                final long ageMs = killedAt - Math.round(e.getValue().time() * 1000);
+                worstLostMs = Math.max(worstLostMs, ageMs);
+                assertTrue(ageMs <= FLUSH_MS + SLACK_MS, "event " + e.getKey() + " of " + ageMs
+                    + " ms before the kill lost; restored up to " + r + ": " + restored);
+            }
+            // every session of the events restored is in the table, once
+            final JsonNode snap = JSON.readTree(get("/v1/sessions").body());
+            final Set<String> table = new HashSet<>();
+            for (JsonNode s : snap.path("sessions")) {
+                assertTrue(table.add(s.path("session_id").asText()), "duplicated: " + s);
+            }
+            for (Map.Entry<Long, Seen> e : seen.headMap(r, true).entrySet()) {
+                assertTrue(table.contains(e.getValue().session()), "session of event " + e.getKey() + " lost: "
+                    + e.getValue() + "; " + restored);
+            }
+            assertTrue(table.size() >= restored.path("restored_sessions").asLong(), restored.toString());
+            // the numbering continues after what was restored: the lost numbers are given again
+            seen.tailMap(r, false).clear();
+            cursor = r;
+            assertTrue(st.path("last_seq").asLong() >= r);
+        }
+        cursor = follow(cursor, instance, seen);
+        assertTrue(seen.size() > 1000, "traffic was followed: " + seen.size());
+        System.out.printf("crash test: %d kills, %d events followed, restart to capture running %s ms, "
+            + "worst lost event %d ms before the kill%n", KILLS, seen.size(), restartMs, worstLostMs);
+    }
+}
