@@ -187,6 +187,30 @@ public class LabFabricIT {
         }
     }
 
+    @Test
+    public void d_theOperatorsWebUiInARealBrowser() throws Exception {
+        // ui-bundle's browser suite (Debian's Chromium, headless) against this controller and lab:
+        // sign in, switches, RFT off and on (agent and path gap), flow table, timeline, path,
+        // a port's sessions, problems, wrong credentials, an unreachable controller
+        final Path script = Path.of(System.getProperty("rst.it.uiSuite", "../ui-bundle/run-browser-tests.sh"))
+            .toAbsolutePath();
+        final var pb = new ProcessBuilder("bash", script.toString(), "http://127.0.0.1:8181").redirectErrorStream(true)
+            .redirectOutput(work.resolve("browser.log").toFile());
+        pb.environment().put("RST_AGENT_TOKEN_DIR", lab.tokenDir().toString());
+        pb.environment().put("RST_EXPECT_GAP", "1");
+        final Process p = pb.start();
+        final boolean ended = p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        final String out = Files.readString(work.resolve("browser.log"));
+        System.out.println(out);
+        assertTrue("the browser suite ended within 300 s:\n" + out, ended);
+        assertEquals("the browser suite passed (see " + work.resolve("browser.log") + "):\n" + out, 0, p.exitValue());
+        assertTrue("no browser step was skipped or failed:\n" + out,
+            java.util.regex.Pattern.compile("browser: \\d+ passed, 0 failed, 0 skipped").matcher(out).find());
+    }
+
     private static List<Truth.Connection> run(final Traffic.Options opt) throws Exception {
         final long before = Truth.read(lab.truthFile()).stream().mapToLong(Truth.Connection::id).max().orElse(0);
         traffic.run(opt);
