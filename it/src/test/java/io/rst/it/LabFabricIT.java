@@ -75,6 +75,8 @@ public class LabFabricIT {
         try (Stream<Path> dirs = Files.list(Path.of(System.getProperty("rst.it.labKaraf")))) {
             home = dirs.filter(p -> p.getFileName().toString().startsWith("rst-karaf")).findFirst().orElseThrow();
         }
+        // a fresh controller: no bundle cache or datastore left from an earlier run of this test
+        deleteTree(home.resolve("data"));
         // the controller presents each agent its own token, from the lab's token directory
         final Path cfg = home.resolve("etc/io.rst.rft.cfg");
         Files.writeString(cfg, Files.readString(cfg).replaceAll("(?m)^agent-token-dir *=.*$", "")
@@ -223,6 +225,16 @@ public class LabFabricIT {
             }
         }
         return out;
+    }
+
+    private static void deleteTree(final Path root) throws IOException {
+        if (Files.exists(root)) {
+            try (Stream<Path> walk = Files.walk(root)) {
+                for (var p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
     }
 
     private static boolean crosses(final List<Truth.Connection> conns, final String node) {
