@@ -166,7 +166,7 @@ public final class Agent implements AutoCloseable {
     public synchronized void start() throws IOException {
         decode.start();
         persister.scheduleWithFixedDelay(this::persist, 200, 200, TimeUnit.MILLISECONDS);
-        api = new AgentApi(this, options.listen(), token, mapper);
+        api = new AgentApi(this, AgentApi.bindPlain(options.listen()), "plain-http", token, mapper);
         if (state.capturing()) {
             capture.start();
         } else {
@@ -316,6 +316,10 @@ public final class Agent implements AutoCloseable {
         c.put("events", log.lastSeq());
         s.put("last_seq", log.lastSeq());
         s.put("first_retained_seq", log.firstRetainedSeq());
+        final AgentApi a = api;
+        if (a != null) {
+            a.addStatus(s);
+        }
         return s;
     }
 
