@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -82,6 +83,9 @@ public final class Agent implements AutoCloseable {
         mapper = new ObjectMapper();
         mapper.getFactory().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         state = new StateDir(options.stateDir(), mapper);
+        if (options.tokenFile() != null && Files.exists(options.tokenFile())) {
+            TlsFiles.requirePrivate(options.tokenFile(), "token file");
+        }
         token = state.token(options.tokenFile());
         store = new EventStore(options.stateDir(), SEGMENT_EVENTS, mapper);
         log = new EventLog(options.retainEvents(), options.retainBytes());
@@ -166,7 +170,17 @@ public final class Agent implements AutoCloseable {
     public synchronized void start() throws IOException {
         decode.start();
         persister.scheduleWithFixedDelay(this::persist, 200, 200, TimeUnit.MILLISECONDS);
-        api = new AgentApi(this, AgentApi.bindPlain(options.listen()), "plain-http", token, mapper);
+        final AgentOptions.Tls tls = options.tls();
+        if (tls != null) {
+            api = new AgentApi(this, TlsFiles.bindTls(options.listen(), tls), tls.clientCa() == null ? "tls" : "mtls",
+                token, mapper);
+        } else {
+            if (!options.plainHttp()) {
+                LOG.warn("serving plain HTTP because no certificate was given (--tls-cert, --tls-key): the token and "
+                    + "the sessions cross the network in clear; say --plain-http to mean it");
+            }
+            api = new AgentApi(this, AgentApi.bindPlain(options.listen()), "plain-http", token, mapper);
+        }
         if (state.capturing()) {
             capture.start();
         } else {

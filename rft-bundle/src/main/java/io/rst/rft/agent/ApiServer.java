@@ -113,7 +113,6 @@ final class ApiServer implements AutoCloseable {
     /** One connection; its phase and deadline are read by the reaper. */
     private final class Conn {
         final Socket socket;
-        final long accepted = System.nanoTime();
         final java.util.concurrent.atomic.AtomicBoolean timedOut = new java.util.concurrent.atomic.AtomicBoolean();
         volatile Phase phase = Phase.IDLE;
         /** Since when the connection has been in its phase (IDLE, HEAD), or last wrote (BUSY). */
@@ -415,6 +414,11 @@ final class ApiServer implements AutoCloseable {
                 }
                 throw new IOException("connection closed in a request head");
             }
+            if (lines.isEmpty() && line.isEmpty() && b != '\r' && b != '\n' && (b < 'A' || b > 'Z')) {
+                // not a method: most likely a TLS ClientHello (0x16) to this plain HTTP agent. Answer
+                // at once, so that the client learns it speaks to plain HTTP rather than wait
+                throw new BadRequest(400, "not an HTTP request (TLS to a plain HTTP agent?)");
+            }
             if (++total > limits.maxHeadBytes) {
                 throw new BadRequest(431, "request head too large (limit " + limits.maxHeadBytes + " bytes)");
             }
@@ -529,7 +533,6 @@ final class ApiServer implements AutoCloseable {
 
     /** The answer to one request: a whole JSON body, or a chunked stream. */
     final class Response {
-        private final Conn conn;
         private final boolean keepAlive;
         private final Map<String, String> headers = new LinkedHashMap<>();
         private final OutputStream raw;
@@ -537,7 +540,6 @@ final class ApiServer implements AutoCloseable {
         private boolean complete;
 
         Response(final Conn conn, final boolean keepAlive) throws IOException {
-            this.conn = conn;
             this.keepAlive = keepAlive;
             raw = new ProgressStream(new BufferedOutputStream(conn.socket.getOutputStream(), 16 * 1024), conn);
         }

@@ -19,6 +19,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,6 +51,7 @@ class AgentApiAbuseTest {
         final Path pcap = dir.resolve("storm.pcap");
         TestFrames.writePcap(pcap, frames, System.currentTimeMillis() * 1000L);
         Files.writeString(dir.resolve("token"), TOKEN + "\n");
+        Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
         final AgentOptions o = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
             pcap.toString(), "--agent-id", "leaf1", "--plain-http"));
