@@ -44,10 +44,14 @@ import javax.net.ssl.TrustManagerFactory;
  * Shared by the agent and the controller.
  */
 public final class TlsFiles {
-    /** What the agent and the controller speak: TLS 1.3, and 1.2 for older peers. */
-    public static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
+    private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
     private TlsFiles() {
+    }
+
+    /** What the agent and the controller speak: TLS 1.3, and 1.2 for older peers. */
+    public static String[] protocols() {
+        return PROTOCOLS.clone();
     }
 
     /**
@@ -176,8 +180,10 @@ public final class TlsFiles {
         } catch (GeneralSecurityException e) {
             throw new IOException("TLS set-up failed: " + e.getMessage(), e);
         }
-        final SSLServerSocket s = (SSLServerSocket) ctx.getServerSocketFactory().createServerSocket();
-        s.setEnabledProtocols(PROTOCOLS);
+        if (!(ctx.getServerSocketFactory().createServerSocket() instanceof SSLServerSocket s)) {
+            throw new IOException("the JDK made no TLS server socket");
+        }
+        s.setEnabledProtocols(protocols());
         if (tls.clientCa() != null) {
             s.setNeedClientAuth(true);
         }

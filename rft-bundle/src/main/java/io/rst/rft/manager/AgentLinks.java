@@ -68,7 +68,7 @@ final class AgentLinks {
         final HttpClient tlsClient;
         volatile boolean plainFallback;
 
-        Entry(final String host, final Transport transport, final @Nullable String fingerprint) {
+        Entry(final Transport transport, final @Nullable String fingerprint) {
             this.transport = transport;
             this.fingerprint = fingerprint;
             checker = new Checker(fingerprint);
@@ -110,8 +110,7 @@ final class AgentLinks {
         final var old = entries.get(config.nodeId());
         if (old == null || old.transport != config.transport()
             || !java.util.Objects.equals(old.fingerprint, config.tlsFingerprint())) {
-            entries.put(config.nodeId(), new Entry(config.agentAddress() == null ? "" : config.agentAddress(),
-                config.transport(), config.tlsFingerprint()));
+            entries.put(config.nodeId(), new Entry(config.transport(), config.tlsFingerprint()));
         }
     }
 
@@ -120,7 +119,7 @@ final class AgentLinks {
     }
 
     private Entry entry(final String nodeId) {
-        return entries.computeIfAbsent(nodeId, n -> new Entry("", Transport.UNSET, null));
+        return entries.computeIfAbsent(nodeId, n -> new Entry(Transport.UNSET, null));
     }
 
     /** How to reach the switch's agent now. */
@@ -176,7 +175,7 @@ final class AgentLinks {
             }
             ctx.init(kms, new TrustManager[] {checker}, null);
             final SSLParameters params = new SSLParameters();
-            params.setProtocols(TlsFiles.PROTOCOLS);
+            params.setProtocols(TlsFiles.protocols());
             return HttpClient.newBuilder().executor(executor).connectTimeout(connectTimeout)
                 .version(HttpClient.Version.HTTP_1_1).sslContext(ctx).sslParameters(params).build();
         } catch (GeneralSecurityException | IOException e) {
