@@ -58,7 +58,7 @@ ip link add bs0 type veth peer name bc0
 ip link set bs0 netns "$P-snd"; ip link set bc0 netns "$P-sw"
 ip -n "$P-snd" addr add 10.88.0.1/24 dev bs0; ip -n "$P-sw" addr add 10.88.0.2/24 dev bc0
 ip -n "$P-snd" link set bs0 up; ip -n "$P-sw" link set bc0 up; ip -n "$P-sw" link set lo up
-echo "bench$P" > "$W/token"
+(umask 077; echo "bench$P" > "$W/token")  # the agent refuses a token others may read
 
 api() { ip netns exec "$P-sw" curl -s -H "Authorization: Bearer bench$P" "http://127.0.0.1:14791$1"; }
 num() { echo "$1" | grep -o "\"$2\":[0-9]*" | head -1 | cut -d: -f2; }

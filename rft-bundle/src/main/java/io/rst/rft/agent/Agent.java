@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -92,6 +93,9 @@ public final class Agent implements AutoCloseable {
         mapper = new ObjectMapper();
         mapper.getFactory().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         state = new StateDir(options.stateDir(), mapper);
+        if (options.tokenFile() != null && Files.exists(options.tokenFile())) {
+            TlsFiles.requirePrivate(options.tokenFile(), "token file");
+        }
         token = state.token(options.tokenFile());
         store = new EventStore(options.stateDir(), mapper);
         log = new EventLog(options.retainEvents(), options.retainBytes());
@@ -201,7 +205,17 @@ public final class Agent implements AutoCloseable {
                 persister.execute(this::checkpointNow);
             }
         }
-        api = new AgentApi(this, options.listen(), token, mapper);
+        final AgentOptions.Tls tls = options.tls();
+        if (tls != null) {
+            api = new AgentApi(this, TlsFiles.bindTls(options.listen(), tls), tls.clientCa() == null ? "tls" : "mtls",
+                token, mapper);
+        } else {
+            if (!options.plainHttp()) {
+                LOG.warn("serving plain HTTP because no certificate was given (--tls-cert, --tls-key): the token and "
+                    + "the sessions cross the network in clear; say --plain-http to mean it");
+            }
+            api = new AgentApi(this, AgentApi.bindPlain(options.listen()), "plain-http", token, mapper);
+        }
         if (state.capturing()) {
             capture.start();
         } else {
@@ -384,6 +398,10 @@ public final class Agent implements AutoCloseable {
         }
         if (options.flushMs() > 0) {
             d.put("last_flush_age_ms", (System.nanoTime() - lastFlushNanos) / 1_000_000L);
+        }
+        final AgentApi a = api;
+        if (a != null) {
+            a.addStatus(s);
         }
         return s;
     }

@@ -10,82 +10,95 @@ package io.rst.rft.agent;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.rst.rft.agent.ApiServer.Request;
+import io.rst.rft.agent.ApiServer.Response;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's HTTP API (JDK {@code com.sun.net.httpserver}); see the package documentation for
- * the contract. Every answer is JSON (or NDJSON for the event stream); a bad request gets a 4xx
+ * The agent's HTTP API (on {@link ApiServer}, which bounds connections and request time); see the
+ * package documentation for the contract. Every answer is JSON (or NDJSON for the event stream); a bad request gets a 4xx
  * with {@code {"error":"..."}}, and no exception reaches the client or stops the server.
  */
 final class AgentApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentApi.class);
-    /** Requests never need a body; anything above this is refused. */
-    private static final int MAX_BODY = 4096;
     private static final int MAX_STREAMS = 8;
     private static final int THREADS = MAX_STREAMS + 8;
     private static final long HEARTBEAT_MILLIS = 10_000;
     private static final long MAX_WAIT_SECONDS = 86_400;
 
+    /** Failed authentications are logged at most once per this interval (with the count since). */
+    private static final long AUTH_LOG_NANOS = 10_000_000_000L;
+
     private final Agent agent;
     private final ObjectMapper mapper;
     private final byte[] expectedAuth;
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final ApiServer server;
+    private final String transport;
     private final Semaphore streams = new Semaphore(MAX_STREAMS);
+    private final AtomicLong authFailures = new AtomicLong();
+    /** Guarded by this: the bounded-rate log of failed authentications. */
+    private long authLoggedAt = System.nanoTime() - AUTH_LOG_NANOS;
+    private long authLoggedCount;
     private volatile boolean closing;
 
-    AgentApi(final Agent agent, final InetSocketAddress listen, final String token, final ObjectMapper mapper)
-            throws IOException {
+    /**
+     * Serves the API on {@code socket}, already bound (plain, or an {@code SSLServerSocket}).
+     *
+     * @param transport what the status reports ({@code tls}, {@code mtls}, {@code plain-http})
+     */
+    AgentApi(final Agent agent, final ServerSocket socket, final String transport, final String token,
+            final ObjectMapper mapper) {
         this.agent = agent;
         this.mapper = mapper;
+        this.transport = transport;
         expectedAuth = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+        server = new ApiServer(socket, this::handle, ApiServer.Limits.defaults(THREADS));
+    }
+
+    /** A plain server socket bound to {@code listen}. */
+    static ServerSocket bindPlain(final InetSocketAddress listen) throws IOException {
         if (listen.isUnresolved()) {
             throw new IOException("cannot resolve listen address " + listen.getHostString());
         }
-        server = HttpServer.create(listen, 64);
-        final AtomicInteger n = new AtomicInteger();
-        executor = Executors.newFixedThreadPool(THREADS, r -> {
-            final Thread t = new Thread(r, "api-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(executor);
-        server.createContext("/", this::handle);
-        server.start();
+        final ServerSocket s = new ServerSocket();
+        s.setReuseAddress(true);
+        s.bind(listen, 256);
+        return s;
     }
 
     InetSocketAddress address() {
-        return server.getAddress();
+        return server.address();
+    }
+
+    /** The API's own counters for the status: transport, connections, failed authentications. */
+    void addStatus(final ObjectNode status) {
+        status.put("transport", transport);
+        final ObjectNode api = status.putObject("api");
+        api.put("transport", transport);
+        api.put("connections", server.connections());
+        api.put("dropped_connections", server.droppedConnections());
+        api.put("timed_out_connections", server.timedOutConnections());
+        api.put("tls_failures", server.tlsFailures());
+        api.put("auth_failures", authFailures.get());
     }
 
     @Override
     public void close() {
         closing = true;
-        server.stop(0);
-        executor.shutdownNow();
-        try {
-            executor.awaitTermination(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        server.close();
     }
 
     /** Thrown to answer a request with an error; carries the HTTP status. */
@@ -99,50 +112,48 @@ final class AgentApi implements AutoCloseable {
         }
     }
 
-    private void handle(final HttpExchange ex) {
+    private void handle(final Request req, final Response ex) throws IOException {
         try {
-            route(ex);
+            route(req, ex);
         } catch (ApiError e) {
             trySend(ex, e.status, error(e.getMessage()));
         } catch (IOException e) {
             // the client went away or the state directory failed; say so if we still can
-            LOG.debug("request {} {} failed: {}", ex.getRequestMethod(), ex.getRequestURI(), e.getMessage());
+            LOG.debug("request {} {} failed: {}", truncate(req.method()), truncate(req.rawPath()), e.getMessage());
             trySend(ex, 503, error("unavailable: " + e.getMessage()));
+            throw e;
         } catch (RuntimeException e) {
-            LOG.error("request {} {} failed", ex.getRequestMethod(), ex.getRequestURI(), e);
+            LOG.error("request {} {} failed", truncate(req.method()), truncate(req.rawPath()), e);
             trySend(ex, 500, error("internal error"));
-        } finally {
-            ex.close();
         }
     }
 
-    private void route(final HttpExchange ex) throws ApiError, IOException {
-        readBody(ex);
-        final String path = ex.getRequestURI().getRawPath();
-        final String method = ex.getRequestMethod();
+    private void route(final Request req, final Response ex) throws ApiError, IOException {
+        final String path = req.rawPath();
+        final String method = req.method();
         if ("/v1/health".equals(path)) {
-            requireMethod(ex, "GET");
+            requireMethod(req, ex, "GET");
             send(ex, 200, mapper.createObjectNode().put("status", "ok"));
             return;
         }
-        authorize(ex);
-        final Map<String, String> query = query(ex.getRequestURI().getRawQuery());
+        authorize(req, ex);
+        final Map<String, String> query = query(req.rawQuery());
         switch (path) {
             case "/v1/status" -> {
-                requireMethod(ex, "GET");
+                requireMethod(req, ex, "GET");
                 send(ex, 200, agent.status());
             }
             case "/v1/start", "/v1/stop" -> {
-                requireMethod(ex, "POST");
+                requireMethod(req, ex, "POST");
                 agent.setCapturing("/v1/start".equals(path));
                 send(ex, 200, agent.status());
             }
             case "/v1/sessions" -> {
-                requireMethod(ex, "GET");
+                requireMethod(req, ex, "GET");
                 sessions(ex);
             }
             case "/v1/events" -> {
-                requireMethod(ex, "GET");
+                requireMethod(req, ex, "GET");
                 events(ex, query);
             }
             default -> throw new ApiError(404, "no such resource: " + truncate(path) + " (method " + truncate(method)
@@ -150,51 +161,39 @@ final class AgentApi implements AutoCloseable {
         }
     }
 
-    private static void requireMethod(final HttpExchange ex, final String allowed) throws ApiError {
-        if (!allowed.equals(ex.getRequestMethod())) {
-            ex.getResponseHeaders().set("Allow", allowed);
-            throw new ApiError(405, "method " + truncate(ex.getRequestMethod()) + " not allowed here; use " + allowed);
+    private static void requireMethod(final Request req, final Response ex, final String allowed) throws ApiError {
+        if (!allowed.equals(req.method())) {
+            ex.header("Allow", allowed);
+            throw new ApiError(405, "method " + truncate(req.method()) + " not allowed here; use " + allowed);
         }
     }
 
-    private void authorize(final HttpExchange ex) throws ApiError {
-        final List<String> values = ex.getRequestHeaders().get("Authorization");
-        if (values == null || values.size() != 1) {
-            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+    private void authorize(final Request req, final Response ex) throws ApiError {
+        final List<String> values = req.header("Authorization");
+        if (values.size() != 1) {
+            authFailed(req, "missing bearer token");
+            ex.header("WWW-Authenticate", "Bearer");
             throw new ApiError(401, "missing bearer token");
         }
         if (!MessageDigest.isEqual(values.get(0).strip().getBytes(StandardCharsets.UTF_8), expectedAuth)) {
-            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+            authFailed(req, "invalid bearer token");
+            ex.header("WWW-Authenticate", "Bearer error=\"invalid_token\"");
             throw new ApiError(401, "invalid bearer token");
         }
     }
 
-    private static void readBody(final HttpExchange ex) throws ApiError, IOException {
-        final String cl = ex.getRequestHeaders().getFirst("Content-Length");
-        if (cl != null) {
-            final long n;
-            try {
-                n = Long.parseLong(cl.strip());
-            } catch (NumberFormatException e) {
-                throw new ApiError(400, "bad Content-Length");
+    /** Counts a failed authentication and logs it at a bounded rate (a flood must not flood the log). */
+    private void authFailed(final Request req, final String why) {
+        final long total = authFailures.incrementAndGet();
+        final long now = System.nanoTime();
+        synchronized (this) {
+            if (now - authLoggedAt < AUTH_LOG_NANOS) {
+                return;
             }
-            if (n > MAX_BODY) {
-                // read a moderate excess away so the client sees the answer rather than a reset
-                if (n <= 1 << 20) {
-                    ex.getRequestBody().transferTo(OutputStream.nullOutputStream());
-                }
-                throw new ApiError(413, "request body too large (limit " + MAX_BODY + " bytes)");
-            }
-        }
-        // bodies are not used; read (a bounded amount of) what came so the connection stays sane
-        final InputStream in = ex.getRequestBody();
-        final byte[] buf = new byte[1024];
-        int total = 0;
-        for (int r = in.read(buf); r >= 0; r = in.read(buf)) {
-            total += r;
-            if (total > MAX_BODY) {
-                throw new ApiError(413, "request body too large (limit " + MAX_BODY + " bytes)");
-            }
+            LOG.warn("API: {} from {} ({} failed authentications since the last such line, {} in all)", why,
+                req.peer(), total - authLoggedCount, total);
+            authLoggedAt = now;
+            authLoggedCount = total;
         }
     }
 
@@ -241,15 +240,13 @@ final class AgentApi implements AutoCloseable {
         }
     }
 
-    private void sessions(final HttpExchange ex) throws IOException {
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(200, 0);
-        try (OutputStream out = new java.io.BufferedOutputStream(ex.getResponseBody(), 64 * 1024)) {
+    private void sessions(final Response ex) throws IOException {
+        try (OutputStream out = new java.io.BufferedOutputStream(ex.stream(200, "application/json"), 64 * 1024)) {
             agent.writeSnapshot(out);
         }
     }
 
-    private void events(final HttpExchange ex, final Map<String, String> q) throws ApiError, IOException {
+    private void events(final Response ex, final Map<String, String> q) throws ApiError, IOException {
         final long after = number(q, "after", 0, Long.MAX_VALUE - 1);
         final long waitSeconds = number(q, "wait", -1, MAX_WAIT_SECONDS);
         final String clientInstance = q.get("instance");
@@ -263,14 +260,12 @@ final class AgentApi implements AutoCloseable {
         }
     }
 
-    private void stream(final HttpExchange ex, final long after, final long waitSeconds, final String clientInstance)
+    private void stream(final Response ex, final long after, final long waitSeconds, final String clientInstance)
             throws IOException {
         final EventLog log = agent.log();
         final long deadline = waitSeconds < 0 ? Long.MAX_VALUE : System.nanoTime() + waitSeconds * 1_000_000_000L;
-        ex.getResponseHeaders().set("Content-Type", "application/x-ndjson");
-        ex.getResponseHeaders().set("Cache-Control", "no-store");
-        ex.sendResponseHeaders(200, 0);
-        final OutputStream out = ex.getResponseBody();
+        ex.header("Cache-Control", "no-store");
+        final OutputStream out = ex.stream(200, "application/x-ndjson");
         long cursor = after;
         String reason = null;
         if (clientInstance != null && !clientInstance.isEmpty() && !clientInstance.equals(agent.instance())) {
@@ -344,16 +339,14 @@ final class AgentApi implements AutoCloseable {
         return mapper.createObjectNode().put("error", message);
     }
 
-    private void send(final HttpExchange ex, final int status, final ObjectNode body) throws IOException {
-        final byte[] bytes = mapper.writeValueAsBytes(body);
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(bytes);
-        }
+    private void send(final Response ex, final int status, final ObjectNode body) throws IOException {
+        ex.send(status, "application/json", mapper.writeValueAsBytes(body));
     }
 
-    private void trySend(final HttpExchange ex, final int status, final ObjectNode body) {
+    private void trySend(final Response ex, final int status, final ObjectNode body) {
+        if (ex.committed()) {
+            return; // the answer started: the connection is closed instead
+        }
         try {
             send(ex, status, body);
         } catch (IOException | RuntimeException e) {

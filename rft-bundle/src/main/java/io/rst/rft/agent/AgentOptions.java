@@ -37,17 +37,36 @@ import java.util.Map;
  * @param flushMs how often the write-ahead log is written and fsynced (what a kill -9 may lose at
  *        most); 0: no write-ahead log, the table is saved only at a clean stop
  * @param walBytes the write-ahead log's size that makes a new checkpoint
+ * @param tls where the API's certificate, key and (for mutual TLS) client CA are, or null for
+ *        plain HTTP
+ * @param plainHttp plain HTTP asked for in so many words ({@code --plain-http})
  */
 public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Path tokenFile, Path stateDir,
         boolean allRoce, int udpPort, int maxSessions, long retentionSeconds, int retainEvents, long retainBytes,
         Map<String, Path> replays,
-        String agentId, int queueFrames, int bufferBytes, int flushMs, long walBytes) {
+        String agentId, int queueFrames, int bufferBytes, int flushMs, long walBytes, Tls tls, boolean plainHttp) {
+
+    /**
+     * The API's TLS files (PEM).
+     *
+     * @param certChain the agent's certificate, then its chain
+     * @param key the agent's PKCS#8 private key
+     * @param clientCa CAs a client certificate must chain to (mutual TLS), or null for none
+     */
+    public record Tls(Path certChain, Path key, Path clientCa) {
+        public Tls {
+            if (certChain == null || key == null) {
+                throw new IllegalArgumentException("--tls-cert and --tls-key go together");
+            }
+        }
+    }
 
     private static final String USAGE = """
         usage: rst agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D]
                          [--all-roce] [--udp-port N] [--max-sessions N] [--retention SECONDS]
                          [--retain-events N] [--retain-mb N] [--replay [PORT=]FILE]... [--agent-id NAME]
                          [--queue-frames N] [--buffer-mb N] [--flush-ms N] [--wal-mb N]
+                         [--tls-cert F --tls-key F [--tls-client-ca F] | --plain-http]
           --interface IF     capture inbound on IF (repeatable); default: every up non-loopback interface
           --listen HOST:PORT API address (default 0.0.0.0:4791)
           --token-file F     file holding the bearer token (default: STATE_DIR/agent.token, generated)
@@ -65,7 +84,12 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --flush-ms N       write-ahead log flush interval: what a crash may lose at most (default
                              200; 0: no write-ahead log, the table is saved at a clean stop only)
           --wal-mb N         write-ahead log size that makes a new checkpoint (default 64)
+          --tls-cert F       serve the API over TLS with this PEM certificate (chain: leaf first)
+          --tls-key F        the certificate's PEM PKCS#8 private key (mode 0600 or stricter)
+          --tls-client-ca F  mutual TLS: require a client certificate from these PEM CAs
+          --plain-http       serve plain HTTP (unencrypted: the token and the sessions in clear)
           -h, --help         this text
+        Without --tls-cert and --plain-http the agent serves plain HTTP with a warning.
         The HTTP API (bearer token): GET /v1/status, POST /v1/start and /v1/stop, GET /v1/sessions,
         GET /v1/events?after=SEQ, GET /v1/health (no token); see docs/agent-api.md in RST's repository.
         Exit status: 0 stopped by SIGTERM or SIGINT, 1 could not start, 2 bad usage, 70 the decode
@@ -96,6 +120,9 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         }
         if (walBytes < 1 << 20) {
             throw new IllegalArgumentException("--wal-mb must be at least 1");
+        }
+        if (tls != null && plainHttp) {
+            throw new IllegalArgumentException("--plain-http and --tls-cert contradict each other");
         }
     }
 
@@ -136,13 +163,18 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         int bufferMb = 16;
         int flushMs = 200;
         int walMb = 64;
+        Path tlsCert = null;
+        Path tlsKey = null;
+        Path tlsClientCa = null;
+        boolean plainHttp = false;
         for (int i = 0; i < args.size(); i++) {
             final String a = args.get(i);
             switch (a) {
                 case "--all-roce" -> allRoce = true;
+                case "--plain-http" -> plainHttp = true;
                 case "--interface", "--listen", "--token-file", "--state-dir", "--udp-port", "--max-sessions",
                     "--retention", "--retain-events", "--retain-mb", "--replay", "--agent-id", "--queue-frames", "--buffer-mb",
-                    "--flush-ms", "--wal-mb" -> {
+                    "--flush-ms", "--wal-mb", "--tls-cert", "--tls-key", "--tls-client-ca" -> {
                     if (i + 1 >= args.size()) {
                         throw new IllegalArgumentException(a + " needs a value");
                     }
@@ -169,6 +201,9 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                         case "--buffer-mb" -> bufferMb = parseInt(a, v);
                         case "--flush-ms" -> flushMs = parseInt(a, v);
                         case "--wal-mb" -> walMb = parseInt(a, v);
+                        case "--tls-cert" -> tlsCert = Path.of(v);
+                        case "--tls-key" -> tlsKey = Path.of(v);
+                        case "--tls-client-ca" -> tlsClientCa = Path.of(v);
                         default -> throw new IllegalStateException(a);
                     }
                 }
@@ -189,9 +224,15 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         if (walMb < 1 || walMb > 65536) {
             throw new IllegalArgumentException("--wal-mb out of range: " + walMb);
         }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together");
+        }
+        if (tlsClientCa != null && tlsCert == null) {
+            throw new IllegalArgumentException("--tls-client-ca needs --tls-cert and --tls-key");
+        }
         return new AgentOptions(ifs, listen, tokenFile, stateDir, allRoce, udpPort, maxSessions, retention,
             retainEvents, (long) retainMb << 20, Map.copyOf(replay), agentId, queueFrames, bufferMb << 20,
-            flushMs, (long) walMb << 20);
+            flushMs, (long) walMb << 20, tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsClientCa), plainHttp);
     }
 
     static InetSocketAddress parseListen(final String v) {

@@ -61,6 +61,7 @@ final class AgentFollower implements AutoCloseable {
     private final Supplier<String> token;
     private final StatusWriter writer;
     private final HttpClient client;
+    private final String scheme;
     private final Duration resyncInterval;
     private final ScheduledFuture<?> flusher;
     private final Thread reader;
@@ -80,6 +81,14 @@ final class AgentFollower implements AutoCloseable {
     AgentFollower(final String nodeId, final String host, final int port, final Supplier<String> token,
             final StatusWriter writer, final HttpClient client, final ScheduledExecutorService scheduler,
             final Duration resyncInterval) {
+        this(nodeId, host, port, token, writer, "http", client, scheduler, resyncInterval);
+    }
+
+    /** A follower speaking {@code scheme} ({@code https} or {@code http}) with {@code client}. */
+    AgentFollower(final String nodeId, final String host, final int port, final Supplier<String> token,
+            final StatusWriter writer, final String scheme, final HttpClient client,
+            final ScheduledExecutorService scheduler, final Duration resyncInterval) {
+        this.scheme = scheme;
         this.nodeId = nodeId;
         this.host = host;
         this.port = port;
@@ -273,7 +282,7 @@ final class AgentFollower implements AutoCloseable {
     private HttpRequest request(final String path, final @Nullable Duration timeout) throws AgentException {
         final URI uri;
         try {
-            uri = new URI("http://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port + path);
+            uri = new URI(scheme + "://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port + path);
         } catch (URISyntaxException e) {
             throw new AgentException("bad agent address " + host);
         }

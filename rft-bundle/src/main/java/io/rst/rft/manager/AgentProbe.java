@@ -24,8 +24,17 @@ interface AgentProbe {
          * @param capturing whether its capture runs
          * @param version the version it reports
          * @param lastSeq its last event sequence number
+         * @param encrypted whether it answered over TLS
          */
-        record Answered(boolean capturing, String version, long lastSeq) implements Result {
+        record Answered(boolean capturing, String version, long lastSeq, boolean encrypted) implements Result {
+        }
+
+        /**
+         * The agent's certificate cannot be trusted, or it speaks plain HTTP where TLS is expected.
+         *
+         * @param detail why, in words
+         */
+        record Untrusted(String detail) implements Result {
         }
 
         /**

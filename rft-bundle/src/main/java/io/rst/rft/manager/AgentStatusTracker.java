@@ -161,6 +161,7 @@ final class AgentStatusTracker implements AutoCloseable {
                         }
                         case AgentProbe.Result.Refused refused -> refused.detail();
                         case AgentProbe.Result.Unreachable unreachable -> unreachable.detail();
+                        case AgentProbe.Result.Untrusted untrusted -> untrusted.detail();
                     };
                 }
                 if (why == null) {
@@ -196,6 +197,7 @@ final class AgentStatusTracker implements AutoCloseable {
                     case AgentProbe.Result.Answered stopped -> "the agent still reports its capture stopped";
                     case AgentProbe.Result.Refused refused -> refused.detail();
                     case AgentProbe.Result.Unreachable unreachable -> unreachable.detail();
+                    case AgentProbe.Result.Untrusted untrusted -> untrusted.detail();
                 };
                 // the next poll tries again
                 publish(entry, AgentState.STOPPED, "agent answers, capture stopped; starting it failed: " + why);
@@ -224,8 +226,8 @@ final class AgentStatusTracker implements AutoCloseable {
                                 Objects.requireNonNull(config.agentAddress()), config.agentPort());
                         }
                         if (answered.capturing()) {
-                            publish(entry, AgentState.CAPTURING, entry.startedByController ? CAPTURING_STARTED
-                                : "capturing");
+                            publish(entry, AgentState.CAPTURING, !answered.encrypted() ? AgentLinks.PLAIN_DETAIL
+                                : entry.startedByController ? CAPTURING_STARTED : "capturing");
                         } else if (!entry.commandPending) {
                             // RFT is on for this switch: the agent's capture must run too
                             publish(entry, AgentState.STOPPED, "agent answers, capture stopped: starting it");
@@ -235,6 +237,8 @@ final class AgentStatusTracker implements AutoCloseable {
                     case AgentProbe.Result.Refused refused -> publish(entry, AgentState.UNAUTHORIZED, refused.detail());
                     case AgentProbe.Result.Unreachable unreachable ->
                         publish(entry, AgentState.UNREACHABLE, unreachable.detail());
+                    case AgentProbe.Result.Untrusted untrusted ->
+                        publish(entry, AgentState.UNTRUSTED, untrusted.detail());
                 }
             }, executor);
     }

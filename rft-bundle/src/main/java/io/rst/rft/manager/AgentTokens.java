@@ -7,6 +7,7 @@
  */
 package io.rst.rft.manager;
 
+import io.rst.rft.agent.TlsFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,12 +40,41 @@ final class AgentTokens {
             tokenDir == null || tokenDir.isBlank() ? null : Path.of(tokenDir.strip()));
     }
 
-    /** The token for the switch {@code nodeId}, or "" when none is configured or readable. */
+    /**
+     * Thrown for a token file that others may read: the controller refuses to use it, and the
+     * switch's status says why.
+     */
+    static final class ExposedTokenException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        ExposedTokenException(final String message) {
+            super(message);
+        }
+    }
+
+    private static String read(final Path file) throws IOException {
+        if (Files.isRegularFile(file)) {
+            try {
+                TlsFiles.requirePrivate(file, "agent token file");
+            } catch (NoSuchFileException e) {
+                throw e;
+            } catch (IOException e) {
+                throw new ExposedTokenException("the controller refuses the " + e.getMessage());
+            }
+        }
+        return Files.readString(file, StandardCharsets.UTF_8).strip();
+    }
+
+    /**
+     * The token for the switch {@code nodeId}, or "" when none is configured or readable.
+     *
+     * @throws ExposedTokenException when the token file may be read by its group or others
+     */
     String tokenFor(final String nodeId) {
         final var own = switchFile(nodeId);
         if (own != null) {
             try {
-                return Files.readString(own, StandardCharsets.UTF_8).strip();
+                return read(own);
             } catch (NoSuchFileException e) {
                 // no file of its own: the shared token
                 LOG.trace("RFT: no token file {} for switch {}", own, nodeId);
@@ -58,7 +88,7 @@ final class AgentTokens {
             return "";
         }
         try {
-            return Files.readString(shared, StandardCharsets.UTF_8).strip();
+            return read(shared);
         } catch (IOException e) {
             LOG.warn("RFT cannot read the agent token file {}: {}", shared, e.getMessage());
             return "";

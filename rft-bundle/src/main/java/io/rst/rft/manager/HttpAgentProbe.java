@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -29,20 +28,34 @@ import java.util.function.Function;
 final class HttpAgentProbe implements AgentProbe {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient client;
+    private final AgentLinks links;
     private final Function<String, String> tokens;
     private final Duration timeout;
 
     /**
-     * A probe.
+     * A probe with no CA file and no client certificate (TLS verified by pinned fingerprints only).
      *
      * @param tokens a switch's node-id to its token ("" for none)
      */
     HttpAgentProbe(final Executor executor, final Function<String, String> tokens, final Duration timeout) {
-        this.client = HttpClient.newBuilder().executor(executor).connectTimeout(timeout)
-            .version(HttpClient.Version.HTTP_1_1).build();
+        this(new AgentLinks(null, null, null, executor, timeout), tokens, timeout);
+    }
+
+    /**
+     * A probe.
+     *
+     * @param links how each switch's agent is reached
+     * @param tokens a switch's node-id to its token ("" for none)
+     */
+    HttpAgentProbe(final AgentLinks links, final Function<String, String> tokens, final Duration timeout) {
+        this.links = links;
         this.tokens = tokens;
         this.timeout = timeout;
+    }
+
+    /** How each switch's agent is reached (shared with the followers). */
+    AgentLinks links() {
+        return links;
     }
 
     @Override
@@ -57,9 +70,42 @@ final class HttpAgentProbe implements AgentProbe {
 
     private CompletionStage<Result> send(final String nodeId, final String host, final int port, final String path,
             final boolean post) {
+        final var link = links.link(nodeId);
+        return send(nodeId, link, host, port, path, post).thenCompose(r -> {
+            if (isPlainPeer(r)) {
+                // a TLS attempt met plain HTTP: an unconfigured transport may use it, with the status saying so
+                if (!links.mayFallBack(nodeId)) {
+                    return CompletableFuture.completedFuture(new Result.Untrusted(
+                        "the agent speaks plain HTTP where TLS is expected (agent-transport tls)"));
+                }
+                links.plainFallback(nodeId, true);
+                return send(nodeId, links.link(nodeId), host, port, path, post).thenApply(r2 -> {
+                    if (!(r2 instanceof Result.Answered)) {
+                        links.plainFallback(nodeId, false);
+                    }
+                    return r2;
+                });
+            }
+            if (!link.encrypted() && links.mayFallBack(nodeId) && !(r instanceof Result.Answered)) {
+                // a fallen-back agent that stops answering may have been restarted with TLS: try it again
+                links.plainFallback(nodeId, false);
+            }
+            return CompletableFuture.completedFuture(r);
+        });
+    }
+
+    private static final String PLAIN_PEER = " speaks plain HTTP where TLS is expected";
+
+    /** Whether the TLS attempt met a plain HTTP peer. */
+    private static boolean isPlainPeer(final Result r) {
+        return r instanceof Result.Untrusted u && u.detail().endsWith(PLAIN_PEER);
+    }
+
+    private CompletionStage<Result> send(final String nodeId, final AgentLinks.Link link, final String host,
+            final int port, final String path, final boolean post) {
         final URI uri;
         try {
-            uri = new URI("http", null, host, port, path, null, null);
+            uri = new URI(link.scheme(), null, host, port, path, null, null);
         } catch (URISyntaxException e) {
             return CompletableFuture.completedFuture(new Result.Unreachable("bad agent address: " + host));
         }
@@ -69,18 +115,50 @@ final class HttpAgentProbe implements AgentProbe {
         } else {
             builder.GET();
         }
-        final var bearer = tokens.apply(nodeId);
+        final String bearer;
+        try {
+            bearer = tokens.apply(nodeId);
+        } catch (AgentTokens.ExposedTokenException e) {
+            return CompletableFuture.completedFuture(new Result.Refused(e.getMessage()));
+        }
         if (!bearer.isEmpty()) {
             builder.header("Authorization", "Bearer " + bearer);
         }
-        return client.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofString())
-            .handle((response, failure) -> failure != null ? unreachable(host, port, failure)
-                : interpret(response, bearer));
+        return link.client().sendAsync(builder.build(), HttpResponse.BodyHandlers.ofString())
+            .handle((response, failure) -> failure != null ? failed(nodeId, link, host, port, failure)
+                : interpret(response, bearer, link.encrypted()));
     }
 
-    private static Result interpret(final HttpResponse<String> response, final String bearer) {
+    private Result failed(final String nodeId, final AgentLinks.Link link, final String host, final int port,
+            final Throwable failure) {
+        if (link.encrypted()) {
+            if (AgentLinks.isPlainPeer(failure)) {
+                return new Result.Untrusted("the agent at " + host + ":" + port + PLAIN_PEER);
+            }
+            final var why = links.trustFailure(nodeId);
+            if (why != null && AgentLinks.isTls(failure)) {
+                return new Result.Untrusted(why);
+            }
+            if (AgentLinks.isTls(failure)) {
+                return new Result.Untrusted("TLS with the agent at " + host + ":" + port + " failed: "
+                    + rootMessage(failure));
+            }
+        }
+        return unreachable(host, port, failure);
+    }
+
+    private static String rootMessage(final Throwable failure) {
+        Throwable t = failure;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return String.valueOf(t.getMessage());
+    }
+
+    private static Result interpret(final HttpResponse<String> response, final String bearer,
+            final boolean encrypted) {
         return switch (response.statusCode()) {
-            case 200 -> parse(response.body());
+            case 200 -> parse(response.body(), encrypted);
             case 401, 403 -> new Result.Refused(bearer.isEmpty()
                 ? "no agent token configured (agent-token-file or agent-token-dir in etc/io.rst.rft.cfg)"
                 : "agent refused the token (HTTP " + response.statusCode() + ")");
@@ -88,14 +166,14 @@ final class HttpAgentProbe implements AgentProbe {
         };
     }
 
-    private static Result parse(final String body) {
+    private static Result parse(final String body, final boolean encrypted) {
         try {
             final JsonNode status = JSON.readTree(body);
             if (status == null || !status.isObject()) {
                 return new Result.Unreachable("agent status is not a JSON object");
             }
             return new Result.Answered(status.path("capturing").asBoolean(false),
-                status.path("version").asText(""), status.path("last_seq").asLong(0));
+                status.path("version").asText(""), status.path("last_seq").asLong(0), encrypted);
         } catch (IOException e) {
             return new Result.Unreachable("agent status is not JSON: " + e.getMessage());
         }

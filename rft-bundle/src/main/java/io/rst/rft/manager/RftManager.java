@@ -11,7 +11,6 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
-import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -46,6 +45,9 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
     private final DataBroker broker;
     private final AgentTokens tokens;
     private final Duration pollInterval;
+    private final String agentCaFile;
+    private final String agentClientCertFile;
+    private final String agentClientKeyFile;
     private final Registration singleton;
 
     private @Nullable Worker worker;
@@ -63,13 +65,24 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
                 final java.util.concurrent.ScheduledExecutorService executor, final Function<String, String> tokens,
                 final Duration resyncInterval) {
             writer = new StatusWriter(broker);
-            final var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-                .version(HttpClient.Version.HTTP_1_1).build();
+            // the probe and the followers share each switch's link (its TLS trust, its plain fallback)
+            final var links = probe instanceof HttpAgentProbe http ? http.links()
+                : new AgentLinks(null, null, null, executor, Duration.ofSeconds(5));
             tracker = new AgentStatusTracker(executor, probe, writer, pollInterval, Clock.systemUTC(),
-                (nodeId, host, port) -> new AgentFollower(nodeId, host, port, () -> tokens.apply(nodeId), writer,
-                    http, executor, resyncInterval));
+                (nodeId, host, port) -> {
+                    final var link = links.link(nodeId);
+                    return new AgentFollower(nodeId, host, port, () -> {
+                        try {
+                            return tokens.apply(nodeId);
+                        } catch (AgentTokens.ExposedTokenException e) {
+                            return ""; // the probe reports it; the agent refuses the follower meanwhile
+                        }
+                    }, writer, link.scheme(),
+                        link.client(), executor, resyncInterval);
+                });
             listener = broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
-                DataObjectReference.builder(Rft.class).child(Switch.class).build(), new SwitchConfigListener(tracker));
+                DataObjectReference.builder(Rft.class).child(Switch.class).build(),
+                new SwitchConfigListener(tracker, links));
         }
 
         @Override
@@ -86,11 +99,18 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
      * @param agentTokenFile the file of the token presented to every agent, or blank
      * @param agentTokenDir the directory of per-switch token files named after node-ids, or blank
      * @param pollIntervalSeconds how often each enabled switch's agent is probed
+     * @param agentCaFile PEM CAs an agent's certificate must chain to (unless its fingerprint is pinned), or blank
+     * @param agentClientCertFile PEM certificate the controller presents to agents (mutual TLS), or blank
+     * @param agentClientKeyFile the client certificate's PEM PKCS#8 key (mode 0600), or blank
      */
     public RftManager(final DataBroker broker, final ClusterSingletonServiceProvider singletons,
-            final String agentTokenFile, final String agentTokenDir, final int pollIntervalSeconds) {
+            final String agentTokenFile, final String agentTokenDir, final int pollIntervalSeconds,
+            final String agentCaFile, final String agentClientCertFile, final String agentClientKeyFile) {
         this.broker = requireNonNull(broker);
         this.tokens = AgentTokens.of(agentTokenFile, agentTokenDir);
+        this.agentCaFile = agentCaFile;
+        this.agentClientCertFile = agentClientCertFile;
+        this.agentClientKeyFile = agentClientKeyFile;
         if (pollIntervalSeconds < 1) {
             throw new IllegalArgumentException("poll interval must be at least 1 s: " + pollIntervalSeconds);
         }
@@ -111,7 +131,8 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         }
         final var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
             .name("rst-rft-manager").daemon().factory());
-        worker = new Worker(broker, new HttpAgentProbe(executor, tokens::tokenFor, pollInterval), pollInterval,
+        final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, executor, pollInterval);
+        worker = new Worker(broker, new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval,
             executor, tokens::tokenFor, RESYNC_INTERVAL);
         LOG.info("RST RFT manager is the active instance");
     }

@@ -18,12 +18,22 @@ import org.eclipse.jdt.annotation.Nullable;
  * @param agentAddress where its agent listens, or null when not configured
  * @param agentPort the agent's TCP port
  * @param enabled whether RFT is on for the switch
+ * @param transport how the agent is reached
+ * @param tlsFingerprint the agent certificate's pinned SHA-256 fingerprint (lower-case hex pairs with
+ *        colons), or null to verify it against the CA file
  */
-record SwitchConfig(String nodeId, @Nullable String agentAddress, int agentPort, boolean enabled) {
+record SwitchConfig(String nodeId, @Nullable String agentAddress, int agentPort, boolean enabled,
+        AgentLinks.Transport transport, @Nullable String tlsFingerprint) {
     SwitchConfig {
         requireNonNull(nodeId);
+        requireNonNull(transport);
         if (agentPort < 1 || agentPort > 65535) {
             throw new IllegalArgumentException("agent port out of range: " + agentPort);
         }
+    }
+
+    /** A switch whose transport is not configured (TLS first, plain HTTP as a fallback). */
+    SwitchConfig(final String nodeId, final @Nullable String agentAddress, final int agentPort, final boolean enabled) {
+        this(nodeId, agentAddress, agentPort, enabled, AgentLinks.Transport.UNSET, null);
     }
 }

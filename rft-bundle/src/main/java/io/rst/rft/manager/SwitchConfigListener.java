@@ -7,6 +7,7 @@
  */
 package io.rst.rft.manager;
 
+import io.rst.rft.agent.TlsFiles;
 import java.util.List;
 import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
 import org.opendaylight.mdsal.binding.api.DataObjectModified;
@@ -20,9 +21,11 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Swi
  */
 final class SwitchConfigListener implements DataTreeChangeListener<Switch> {
     private final AgentStatusTracker tracker;
+    private final AgentLinks links;
 
-    SwitchConfigListener(final AgentStatusTracker tracker) {
+    SwitchConfigListener(final AgentStatusTracker tracker, final AgentLinks links) {
         this.tracker = tracker;
+        this.links = links;
     }
 
     @Override
@@ -30,18 +33,33 @@ final class SwitchConfigListener implements DataTreeChangeListener<Switch> {
         for (var change : changes) {
             final var root = change.getRootNode();
             switch (root) {
-                case DataObjectWritten<Switch> written -> tracker.configured(toConfig(written.dataAfter()));
-                case DataObjectModified<Switch> modified -> tracker.configured(toConfig(modified.dataAfter()));
-                case DataObjectDeleted<Switch> deleted ->
-                    tracker.removed(root.coerceKeyStep(Switch.class).key().getNodeId().getValue());
+                case DataObjectWritten<Switch> written -> configured(toConfig(written.dataAfter()));
+                case DataObjectModified<Switch> modified -> configured(toConfig(modified.dataAfter()));
+                case DataObjectDeleted<Switch> deleted -> {
+                    final var nodeId = root.coerceKeyStep(Switch.class).key().getNodeId().getValue();
+                    tracker.removed(nodeId);
+                    links.remove(nodeId);
+                }
             }
         }
+    }
+
+    private void configured(final SwitchConfig config) {
+        // the links first: the tracker's first probe must already use the switch's transport
+        links.configure(config);
+        tracker.configured(config);
     }
 
     static SwitchConfig toConfig(final Switch sw) {
         final var address = sw.getAgentAddress();
         final var port = sw.getAgentPort();
+        final var transport = sw.getAgentTransport();
+        final var fingerprint = sw.getAgentTlsFingerprint();
         return new SwitchConfig(sw.getNodeId().getValue(), address == null ? null : address.stringValue(),
-            port == null ? 4791 : port.getValue().toJava(), Boolean.TRUE.equals(sw.getEnabled()));
+            port == null ? 4791 : port.getValue().toJava(), Boolean.TRUE.equals(sw.getEnabled()),
+            transport == null ? AgentLinks.Transport.UNSET : switch (transport) {
+                case Tls -> AgentLinks.Transport.TLS;
+                case PlainHttp -> AgentLinks.Transport.PLAIN_HTTP;
+            }, fingerprint == null ? null : TlsFiles.normalizeFingerprint(fingerprint));
     }
 }

@@ -27,6 +27,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,7 @@ class AgentApiTest {
         final Path pcap = dir.resolve(name + ".pcap");
         TestFrames.writePcap(pcap, frames, System.currentTimeMillis() * 1000L);
         Files.writeString(dir.resolve("token"), TOKEN + "\n");
+        Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
         final AgentOptions o = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
             pcap.toString(), "--retain-events", Integer.toString(retain), "--agent-id", "leaf1"));

@@ -54,6 +54,8 @@ class AgentRestoreTest {
         }
         TestFrames.writePcap(pcap, fs, System.currentTimeMillis() * 1000L);
         Files.writeString(dir.resolve("token"), "tok\n");
+        java.nio.file.Files.setPosixFilePermissions(dir.resolve("token"),
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         final List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", state.toString(), "--replay", pcap.toString(),
             "--agent-id", "leaf1"));

@@ -91,6 +91,8 @@ class NetnsAgentCrashTest {
         ns("sw", "ip", "link", "set", "mgmt", "up");
         token = "tok-" + prefix;
         Files.writeString(dir.resolve("token"), token);
+        java.nio.file.Files.setPosixFilePermissions(dir.resolve("token"),
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
     }
 
     private void link(final String host, final String hostIf, final String swIf, final String hostIp,

@@ -21,6 +21,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,6 +79,7 @@ class NetnsAgentTest {
         ns("sw", "ip", "link", "set", "mgmt", "up");
         token = "tok-" + prefix;
         Files.writeString(dir.resolve("token"), token);
+        Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
     }
 
     private void link(final String host, final String hostIf, final String swIf, final String hostIp,

@@ -18,6 +18,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +62,7 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("rst-follow");
         Files.writeString(dir.resolve("token"), TOKEN + "\n");
+        Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
         try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }

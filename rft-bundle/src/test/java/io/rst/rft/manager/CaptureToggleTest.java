@@ -24,6 +24,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -65,10 +66,13 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("rst-toggle");
         Files.writeString(dir.resolve("agent-token"), TOKEN + "\n");
+        Files.setPosixFilePermissions(dir.resolve("agent-token"), PosixFilePermissions.fromString("rw-------"));
         // leaf1 has its own token; every other switch gets the shared one, which this agent refuses
         Files.createDirectory(dir.resolve("tokens"));
         Files.writeString(dir.resolve("tokens").resolve("leaf1"), TOKEN + "\n");
+        Files.setPosixFilePermissions(dir.resolve("tokens").resolve("leaf1"), PosixFilePermissions.fromString("rw-------"));
         Files.writeString(dir.resolve("shared-token"), "shared-token\n");
+        Files.setPosixFilePermissions(dir.resolve("shared-token"), PosixFilePermissions.fromString("rw-------"));
         final var tokens = AgentTokens.of(dir.resolve("shared-token").toString(), dir.resolve("tokens").toString());
         try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
@@ -156,6 +160,7 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
         }
         // and the shared file serves a switch without its own once it holds the right token
         Files.writeString(dir.resolve("shared-token"), TOKEN);
+        Files.setPosixFilePermissions(dir.resolve("shared-token"), PosixFilePermissions.fromString("rw-------"));
         awaitState("leaf9", AgentState.CAPTURING, null);
     }
 

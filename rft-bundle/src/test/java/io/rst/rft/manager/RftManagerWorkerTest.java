@@ -28,6 +28,7 @@ import org.junit.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentTransport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
@@ -112,6 +113,26 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
         putSwitch("leaf-x", "127.0.0.1", agent.getAddress().getPort(), true);
         final var sw = awaitState("leaf-x", AgentState.UNAUTHORIZED);
         assertTrue(sw.getAgentStatus().getDetail().contains("401"));
+    }
+
+    @Test
+    public void plainHttpAgentIsFollowedWithTheStatusSayingSoUnlessTlsIsRequired() throws Exception {
+        // the transport not configured: TLS first, then plain HTTP, and the status says it is not encrypted
+        putSwitch("leaf-plain", "127.0.0.1", agent.getAddress().getPort(), true);
+        final var plain = awaitState("leaf-plain", AgentState.CAPTURING);
+        assertEquals("plain HTTP: not encrypted", plain.getAgentStatus().getDetail());
+
+        // TLS required: an agent answering plain HTTP is not trusted
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("leaf-tls"),
+            new SwitchBuilder().setNodeId(new NodeId("leaf-tls")).setEnabled(true)
+                .setAgentAddress(new Host(new IpAddress(new Ipv4Address("127.0.0.1"))))
+                .setAgentPort(new PortNumber(Uint16.valueOf(agent.getAddress().getPort())))
+                .setAgentTransport(AgentTransport.Tls).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+        final var untrusted = awaitState("leaf-tls", AgentState.UNTRUSTED);
+        assertTrue(untrusted.getAgentStatus().getDetail(),
+            untrusted.getAgentStatus().getDetail().contains("plain HTTP where TLS is expected"));
     }
 
     private void putSwitch(final String nodeId, final String address, final int port, final boolean enabled)

@@ -1,0 +1,323 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import io.rst.rft.agent.TlsFiles;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
+import java.security.cert.CertificateParsingException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
+import org.eclipse.jdt.annotation.Nullable;
+
+/**
+ * How the controller reaches each switch's agent: TLS (verified against {@code agent-ca-file}, or
+ * against the SHA-256 fingerprint pinned in the switch's configuration), or plain HTTP when the
+ * switch's {@code agent-transport} says so. A switch whose transport is not configured is tried
+ * with TLS first and falls back to plain HTTP when its agent answers in clear (the status then
+ * says "plain HTTP: not encrypted"). Each switch has its own HTTP client, so that its pinned
+ * fingerprint and the words of its last certificate problem are its own.
+ */
+final class AgentLinks {
+    /** The detail of a switch followed over plain HTTP. */
+    static final String PLAIN_DETAIL = "plain HTTP: not encrypted";
+
+    /** What the configuration asks for. */
+    enum Transport { TLS, PLAIN_HTTP, UNSET }
+
+    /**
+     * One switch's way in.
+     *
+     * @param scheme {@code https} or {@code http}
+     * @param client the HTTP client to use
+     */
+    record Link(String scheme, HttpClient client) {
+        boolean encrypted() {
+            return "https".equals(scheme);
+        }
+    }
+
+    private final class Entry {
+        final Transport transport;
+        final @Nullable String fingerprint;
+        final Checker checker;
+        final HttpClient tlsClient;
+        volatile boolean plainFallback;
+
+        Entry(final Transport transport, final @Nullable String fingerprint) {
+            this.transport = transport;
+            this.fingerprint = fingerprint;
+            checker = new Checker(fingerprint);
+            tlsClient = client(checker);
+        }
+    }
+
+    private final @Nullable Path caFile;
+    private final @Nullable Path clientCert;
+    private final @Nullable Path clientKey;
+    private final Executor executor;
+    private final Duration connectTimeout;
+    private final HttpClient plainClient;
+    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+
+    AgentLinks(final @Nullable Path caFile, final @Nullable Path clientCert, final @Nullable Path clientKey,
+            final Executor executor, final Duration connectTimeout) {
+        this.caFile = caFile;
+        this.clientCert = clientCert;
+        this.clientKey = clientKey;
+        this.executor = executor;
+        this.connectTimeout = connectTimeout;
+        plainClient = HttpClient.newBuilder().executor(executor).connectTimeout(connectTimeout)
+            .version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    /** From the configuration's strings: blank means not set. */
+    static AgentLinks of(final @Nullable String caFile, final @Nullable String clientCert,
+            final @Nullable String clientKey, final Executor executor, final Duration connectTimeout) {
+        return new AgentLinks(path(caFile), path(clientCert), path(clientKey), executor, connectTimeout);
+    }
+
+    private static @Nullable Path path(final @Nullable String s) {
+        return s == null || s.isBlank() ? null : Path.of(s.strip());
+    }
+
+    /** Takes a switch's configuration; a change of transport or fingerprint starts afresh. */
+    void configure(final SwitchConfig config) {
+        final var old = entries.get(config.nodeId());
+        if (old == null || old.transport != config.transport()
+            || !java.util.Objects.equals(old.fingerprint, config.tlsFingerprint())) {
+            entries.put(config.nodeId(), new Entry(config.transport(), config.tlsFingerprint()));
+        }
+    }
+
+    void remove(final String nodeId) {
+        entries.remove(nodeId);
+    }
+
+    private Entry entry(final String nodeId) {
+        return entries.computeIfAbsent(nodeId, n -> new Entry(Transport.UNSET, null));
+    }
+
+    /** How to reach the switch's agent now. */
+    Link link(final String nodeId) {
+        final var e = entry(nodeId);
+        return e.transport == Transport.PLAIN_HTTP || e.plainFallback ? new Link("http", plainClient)
+            : new Link("https", e.tlsClient);
+    }
+
+    /** Whether a TLS failure of this switch may be retried in plain HTTP (its transport is not configured). */
+    boolean mayFallBack(final String nodeId) {
+        return entry(nodeId).transport == Transport.UNSET;
+    }
+
+    /** Remembers that the agent answers plain HTTP only, or forgets it (to try TLS again). */
+    void plainFallback(final String nodeId, final boolean on) {
+        entry(nodeId).plainFallback = on;
+    }
+
+    /** The last certificate problem of the switch, in words, or null. */
+    @Nullable String trustFailure(final String nodeId) {
+        return entry(nodeId).checker.failure;
+    }
+
+    /** Whether a failure means the peer spoke plain HTTP to our TLS. */
+    static boolean isPlainPeer(final Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SSLException && t.getMessage() != null
+                && (t.getMessage().contains("Unsupported or unrecognized SSL message")
+                    || t.getMessage().contains("plaintext"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a failure is a TLS one (handshake, certificate). */
+    static boolean isTls(final Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SSLException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private HttpClient client(final Checker checker) {
+        try {
+            final SSLContext ctx = SSLContext.getInstance("TLS");
+            KeyManager[] kms = null;
+            if (clientCert != null && clientKey != null) {
+                kms = TlsFiles.keyManagers(clientCert, clientKey).getKeyManagers();
+            }
+            ctx.init(kms, new TrustManager[] {checker}, null);
+            final SSLParameters params = new SSLParameters();
+            params.setProtocols(TlsFiles.protocols());
+            return HttpClient.newBuilder().executor(executor).connectTimeout(connectTimeout)
+                .version(HttpClient.Version.HTTP_1_1).sslContext(ctx).sslParameters(params).build();
+        } catch (GeneralSecurityException | IOException e) {
+            checker.failure = "TLS set-up failed: " + e.getMessage();
+            return plainClient;
+        }
+    }
+
+    /**
+     * Verifies an agent's certificate by its pinned fingerprint or against the CA file, and keeps
+     * what was wrong in words (the handshake's own exception says little).
+     */
+    private final class Checker extends X509ExtendedTrustManager {
+        private final @Nullable String pinned;
+        volatile @Nullable String failure;
+
+        Checker(final @Nullable String pinned) {
+            this.pinned = pinned;
+        }
+
+        private void check(final X509Certificate[] chain, final String authType, final @Nullable SSLEngine engine)
+                throws CertificateException {
+            try {
+                verify(chain, authType, engine);
+                failure = null;
+            } catch (CertificateException e) {
+                failure = e.getMessage();
+                throw e;
+            }
+        }
+
+        private void verify(final X509Certificate[] chain, final String authType, final @Nullable SSLEngine engine)
+                throws CertificateException {
+            if (chain == null || chain.length == 0) {
+                throw new CertificateException("the agent sent no certificate");
+            }
+            final X509Certificate leaf = chain[0];
+            try {
+                leaf.checkValidity();
+            } catch (CertificateExpiredException e) {
+                throw new CertificateException("the agent's certificate expired on " + leaf.getNotAfter().toInstant());
+            } catch (CertificateNotYetValidException e) {
+                throw new CertificateException("the agent's certificate is valid only from "
+                    + leaf.getNotBefore().toInstant());
+            }
+            if (pinned != null) {
+                final String actual = TlsFiles.fingerprint(leaf);
+                if (!actual.equals(pinned)) {
+                    throw new CertificateException("the agent's certificate fingerprint " + actual
+                        + " does not match the pinned agent-tls-fingerprint " + pinned);
+                }
+                return;
+            }
+            final X509ExtendedTrustManager pkix = pkix();
+            try {
+                pkix.checkServerTrusted(chain, authType, engine);
+            } catch (CertificateException e) {
+                final String m = String.valueOf(e.getMessage());
+                if (m.contains("subject alternative") || m.contains("No name matching")) {
+                    throw new CertificateException("the agent's certificate is for " + names(leaf) + ", not "
+                        + (engine == null ? "this address" : engine.getPeerHost()));
+                }
+                throw new CertificateException("the agent's certificate (issued by " + leaf.getIssuerX500Principal()
+                    .getName() + ") is not signed by a CA of " + (caFile == null
+                        ? "the JDK (set agent-ca-file or pin agent-tls-fingerprint)" : "agent-ca-file " + caFile));
+            }
+        }
+
+        private X509ExtendedTrustManager pkix() throws CertificateException {
+            try {
+                final TrustManagerFactory tmf;
+                if (caFile != null) {
+                    tmf = TlsFiles.trustManagers(caFile);
+                } else {
+                    tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                    tmf.init((java.security.KeyStore) null);
+                }
+                for (TrustManager tm : tmf.getTrustManagers()) {
+                    if (tm instanceof X509ExtendedTrustManager x) {
+                        return x;
+                    }
+                }
+                throw new CertificateException("no X.509 trust manager");
+            } catch (IOException | GeneralSecurityException e) {
+                throw new CertificateException("cannot read agent-ca-file: " + e.getMessage(), e);
+            }
+        }
+
+        private static String names(final X509Certificate cert) {
+            final List<String> out = new ArrayList<>();
+            try {
+                final var sans = cert.getSubjectAlternativeNames();
+                if (sans != null) {
+                    for (List<?> san : sans) {
+                        out.add(String.valueOf(san.get(1)));
+                    }
+                }
+            } catch (CertificateParsingException e) {
+                out.add("?");
+            }
+            return out.isEmpty() ? cert.getSubjectX500Principal().getName() : String.join(", ", out);
+        }
+
+        @Override
+        public void checkServerTrusted(final X509Certificate[] chain, final String authType, final SSLEngine engine)
+                throws CertificateException {
+            check(chain, authType, engine);
+        }
+
+        @Override
+        public void checkServerTrusted(final X509Certificate[] chain, final String authType, final Socket socket)
+                throws CertificateException {
+            check(chain, authType, null);
+        }
+
+        @Override
+        public void checkServerTrusted(final X509Certificate[] chain, final String authType)
+                throws CertificateException {
+            check(chain, authType, null);
+        }
+
+        @Override
+        public void checkClientTrusted(final X509Certificate[] chain, final String authType, final SSLEngine engine)
+                throws CertificateException {
+            throw new CertificateException("not a server");
+        }
+
+        @Override
+        public void checkClientTrusted(final X509Certificate[] chain, final String authType, final Socket socket)
+                throws CertificateException {
+            throw new CertificateException("not a server");
+        }
+
+        @Override
+        public void checkClientTrusted(final X509Certificate[] chain, final String authType)
+                throws CertificateException {
+            throw new CertificateException("not a server");
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+        }
+    }
+}

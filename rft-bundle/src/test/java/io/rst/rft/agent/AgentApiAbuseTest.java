@@ -1,0 +1,265 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent's API tried as an attacker on the management network would: many idle connections,
+ * requests sent a byte a second, floods of bad tokens, oversized heads. After each, a good client
+ * gets its status within a second, and the replayed capture lost no frame to the abuse.
+ */
+class AgentApiAbuseTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TOKEN = "abuse-test-token";
+
+    @TempDir
+    Path dir;
+    private Agent agent;
+    private final List<Socket> sockets = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        final List<byte[]> frames = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            frames.add(TestFrames.udp(0x0a000101, 0x0a000201, 50000, new byte[] {1, 2, (byte) (i >> 8), (byte) i}));
+        }
+        final Path pcap = dir.resolve("storm.pcap");
+        TestFrames.writePcap(pcap, frames, System.currentTimeMillis() * 1000L);
+        Files.writeString(dir.resolve("token"), TOKEN + "\n");
+        Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
+        final AgentOptions o = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file",
+            dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
+            pcap.toString(), "--agent-id", "leaf1", "--plain-http"));
+        agent = new Agent(o, EventPerFrameProcessor::new);
+        agent.start();
+    }
+
+    @AfterEach
+    void stop() {
+        for (Socket s : sockets) {
+            try {
+                s.close();
+            } catch (IOException e) {
+                // already closed by the agent
+            }
+        }
+        if (agent != null) {
+            agent.close();
+        }
+    }
+
+    private Socket connect() throws IOException {
+        final Socket s = new Socket("127.0.0.1", agent.address().getPort());
+        s.setSoTimeout(10_000);
+        return s;
+    }
+
+    /** One request on a fresh connection: the status code and the body. */
+    private record Answer(int status, String body) {
+    }
+
+    private static Answer exchange(final Socket s, final String method, final String path, final String token)
+            throws IOException {
+        final OutputStream out = s.getOutputStream();
+        out.write((method + " " + path + " HTTP/1.1\r\nHost: agent\r\n"
+            + (token == null ? "" : "Authorization: Bearer " + token + "\r\n") + "Content-Length: 0\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        return readAnswer(s.getInputStream());
+    }
+
+    private static Answer readAnswer(final InputStream in) throws IOException {
+        final StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            final int b = in.read();
+            if (b < 0) {
+                throw new IOException("closed in the answer's head: " + head);
+            }
+            head.append((char) b);
+        }
+        final String h = head.toString();
+        final int status = Integer.parseInt(h.substring(9, 12));
+        int len = 0;
+        for (String line : h.split("\r\n")) {
+            if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                len = Integer.parseInt(line.substring(15).strip());
+            }
+        }
+        return new Answer(status, new String(in.readNBytes(len), StandardCharsets.UTF_8));
+    }
+
+    /** The status, asked by a good client on a new connection, answered within a second. */
+    private JsonNode goodStatus() throws Exception {
+        return goodStatus(1000);
+    }
+
+    private JsonNode goodStatus(final long withinMillis) throws Exception {
+        final long t0 = System.nanoTime();
+        try (Socket s = connect()) {
+            s.setSoTimeout((int) withinMillis);
+            final Answer a = exchange(s, "GET", "/v1/status", TOKEN);
+            final long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals(200, a.status(), a.body());
+            assertTrue(ms < withinMillis, "status took " + ms + " ms");
+            return JSON.readTree(a.body());
+        }
+    }
+
+    /** Replays the storm again and checks that every frame was decoded, none dropped. */
+    private void replayAndCheckNoDrops() throws Exception {
+        try (Socket s = connect()) {
+            assertEquals(200, exchange(s, "POST", "/v1/stop", TOKEN).status());
+            assertEquals(200, exchange(s, "POST", "/v1/start", TOKEN).status());
+        }
+    }
+
+    private void assertNoQueueDrops() throws Exception {
+        final long deadline = System.nanoTime() + 20_000_000_000L;
+        // while the replay runs the 2-core test machine is busy decoding: a looser bound there
+        JsonNode st = goodStatus(5000);
+        while (!st.path("interfaces").path(0).path("finished").asBoolean()
+            || st.path("counters").path("queue_backlog").asLong() > 0) {
+            assertTrue(System.nanoTime() < deadline, "replay did not finish: " + st);
+            Thread.sleep(50);
+            st = goodStatus(5000);
+        }
+        assertEquals(0, st.path("counters").path("queue_drops").asLong(), st.toString());
+        // every frame read (the storm, once per replay) was decoded
+        final long read = st.path("interfaces").path(0).path("packets").asLong();
+        assertTrue(read >= 20_000, st.toString());
+        assertEquals(read, st.path("counters").path("frames").asLong(), st.toString());
+    }
+
+    @Test
+    void thousandIdleConnections() throws Exception {
+        goodStatus();
+        for (int i = 0; i < 1000; i++) {
+            sockets.add(connect());
+        }
+        replayAndCheckNoDrops();
+        assertNoQueueDrops();
+        final JsonNode st = goodStatus();
+        assertTrue(st.path("api").path("dropped_connections").asLong() > 0, st.toString());
+        assertTrue(st.path("api").path("connections").asLong() <= 512, st.toString());
+    }
+
+    @Test
+    void hundredSlowRequestsAreCutAfterTheHeadDeadline() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            sockets.add(connect());
+        }
+        final byte[] req = "GET /v1/status HTTP/1.1\r\nHost: agent\r\nX-Slow: aaaaaaaaaaaaaaaaaaaa\r\n\r\n"
+            .getBytes(StandardCharsets.US_ASCII);
+        final AtomicInteger cut = new AtomicInteger();
+        final List<Thread> senders = new ArrayList<>();
+        for (Socket s : sockets) {
+            senders.add(Thread.ofVirtual().start(() -> {
+                try {
+                    for (byte b : req) {
+                        s.getOutputStream().write(b);
+                        s.getOutputStream().flush();
+                        Thread.sleep(1000);
+                    }
+                } catch (IOException e) {
+                    cut.incrementAndGet();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        replayAndCheckNoDrops();
+        assertNoQueueDrops();
+        for (int i = 0; i < 3; i++) {
+            goodStatus();
+            Thread.sleep(1000);
+        }
+        // the head deadline (5 s from the first byte) cuts every one of them
+        final long deadline = System.nanoTime() + 15_000_000_000L;
+        while (goodStatus().path("api").path("timed_out_connections").asLong() < 100) {
+            assertTrue(System.nanoTime() < deadline, "slow requests not cut: " + goodStatus());
+            Thread.sleep(200);
+        }
+        for (Thread t : senders) {
+            t.interrupt();
+        }
+    }
+
+    @Test
+    void tenThousandBadTokensAreCounted() throws Exception {
+        final List<Thread> clients = new ArrayList<>();
+        final AtomicInteger refused = new AtomicInteger();
+        replayAndCheckNoDrops();
+        for (int c = 0; c < 20; c++) {
+            clients.add(Thread.ofVirtual().start(() -> {
+                try (Socket s = connect()) {
+                    for (int i = 0; i < 500; i++) {
+                        final Answer a = exchange(s, "GET", "/v1/status", "wrong-" + i);
+                        if (a.status() == 401) {
+                            refused.incrementAndGet();
+                        }
+                    }
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }));
+        }
+        for (Thread t : clients) {
+            t.join(60_000);
+        }
+        assertEquals(10_000, refused.get());
+        final JsonNode st = goodStatus();
+        assertEquals(10_000, st.path("api").path("auth_failures").asLong(), st.toString());
+        assertNoQueueDrops();
+    }
+
+    @Test
+    void oversizedHeadsAreRefused() throws Exception {
+        for (int i = 0; i < 50; i++) {
+            try (Socket s = connect()) {
+                s.getOutputStream().write(("GET /v1/status HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000)
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                assertEquals(431, readAnswer(s.getInputStream()).status());
+            } catch (IOException e) {
+                // a reset while we were still sending is a refusal too
+            }
+        }
+        for (int i = 0; i < 50; i++) {
+            try (Socket s = connect()) {
+                final StringBuilder many = new StringBuilder("GET /v1/status HTTP/1.1\r\n");
+                for (int h = 0; h < 2000; h++) {
+                    many.append("X-H").append(h).append(": v\r\n");
+                }
+                s.getOutputStream().write(many.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
+                assertEquals(431, readAnswer(s.getInputStream()).status());
+            } catch (IOException e) {
+                // refused by closing
+            }
+        }
+        goodStatus();
+    }
+}
