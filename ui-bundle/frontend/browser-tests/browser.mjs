@@ -35,6 +35,14 @@ export async function launch() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
-  context.on('close', () => rmSync(userDataDir, { recursive: true, force: true }));
+  // Chromium may still be writing its profile as it closes: retry, and never let a leftover temp
+  // directory fail a run whose steps all passed
+  context.on('close', () => {
+    try {
+      rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    } catch (e) {
+      console.log(`note: could not remove the browser profile ${userDataDir}: ${e.message}`);
+    }
+  });
   return context;
 }
