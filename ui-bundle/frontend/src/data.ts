@@ -72,6 +72,8 @@ export interface Overview {
   readonly switches: readonly SwitchState[];
   readonly topology: Topology;
   readonly at: number;
+  /** The switches and their agents' states are in, their session counts not yet. */
+  readonly countsPending?: boolean;
 }
 
 export async function fetchOverview(api: Restconf, topology: Topology): Promise<Overview> {

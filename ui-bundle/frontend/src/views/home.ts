@@ -11,7 +11,7 @@
 // Polled with a request that carries one leaf per session (fields=), paced by what it costs.
 
 import type { AppContext, View } from '../app';
-import { fetchOverview, setAgentAddress, setEnabled, type Overview } from '../data';
+import { fetchOverview, fetchSwitchStates, setAgentAddress, setEnabled, type Overview } from '../data';
 import { badge, h, replace, route, toggle } from '../dom';
 import { agentTone, agentWord, formatAgo, formatClock, formatCount } from '../format';
 import type { SessionState, SwitchState } from '../model';
@@ -80,6 +80,15 @@ export class HomeView implements View {
   private async refresh(): Promise<void> {
     try {
       const topology = await this.app.topology();
+      if (!this.overview) {
+        // the first paint: every switch and its agent's state (a small answer), then the session
+        // counts by state, which need the state of every session (100,000 of them: seconds)
+        const switches = await fetchSwitchStates(this.app.api, topology);
+        if (!this.overview) {
+          this.overview = { switches, topology, at: Date.now() / 1000, countsPending: true };
+          this.render();
+        }
+      }
       this.overview = await fetchOverview(this.app.api, topology);
       this.errorEl.hidden = true;
       this.app.updated();
@@ -141,13 +150,16 @@ export class HomeView implements View {
       stat('switches capturing', `${capturing} / ${configured.length}`, capturing === configured.length && capturing > 0 ? 'ok' : 'warn',
         'stat-capturing'),
       stat('agents unreachable', String(bad), bad ? 'bad' : 'ok', 'stat-unreachable'),
-      stat('session sightings', formatCount(total), 'idle', 'stat-sessions'),
-      stat('established', formatCount(sum(['ESTABLISHED'])), 'ok', 'stat-established'),
-      stat('rejected', formatCount(sum(['REJECTED'])), sum(['REJECTED']) ? 'bad' : 'ok', 'stat-rejected'),
-      stat('timed out', formatCount(sum(['TIMED_OUT'])), sum(['TIMED_OUT']) ? 'bad' : 'ok', 'stat-timed-out'));
+      stat('session sightings', o.countsPending ? '…' : formatCount(total), 'idle', 'stat-sessions'),
+      stat('established', o.countsPending ? '…' : formatCount(sum(['ESTABLISHED'])), 'ok', 'stat-established'),
+      stat('rejected', o.countsPending ? '…' : formatCount(sum(['REJECTED'])),
+        sum(['REJECTED']) ? 'bad' : 'ok', 'stat-rejected'),
+      stat('timed out', o.countsPending ? '…' : formatCount(sum(['TIMED_OUT'])),
+        sum(['TIMED_OUT']) ? 'bad' : 'ok', 'stat-timed-out'));
   }
 
   private row(sw: SwitchState, now: number): HTMLTableRowElement {
+    const countsPending = this.overview?.countsPending === true;
     const configured = sw.config !== undefined;
     const enabled = this.pending.get(sw.nodeId) ?? sw.config?.enabled ?? false;
     const busy = this.pending.has(sw.nodeId);
@@ -177,10 +189,11 @@ export class HomeView implements View {
         configured && sw.status?.detail && sw.status.detail !== word
           ? h('div', { class: 'why muted small' }, sw.status.detail) : null,
         configured ? null : h('div', { class: 'why muted small' }, 'in network-topology only')),
-      h('td', { class: 'num sessions' }, formatCount(sw.sessionCount)),
+      h('td', { class: 'num sessions' }, countsPending ? '…' : formatCount(sw.sessionCount)),
       COUNT_COLUMNS.map(c => {
         const n = c.states.reduce((m, st) => m + (sw.counts[st] ?? 0), 0);
-        return h('td', { class: `num ${n && (c.tone === 'bad' || c.tone === 'warn') ? 'tone-text-' + c.tone : ''}` }, formatCount(n));
+        return h('td', { class: `num ${n && (c.tone === 'bad' || c.tone === 'warn') ? 'tone-text-' + c.tone : ''}` },
+          countsPending ? '…' : formatCount(n));
       }),
       h('td', { title: formatClock(sw.status?.lastContact) }, configured && sw.status?.lastContact !== undefined
         ? formatAgo(sw.status.lastContact, now) : ''),
