@@ -1,0 +1,107 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.session;
+
+/**
+ * The session table's index: open addressing with linear probing, one entry per known endpoint
+ * ((IP, comm ID) of the requester and of the responder) of a session, no allocation per lookup,
+ * and backward-shift deletion so that no tombstones build up under churn.
+ */
+final class SessionIndex {
+    static final int MIN_CAPACITY = 1 << 10;
+
+    private int[] hashes = new int[MIN_CAPACITY];
+    private Session[] slots = new Session[MIN_CAPACITY];
+    private int indexUsed;
+
+    /** Entries in use. */
+    int size() {
+        return indexUsed;
+    }
+
+    Session find(final long hi, final long lo, final int cid) {
+        final int h = hash(hi, lo, cid);
+        final int mask = hashes.length - 1;
+        for (int i = h & mask; slots[i] != null; i = i + 1 & mask) {
+            if (hashes[i] == h) {
+                final Session s = slots[i];
+                if (s.has(Session.F_INDEXED_A) && s.isA(hi, lo, cid)
+                        || s.has(Session.F_INDEXED_B) && s.isB(hi, lo, cid)) {
+                    return s;
+                }
+            }
+        }
+        return null;
+    }
+
+    void add(final Session s, final int h) {
+        if ((indexUsed + 1) * 4 > hashes.length * 3) {
+            rehash(hashes.length * 2);
+        }
+        final int mask = hashes.length - 1;
+        int i = h & mask;
+        while (slots[i] != null) {
+            i = i + 1 & mask;
+        }
+        slots[i] = s;
+        hashes[i] = h;
+        indexUsed++;
+    }
+
+    void remove(final Session s, final int h) {
+        final int mask = hashes.length - 1;
+        int i = h & mask;
+        while (slots[i] != null && (slots[i] != s || hashes[i] != h)) {
+            i = i + 1 & mask;
+        }
+        if (slots[i] == null) {
+            return;
+        }
+        // backward-shift deletion keeps every probe chain unbroken without tombstones
+        int hole = i;
+        for (int j = hole + 1 & mask; slots[j] != null; j = j + 1 & mask) {
+            final int ideal = hashes[j] & mask;
+            if ((j - ideal & mask) >= (j - hole & mask)) {
+                slots[hole] = slots[j];
+                hashes[hole] = hashes[j];
+                hole = j;
+            }
+        }
+        slots[hole] = null;
+        hashes[hole] = 0;
+        indexUsed--;
+        if (hashes.length > MIN_CAPACITY && indexUsed * 8 < hashes.length) {
+            rehash(hashes.length / 2);
+        }
+    }
+
+    private void rehash(final int capacity) {
+        final int[] oh = hashes;
+        final Session[] os = slots;
+        hashes = new int[capacity];
+        slots = new Session[capacity];
+        final int mask = capacity - 1;
+        for (int k = 0; k < os.length; k++) {
+            if (os[k] != null) {
+                int i = oh[k] & mask;
+                while (slots[i] != null) {
+                    i = i + 1 & mask;
+                }
+                slots[i] = os[k];
+                hashes[i] = oh[k];
+            }
+        }
+    }
+
+    static int hash(final long hi, final long lo, final int cid) {
+        long x = hi * 0x9E3779B97F4A7C15L ^ lo;
+        x = (x ^ (x >>> 29)) * 0xBF58476D1CE4E5B9L ^ cid;
+        x = (x ^ (x >>> 32)) * 0x94D049BB133111EBL;
+        return (int) (x ^ (x >>> 31));
+    }
+}

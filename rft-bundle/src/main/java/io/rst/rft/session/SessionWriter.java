@@ -1,0 +1,229 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.session;
+
+import io.rst.rft.decode.CmMessageType;
+import io.rst.rft.decode.JsonBytes;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A session as the world reads it: JSON written straight from the session's fields into a reused
+ * buffer (the agent's event stream and snapshots, no record built per message) and immutable
+ * {@link SessionRecord}s (listeners, tests). Both write the same fields and bytes. Table thread
+ * only (the IP scratch buffer is shared).
+ */
+final class SessionWriter {
+    private static final byte[][] MSG_NAMES = new byte[CmMessageType.values().length][];
+    private static final byte[][] STATE_NAMES = new byte[SessionState.values().length][];
+    static {
+        for (CmMessageType t : CmMessageType.values()) {
+            MSG_NAMES[t.ordinal()] = JsonBytes.ascii("\"" + t.name() + "\"");
+        }
+        for (SessionState st : SessionState.values()) {
+            STATE_NAMES[st.ordinal()] = JsonBytes.ascii(",\"state\":\"" + st.name() + "\"");
+        }
+    }
+
+    private static final byte[] K_SESSION_ID = JsonBytes.ascii("{\"session_id\":\"");
+    private static final byte[] K_ROLES_KNOWN = JsonBytes.ascii("\",\"roles_known\":");
+    private static final byte[] K_REQUESTER_IP = JsonBytes.ascii(",\"requester_ip\":\"");
+    private static final byte[] K_RESPONDER_IP = JsonBytes.ascii("\",\"responder_ip\":\"");
+    private static final byte[] K_REQUESTER_CID = JsonBytes.ascii("\",\"requester_comm_id\":\"");
+    private static final byte[] K_RESPONDER_CID = JsonBytes.ascii(",\"responder_comm_id\":");
+    private static final byte[] K_REQUESTER_QPN = JsonBytes.ascii(",\"requester_qpn\":");
+    private static final byte[] K_RESPONDER_QPN = JsonBytes.ascii(",\"responder_qpn\":");
+    private static final byte[] K_SERVICE_ID = JsonBytes.ascii(",\"service_id\":");
+    private static final byte[] K_CM_SRC_PORT = JsonBytes.ascii(",\"rdma_cm_src_port\":");
+    private static final byte[] K_CM_DST_PORT = JsonBytes.ascii(",\"rdma_cm_dst_port\":");
+    private static final byte[] K_REQUESTER_UDP = JsonBytes.ascii(",\"requester_udp_src_port\":");
+    private static final byte[] K_RESPONDER_UDP = JsonBytes.ascii(",\"responder_udp_src_port\":");
+    private static final byte[] K_REJECT_REASON = JsonBytes.ascii(",\"reject_reason\":");
+    private static final byte[] K_MESSAGES = JsonBytes.ascii(",\"messages\":[");
+    private static final byte[] K_FIRST_SEEN = JsonBytes.ascii("],\"first_seen\":");
+    private static final byte[] K_LAST_SEEN = JsonBytes.ascii(",\"last_seen\":");
+    private static final byte[] K_MESSAGE_LOG = JsonBytes.ascii(",\"message_log\":[");
+    private static final byte[] K_MSG = JsonBytes.ascii("{\"msg\":");
+    private static final byte[] K_INGRESS_PORT = JsonBytes.ascii(",\"ingress_port\":");
+    private static final byte[] K_TIME = JsonBytes.ascii(",\"time\":");
+    private static final byte[] K_FROM_REQUESTER_TRUE = JsonBytes.ascii(",\"from_requester\":true}");
+    private static final byte[] K_FROM_REQUESTER_FALSE = JsonBytes.ascii(",\"from_requester\":false}");
+    private static final byte[] K_DROPPED = JsonBytes.ascii("],\"dropped_messages\":");
+    private static final byte[] K_REMOVED = JsonBytes.ascii(",\"removed\":true");
+    private static final byte[] TRUE = JsonBytes.ascii("true");
+    private static final byte[] FALSE = JsonBytes.ascii("false");
+
+    private final PortNames ports;
+    /** Scratch for IP addresses written as text. */
+    private final byte[] ipBytes = new byte[16];
+
+    SessionWriter(final PortNames ports) {
+        this.ports = ports;
+    }
+
+    /** Writes what {@code record(s).appendJson(out)} writes, straight from the session. */
+    void writeJson(final Session s, final JsonBytes out) {
+        out.raw(K_SESSION_ID);
+        if (s.has(Session.F_ROLES_KNOWN)) {
+            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8).raw('/');
+            ipText(out, s.ipVersion, s.bHi, s.bLo);
+        } else if (compareEndpoints(s) <= 0) {
+            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8).raw('/');
+            ipText(out, s.ipVersion, s.bHi, s.bLo).raw('/').hex(s.bCid & 0xffffffffL, 8);
+        } else {
+            ipText(out, s.ipVersion, s.bHi, s.bLo).raw('/').hex(s.bCid & 0xffffffffL, 8).raw('/');
+            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8);
+        }
+        out.raw(K_ROLES_KNOWN).raw(s.has(Session.F_ROLES_KNOWN) ? TRUE : FALSE);
+        out.raw(K_REQUESTER_IP);
+        ipText(out, s.ipVersion, s.aHi, s.aLo).raw(K_RESPONDER_IP);
+        ipText(out, s.ipVersion, s.bHi, s.bLo).raw(K_REQUESTER_CID).hex(s.aCid & 0xffffffffL, 8).raw('"');
+        if (s.has(Session.F_B_CID)) {
+            out.raw(K_RESPONDER_CID).hexString(s.bCid & 0xffffffffL, 8);
+        }
+        if (s.has(Session.F_A_QPN)) {
+            out.raw(K_REQUESTER_QPN).decimal(s.aQpn);
+        }
+        if (s.has(Session.F_B_QPN)) {
+            out.raw(K_RESPONDER_QPN).decimal(s.bQpn);
+        }
+        if (s.has(Session.F_SERVICE)) {
+            out.raw(K_SERVICE_ID).hexString(s.serviceId, 16);
+        }
+        if (s.has(Session.F_IPCM_PORT)) {
+            out.raw(K_CM_SRC_PORT).decimal((int) s.ipCmSrcPort);
+        }
+        if (s.has(Session.F_SERVICE) && s.serviceId >>> 24 == 1L) {
+            out.raw(K_CM_DST_PORT).decimal((int) s.serviceId & 0xffff);
+        }
+        if (s.has(Session.F_A_UDP)) {
+            out.raw(K_REQUESTER_UDP).decimal((int) s.aUdpPort);
+        }
+        if (s.has(Session.F_B_UDP)) {
+            out.raw(K_RESPONDER_UDP).decimal((int) s.bUdpPort);
+        }
+        out.raw(STATE_NAMES[s.state]);
+        if (s.has(Session.F_REJECT)) {
+            out.raw(K_REJECT_REASON).decimal(s.rejectReason & 0xffff);
+        }
+        out.raw(K_MESSAGES);
+        for (int i = 0; i < s.msgCount; i++) {
+            if (i > 0) {
+                out.raw(',');
+            }
+            out.raw(MSG_NAMES[(int) (s.msgs[i] & 0xf)]);
+        }
+        out.raw(K_FIRST_SEEN).seconds(s.firstSeen * 1000L, 6);
+        out.raw(K_LAST_SEEN).seconds(s.lastSeen * 1000L, 6);
+        out.raw(K_MESSAGE_LOG);
+        for (int i = 0; i < s.msgCount; i++) {
+            final long w = s.msgs[i];
+            if (i > 0) {
+                out.raw(',');
+            }
+            out.raw(K_MSG).raw(MSG_NAMES[(int) (w & 0xf)]);
+            final String port = ports.name((int) (w >>> 5 & 0xffff));
+            if (port != null) {
+                out.raw(K_INGRESS_PORT).string(port);
+            }
+            out.raw(K_TIME).seconds((s.firstSeen + (w >>> 21)) * 1000L, 6);
+            out.raw((w & 16) != 0 ? K_FROM_REQUESTER_TRUE : K_FROM_REQUESTER_FALSE);
+        }
+        out.raw(K_DROPPED).decimal(s.dropped);
+        if (s.has(Session.F_REMOVED)) {
+            // the session left the table: followers drop it too
+            out.raw(K_REMOVED);
+        }
+        out.raw('}');
+    }
+
+    private JsonBytes ipText(final JsonBytes out, final int version, final long hi, final long lo) {
+        final byte[] b = ipBytes;
+        if (version == 4) {
+            for (int i = 0; i < 4; i++) {
+                b[i] = (byte) (lo >>> (24 - 8 * i));
+            }
+        } else {
+            for (int i = 0; i < 8; i++) {
+                b[i] = (byte) (hi >>> (56 - 8 * i));
+                b[8 + i] = (byte) (lo >>> (56 - 8 * i));
+            }
+        }
+        return out.ipText(b, 0, version);
+    }
+
+    SessionRecord record(final Session s) {
+        final String aIp = ip(s.ipVersion, s.aHi, s.aLo);
+        final String bIp = ip(s.ipVersion, s.bHi, s.bLo);
+        final String aCid = hex8(s.aCid);
+        final String id;
+        if (s.has(Session.F_ROLES_KNOWN)) {
+            id = aIp + "/" + aCid + "/" + bIp;
+        } else {
+            final String bCid = hex8(s.bCid);
+            final int c = compareEndpoints(s);
+            id = c <= 0 ? aIp + "/" + aCid + "/" + bIp + "/" + bCid : bIp + "/" + bCid + "/" + aIp + "/" + aCid;
+        }
+        final List<String> names = new ArrayList<>(s.msgCount);
+        final List<SessionMessage> log = new ArrayList<>(s.msgCount);
+        for (int i = 0; i < s.msgCount; i++) {
+            final long w = s.msgs[i];
+            final String name = CmMessageType.ofOrdinal((int) (w & 0xf)).name();
+            names.add(name);
+            log.add(new SessionMessage(name, ports.name((int) (w >>> 5 & 0xffff)),
+                BigDecimal.valueOf(s.firstSeen + (w >>> 21), 6), (w & 16) != 0));
+        }
+        final boolean ipCmService = s.has(Session.F_SERVICE) && s.serviceId >>> 24 == 1L;
+        return new SessionRecord(id, s.has(Session.F_ROLES_KNOWN), aIp, bIp, aCid,
+            s.has(Session.F_B_CID) ? hex8(s.bCid) : null,
+            s.has(Session.F_A_QPN) ? s.aQpn : null,
+            s.has(Session.F_B_QPN) ? s.bQpn : null,
+            s.has(Session.F_SERVICE) ? hex16(s.serviceId) : null,
+            s.has(Session.F_IPCM_PORT) ? Integer.valueOf(s.ipCmSrcPort) : null,
+            ipCmService ? Integer.valueOf((int) s.serviceId & 0xffff) : null,
+            s.has(Session.F_A_UDP) ? Integer.valueOf(s.aUdpPort) : null,
+            s.has(Session.F_B_UDP) ? Integer.valueOf(s.bUdpPort) : null,
+            s.state(),
+            s.has(Session.F_REJECT) ? Integer.valueOf(s.rejectReason & 0xffff) : null,
+            names, BigDecimal.valueOf(s.firstSeen, 6), BigDecimal.valueOf(s.lastSeen, 6), log, s.dropped);
+    }
+
+    private static int compareEndpoints(final Session s) {
+        int c = Long.compareUnsigned(s.aHi, s.bHi);
+        if (c == 0) {
+            c = Long.compareUnsigned(s.aLo, s.bLo);
+        }
+        return c != 0 ? c : Integer.compareUnsigned(s.aCid, s.bCid);
+    }
+
+    private static String hex16(final long v) {
+        final String h = Long.toHexString(v);
+        return "0x" + "0000000000000000".substring(h.length()) + h;
+    }
+
+    private static String hex8(final int v) {
+        final String h = Integer.toHexString(v);
+        return "0x" + "00000000".substring(h.length()) + h;
+    }
+
+    private static String ip(final int version, final long hi, final long lo) {
+        final byte[] b = new byte[16];
+        if (version == 4) {
+            for (int i = 0; i < 4; i++) {
+                b[i] = (byte) (lo >>> (24 - 8 * i));
+            }
+        } else {
+            for (int i = 0; i < 8; i++) {
+                b[i] = (byte) (hi >>> (56 - 8 * i));
+                b[8 + i] = (byte) (lo >>> (56 - 8 * i));
+            }
+        }
+        return JsonBytes.ipString(b, version);
+    }
+}
