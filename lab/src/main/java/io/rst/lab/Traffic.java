@@ -111,6 +111,8 @@ public final class Traffic implements AutoCloseable {
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong sendErrors = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
+    // messages scheduled and not yet sent, on every host's thread (an answer is scheduled by its cause)
+    private final AtomicLong pending = new AtomicLong();
     private final Wire wire;
     // live connections, oldest first: beyond the concurrency the oldest is closed (across runs)
     private final ArrayDeque<Conn> live = new ArrayDeque<>();
@@ -256,17 +258,11 @@ public final class Traffic implements AutoCloseable {
         return started;
     }
 
-    /** Waits until every scheduled message went out. */
+    /** Waits until every scheduled message, and every answer they cause, went out (30 s at most). */
     public void quiesce() throws InterruptedException {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        for (var exec : hostThreads.values()) {
-            final var stpe = (ScheduledThreadPoolExecutor) exec;
-            while (!stpe.getQueue().isEmpty() || stpe.getActiveCount() > 0) {
-                if (System.nanoTime() > deadline) {
-                    return;
-                }
-                Thread.sleep(20);
-            }
+        while (pending.get() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
         }
     }
 
@@ -322,55 +318,57 @@ public final class Traffic implements AutoCloseable {
             c.responderQpn(), c.requesterCmPort(), c.scenario() == Scenario.UNANSWERED ? -1 : c.responderCmPort(),
             c.requesterDataPort(), c.responderDataPort(), expect,
             c.scenario() == Scenario.REJECTED ? c.rejectReason() : -1);
-        long t = atMs;
-        req(c, t);
-        switch (c.scenario()) {
-            case UNANSWERED -> req(c, t + 1100);
-            case REJECTED -> send(c, false, CmMessageType.REJ, t + 3);
-            case MRA -> {
-                send(c, false, CmMessageType.MRA, t + 2);
-                setUp(c, t + 20, opt);
-            }
-            case LIVE -> setUp(c, t + 3, opt);
-            case CLOSED, FLAPPING -> {
-                setUp(c, t + 3, opt);
-                close(c, t + 60, true);
-            }
-            case HALF_CLOSED -> {
-                setUp(c, t + 3, opt);
-                send(c, true, CmMessageType.DREQ, t + 60);
-            }
+        // each answer leaves a few milliseconds after what it answers actually left, as a real
+        // responder's does: under load a host's thread runs late, and an answer scheduled by the
+        // clock could then overtake its REQ, which no real fabric shows
+        final Runnable afterReq = switch (c.scenario()) {
+            case UNANSWERED -> null;
+            case REJECTED -> () -> send(c, false, CmMessageType.REJ, 3, null);
+            case MRA -> () -> send(c, false, CmMessageType.MRA, 2, () -> setUp(c, 18, opt, null));
+            case LIVE -> () -> setUp(c, 3, opt, null);
+            case CLOSED, FLAPPING -> () -> setUp(c, 3, opt, () -> close(c, 54, true));
+            case HALF_CLOSED -> () -> setUp(c, 3, opt, () -> send(c, true, CmMessageType.DREQ, 54, null));
+        };
+        send(c, true, CmMessageType.REQ, atMs, afterReq);
+        if (c.scenario() == Scenario.UNANSWERED) {
+            // the retry, from the same host thread: after the first REQ
+            send(c, true, CmMessageType.REQ, atMs + 1100, null);
         }
     }
 
-    private void setUp(final Conn c, final long t, final Options opt) {
-        send(c, false, CmMessageType.REP, t);
-        send(c, true, CmMessageType.RTU, t + 3);
-        if (opt.dataPackets() > 0) {
-            data(c, true, t + 6, opt.dataPackets());
-            data(c, false, t + 8, opt.dataPackets());
-        }
+    /** REP after {@code delayMs}, RTU after it, data after that, then {@code then}. */
+    private void setUp(final Conn c, final long delayMs, final Options opt, final Runnable then) {
+        send(c, false, CmMessageType.REP, delayMs, () -> send(c, true, CmMessageType.RTU, 3, () -> {
+            if (opt.dataPackets() > 0) {
+                data(c, true, 3, opt.dataPackets());
+                data(c, false, 5, opt.dataPackets());
+            }
+            if (then != null) {
+                then.run();
+            }
+        }));
     }
 
-    private void close(final Conn c, final long t, final boolean expected) {
-        send(c, true, CmMessageType.DREQ, t);
-        send(c, false, CmMessageType.DREP, t + 3);
+    /** DREQ after {@code delayMs}, its DREP after it. */
+    private void close(final Conn c, final long delayMs, final boolean expected) {
+        send(c, true, CmMessageType.DREQ, delayMs, () -> send(c, false, CmMessageType.DREP, 3, null));
         if (!expected) {
             truth.expect(c.id(), "CLOSED");
         }
     }
 
-    private void req(final Conn c, final long t) {
-        send(c, true, CmMessageType.REQ, t);
-    }
-
-    /** Sends one CM message from the requester ({@code fromRequester}) or the responder. */
-    private void send(final Conn c, final boolean fromRequester, final CmMessageType type, final long atMs) {
+    /**
+     * Sends one CM message from the requester ({@code fromRequester}) or the responder,
+     * {@code delayMs} from now; {@code then} (may be null) runs on the sending host's thread once
+     * it left.
+     */
+    private void send(final Conn c, final boolean fromRequester, final CmMessageType type, final long delayMs,
+            final Runnable then) {
         final String host = fromRequester ? c.requester() : c.responder();
         final byte[] src = hostIps.get(host);
         final byte[] dst = hostIps.get(fromRequester ? c.responder() : c.requester());
         final int port = fromRequester ? c.requesterCmPort() : c.responderCmPort();
-        hostThreads.get(host).schedule(() -> {
+        schedule(host, () -> {
             final var fb = new CmFrameBuilder().ips(src, dst).udpPorts(port, ROCE_PORT).type(type);
             // a DREP answers its DREQ with the same transaction ID; other messages have their own
             fb.transactionId(type == CmMessageType.DREP ? c.tid() ^ 3 : c.tid() ^ type.attributeId());
@@ -396,24 +394,44 @@ public final class Traffic implements AutoCloseable {
                 listener.accept(fabric.hostIp(c.requester()) + "/" + hex8(c.requesterCid()) + "/"
                     + fabric.hostIp(c.responder()), System.nanoTime());
             }
-        }, atMs, TimeUnit.MILLISECONDS);
+            if (then != null) {
+                then.run();
+            }
+        }, delayMs);
+    }
+
+    /** Runs {@code task} on {@code host}'s thread after {@code delayMs}, counted until it ran. */
+    private void schedule(final String host, final Runnable task, final long delayMs) {
+        pending.incrementAndGet();
+        try {
+            hostThreads.get(host).schedule(() -> {
+                try {
+                    task.run();
+                } finally {
+                    pending.decrementAndGet();
+                }
+            }, delayMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing: the host's thread takes no more
+            pending.decrementAndGet();
+        }
     }
 
     /** RC SEND Only packets to the peer's QPN, from the side's data source port. */
-    private void data(final Conn c, final boolean fromRequester, final long atMs, final int count) {
+    private void data(final Conn c, final boolean fromRequester, final long delayMs, final int count) {
         final String host = fromRequester ? c.requester() : c.responder();
         final byte[] src = hostIps.get(host);
         final byte[] dst = hostIps.get(fromRequester ? c.responder() : c.requester());
         final int port = fromRequester ? c.requesterDataPort() : c.responderDataPort();
         final int destQpn = fromRequester ? c.responderQpn() : c.requesterQpn();
         final int psn = (fromRequester ? c.requesterQpn() * 7 : c.responderQpn() * 5) & 0xffffff;
-        hostThreads.get(host).schedule(() -> {
+        schedule(host, () -> {
             final ByteBuffer payload = ByteBuffer.allocate(12 + 64 + 4);
             payload.put((byte) 0x04).put((byte) 0).putShort((short) 0xffff).putInt(destQpn & 0xffffff)
                 .putInt(0x80000000 | psn);
             payload.flip().limit(payload.capacity());
             transmit(host, src, port, dst, payload, count);
-        }, atMs, TimeUnit.MILLISECONDS);
+        }, delayMs);
     }
 
     private void transmit(final String host, final byte[] src, final int srcPort, final byte[] dst,

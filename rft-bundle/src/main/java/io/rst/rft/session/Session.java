@@ -81,6 +81,28 @@ final class Session {
      */
     byte waitForB;
     byte waitForA;
+    /**
+     * The REQ's max CM retries (high nibble; rdma_cm's 15 until a REQ is seen) and how many copies
+     * of the REQ or DREQ now waiting for an answer came after the first (low nibble): the sender
+     * retries that many times, each after its CM response timeout, before it gives up.
+     */
+    byte retries = (byte) (SessionTable.DEFAULT_MAX_CM_RETRIES << 4);
+
+    int maxRetries() {
+        return retries >>> 4 & 0xf;
+    }
+
+    void maxRetries(final int n) {
+        retries = (byte) ((n & 0xf) << 4 | retries & 0xf);
+    }
+
+    int retriesSeen() {
+        return retries & 0xf;
+    }
+
+    void retriesSeen(final int n) {
+        retries = (byte) (retries & 0xf0 | Math.min(15, n));
+    }
 
     boolean has(final int flag) {
         return (flags & flag) != 0;

@@ -35,6 +35,8 @@ public final class SessionTable {
      * for restored sessions): rdma_cm's default, 4.096 us * 2^20 = 4.3 s.
      */
     static final int DEFAULT_CM_TIMEOUT = 20;
+    /** The max CM retries assumed where no REQ was seen: rdma_cm's (CMA_MAX_CM_RETRIES). */
+    static final int DEFAULT_MAX_CM_RETRIES = 15;
     /** Oldest first; creation order among sessions first seen in the same microsecond. */
     private static final Comparator<Session> SNAPSHOT_ORDER = Comparator.comparingLong((Session s) -> s.firstSeen)
         .thenComparing((a, b) -> Integer.compare(a.seq - b.seq, 0));
@@ -164,10 +166,13 @@ public final class SessionTable {
                     unindex(s);
                     s = null;
                 }
+                // a REQ of a session already waiting for its answer is a retry
+                boolean retry = false;
                 if (s == null) {
                     s = create(v, sHi, sLo, lc, dHi, dLo, 0, false, true, SessionState.REQ_SENT, t);
                     isNew = true;
-                } else if (s.state() == SessionState.TIMED_OUT && !late) {
+                } else if (!late && (s.state() == SessionState.TIMED_OUT || s.state() == SessionState.REQ_SENT)) {
+                    retry = true;
                     s.state(SessionState.REQ_SENT);
                 }
                 s.aQpn = m.localQpn();
@@ -176,12 +181,14 @@ public final class SessionTable {
                 s.set(Session.F_SERVICE);
                 s.waitForB = (byte) (m.remoteCmResponseTimeout() + 1);
                 s.waitForA = (byte) (m.localCmResponseTimeout() + 1);
+                s.maxRetries(m.maxCmRetries());
                 if (m.hasIpCm()) {
                     s.ipCmSrcPort = (char) m.ipCmSrcPort();
                     s.set(Session.F_IPCM_PORT);
                 }
-                if (s.state() == SessionState.REQ_SENT) {
-                    s.deadline = t + Math.max(config.minCmTimeoutMicros(), m.cmResponseTimeoutMicros());
+                if (s.state() == SessionState.REQ_SENT && !late) {
+                    s.retriesSeen(retry ? s.retriesSeen() + 1 : 0);
+                    s.deadline = t + answerWait(s, m.cmResponseTimeoutMicros());
                 }
             }
             case REP -> {
@@ -229,6 +236,9 @@ public final class SessionTable {
                         s = create(v, sHi, sLo, lc, dHi, dLo, rc, rc != 0, which == 1, SessionState.REJECTED, t);
                     }
                     isNew = true;
+                } else if (which == 0 && lc != 0) {
+                    // a REJ of a REQ names the responder's comm ID: the session's other endpoint
+                    setB(s, lc);
                 }
                 s.state(SessionState.REJECTED);
                 s.rejectReason = (short) m.rejectReason();
@@ -252,8 +262,9 @@ public final class SessionTable {
                 if (s.state() == SessionState.REQ_SENT || s.state() == SessionState.TIMED_OUT && which == 0) {
                     // the responder asks for more time: the requester waits the service timeout
                     s.state(SessionState.REQ_SENT);
-                    s.deadline = t + Math.max(config.minCmTimeoutMicros(),
-                        CmMessage.cmTimeoutMicros(m.serviceTimeout()));
+                    // then its REQ's retries, each after the REQ's own CM response timeout
+                    s.deadline = t + stepMicros(CmMessage.cmTimeoutMicros(m.serviceTimeout()))
+                        + stepMicros(reqTimeoutMicros(s.waitForB)) * retriesLeft(s);
                 }
             }
             case DREQ -> {
@@ -261,8 +272,12 @@ public final class SessionTable {
                 if (s == null) {
                     s = create(v, sHi, sLo, lc, dHi, dLo, rc, true, false, SessionState.DISCONNECTING, t);
                     isNew = true;
+                } else if (s.state() == SessionState.DISCONNECTING) {
+                    // a DREQ of a session already waiting for its DREP is a retry
+                    s.retriesSeen(s.retriesSeen() + 1);
                 } else if (!s.state().isFinished() || s.state() == SessionState.TIMED_OUT) {
                     s.state(SessionState.DISCONNECTING);
+                    s.retriesSeen(0);
                 }
                 // a DREQ names the QP of its receiver
                 final boolean fromA = isFromA(s, sHi, sLo, lc);
@@ -274,10 +289,9 @@ public final class SessionTable {
                     s.set(Session.F_A_QPN);
                 }
                 if (s.state() == SessionState.DISCONNECTING) {
-                    // the sender waits for its DREP as long as the receiver's CM response timeout
-                    final int w = fromA ? s.waitForB : s.waitForA;
-                    s.deadline = t + Math.max(config.minCmTimeoutMicros(),
-                        CmMessage.cmTimeoutMicros(w > 0 ? w - 1 : DEFAULT_CM_TIMEOUT));
+                    // the sender waits for its DREP as long as the receiver's CM response timeout,
+                    // for each of its retries
+                    s.deadline = t + answerWait(s, reqTimeoutMicros(fromA ? s.waitForB : s.waitForA));
                 }
             }
             case DREP -> {
@@ -494,7 +508,7 @@ public final class SessionTable {
             s.set(Session.F_REJECT);
         }
         if (r.state() == SessionState.REQ_SENT || r.state() == SessionState.DISCONNECTING) {
-            s.deadline = last + Math.max(config.minCmTimeoutMicros(), CmMessage.cmTimeoutMicros(DEFAULT_CM_TIMEOUT));
+            s.deadline = last + answerWait(s, CmMessage.cmTimeoutMicros(DEFAULT_CM_TIMEOUT));
         }
         return true;
     }
@@ -607,6 +621,28 @@ public final class SessionTable {
     }
 
     // ---------------------------------------------------------------- internals
+
+    /**
+     * How long the sender of a REQ or DREQ that just left waits before it gives up: its CM
+     * response timeout (at least the configured floor) once for each retry still to come and once
+     * for the last.
+     */
+    private long answerWait(final Session s, final long timeoutMicros) {
+        return stepMicros(timeoutMicros) * (retriesLeft(s) + 1);
+    }
+
+    private static int retriesLeft(final Session s) {
+        return Math.max(0, s.maxRetries() - s.retriesSeen());
+    }
+
+    private long stepMicros(final long timeoutMicros) {
+        return Math.max(config.minCmTimeoutMicros(), timeoutMicros);
+    }
+
+    /** A CM response timeout kept as exponent + 1 (0: no REQ seen, rdma_cm's default). */
+    private static long reqTimeoutMicros(final byte waitPlusOne) {
+        return CmMessage.cmTimeoutMicros(waitPlusOne > 0 ? waitPlusOne - 1 : DEFAULT_CM_TIMEOUT);
+    }
 
     private static boolean isFromA(final Session s, final long hi, final long lo, final int cid) {
         if (s.aHi != hi || s.aLo != lo) {

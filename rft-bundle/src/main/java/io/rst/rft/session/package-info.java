@@ -25,18 +25,24 @@
  *                                                         \--late DREP--> CLOSED
  * </pre>
  *
- * The REQ's deadline is its time + 4.096 us * 2^(remote CM response timeout) (at least the
- * configured floor), moved by REQ retries and MRAs; {@link io.rst.rft.session.SessionTable#expire}
- * applies it (the {@code sessions} command at the time of the file's last packet). A DREQ waits
- * for its DREP as long as the receiver's CM response timeout, from the session's REQ (the REQ's
- * remote CM response timeout when the requester sent the DREQ, its local one when the responder
- * did; 2^20 * 4.096 us = 4.3 s, rdma_cm's default, when no REQ was seen), at least the
- * configured floor; a DREQ retry moves the deadline. A DREQ without DREP by then is TIMED_OUT
+ * CM retries the way the CM protocol does: a REQ or DREQ without answer is sent again up to the
+ * REQ's max CM retries, each time after its CM response timeout, so a session times out only when
+ * every retry's wait has passed. The REQ's deadline is its time + (retries left + 1) * 4.096 us *
+ * 2^(remote CM response timeout) (each step at least the configured floor); a REQ retry seen
+ * counts one retry off and moves the deadline; an MRA makes it the MRA's service timeout plus the
+ * retries left. {@link io.rst.rft.session.SessionTable#expire} applies it (the {@code sessions}
+ * command at the time of the file's last packet). A DREQ waits for its DREP as long as the
+ * receiver's CM response timeout, from the session's REQ (the REQ's remote CM response timeout
+ * when the requester sent the DREQ, its local one when the responder did; 2^20 * 4.096 us = 4.3 s,
+ * rdma_cm's default, when no REQ was seen), for each of its retries too (the REQ's max CM retries;
+ * rdma_cm's 15 when no REQ was seen: 16 * 4.3 s = 69 s); a DREQ retry counts and moves the
+ * deadline. A DREQ without DREP by then is TIMED_OUT
  * (finished: it ages out with the retention); a DREP seconds later still closes it. Only
  * REQ_SENT and DISCONNECTING sessions have a deadline, so expiry stays one pass over the table.
  * {@link io.rst.rft.session.SessionTable#restore} puts back sessions saved before a restart (a
- * restored REQ_SENT or DISCONNECTING session waits 4.3 s from its last message: the REQ's
- * timeouts are not in a record). A session whose setup was not
+ * restored REQ_SENT or DISCONNECTING session waits 16 * 4.3 s from its last message: the REQ's
+ * timeouts and retries are not in a record). A REJ of a REQ names the responder's comm ID, which
+ * becomes the session's responder endpoint. A session whose setup was not
  * seen (capture started mid-session) is created from what was seen, with
  * {@code roles_known = false} when only DREQ/DREP tell nothing about who was the requester.
  *

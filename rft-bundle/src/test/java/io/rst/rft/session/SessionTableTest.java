@@ -85,15 +85,18 @@ class SessionTableTest {
     }
 
     @Test
-    void reqWithoutAnswerTimesOutAfterItsCmResponseTimeoutAndRetriesDoNotMakeNewSessions() {
+    void reqWithoutAnswerTimesOutOnlyWhenEveryRetrysWaitPassedAndRetriesDoNotMakeNewSessions() {
         final SessionTable t = table(10, 1_000_000L);
-        fb.timeouts(16, 16, 2); // 4.096 us * 2^16 = 268 ms
+        fb.timeouts(16, 16, 2); // 4.096 us * 2^16 = 268 ms, retried twice
         t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), null);
+        // no retry seen yet: the requester may still retry twice, 268 ms apart
+        assertEquals(0, t.expire(1_000_000L + 3 * 268_435L - 1));
         t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_200_000L), null);
         assertEquals(1, t.size());
-        assertEquals(0, t.expire(1_200_000L + 268_000L));
+        // one retry seen: one left, so the wait is two timeouts from it
+        assertEquals(0, t.expire(1_200_000L + 2 * 268_435L - 1));
         assertEquals(SessionState.REQ_SENT, t.snapshot().get(0).state());
-        assertEquals(1, t.expire(1_200_000L + 268_436L));
+        assertEquals(1, t.expire(1_200_000L + 2 * 268_435L));
         assertEquals(SessionState.TIMED_OUT, t.snapshot().get(0).state());
         assertEquals(List.of("REQ", "REQ"), t.snapshot().get(0).messages());
         assertEquals(1, t.timedOut());
@@ -122,6 +125,33 @@ class SessionTableTest {
         assertEquals(28, r.rejectReason());
         assertEquals(List.of("REQ", "MRA", "REJ"), r.messages());
         assertEquals("0x00000022", r.responderCommId());
+    }
+
+    @Test
+    void aRejOfAReqNamesTheRespondersCommId() {
+        final SessionTable t = table(10, 1_000_000L);
+        fb.timeouts(16, 16, 2);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), "swp1");
+        fb.reject(8, 0);
+        t.accept(msg(CmMessageType.REJ, B, A, 0x22, 0x11, 1_003_000L), "swp2");
+        final SessionRecord r = t.snapshot().get(0);
+        assertEquals(SessionState.REJECTED, r.state());
+        assertEquals("0x00000022", r.responderCommId());
+        assertEquals(List.of(true, false), r.messageLog().stream().map(SessionMessage::fromRequester).toList());
+        // the responder's endpoint now finds the session too: its repeated REJ is not a new one
+        t.accept(msg(CmMessageType.REJ, B, A, 0x22, 0x11, 1_004_000L), "swp2");
+        assertEquals(1, t.size());
+    }
+
+    @Test
+    void mraThenRetriesEachAfterTheReqsTimeout() {
+        final SessionTable t = table(10, 1_000_000L);
+        fb.timeouts(10, 10, 3); // 4,194 us each, retried three times
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), null);
+        fb.mra(0, 16); // 268 ms more
+        t.accept(msg(CmMessageType.MRA, B, A, 0x22, 0x11, 1_001_000L), null);
+        assertEquals(0, t.expire(1_001_000L + 268_435L + 3 * 4_194L - 1));
+        assertEquals(1, t.expire(1_001_000L + 268_435L + 3 * 4_194L));
     }
 
     @Test
@@ -414,9 +444,10 @@ class SessionTableTest {
         assertEquals(0, t.expire(100_000_000L), "ESTABLISHED waits for nothing");
         // the responder disconnects: it waits for the requester's DREP, 1.07 s
         t.accept(msg(CmMessageType.DREQ, B, A, 2, 1, 200_000_000L), null);
-        assertEquals(0, t.expire(200_000_000L + 1_073_000L));
+        // ... for each of its two retries too
+        assertEquals(0, t.expire(200_000_000L + 3 * 1_073_741L - 1));
         assertEquals(SessionState.DISCONNECTING, t.snapshot().get(0).state());
-        assertEquals(1, t.expire(200_000_000L + 1_073_742L));
+        assertEquals(1, t.expire(200_000_000L + 3 * 1_073_741L));
         assertEquals(SessionState.TIMED_OUT, t.snapshot().get(0).state());
         assertEquals(1, t.timedOut());
         // a DREQ retry: waiting again; then the DREP closes it
@@ -425,14 +456,16 @@ class SessionTableTest {
         t.accept(msg(CmMessageType.DREP, A, B, 1, 2, 202_100_000L), null);
         assertEquals(0, t.expire(300_000_000L));
         assertEquals(SessionState.CLOSED, t.snapshot().get(0).state());
-        // the requester's DREQ waits 268 ms, and a DREQ of a session whose REQ was not seen 4.3 s
+        // the requester's DREQ waits 3 x 268 ms, and a DREQ of a session whose REQ was not seen
+        // 16 x 4.3 s (rdma_cm's default timeout, retried 15 times)
         t.accept(msg(CmMessageType.REQ, A, B, 3, 0, 400_000_000L), null);
         t.accept(msg(CmMessageType.REP, B, A, 4, 3, 400_001_000L), null);
         t.accept(msg(CmMessageType.DREQ, A, B, 3, 4, 400_002_000L), null);
         t.accept(msg(CmMessageType.DREQ, A, B, 5, 6, 400_002_000L), null);
-        assertEquals(1, t.expire(400_002_000L + 268_436L));
-        assertEquals(0, t.expire(400_002_000L + 4_294_967L - 1));
-        assertEquals(1, t.expire(400_002_000L + 4_294_967L));
+        assertEquals(0, t.expire(400_002_000L + 3 * 268_435L - 1));
+        assertEquals(1, t.expire(400_002_000L + 3 * 268_435L));
+        assertEquals(0, t.expire(400_002_000L + 16 * 4_294_967L - 1));
+        assertEquals(1, t.expire(400_002_000L + 16 * 4_294_967L));
         assertEquals(List.of(SessionState.CLOSED, SessionState.TIMED_OUT, SessionState.TIMED_OUT),
             t.snapshot().stream().map(SessionRecord::state).toList());
     }
@@ -490,11 +523,12 @@ class SessionTableTest {
         after.accept(msg(CmMessageType.DREP, A, B, 0x11, 0x10, 9_000L), null);
         assertEquals(3, after.size());
         assertEquals(SessionState.CLOSED, after.snapshot().get(2).state());
-        // a restored DISCONNECTING session waits the default CM response timeout from its last message
-        final SessionTable waiting = table(10, 60_000_000L);
+        // a restored DISCONNECTING session waits rdma_cm's default CM response timeout from its
+        // last message, for each of the default 15 retries and the last
+        final SessionTable waiting = table(10, 600_000_000L);
         waiting.restore(om.readValue(saved.get(2), SessionRecord.class));
-        assertEquals(0, waiting.expire(6_000L + 4_294_966L));
-        assertEquals(1, waiting.expire(6_000L + 4_294_967L));
+        assertEquals(0, waiting.expire(6_000L + 16 * 4_294_967L - 1));
+        assertEquals(1, waiting.expire(6_000L + 16 * 4_294_967L));
         // what this table cannot have written is refused
         final JsonNode bad = om.readTree(saved.get(0));
         ((com.fasterxml.jackson.databind.node.ObjectNode) bad).put("requester_ip", "example.com");
