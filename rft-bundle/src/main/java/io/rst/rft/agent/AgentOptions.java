@@ -40,11 +40,14 @@ import java.util.Map;
  * @param tls where the API's certificate, key and (for mutual TLS) client CA are, or null for
  *        plain HTTP
  * @param plainHttp plain HTTP asked for in so many words ({@code --plain-http})
+ * @param dataSample 0: no data packets; N (a power of two): data packets whose BTH PSN is a
+ *        multiple of N are sampled, matched to sessions, and tell where each session's data enters
  */
 public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Path tokenFile, Path stateDir,
         boolean allRoce, int udpPort, int maxSessions, long retentionSeconds, int retainEvents, long retainBytes,
         Map<String, Path> replays,
-        String agentId, int queueFrames, int bufferBytes, int flushMs, long walBytes, Tls tls, boolean plainHttp) {
+        String agentId, int queueFrames, int bufferBytes, int flushMs, long walBytes, Tls tls, boolean plainHttp,
+        int dataSample) {
 
     /**
      * The API's TLS files (PEM).
@@ -66,7 +69,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                          [--all-roce] [--udp-port N] [--max-sessions N] [--retention SECONDS]
                          [--retain-events N] [--retain-mb N] [--replay [PORT=]FILE]... [--agent-id NAME]
                          [--queue-frames N] [--buffer-mb N] [--flush-ms N] [--wal-mb N]
-                         [--tls-cert F --tls-key F [--tls-client-ca F] | --plain-http]
+                         [--tls-cert F --tls-key F [--tls-client-ca F] | --plain-http] [--data-sample N]
           --interface IF     capture inbound on IF (repeatable); default: every up non-loopback interface
           --listen HOST:PORT API address (default 0.0.0.0:4791)
           --token-file F     file holding the bearer token (default: STATE_DIR/agent.token, generated)
@@ -88,6 +91,9 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --tls-key F        the certificate's PEM PKCS#8 private key (mode 0600 or stricter)
           --tls-client-ca F  mutual TLS: require a client certificate from these PEM CAs
           --plain-http       serve plain HTTP (unencrypted: the token and the sessions in clear)
+          --data-sample N    sample data packets too, 1 in N (a power of two; 1: all; default 0:
+                             none): each session then says on which port and from which UDP
+                             source port its data enters, for its data path
           -h, --help         this text
         Without --tls-cert and --plain-http the agent serves plain HTTP with a warning.
         The HTTP API (bearer token): GET /v1/status, POST /v1/start and /v1/stop, GET /v1/sessions,
@@ -121,6 +127,9 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         if (walBytes < 1 << 20) {
             throw new IllegalArgumentException("--wal-mb must be at least 1");
         }
+        if (dataSample < 0 || dataSample > 1 << 24 || Integer.bitCount(dataSample) > 1) {
+            throw new IllegalArgumentException("--data-sample must be 0 or a power of two up to 2^24, got " + dataSample);
+        }
         if (tls != null && plainHttp) {
             throw new IllegalArgumentException("--plain-http and --tls-cert contradict each other");
         }
@@ -138,7 +147,10 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
 
     /** The BPF filter the options ask for. */
     public String filter() {
-        return allRoce ? CaptureFilters.allRoce(udpPort) : CaptureFilters.cmOnly(udpPort);
+        if (allRoce) {
+            return CaptureFilters.allRoce(udpPort);
+        }
+        return dataSample > 0 ? CaptureFilters.cmAndSampledData(udpPort, dataSample) : CaptureFilters.cmOnly(udpPort);
     }
 
     /**
@@ -152,6 +164,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         Path tokenFile = null;
         Path stateDir = defaultStateDir();
         boolean allRoce = false;
+        int dataSample = 0;
         int udpPort = CaptureFilters.ROCEV2_PORT;
         int maxSessions = 250_000;
         long retention = 3600;
@@ -174,7 +187,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                 case "--plain-http" -> plainHttp = true;
                 case "--interface", "--listen", "--token-file", "--state-dir", "--udp-port", "--max-sessions",
                     "--retention", "--retain-events", "--retain-mb", "--replay", "--agent-id", "--queue-frames", "--buffer-mb",
-                    "--flush-ms", "--wal-mb", "--tls-cert", "--tls-key", "--tls-client-ca" -> {
+                    "--flush-ms", "--wal-mb", "--tls-cert", "--tls-key", "--tls-client-ca", "--data-sample" -> {
                     if (i + 1 >= args.size()) {
                         throw new IllegalArgumentException(a + " needs a value");
                     }
@@ -204,6 +217,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                         case "--tls-cert" -> tlsCert = Path.of(v);
                         case "--tls-key" -> tlsKey = Path.of(v);
                         case "--tls-client-ca" -> tlsClientCa = Path.of(v);
+                        case "--data-sample" -> dataSample = parseInt(a, v);
                         default -> throw new IllegalStateException(a);
                     }
                 }
@@ -232,7 +246,8 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         }
         return new AgentOptions(ifs, listen, tokenFile, stateDir, allRoce, udpPort, maxSessions, retention,
             retainEvents, (long) retainMb << 20, Map.copyOf(replay), agentId, queueFrames, bufferMb << 20,
-            flushMs, (long) walMb << 20, tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsClientCa), plainHttp);
+            flushMs, (long) walMb << 20, tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsClientCa), plainHttp,
+            dataSample);
     }
 
     static InetSocketAddress parseListen(final String v) {

@@ -42,6 +42,8 @@ final class CmFrameProcessor implements FrameProcessor {
     private final long[] results = new long[RESULTS.length];
     private long frames;
     private long lastMicros;
+    /** Data packets whose PSN has none of these bits set are sampled; -1: no data sampling. */
+    private final int dataMask;
 
     CmFrameProcessor(final AgentOptions options, final SessionEvents events) {
         decoder = new FrameDecoder(options.udpPort());
@@ -49,6 +51,10 @@ final class CmFrameProcessor implements FrameProcessor {
         table = new SessionTable(new SessionConfig(options.maxSessions(), options.retentionSeconds() * 1_000_000L,
             d.minCmTimeoutMicros(), d.maxMessagesPerSession()), null);
         table.trackChanges();
+        dataMask = options.dataSample() > 0 ? options.dataSample() - 1 : -1;
+        if (dataMask >= 0) {
+            table.trackData();
+        }
         toEvents = j -> events.onSessionJson(j, lastMicros);
     }
 
@@ -61,6 +67,9 @@ final class CmFrameProcessor implements FrameProcessor {
         results[r.ordinal()]++;
         if (r == DecodeResult.CM_MAD) {
             table.accept(message, port);
+        } else if (r == DecodeResult.ROCE_DATA && dataMask >= 0 && (message.bthPsn() & dataMask) == 0) {
+            // the kernel filter samples live capture the same way; files are sampled here
+            table.acceptData(message, port);
         }
     }
 
@@ -143,5 +152,10 @@ final class CmFrameProcessor implements FrameProcessor {
         counters.put("expired", table.expired());
         counters.put("timed_out", table.timedOut());
         counters.put("restored_sessions", table.restored());
+        if (dataMask >= 0) {
+            counters.put("data_sample", dataMask + 1);
+            counters.put("data_matched", table.dataMatched());
+            counters.put("data_unmatched", table.dataUnmatched());
+        }
     }
 }

@@ -48,6 +48,33 @@ public final class CaptureFilters {
     }
 
     /**
+     * CM MADs, and the data BTH packets whose PSN is a multiple of {@code every} (a power of two):
+     * sampled in the kernel, so that the capture path sees 1 in {@code every} data packets of each
+     * QP whatever the rate, as a switch's sFlow would. The PSN is the low 24 bits of
+     * {@code udp[16:4]} (IPv6: {@code ip6[56:4]}).
+     *
+     * @param udpPort the RoCEv2 UDP port, normally 4791
+     * @param every 1 for every data packet, else a power of two up to 2^24
+     * @return a libpcap filter expression
+     */
+    public static String cmAndSampledData(final int udpPort, final int every) {
+        checkPort(udpPort);
+        if (every < 1 || every > 1 << 24 || Integer.bitCount(every) != 1) {
+            throw new IllegalArgumentException("sampling must be a power of two up to 2^24: " + every);
+        }
+        if (every == 1) {
+            return allRoce(udpPort);
+        }
+        final String mask = "0x" + Integer.toHexString(every - 1);
+        final String v4 = "(udp dst port " + udpPort + " and ((udp[12:4] & 0x00ffffff) = 1 or (udp[16:4] & " + mask
+            + ") = 0))";
+        final String v6 = "(ip6 and ip6[6] = 17 and ip6[42:2] = " + udpPort + " and ((ip6[52:4] & 0x00ffffff) = 1"
+            + " or (ip6[56:4] & " + mask + ") = 0))";
+        final String any = "(" + v4 + " or " + v6 + ")";
+        return any + " or (vlan and " + any + ")";
+    }
+
+    /**
      * The filter for all RoCEv2 (CM and data BTH packets): UDP to {@code udpPort}.
      *
      * @param udpPort the RoCEv2 UDP port, normally 4791

@@ -36,6 +36,10 @@ final class Session {
     static final int F_A_UDP = 2048;
     /** {@link #bUdpPort} holds the UDP source port of B's first CM packet. */
     static final int F_B_UDP = 4096;
+    /** In the table's (IP, QPN) index by A's QPN (data packets to A are found through it). */
+    static final int F_QPN_INDEXED_A = 8192;
+    /** In the table's (IP, QPN) index by B's QPN. */
+    static final int F_QPN_INDEXED_B = 16384;
 
     static final long MAX_OFFSET = (1L << 43) - 1;
 
@@ -86,6 +90,17 @@ final class Session {
      * of the REQ or DREQ now waiting for an answer came after the first (low nibble): the sender
      * retries that many times, each after its CM response timeout, before it gives up.
      */
+    /**
+     * Data packets sampled per direction (a: A to B), and of the last one its UDP source port and
+     * the ingress port (a {@link PortNames} number): where the direction's data enters the switch,
+     * which under ECMP may differ from where its CM entered. No packets: no data seen.
+     */
+    int aDataPackets;
+    int bDataPackets;
+    char aDataUdp;
+    char bDataUdp;
+    short aDataPort;
+    short bDataPort;
     byte retries = (byte) (SessionTable.DEFAULT_MAX_CM_RETRIES << 4);
 
     int maxRetries() {

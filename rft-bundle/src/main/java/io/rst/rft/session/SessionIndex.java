@@ -10,10 +10,18 @@ package io.rst.rft.session;
 /**
  * The session table's index: open addressing with linear probing, one entry per known endpoint
  * ((IP, comm ID) of the requester and of the responder) of a session, no allocation per lookup,
- * and backward-shift deletion so that no tombstones build up under churn.
+ * and backward-shift deletion so that no tombstones build up under churn. The same structure keyed
+ * by (IP, QPN) finds the session a data packet belongs to ({@code byQpn}).
  */
 final class SessionIndex {
     static final int MIN_CAPACITY = 1 << 10;
+
+    private final boolean byQpn;
+
+    /** An index by (IP, comm ID), or with {@code byQpn} by (IP, QPN). */
+    SessionIndex(final boolean byQpn) {
+        this.byQpn = byQpn;
+    }
 
     private int[] hashes = new int[MIN_CAPACITY];
     private Session[] slots = new Session[MIN_CAPACITY];
@@ -30,7 +38,9 @@ final class SessionIndex {
         for (int i = h & mask; slots[i] != null; i = i + 1 & mask) {
             if (hashes[i] == h) {
                 final Session s = slots[i];
-                if (s.has(Session.F_INDEXED_A) && s.isA(hi, lo, cid)
+                if (byQpn ? s.has(Session.F_QPN_INDEXED_A) && s.aQpn == cid && s.aLo == lo && s.aHi == hi
+                        || s.has(Session.F_QPN_INDEXED_B) && s.bQpn == cid && s.bLo == lo && s.bHi == hi
+                    : s.has(Session.F_INDEXED_A) && s.isA(hi, lo, cid)
                         || s.has(Session.F_INDEXED_B) && s.isB(hi, lo, cid)) {
                     return s;
                 }

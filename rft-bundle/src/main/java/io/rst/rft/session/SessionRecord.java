@@ -56,6 +56,8 @@ public record SessionRecord(
         @JsonProperty("rdma_cm_dst_port") Integer rdmaCmDstPort,
         @JsonProperty("requester_udp_src_port") Integer requesterUdpSrcPort,
         @JsonProperty("responder_udp_src_port") Integer responderUdpSrcPort,
+        @JsonProperty("requester_data") DataFlow requesterData,
+        @JsonProperty("responder_data") DataFlow responderData,
         @JsonProperty("state") SessionState state,
         @JsonProperty("reject_reason") Integer rejectReason,
         @JsonProperty("messages") List<String> messages,
@@ -106,6 +108,12 @@ public record SessionRecord(
         }
         if (responderUdpSrcPort != null) {
             out.raw(",\"responder_udp_src_port\":").decimal(responderUdpSrcPort);
+        }
+        if (requesterData != null) {
+            requesterData.appendJson(out.raw(",\"requester_data\":"));
+        }
+        if (responderData != null) {
+            responderData.appendJson(out.raw(",\"responder_data\":"));
         }
         out.raw(",\"state\":\"").raw(state.name()).raw('"');
         if (rejectReason != null) {

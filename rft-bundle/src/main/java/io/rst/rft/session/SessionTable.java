@@ -57,7 +57,9 @@ public final class SessionTable {
     private Session[] changed = new Session[64];
     private int changedCount;
 
-    private final SessionIndex index = new SessionIndex();
+    private final SessionIndex index = new SessionIndex(false);
+    /** Sessions by (IP, QPN) of either side, for data packets; null until {@link #trackData}. */
+    private SessionIndex qpnIndex;
 
     // every session, least recently updated first
     private Session head;
@@ -72,6 +74,8 @@ public final class SessionTable {
     private long ignored;
     private long accepted;
     private long restored;
+    private long dataMatched;
+    private long dataUnmatched;
 
     /**
      * A table.
@@ -125,6 +129,16 @@ public final class SessionTable {
         return restored;
     }
 
+    /** Data packets matched to a session by {@link #acceptData}. */
+    public long dataMatched() {
+        return dataMatched;
+    }
+
+    /** Data packets {@link #acceptData} found no session for (its CM not seen, or another QP). */
+    public long dataUnmatched() {
+        return dataUnmatched;
+    }
+
     public SessionConfig config() {
         return config;
     }
@@ -175,8 +189,7 @@ public final class SessionTable {
                     retry = true;
                     s.state(SessionState.REQ_SENT);
                 }
-                s.aQpn = m.localQpn();
-                s.set(Session.F_A_QPN);
+                aQpn(s, m.localQpn());
                 s.serviceId = m.serviceId();
                 s.set(Session.F_SERVICE);
                 s.waitForB = (byte) (m.remoteCmResponseTimeout() + 1);
@@ -206,11 +219,9 @@ public final class SessionTable {
                     }
                 }
                 if (isFromA(s, sHi, sLo, lc)) {
-                    s.aQpn = m.localQpn();
-                    s.set(Session.F_A_QPN);
+                    aQpn(s, m.localQpn());
                 } else {
-                    s.bQpn = m.localQpn();
-                    s.set(Session.F_B_QPN);
+                    bQpn(s, m.localQpn());
                 }
             }
             case RTU -> {
@@ -282,11 +293,9 @@ public final class SessionTable {
                 // a DREQ names the QP of its receiver
                 final boolean fromA = isFromA(s, sHi, sLo, lc);
                 if (fromA) {
-                    s.bQpn = m.remoteQpn();
-                    s.set(Session.F_B_QPN);
+                    bQpn(s, m.remoteQpn());
                 } else {
-                    s.aQpn = m.remoteQpn();
-                    s.set(Session.F_A_QPN);
+                    aQpn(s, m.remoteQpn());
                 }
                 if (s.state() == SessionState.DISCONNECTING) {
                     // the sender waits for its DREP as long as the receiver's CM response timeout,
@@ -343,6 +352,121 @@ public final class SessionTable {
         s.udpSrcPort(fromA, m.udpSrcPort());
         changed(s, isNew ? SessionChange.CREATED : SessionChange.UPDATED);
         return true;
+    }
+
+    /**
+     * Turns on data tracking, before the first message: sessions are then also indexed by each
+     * side's (IP, QPN), so that {@link #acceptData} finds the session a data packet belongs to.
+     * Costs an index entry per known QPN.
+     */
+    public void trackData() {
+        if (qpnIndex == null) {
+            qpnIndex = new SessionIndex(true);
+            for (Session s = head; s != null; s = s.next) {
+                if (s.has(Session.F_A_QPN)) {
+                    aQpn(s, s.aQpn);
+                }
+                if (s.has(Session.F_B_QPN)) {
+                    bQpn(s, s.bQpn);
+                }
+            }
+        }
+    }
+
+    /**
+     * Applies one data BTH packet ({@code m} decoded as RoCE data: addresses, UDP source port,
+     * destination QP): the session whose side has the destination IP and QPN, and whose other side
+     * has the source IP, learns that its data in that direction enters on {@code ingressPort}
+     * from that UDP source port. A change of port or source port is reported as an update; the
+     * packet count alone is not (it shows with the session's next change or snapshot). Nothing is
+     * allocated.
+     *
+     * @return whether the packet belonged to a session
+     */
+    public boolean acceptData(final CmMessage m, final String ingressPort) {
+        if (qpnIndex == null) {
+            return false;
+        }
+        final int v = m.ipVersion();
+        final long sHi = m.srcIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
+        final long sLo = m.srcIpLow();
+        final long dHi = m.dstIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
+        final long dLo = m.dstIpLow();
+        final int qpn = m.bthDestQp();
+        final Session s = qpnIndex.find(dHi, dLo, qpn);
+        final boolean toB = s != null && s.has(Session.F_QPN_INDEXED_B) && s.bQpn == qpn && s.bHi == dHi
+            && s.bLo == dLo;
+        if (s == null || (toB ? s.aHi != sHi || s.aLo != sLo : s.bHi != sHi || s.bLo != sLo)) {
+            dataUnmatched++;
+            return false;
+        }
+        dataMatched++;
+        final int port = ports.id(ingressPort);
+        final int udp = m.udpSrcPort() < 0 ? 0 : m.udpSrcPort();
+        final boolean moved;
+        if (toB) {
+            moved = s.aDataPackets == 0 || s.aDataUdp != udp || s.aDataPort != (short) port;
+            s.aDataPackets = s.aDataPackets == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.aDataPackets + 1;
+            s.aDataUdp = (char) udp;
+            s.aDataPort = (short) port;
+        } else {
+            moved = s.bDataPackets == 0 || s.bDataUdp != udp || s.bDataPort != (short) port;
+            s.bDataPackets = s.bDataPackets == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.bDataPackets + 1;
+            s.bDataUdp = (char) udp;
+            s.bDataPort = (short) port;
+        }
+        if (moved) {
+            touch(s);
+            changed(s, SessionChange.UPDATED);
+        }
+        return true;
+    }
+
+    private void aQpn(final Session s, final int qpn) {
+        if (qpnIndex != null && s.has(Session.F_QPN_INDEXED_A)) {
+            if (s.aQpn == qpn) {
+                return;
+            }
+            qpnIndex.remove(s, SessionIndex.hash(s.aHi, s.aLo, s.aQpn));
+            s.clear(Session.F_QPN_INDEXED_A);
+        }
+        s.aQpn = qpn;
+        s.set(Session.F_A_QPN);
+        if (qpnIndex != null && !s.has(Session.F_REMOVED)) {
+            indexQpn(s, s.aHi, s.aLo, qpn);
+            s.set(Session.F_QPN_INDEXED_A);
+        }
+    }
+
+    private void bQpn(final Session s, final int qpn) {
+        if (qpnIndex != null && s.has(Session.F_QPN_INDEXED_B)) {
+            if (s.bQpn == qpn) {
+                return;
+            }
+            qpnIndex.remove(s, SessionIndex.hash(s.bHi, s.bLo, s.bQpn));
+            s.clear(Session.F_QPN_INDEXED_B);
+        }
+        s.bQpn = qpn;
+        s.set(Session.F_B_QPN);
+        if (qpnIndex != null && !s.has(Session.F_REMOVED)) {
+            indexQpn(s, s.bHi, s.bLo, qpn);
+            s.set(Session.F_QPN_INDEXED_B);
+        }
+    }
+
+    /** Indexes (IP, QPN) for {@code s}: a QPN in use belongs to its newest session, so an older holder leaves. */
+    private void indexQpn(final Session s, final long hi, final long lo, final int qpn) {
+        final int h = SessionIndex.hash(hi, lo, qpn);
+        final Session old = qpnIndex.find(hi, lo, qpn);
+        if (old != null && old != s) {
+            qpnIndex.remove(old, h);
+            if (old.has(Session.F_QPN_INDEXED_A) && old.aQpn == qpn && old.aHi == hi && old.aLo == lo) {
+                old.clear(Session.F_QPN_INDEXED_A);
+            } else {
+                old.clear(Session.F_QPN_INDEXED_B);
+            }
+        }
+        qpnIndex.add(s, h);
     }
 
     private void changed(final Session s, final SessionChange change) {
@@ -480,12 +604,10 @@ public final class SessionTable {
         s.msgCount = (short) n;
         s.dropped = (short) Math.min(Short.MAX_VALUE, r.droppedMessages() + r.messageLog().size() - n);
         if (r.requesterQpn() != null) {
-            s.aQpn = r.requesterQpn();
-            s.set(Session.F_A_QPN);
+            aQpn(s, r.requesterQpn());
         }
         if (r.responderQpn() != null) {
-            s.bQpn = r.responderQpn();
-            s.set(Session.F_B_QPN);
+            bQpn(s, r.responderQpn());
         }
         if (service != null) {
             s.serviceId = service;
@@ -506,6 +628,18 @@ public final class SessionTable {
         if (r.rejectReason() != null) {
             s.rejectReason = (short) (int) r.rejectReason();
             s.set(Session.F_REJECT);
+        }
+        final DataFlow aData = r.requesterData();
+        if (aData != null) {
+            s.aDataUdp = (char) aData.udpSrcPort();
+            s.aDataPort = (short) ports.id(aData.ingressPort());
+            s.aDataPackets = (int) Math.min(Integer.MAX_VALUE, aData.packets());
+        }
+        final DataFlow bData = r.responderData();
+        if (bData != null) {
+            s.bDataUdp = (char) bData.udpSrcPort();
+            s.bDataPort = (short) ports.id(bData.ingressPort());
+            s.bDataPackets = (int) Math.min(Integer.MAX_VALUE, bData.packets());
         }
         if (r.state() == SessionState.REQ_SENT || r.state() == SessionState.DISCONNECTING) {
             s.deadline = last + answerWait(s, CmMessage.cmTimeoutMicros(DEFAULT_CM_TIMEOUT));
@@ -738,6 +872,14 @@ public final class SessionTable {
     }
 
     private void unindex(final Session s) {
+        if (s.has(Session.F_QPN_INDEXED_A)) {
+            qpnIndex.remove(s, SessionIndex.hash(s.aHi, s.aLo, s.aQpn));
+            s.clear(Session.F_QPN_INDEXED_A);
+        }
+        if (s.has(Session.F_QPN_INDEXED_B)) {
+            qpnIndex.remove(s, SessionIndex.hash(s.bHi, s.bLo, s.bQpn));
+            s.clear(Session.F_QPN_INDEXED_B);
+        }
         if (s.has(Session.F_INDEXED_A)) {
             index.remove(s, SessionIndex.hash(s.aHi, s.aLo, s.aCid));
             s.clear(Session.F_INDEXED_A);

@@ -44,6 +44,10 @@ final class SessionWriter {
     private static final byte[] K_CM_DST_PORT = JsonBytes.ascii(",\"rdma_cm_dst_port\":");
     private static final byte[] K_REQUESTER_UDP = JsonBytes.ascii(",\"requester_udp_src_port\":");
     private static final byte[] K_RESPONDER_UDP = JsonBytes.ascii(",\"responder_udp_src_port\":");
+    private static final byte[] K_REQUESTER_DATA = JsonBytes.ascii(",\"requester_data\":{\"udp_src_port\":");
+    private static final byte[] K_RESPONDER_DATA = JsonBytes.ascii(",\"responder_data\":{\"udp_src_port\":");
+    private static final byte[] K_DATA_INGRESS = JsonBytes.ascii(",\"ingress_port\":");
+    private static final byte[] K_DATA_PACKETS = JsonBytes.ascii(",\"packets\":");
     private static final byte[] K_REJECT_REASON = JsonBytes.ascii(",\"reject_reason\":");
     private static final byte[] K_MESSAGES = JsonBytes.ascii(",\"messages\":[");
     private static final byte[] K_FIRST_SEEN = JsonBytes.ascii("],\"first_seen\":");
@@ -108,6 +112,12 @@ final class SessionWriter {
         if (s.has(Session.F_B_UDP)) {
             out.raw(K_RESPONDER_UDP).decimal((int) s.bUdpPort);
         }
+        if (s.aDataPackets > 0) {
+            dataJson(out.raw(K_REQUESTER_DATA), s.aDataUdp, s.aDataPort, s.aDataPackets);
+        }
+        if (s.bDataPackets > 0) {
+            dataJson(out.raw(K_RESPONDER_DATA), s.bDataUdp, s.bDataPort, s.bDataPackets);
+        }
         out.raw(STATE_NAMES[s.state]);
         if (s.has(Session.F_REJECT)) {
             out.raw(K_REJECT_REASON).decimal(s.rejectReason & 0xffff);
@@ -141,6 +151,19 @@ final class SessionWriter {
             out.raw(K_REMOVED);
         }
         out.raw('}');
+    }
+
+    private void dataJson(final JsonBytes out, final char udp, final short port, final int packets) {
+        out.decimal((int) udp);
+        final String name = ports.name(port & 0xffff);
+        if (name != null) {
+            out.raw(K_DATA_INGRESS).string(name);
+        }
+        out.raw(K_DATA_PACKETS).decimal(packets).raw('}');
+    }
+
+    private DataFlow data(final char udp, final short port, final int packets) {
+        return packets == 0 ? null : new DataFlow(udp, ports.name(port & 0xffff), packets);
     }
 
     private JsonBytes ipText(final JsonBytes out, final int version, final long hi, final long lo) {
@@ -189,6 +212,8 @@ final class SessionWriter {
             ipCmService ? Integer.valueOf((int) s.serviceId & 0xffff) : null,
             s.has(Session.F_A_UDP) ? Integer.valueOf(s.aUdpPort) : null,
             s.has(Session.F_B_UDP) ? Integer.valueOf(s.bUdpPort) : null,
+            data(s.aDataUdp, s.aDataPort, s.aDataPackets),
+            data(s.bDataUdp, s.bDataPort, s.bDataPackets),
             s.state(),
             s.has(Session.F_REJECT) ? Integer.valueOf(s.rejectReason & 0xffff) : null,
             names, BigDecimal.valueOf(s.firstSeen, 6), BigDecimal.valueOf(s.lastSeen, 6), log, s.dropped);

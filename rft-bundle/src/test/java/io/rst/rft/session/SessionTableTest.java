@@ -54,6 +54,24 @@ class SessionTableTest {
         return m;
     }
 
+    /** A data packet (RC SEND Only) from a to QP {@code qpn} at b, from UDP port {@code sport}. */
+    private CmMessage data(final byte[] src, final byte[] dst, final int qpn, final int sport, final int psn) {
+        final CmFrameBuilder d = new CmFrameBuilder().ips(src, dst).udpPorts(sport, 4791).type(CmMessageType.REQ);
+        final int len = d.build(frame);
+        // BTH at 14 + 20 + 8: opcode RC SEND Only, the destination QP, the PSN
+        frame[42] = 0x04;
+        frame[46] = 0;
+        frame[47] = (byte) (qpn >>> 16);
+        frame[48] = (byte) (qpn >>> 8);
+        frame[49] = (byte) qpn;
+        frame[51] = (byte) (psn >>> 16);
+        frame[52] = (byte) (psn >>> 8);
+        frame[53] = (byte) psn;
+        m.setCapture(1, 5_000_000_000L);
+        assertEquals(DecodeResult.ROCE_DATA, decoder.decodeEthernet(frame, 0, len, m));
+        return m;
+    }
+
     private SessionTable table(final int max, final long retention) {
         return new SessionTable(new SessionConfig(max, retention, 0L, 32), (c, r) -> changes.add(c));
     }
@@ -125,6 +143,60 @@ class SessionTableTest {
         assertEquals(28, r.rejectReason());
         assertEquals(List.of("REQ", "MRA", "REJ"), r.messages());
         assertEquals("0x00000022", r.responderCommId());
+    }
+
+    @Test
+    void sampledDataPacketsTellWhereEachDirectionsDataEntersAndFromWhichPort() throws Exception {
+        final byte[] c = {10, 0, 0, 3};
+        final SessionTable t = table(10, 1_000_000_000L);
+        t.trackData();
+        fb.timeouts(16, 16, 2).localQpn(0x101);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), "swp1");
+        fb.localQpn(0x202);
+        t.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 1_001_000L), "swp2");
+        t.accept(msg(CmMessageType.RTU, A, B, 0x11, 0x22, 1_002_000L), "swp1");
+        changes.clear();
+        // A's data to B's QP enters on swp3, not where A's CM entered (another ECMP member)
+        assertTrue(t.acceptData(data(A, B, 0x202, 50001, 0), "swp3"));
+        assertTrue(t.acceptData(data(A, B, 0x202, 50001, 1), "swp3"));
+        assertTrue(t.acceptData(data(B, A, 0x101, 50002, 0), "swp2"));
+        assertEquals(List.of(SessionChange.UPDATED, SessionChange.UPDATED), changes,
+            "the first packet of each direction is news, a second one the same way is not");
+        SessionRecord r = t.snapshot().get(0);
+        assertEquals(new DataFlow(50001, "swp3", 2), r.requesterData());
+        assertEquals(new DataFlow(50002, "swp2", 1), r.responderData());
+        assertEquals(SessionState.ESTABLISHED, r.state());
+        // not this session's: to its QP from a third host, to a QP nobody set up
+        assertFalse(t.acceptData(data(c, B, 0x202, 50003, 0), "swp4"));
+        assertFalse(t.acceptData(data(A, B, 0x999, 50001, 0), "swp3"));
+        assertEquals(3, t.dataMatched());
+        assertEquals(2, t.dataUnmatched());
+        // the JSON written from the fields is the record's, and it reads back
+        final JsonBytes j = new JsonBytes(256);
+        r.appendJson(j);
+        final List<String> snap = new ArrayList<>();
+        t.snapshotJson(new JsonBytes(256), x -> snap.add(x.toString()));
+        assertEquals(j.toString(), snap.get(0));
+        assertTrue(snap.get(0).contains("\"requester_data\":{\"udp_src_port\":50001,\"ingress_port\":\"swp3\","
+            + "\"packets\":2}"), snap.get(0));
+        final SessionTable back = table(10, 1_000_000_000L);
+        back.trackData();
+        assertTrue(back.restore(new ObjectMapper().readValue(snap.get(0), SessionRecord.class)));
+        assertEquals(r, back.snapshot().get(0));
+        assertTrue(back.acceptData(data(A, B, 0x202, 50009, 2), "swp4"), "restored QPNs find their session");
+        assertEquals(new DataFlow(50009, "swp4", 3), back.snapshot().get(0).requesterData());
+        // the QPNs used again by a new connection of the same hosts: the data is the new session's
+        fb.localQpn(0x101);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x33, 0, 2_000_000L), "swp1");
+        fb.localQpn(0x202);
+        t.accept(msg(CmMessageType.REP, B, A, 0x44, 0x33, 2_001_000L), "swp2");
+        assertTrue(t.acceptData(data(A, B, 0x202, 50005, 0), "swp5"));
+        r = t.snapshot().get(1);
+        assertEquals("0x00000033", r.requesterCommId());
+        assertEquals(new DataFlow(50005, "swp5", 1), r.requesterData());
+        assertEquals(new DataFlow(50001, "swp3", 2), t.snapshot().get(0).requesterData());
+        // a table that does not track data takes none
+        assertFalse(table(10, 1_000_000L).acceptData(data(A, B, 0x202, 50001, 0), "swp3"));
     }
 
     @Test
