@@ -42,6 +42,9 @@ import org.eclipse.jdt.annotation.Nullable;
  * </pre>
  */
 final class PathAssembler {
+    /** Why a switch on the way is silent, in a gap. */
+    static final String SILENT = "RFT there saw nothing (off, agent down, or lost)";
+
     /**
      * A switch's sighting of one direction of a session.
      *
@@ -259,7 +262,7 @@ final class PathAssembler {
                     }
                 }
                 final String saw = "switch " + silent.node() + " (port " + silent.tp() + ") feeds " + first.node + ":"
-                    + first.ingressTp + " but RFT there saw nothing (off, agent down, or lost)";
+                    + first.ingressTp + " but " + SILENT;
                 final boolean inPath = nodesOf(chains).contains(silent.node());
                 if (candidates.size() == 1 && !inPath) {
                     final var link = candidates.get(0);
@@ -408,7 +411,7 @@ final class PathAssembler {
             lastChain.add(new Hop(silent, link.dest().tp(), toHost.size() == 1 ? toHost.get(0).source().tp() : null,
                 false));
             gaps.add("switch " + silent + " (port " + link.dest().tp() + ") is where " + last.node
-                + " leads to the destination host " + dstHost + " but RFT there saw nothing (off, agent down, or lost);"
+                + " leads to the destination host " + dstHost + " but " + SILENT + ";"
                 + " hop " + silent + " inferred from topology");
             return new HostEnd(dstHost, toHost.size() == 1 ? toHost.get(0).dest().tp() : null);
         }

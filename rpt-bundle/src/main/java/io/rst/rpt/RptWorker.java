@@ -349,6 +349,11 @@ final class RptWorker implements AutoCloseable {
                 .setRequesterQpn(latest.getRequesterQpn()).setResponderQpn(latest.getResponderQpn())
                 .setState(latest.getState());
         }
+        final Map<String, Session> byNode = new HashMap<>();
+        for (var node : seenBy) {
+            byNode.put(node, sessionsBySwitch.get(node).get(id));
+        }
+        DataPaths.add(builder, byNode, fabric, requester, responder, fwdPath, revPath);
         return builder.build();
     }
 

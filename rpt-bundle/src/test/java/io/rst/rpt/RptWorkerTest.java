@@ -39,6 +39,12 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSe
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterDataBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.ResponderDataBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint64;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchKey;
@@ -228,6 +234,46 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(List.of("leaf2", "spine2", "leaf1"), nodes(spineOff.getReverse()));
     }
 
+    /**
+     * The CM went leaf1 -> spine1 -> leaf2 and back; the requester's data (another UDP source
+     * port) was hashed to spine2. The leaves sampled the data (they carry both), spine2 could not
+     * tell whose it was: the data path infers spine2 and says where data and CM part.
+     */
+    @Test
+    public void dataPathsBesideTheCmPathsAndWhereTheyPart() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        putSwitchWithoutSessions("spine2");
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth3", "leaf1-eth1", "leaf1-eth3");
+        putSession("spine1", "spine1-eth1", "spine1-eth2", null, "spine1-eth2");
+        putSession("leaf2", "leaf2-eth3", "leaf2-eth1", "leaf2-eth4", "leaf2-eth1");
+        final var path = awaitPath(p -> p.isPresent() && p.orElseThrow().getDataForward() != null
+            && hopCount(p.orElseThrow().getForward()) == 3 && hopCount(p.orElseThrow().getDataForward()) == 3)
+            .orElseThrow();
+        assertEquals(List.of("leaf1", "spine1", "leaf2"), nodes(path.getForward()));
+        final var dataFwd = path.getDataForward();
+        assertEquals(List.of("leaf1", "spine2", "leaf2"), nodes(dataFwd));
+        assertEquals(List.of(true, false, true), observed(dataFwd));
+        assertEquals(List.of("leaf1-eth1", "spine2-eth1", "leaf2-eth4"), ingress(dataFwd));
+        assertEquals(List.of("leaf1-eth4", "spine2-eth2", "leaf2-eth1"), egress(dataFwd));
+        assertTrue(dataFwd.nonnullHop().stream().allMatch(h -> h.getTraffic() == TrafficKind.Data));
+        assertTrue(dataFwd.getGap().toString(), dataFwd.getGap().stream()
+            .anyMatch(g -> g.startsWith("switch spine2 ") && g.contains("matched none of this data")));
+        // the reverse data took the CM's way
+        assertEquals(List.of("leaf2", "spine1", "leaf1"), nodes(path.getDataReverse()));
+        assertTrue(path.getDataReverse().getComplete());
+        assertTrue(path.getDataPathDiffers());
+        assertEquals(Set.of("forward data enters leaf2 on leaf2-eth4, its CM on leaf2-eth3"), path.getAnomaly());
+        // the CM path's hops say they are CM
+        assertTrue(path.getForward().nonnullHop().stream().allMatch(h -> h.getTraffic() == TrafficKind.Cm));
+        // without sampled data there is no data path and no verdict
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth3");
+        putSession("spine1", "spine1-eth1", "spine1-eth2");
+        putSession("leaf2", "leaf2-eth3", "leaf2-eth1");
+        final var cmOnly = awaitPath(p -> p.isPresent() && p.orElseThrow().getDataForward() == null).orElseThrow();
+        assertEquals(null, cmOnly.getDataPathDiffers());
+        assertEquals(null, cmOnly.getAnomaly());
+    }
+
     @Test
     public void linksInTheOperationalDatastoreAloneStillMakePaths() throws Exception {
         writeFabric(LogicalDatastoreType.OPERATIONAL, true);
@@ -351,17 +397,31 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private void putSession(final String node, final String reqIngress, final String repIngress) throws Exception {
-        final var session = new SessionBuilder().setSessionId(ID).setRequesterIp(ip(REQUESTER))
+        putSession(node, reqIngress, repIngress, null, null);
+    }
+
+    /** A session whose requester's and responder's data entered where said (null: not sampled). */
+    private void putSession(final String node, final String reqIngress, final String repIngress,
+            final String reqDataIngress, final String repDataIngress) throws Exception {
+        final var builder = new SessionBuilder().setSessionId(ID).setRequesterIp(ip(REQUESTER))
             .setResponderIp(ip(RESPONDER)).setState(SessionState.ESTABLISHED)
             .setFirstSeen(seconds("100.000001")).setLastSeen(seconds("100.000003"))
             .setMessage(List.of(
                 new MessageBuilder().setSeq(Uint32.ZERO).setType(CmMessageType.REQ).setIngressTp(new TpId(reqIngress))
                     .setTime(seconds("100.000001")).setFromRequester(true).build(),
                 new MessageBuilder().setSeq(Uint32.ONE).setType(CmMessageType.REP).setIngressTp(new TpId(repIngress))
-                    .setTime(seconds("100.000002")).setFromRequester(false).build()))
-            .build();
+                    .setTime(seconds("100.000002")).setFromRequester(false).build()));
+        if (reqDataIngress != null) {
+            builder.setRequesterData(new RequesterDataBuilder().setUdpSrcPort(new PortNumber(Uint16.valueOf(50001)))
+                .setIngressPort(reqDataIngress).setPackets(Uint64.ONE).build());
+        }
+        if (repDataIngress != null) {
+            builder.setResponderData(new ResponderDataBuilder().setUdpSrcPort(new PortNumber(Uint16.valueOf(50002)))
+                .setIngressPort(repDataIngress).setPackets(Uint64.ONE).build());
+        }
         final var tx = getDataBroker().newWriteOnlyTransaction();
-        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, sessionPath(node), session);
+        // a put (the parents merged): a session written again without data has none
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, sessionPath(node), builder.build());
         tx.commit().get(5, TimeUnit.SECONDS);
     }
 

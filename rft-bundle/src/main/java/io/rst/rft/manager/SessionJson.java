@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.function.Consumer;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CommId;
@@ -20,6 +21,8 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Service
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterDataBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.ResponderDataBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
@@ -30,6 +33,7 @@ import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.
 import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint64;
 
 /**
  * An agent's session record (the JSON of {@code GET /v1/sessions} and of session events) as a
@@ -101,6 +105,18 @@ final class SessionJson {
             if (record.hasNonNull("responder_udp_src_port")) {
                 builder.setResponderUdpSrcPort(port(record.get("responder_udp_src_port")));
             }
+            final var requesterData = record.get("requester_data");
+            if (requesterData != null && !requesterData.isNull()) {
+                final var d = new RequesterDataBuilder();
+                dataFlow(requesterData, d::setUdpSrcPort, d::setIngressPort, d::setPackets);
+                builder.setRequesterData(d.build());
+            }
+            final var responderData = record.get("responder_data");
+            if (responderData != null && !responderData.isNull()) {
+                final var d = new ResponderDataBuilder();
+                dataFlow(responderData, d::setUdpSrcPort, d::setIngressPort, d::setPackets);
+                builder.setResponderData(d.build());
+            }
             final var state = text(record, "state");
             if (state != null) {
                 final var parsed = SessionState.forName(state);
@@ -130,6 +146,24 @@ final class SessionJson {
         } catch (IllegalArgumentException e) {
             throw new BadRecordException("session " + id + ": " + e.getMessage());
         }
+    }
+
+    /** One direction's data flow ({@code udp_src_port}, {@code ingress_port}, {@code packets}). */
+    private static void dataFlow(final JsonNode flow, final Consumer<PortNumber> udp, final Consumer<String> port,
+            final Consumer<Uint64> packets) {
+        if (!flow.isObject()) {
+            throw new IllegalArgumentException("a data flow is not a JSON object: " + flow);
+        }
+        udp.accept(port(flow.path("udp_src_port")));
+        final var ingress = text(flow, "ingress_port");
+        if (ingress != null && !ingress.isEmpty()) {
+            port.accept(ingress);
+        }
+        final var count = flow.path("packets");
+        if (!count.isIntegralNumber() || !count.canConvertToLong() || count.asLong() < 0) {
+            throw new IllegalArgumentException("not a packet count: " + count);
+        }
+        packets.accept(Uint64.valueOf(count.asLong()));
     }
 
     private static Message message(final JsonNode entry, final long seq) throws BadRecordException {

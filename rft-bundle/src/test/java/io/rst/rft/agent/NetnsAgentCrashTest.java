@@ -143,7 +143,10 @@ class NetnsAgentCrashTest {
             "-cp", System.getProperty("java.class.path"), "io.rst.rft.cli.Main", "agent", "--interface", "s1",
             "--interface", "s2", "--listen", MGMT_AGENT + ":4791", "--token-file", dir.resolve("token").toString(),
             "--state-dir", dir.resolve("state").toString(), "--agent-id", "sw", "--flush-ms",
-            Integer.toString(FLUSH_MS)));
+            Integer.toString(FLUSH_MS),
+            // 4,000 events a second: keep about half a minute of them, so that a test slowed down by
+            // a loaded machine still follows one instance (the default 16 MiB hold about 7 s)
+            "--retain-events", "1000000", "--retain-mb", "64"));
         agent = new ProcessBuilder(cmd).redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile())).start();
         final long deadline = System.nanoTime() + 60_000_000_000L;
