@@ -133,6 +133,10 @@ public class LabFabricIT {
         final var conns = run(new Traffic.Options(50, 1000, 160, 0, seed++, 4, true));
         final var result = PathCheck.checkUntil(fabric, conns, rc, Set.of(), 60);
         report(result);
+        // the agents sample every data packet: each session that sent data has data paths, equal to
+        // the kernel's forwarding of the data's own UDP ports, and ECMP parts some from their CM
+        assertTrue("data paths were compared: " + result.summary(), result.dataPaths() > 100);
+        assertTrue("some data took another way than its CM: " + result.summary(), result.dataApart() > 0);
         // the fabric really spread the sessions: both spines carry some
         final var kernel = KernelPaths.trace(fabric, conns.stream().map(c -> new KernelPaths.Flow(c.requester(),
             c.requesterIp(), c.responderIp(), c.requesterCmPort())).toList());

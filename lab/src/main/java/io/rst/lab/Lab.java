@@ -215,6 +215,8 @@ public final class Lab {
             final List<String> cmd = new ArrayList<>(List.of("setsid", "ip", "netns", "exec", sw.namespace()));
             cmd.addAll(agentCommand);
             cmd.add("agent");
+            // every data packet too, as sFlow at rate 1 would: the lab shows data paths
+            cmd.addAll(List.of("--data-sample", "1"));
             for (var p : fabric.ports(sw.id())) {
                 cmd.add("--interface");
                 cmd.add(p.name());
@@ -284,6 +286,7 @@ public final class Lab {
             for (var sw : all) {
                 final List<String> cmd = new ArrayList<>(agentCommand);
                 cmd.add("agent");
+                cmd.addAll(List.of("--data-sample", "1"));
                 final var ports = recording.files().getOrDefault(sw.id(), Map.of());
                 if (ports.isEmpty()) {
                     // a switch nothing crossed still runs an agent, replaying nothing

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,17 +32,24 @@ public final class PathCheck {
      * @param paths directions whose path was compared
      * @param states states compared
      * @param mismatches one line per difference
+     * @param dataPaths data directions whose path was compared (agents sampling data)
+     * @param dataApart sessions whose data took another way than their CM, as the kernel forwards
+     *        them (and rpt said so)
      */
-    public record Result(int sessions, int paths, int states, List<String> mismatches) {
+    public record Result(int sessions, int paths, int states, List<String> mismatches, int dataPaths, int dataApart) {
         public boolean ok() {
             return mismatches.isEmpty();
         }
 
         public String summary() {
             return "checked " + sessions + " sessions: " + paths + " paths against the kernel's forwarding, " + states
-                + " states against the traffic; " + (ok() ? "all equal" : mismatches.size() + " differ");
+                + " states against the traffic, " + dataPaths + " data paths (" + dataApart
+                + " sessions with data apart from their CM); " + (ok() ? "all equal" : mismatches.size() + " differ");
         }
     }
+
+    /** The scenarios that send data packets (they set the connection up). */
+    private static final Set<String> WITH_DATA = Set.of("LIVE", "CLOSED", "HALF_CLOSED", "MRA", "FLAPPING");
 
     private PathCheck() {
         // utility
@@ -64,19 +72,29 @@ public final class PathCheck {
             tables.put(sw.path("node-id").asText(), byId);
         });
 
+        // data paths are checked where agents sample data (any path has one)
+        final boolean sampling = paths.values().stream().anyMatch(p -> p.has("data-forward"));
         final Map<Truth.Connection, KernelPaths.Flow[]> flows = new HashMap<>();
         final Set<KernelPaths.Flow> all = new LinkedHashSet<>();
         for (var c : conns) {
             final var fwd = new KernelPaths.Flow(c.requester(), c.requesterIp(), c.responderIp(), c.requesterCmPort());
             final var rev = c.responderCmPort() < 0 ? null
                 : new KernelPaths.Flow(c.responder(), c.responderIp(), c.requesterIp(), c.responderCmPort());
-            flows.put(c, new KernelPaths.Flow[] {fwd, rev});
-            all.add(fwd);
-            if (rev != null) {
-                all.add(rev);
+            final boolean data = sampling && WITH_DATA.contains(c.scenario());
+            final var dataFwd = data ? new KernelPaths.Flow(c.requester(), c.requesterIp(), c.responderIp(),
+                c.requesterDataPort()) : null;
+            final var dataRev = data ? new KernelPaths.Flow(c.responder(), c.responderIp(), c.requesterIp(),
+                c.responderDataPort()) : null;
+            flows.put(c, new KernelPaths.Flow[] {fwd, rev, dataFwd, dataRev});
+            for (var flow : flows.get(c)) {
+                if (flow != null) {
+                    all.add(flow);
+                }
             }
         }
         final var truth = KernelPaths.trace(fabric, all);
+        int dataPaths = 0;
+        int dataApart = 0;
 
         final List<String> bad = new ArrayList<>();
         int compared = 0;
@@ -94,6 +112,30 @@ public final class PathCheck {
                 compared += compare(id + " reverse", path.path("reverse"), truth.get(f[1]), off, c.requester(), bad);
             } else if (path.path("reverse").path("hop").size() > 0) {
                 bad.add(id + " reverse: the responder sent nothing, yet rpt has hops " + hops(path.path("reverse")));
+            }
+            if (f[2] != null) {
+                // a switch can tell a data packet's session only if it saw the CM message that
+                // announced the QP the data goes to: the REP (reverse CM) for the requester's data to
+                // the responder's QP, the REQ (forward CM) for the responder's data
+                final Set<String> sawRep = new HashSet<>();
+                if (f[1] != null) {
+                    truth.get(f[1]).forEach(h -> sawRep.add(h.node()));
+                }
+                final Set<String> sawReq = new HashSet<>();
+                truth.get(f[0]).forEach(h -> sawReq.add(h.node()));
+                dataPaths += compareData(id + " data forward", path.path("data-forward"), truth.get(f[2]), off,
+                    sawRep, bad);
+                dataPaths += compareData(id + " data reverse", path.path("data-reverse"), truth.get(f[3]), off,
+                    sawReq, bad);
+                final boolean apart = !truth.get(f[2]).equals(truth.get(f[0]))
+                    || f[1] != null && !truth.get(f[3]).equals(truth.get(f[1]));
+                if (apart) {
+                    dataApart++;
+                }
+                if (apart != path.path("data-path-differs").asBoolean(false)) {
+                    bad.add(id + ": data-path-differs " + path.path("data-path-differs") + ", but the kernel sends its"
+                        + " data " + (apart ? "apart from" : "the way of") + " its CM; anomaly " + path.path("anomaly"));
+                }
             }
             // the state the flow table reaches: in the path, and on the requester's first switch
             final String pathState = path.path("state").asText();
@@ -127,7 +169,26 @@ public final class PathCheck {
                 }
             }
         }
-        return new Result(conns.size(), compared, states, bad);
+        return new Result(conns.size(), compared, states, bad, dataPaths, dataApart);
+    }
+
+    /**
+     * Compares one data direction, hop by hop; a hop is expected inferred where RFT is off or where
+     * the switch did not see the CM message that announced the destination QP (its agent cannot
+     * tell whose data it is). Returns 1.
+     */
+    private static int compareData(final String what, final JsonNode dir, final List<KernelPaths.Hop> kernel,
+            final Set<String> off, final Set<String> cmNodes, final List<String> bad) {
+        final List<String> want = new ArrayList<>();
+        for (var h : kernel) {
+            final boolean inferred = off.contains(h.node()) || !cmNodes.contains(h.node());
+            want.add(h.node() + ":" + h.ingress() + ">" + h.egress() + (inferred ? "(inferred)" : ""));
+        }
+        final List<String> got = hops(dir);
+        if (!want.equals(got)) {
+            bad.add(what + ": rpt " + got + ", kernel " + want + gaps(dir));
+        }
+        return 1;
     }
 
     /** Compares one direction; returns 1 (one path compared). */

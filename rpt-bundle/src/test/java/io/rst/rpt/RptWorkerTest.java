@@ -257,7 +257,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(List.of("leaf1-eth4", "spine2-eth2", "leaf2-eth1"), egress(dataFwd));
         assertTrue(dataFwd.nonnullHop().stream().allMatch(h -> h.getTraffic() == TrafficKind.Data));
         assertTrue(dataFwd.getGap().toString(), dataFwd.getGap().stream()
-            .anyMatch(g -> g.startsWith("switch spine2 ") && g.contains("matched none of this data")));
+            .anyMatch(g -> g.startsWith("switch spine2 ") && g.contains("could not tell this data's session")));
         // the reverse data took the CM's way
         assertEquals(List.of("leaf2", "spine1", "leaf1"), nodes(path.getDataReverse()));
         assertTrue(path.getDataReverse().getComplete());

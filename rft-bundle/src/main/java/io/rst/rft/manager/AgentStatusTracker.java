@@ -46,6 +46,10 @@ final class AgentStatusTracker implements AutoCloseable {
     private final Duration pollInterval;
     private final Clock clock;
     private final Map<String, Entry> entries = new HashMap<>();
+    /** Topology switches without configuration, listed NOT_CONFIGURED, with why. */
+    private Map<String, String> unconfigured = Map.of();
+    /** What was written for them: node -> detail. */
+    private final Map<String, String> listedUnconfigured = new HashMap<>();
     private final FollowerFactory followers;
 
     /** Starts following a reachable agent's sessions. */
@@ -98,11 +102,47 @@ final class AgentStatusTracker implements AutoCloseable {
                 cancel(old);
                 writer.remove(nodeId);
                 LOG.debug("RFT switch {} removed", nodeId);
+                // still a switch of the topology: listed again, not configured
+                listUnconfigured();
+            }
+        });
+    }
+
+    /**
+     * The topology's switches now (node -> why it is listed): those without configuration are
+     * listed NOT_CONFIGURED in the operational RFT list; those that left the topology go.
+     */
+    void topologySwitches(final Map<String, String> nodes) {
+        final var copy = Map.copyOf(nodes);
+        executor.execute(() -> {
+            unconfigured = copy;
+            listUnconfigured();
+        });
+    }
+
+    private void listUnconfigured() {
+        for (var it = listedUnconfigured.entrySet().iterator(); it.hasNext();) {
+            final var node = it.next().getKey();
+            if (entries.containsKey(node)) {
+                // configured since: its entry's status replaced the listing
+                it.remove();
+            } else if (!unconfigured.containsKey(node)) {
+                writer.remove(node);
+                it.remove();
+            }
+        }
+        final long now = clock.millis();
+        unconfigured.forEach((node, why) -> {
+            if (!entries.containsKey(node) && !why.equals(listedUnconfigured.get(node))) {
+                writer.write(node, new AgentStatusBuilder().setState(AgentState.NOTCONFIGURED).setDetail(why)
+                    .setLastChange(epoch(now)).build());
+                listedUnconfigured.put(node, why);
             }
         });
     }
 
     private void applyConfig(final SwitchConfig config) {
+        listedUnconfigured.remove(config.nodeId());
         final var old = entries.get(config.nodeId());
         if (old != null) {
             if (old.config.equals(config)) {

@@ -13,6 +13,9 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 import org.eclipse.jdt.annotation.Nullable;
@@ -23,6 +26,8 @@ import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
 import org.opendaylight.mdsal.singleton.api.ServiceGroupIdentifier;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.slf4j.Logger;
@@ -48,6 +53,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
     private final String agentCaFile;
     private final String agentClientCertFile;
     private final String agentClientKeyFile;
+    private final Set<String> topologies;
     private final Registration singleton;
 
     private @Nullable Worker worker;
@@ -60,10 +66,17 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         private final StatusWriter writer;
         private final AgentStatusTracker tracker;
         private final Registration listener;
+        private final List<Registration> topologyListeners = new ArrayList<>();
 
         Worker(final DataBroker broker, final AgentProbe probe, final Duration pollInterval,
                 final java.util.concurrent.ScheduledExecutorService executor, final Function<String, String> tokens,
                 final Duration resyncInterval) {
+            this(broker, probe, pollInterval, executor, tokens, resyncInterval, Set.of());
+        }
+
+        Worker(final DataBroker broker, final AgentProbe probe, final Duration pollInterval,
+                final java.util.concurrent.ScheduledExecutorService executor, final Function<String, String> tokens,
+                final Duration resyncInterval, final Set<String> topologies) {
             writer = new StatusWriter(broker);
             // the probe and the followers share each switch's link (its TLS trust, its plain fallback)
             final var links = probe instanceof HttpAgentProbe http ? http.links()
@@ -83,10 +96,18 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             listener = broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
                 DataObjectReference.builder(Rft.class).child(Switch.class).build(),
                 new SwitchConfigListener(tracker, links));
+            // the topology's switches are listed too, not configured until an operator says so
+            final var topologySwitches = new TopologySwitches(tracker, topologies);
+            for (var store : List.of(LogicalDatastoreType.CONFIGURATION, LogicalDatastoreType.OPERATIONAL)) {
+                topologyListeners.add(broker.registerTreeChangeListener(store,
+                    DataObjectReference.builder(NetworkTopology.class).child(Topology.class).build(),
+                    topologySwitches.listener(store)));
+            }
         }
 
         @Override
         public void close() {
+            topologyListeners.forEach(Registration::close);
             listener.close();
             tracker.close();
             writer.close();
@@ -102,15 +123,20 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
      * @param agentCaFile PEM CAs an agent's certificate must chain to (unless its fingerprint is pinned), or blank
      * @param agentClientCertFile PEM certificate the controller presents to agents (mutual TLS), or blank
      * @param agentClientKeyFile the client certificate's PEM PKCS#8 key (mode 0600), or blank
+     * @param topologies comma-separated ids of the network topologies whose switches are listed,
+     *        blank for all
      */
     public RftManager(final DataBroker broker, final ClusterSingletonServiceProvider singletons,
             final String agentTokenFile, final String agentTokenDir, final int pollIntervalSeconds,
-            final String agentCaFile, final String agentClientCertFile, final String agentClientKeyFile) {
+            final String agentCaFile, final String agentClientCertFile, final String agentClientKeyFile,
+            final String topologies) {
         this.broker = requireNonNull(broker);
         this.tokens = AgentTokens.of(agentTokenFile, agentTokenDir);
         this.agentCaFile = agentCaFile;
         this.agentClientCertFile = agentClientCertFile;
         this.agentClientKeyFile = agentClientKeyFile;
+        this.topologies = topologies == null ? Set.of() : java.util.Arrays.stream(topologies.split(","))
+            .map(String::trim).filter(t -> !t.isEmpty()).collect(java.util.stream.Collectors.toUnmodifiableSet());
         if (pollIntervalSeconds < 1) {
             throw new IllegalArgumentException("poll interval must be at least 1 s: " + pollIntervalSeconds);
         }
@@ -133,7 +159,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             .name("rst-rft-manager").daemon().factory());
         final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, executor, pollInterval);
         worker = new Worker(broker, new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval,
-            executor, tokens::tokenFor, RESYNC_INTERVAL);
+            executor, tokens::tokenFor, RESYNC_INTERVAL, topologies);
         LOG.info("RST RFT manager is the active instance");
     }
 

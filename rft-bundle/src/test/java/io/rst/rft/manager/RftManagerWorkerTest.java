@@ -35,7 +35,17 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstNodeAttributes;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstNodeAttributesBuilder;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TopologyId;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.TopologyBuilder;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.TopologyKey;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.Node;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.NodeBuilder;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.yang.common.Uint16;
 
 /**
@@ -101,6 +111,46 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
         tx.delete(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("leaf-down"));
         tx.commit().get(5, TimeUnit.SECONDS);
         awaitOper("leaf-down", Optional::isEmpty);
+    }
+
+    @Test
+    public void theTopologysSwitchesAreListedNotConfiguredUntilConfigured() throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        final var nodes = new java.util.ArrayList<Node>();
+        nodes.add(new NodeBuilder().setNodeId(new NodeId("spine9")).addAugmentation(new RstNodeAttributesBuilder()
+            .setNodeKind(RstNodeAttributes.NodeKind.Switch).build()).build());
+        // no node-kind: a switch unless it looks like a host
+        nodes.add(new NodeBuilder().setNodeId(new NodeId("openflow:7")).build());
+        nodes.add(new NodeBuilder().setNodeId(new NodeId("host:02:00:00:00:00:01")).build());
+        nodes.add(new NodeBuilder().setNodeId(new NodeId("h9")).addAugmentation(new RstNodeAttributesBuilder()
+            .setNodeKind(RstNodeAttributes.NodeKind.Host).build()).build());
+        final var topology = DataObjectIdentifier.builder(NetworkTopology.class)
+            .child(Topology.class, new TopologyKey(new TopologyId("fabric"))).build();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, topology, new TopologyBuilder()
+            .setTopologyId(new TopologyId("fabric"))
+            .setNode(nodes.stream().collect(java.util.stream.Collectors.toMap(Node::key, n -> n))).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+
+        final var spine = awaitState("spine9", AgentState.NOTCONFIGURED);
+        assertTrue(spine.getAgentStatus().getDetail(), spine.getAgentStatus().getDetail().contains("fabric"));
+        awaitState("openflow:7", AgentState.NOTCONFIGURED);
+        awaitOper("h9", Optional::isEmpty);
+        awaitOper("host:02:00:00:00:00:01", Optional::isEmpty);
+
+        // configured: its real state; its configuration removed: listed again
+        putSwitch("spine9", "127.0.0.1", agent.getAddress().getPort(), true);
+        awaitState("spine9", AgentState.CAPTURING);
+        final var del = getDataBroker().newWriteOnlyTransaction();
+        del.delete(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("spine9"));
+        del.commit().get(5, TimeUnit.SECONDS);
+        awaitState("spine9", AgentState.NOTCONFIGURED);
+
+        // gone from the topology: gone from the list
+        final var gone = getDataBroker().newWriteOnlyTransaction();
+        gone.delete(LogicalDatastoreType.OPERATIONAL, topology);
+        gone.commit().get(5, TimeUnit.SECONDS);
+        awaitOper("spine9", Optional::isEmpty);
+        awaitOper("openflow:7", Optional::isEmpty);
     }
 
     @Test
