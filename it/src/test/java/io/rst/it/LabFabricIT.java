@@ -206,6 +206,8 @@ public class LabFabricIT {
         final var pb = new ProcessBuilder("bash", script.toString(), "http://127.0.0.1:8181").redirectErrorStream(true)
             .redirectOutput(work.resolve("browser.log").toFile());
         pb.environment().put("RST_AGENT_TOKEN_DIR", lab.tokenDir().toString());
+        // the lab's agents serve TLS: the suite asks them trusting the lab's CA
+        pb.environment().put("RST_AGENT_CA_FILE", lab.caFile().toString());
         pb.environment().put("RST_EXPECT_GAP", "1");
         final Process p = pb.start();
         final boolean ended = p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
