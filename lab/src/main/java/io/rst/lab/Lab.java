@@ -189,6 +189,8 @@ public final class Lab {
         s.put("tls", !plainHttp);
         s.putObject("agents");
         writeState(s);
+        // a new CA for every lab: never one a crashed run left behind
+        deleteTree(certs().dir());
 
         log.accept("lab: " + fabric.switches().size() + " switches, " + fabric.hosts().size() + " hosts, "
             + fabric.links().size() + " links");
@@ -319,6 +321,7 @@ public final class Lab {
         s.putArray("down_links");
         s.put("replay", true);
         s.put("tls", !plainHttp);
+        deleteTree(certs().dir());
         final ObjectNode addresses = s.putObject("agent_addresses");
         final var all = fabric.switches();
         for (int n = 0; n < all.size(); n++) {

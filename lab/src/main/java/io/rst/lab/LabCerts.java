@@ -33,6 +33,11 @@ public final class LabCerts {
         this.dir = dir;
     }
 
+    /** Where the CA, the certificates and the keys are. */
+    public Path dir() {
+        return dir;
+    }
+
     public Path caFile() {
         return dir.resolve("ca.crt");
     }
