@@ -297,16 +297,23 @@ class AgentApiAbuseTest {
         final AtomicBoolean abusing = new AtomicBoolean(true);
         final AtomicInteger replays = new AtomicInteger();
         final List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        // a keep-alive connection waiting for its next request may be pushed out by newcomers at the
+        // connection limit, by design: the clients of this test connect again, and say how often
+        final AtomicInteger reconnects = new AtomicInteger();
         final Thread storm = Thread.ofVirtual().start(() -> {
             try {
                 while (abusing.get()) {
-                    replayAndCheckNoDrops();
-                    JsonNode st = goodStatus(5000);
-                    while (!st.path("interfaces").path(0).path("finished").asBoolean()) {
-                        Thread.sleep(20);
-                        st = goodStatus(5000);
+                    try {
+                        replayAndCheckNoDrops();
+                        JsonNode st = goodStatus(5000);
+                        while (!st.path("interfaces").path(0).path("finished").asBoolean()) {
+                            Thread.sleep(20);
+                            st = goodStatus(5000);
+                        }
+                        replays.incrementAndGet();
+                    } catch (IOException e) {
+                        reconnects.incrementAndGet();
                     }
-                    replays.incrementAndGet();
                 }
             } catch (Exception | AssertionError e) {
                 failures.add(e);
@@ -340,23 +347,31 @@ class AgentApiAbuseTest {
         final List<Thread> flood = new ArrayList<>();
         for (int c = 0; c < 20; c++) {
             flood.add(Thread.ofVirtual().start(() -> {
-                try (Socket s = connect()) {
-                    for (int i = 0; i < 500; i++) {
-                        if (exchange(s, "GET", "/v1/status", "wrong-" + i).status() == 401) {
-                            refused.incrementAndGet();
+                int i = 0;
+                while (i < 500) {
+                    try (Socket s = connect()) {
+                        while (i < 500) {
+                            if (exchange(s, "GET", "/v1/status", "wrong-" + i).status() == 401) {
+                                refused.incrementAndGet();
+                            }
+                            i++;
+                        }
+                    } catch (IOException e) {
+                        if (reconnects.incrementAndGet() > 1000) {
+                            failures.add(e);
+                            return;
                         }
                     }
-                } catch (IOException e) {
-                    failures.add(e);
                 }
             }));
         }
         // meanwhile the controller's kind of client asks, on a new TLS connection each time, and is
         // answered: never blinded, though the first ask meets the burst of 120 handshakes (both
-        // ends of them in this JVM on a 2-core machine) and may wait a few seconds
+        // ends of them in this JVM on a 2-core machine) and may wait a few seconds (4 s seen with
+        // the machine at load 21 from other builds)
         final List<Long> during = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            during.add(controllerStatus(port, 5000));
+            during.add(controllerStatus(port, 10_000));
             Thread.sleep(500);
         }
         for (Thread t : flood) {
@@ -377,12 +392,14 @@ class AgentApiAbuseTest {
         assertEquals(List.of(), failures);
         assertEquals(10_000, refused.get());
         // printed for the record: how long the controller waited during the abuse and after it
-        System.out.println("controller status during the abuse " + during + " ms, afterwards " + after + " ms");
+        System.out.println("controller status during the abuse " + during + " ms, afterwards " + after + " ms; "
+            + reconnects.get() + " reconnects of the test's own clients");
         assertTrue(slow.stream().noneMatch(Thread::isAlive), "a slow request was never cut");
         // every frame read was decoded (frames == packets), none dropped
         assertNoQueueDrops();
         final JsonNode st = goodStatus();
-        assertEquals(10_000, st.path("api").path("auth_failures").asLong(), st.toString());
+        // a request whose answer a pushed-out connection never read is sent again, and counted again
+        assertTrue(st.path("api").path("auth_failures").asLong() >= 10_000, st.toString());
         // the storm ran again during the abuse, not only at the agent's start
         assertTrue(replays.get() >= 1 && st.path("interfaces").path(0).path("packets").asLong() >= 40_000,
             replays.get() + " replays: " + st);
