@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * The lab fabric on this machine: makes the namespaces, links, addresses, routes and one RFT agent
@@ -46,6 +47,8 @@ public final class Lab {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path dir;
+    private @Nullable HttpClient client;
+    private @Nullable String clientKey;
 
     public Lab(final Path dir) {
         this.dir = dir;
@@ -82,8 +85,26 @@ public final class Lab {
         return tls() ? "https" : "http";
     }
 
-    private HttpClient agentClient(final Duration connectTimeout) {
-        return tls() ? certs().client(connectTimeout) : HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+    /**
+     * The client that talks to the agents: over TLS trusting the lab's CA, or plain. Kept while
+     * the lab (its transport, its CA) stays the same, since tests ask the agents every 250 ms.
+     */
+    private synchronized HttpClient agentClient() {
+        final boolean tls = tls();
+        String key = "plain";
+        if (tls) {
+            try {
+                key = "tls " + Files.getLastModifiedTime(caFile()).toMillis();
+            } catch (IOException e) {
+                throw new LabException("no CA in " + caFile() + ": " + e.getMessage());
+            }
+        }
+        if (client == null || !key.equals(clientKey)) {
+            final Duration connect = Duration.ofSeconds(2);
+            client = tls ? certs().client(connect) : HttpClient.newBuilder().connectTimeout(connect).build();
+            clientKey = key;
+        }
+        return client;
     }
 
     private Path stateFile() {
@@ -389,13 +410,13 @@ public final class Lab {
     }
 
     private void waitForAgents(final Fabric fabric, final Consumer<String> log) {
-        final var client = agentClient(Duration.ofSeconds(2));
+        final var http = agentClient();
         final String scheme = scheme();
         final long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         for (var sw : fabric.switches()) {
             while (true) {
                 try {
-                    final var rsp = client.send(HttpRequest.newBuilder(URI.create(scheme + "://" + agentAddress(sw.id()) + ":"
+                    final var rsp = http.send(HttpRequest.newBuilder(URI.create(scheme + "://" + agentAddress(sw.id()) + ":"
                         + Fabric.AGENT_PORT + "/v1/health")).timeout(Duration.ofSeconds(2)).build(),
                         HttpResponse.BodyHandlers.discarding());
                     if (rsp.statusCode() == 200) {
@@ -426,7 +447,7 @@ public final class Lab {
     /** Asks an agent for its status, with its own token. */
     public JsonNode agentStatus(final String switchId) {
         try {
-            final var rsp = agentClient(Duration.ofSeconds(5)).send(HttpRequest.newBuilder(URI.create(scheme() + "://"
+            final var rsp = agentClient().send(HttpRequest.newBuilder(URI.create(scheme() + "://"
                 + agentAddress(switchId) + ":" + Fabric.AGENT_PORT + "/v1/status")).timeout(Duration.ofSeconds(5))
                 .header("Authorization", "Bearer " + token(switchId)).build(), HttpResponse.BodyHandlers.ofString());
             return Restconf.JSON.readTree(rsp.body());
