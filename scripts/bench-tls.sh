@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Benchmark: the cost of TLS on the agent's event stream. One generated connection storm
 # (SESSIONS connections, REQ REP RTU DREQ DREP each) is replayed into two agents, one serving
-# TLS and one plain HTTP, in the same run; a controller-like client (curl, keep-alive, reading
-# the NDJSON stream from seq 0 to the end, as the controller's follower does after a reset) then
-# fetches every event from each, ROUNDS times alternately. Printed: events and sessions per second
-# for each transport (best round) and the ratio TLS/plain (issue 12's floor: 0.8).
+# TLS and one plain HTTP, in the same run. The controller's way of reading (scripts/BenchFollow.java:
+# the JDK's HttpClient, a line reader and Jackson per event, as io.rst.rft.manager.AgentFollower
+# reads the NDJSON stream from seq 0 to the end after a reset) then fetches every event from each,
+# ROUNDS times alternately, in one JVM. Printed: events and sessions per second for each transport
+# (best round), the ratio TLS/plain of the best rounds and the median of each round's ratio
+# (issue 12's floor: 0.8). Then the same with curl reading
+# the bytes only (wire only: no parsing, so the cipher's share is as large as it can be), for
+# information.
 # The agents listen on 127.0.0.1:PORT and PORT+1 (PORT default 14793): run it in a network
 # namespace of your own if those ports may be taken. Env: SESSIONS (50000), ROUNDS (5), PORT.
 set -euo pipefail
@@ -58,10 +62,25 @@ for i in $(seq 1 240); do
   [ "$i" -lt 240 ] || { echo "bench tls: the agents did not finish their replay; logs in $W" >&2; exit 1; }
   sleep 0.5
 done
-seq_of() { "${CURL[@]}" "$1/v1/status" | grep -o '"last_seq":[0-9]*' | cut -d: -f2; }
+seq_of() { "${CURL[@]}" "$1/v1/status" | grep -o '"last_seq":[0-9]*' | head -1 | cut -d: -f2; }
 # each agent coalesces its own batches, so the two may hold slightly different event counts
 last_plain=$(seq_of "$PLAIN"); last_tls=$(seq_of "$TLS")
 echo "bench tls: $SESSIONS sessions; events: plain $last_plain, tls $last_tls; $ROUNDS rounds of the whole stream each" >&2
+
+JAVA_CP=$JAR
+echo "bench tls: the controller's way of reading (JDK HttpClient + Jackson per event), $ROUNDS rounds" >&2
+java -Xmx512m -cp "$JAVA_CP" scripts/BenchFollow.java "$PLAIN" "$TLS" "$(cat "$W/token")" "$W/pki/ca.crt" "$ROUNDS" \
+  > "$W/follow.txt"
+cat "$W/follow.txt" >&2
+# best round of each: events per second
+read -r fp ft < <(awk -v ep="$last_plain" -v et="$last_tls" '
+  { p = ep / $5; t = et / $8; if (p > bp) bp = p; if (t > bt) bt = t }
+  END { printf "%d %d\n", bp, bt }' "$W/follow.txt")
+# the median of each round's ratio: a round reads both streams back to back, so the pair shares
+# the machine's load of the moment (on a shared machine a better estimate than the best rounds).
+# Both streams carry every session, so sessions/s TLS/plain = plain's seconds / TLS's seconds.
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+fmed=$(awk '{ print $5 / $8 }' "$W/follow.txt" | median)
 
 best_plain=0; best_tls=0
 round() { # URL LAST: seconds to read every event (one stream, as the controller's follower reads it)
@@ -77,12 +96,19 @@ for r in $(seq 1 "$ROUNDS"); do
   rp=$(awk -v n="$last_plain" -v t="$tp" 'BEGIN{printf "%d", n / t}')
   rt=$(awk -v n="$last_tls" -v t="$tt" 'BEGIN{printf "%d", n / t}')
   echo "round $r: plain $rp events/s ($tp s), tls $rt events/s ($tt s)" >&2
+  echo "$tp $tt" >> "$W/wire.txt"
   [ "$rp" -gt "$best_plain" ] && best_plain=$rp
   [ "$rt" -gt "$best_tls" ] && best_tls=$rt
 done
+wmed=$(awk '{ print $1 / $2 }' "$W/wire.txt" | median)
 # every connection makes one or more events (its states); sessions/s counts connections
-awk -v p="$best_plain" -v t="$best_tls" -v ep="$last_plain" -v et="$last_tls" -v s="$SESSIONS" 'BEGIN{
-  sp = p * s / ep; st = t * s / et
-  printf "plain HTTP: %d events/s, %d sessions/s\n", p, sp
-  printf "TLS:        %d events/s, %d sessions/s\n", t, st
-  printf "TLS/plain:  %.2f sessions/s (floor 0.8)\n", st / sp }'
+awk -v fmed="$fmed" -v wmed="$wmed" -v p="$best_plain" -v t="$best_tls" -v fp="$fp" -v ft="$ft" -v ep="$last_plain" -v et="$last_tls" \
+    -v s="$SESSIONS" 'BEGIN{
+  sp = fp * s / ep; st = ft * s / et
+  printf "to the controller (JDK HttpClient + Jackson per event, as AgentFollower reads):\n"
+  printf "  plain HTTP: %d events/s, %d sessions/s\n", fp, sp
+  printf "  TLS:        %d events/s, %d sessions/s\n", ft, st
+  printf "  TLS/plain:  %.2f sessions/s, median of the rounds %.2f (floor 0.8)\n", st / sp, fmed
+  wp = p * s / ep; wt = t * s / et
+  printf "wire only (curl, bytes counted, nothing parsed): plain %d sessions/s, TLS %d sessions/s,\n", wp, wt
+  printf "  TLS/plain %.2f, median of the rounds %.2f\n", wt / wp, wmed }'

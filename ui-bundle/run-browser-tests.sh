@@ -18,4 +18,6 @@ command -v node >/dev/null || { echo "run-browser-tests: node is missing (script
 [ -d "$HERE/frontend/node_modules/playwright-core" ] ||
   { echo "run-browser-tests: no frontend/node_modules: build ui-bundle with Maven first (it runs npm ci)" >&2; exit 2; }
 cd "$HERE/frontend"
+# node reads extra CAs at start only: the agents' CA, so that the suite can ask TLS agents itself
+[ -z "${RST_AGENT_CA_FILE:-}" ] || export NODE_EXTRA_CA_CERTS=$RST_AGENT_CA_FILE
 exec node browser-tests/suite.mjs

@@ -15,6 +15,9 @@
 //   RST_EXPECT_GAP=1   fail, rather than skip, when turning the switch off leaves no gap in a path
 //   RST_AGENT_TOKEN_DIR  the controller's agent token directory (one file per switch, as the lab
 //                      writes them): then the agent itself is asked whether its capture stopped
+//                      (over TLS when the switch's agent-transport is tls)
+//   RST_AGENT_CA_FILE  the CA the agents' TLS certificates chain to (the lab's DIR/certs/ca.crt);
+//                      run-browser-tests.sh hands it to node as NODE_EXTRA_CA_CERTS
 //   RST_SCREENSHOTS    where screenshots go (default ui-bundle/target/screenshots)
 // Exit status 0 when every step passed or was skipped with its reason.
 
@@ -143,7 +146,8 @@ suite.step('turn a switch\'s RFT off and see it in RESTCONF', async () => {
 async function agentCapturing(id) {
   const cfg = await switchConfig(id);
   const token = readFileSync(join(process.env.RST_AGENT_TOKEN_DIR, id), 'utf8').trim();
-  const r = await fetch(`http://${cfg['agent-address']}:${cfg['agent-port'] ?? 4791}/v1/status`, { headers: { Authorization: `Bearer ${token}` } });
+  const scheme = cfg['agent-transport'] === 'tls' ? 'https' : 'http';
+  const r = await fetch(`${scheme}://${cfg['agent-address']}:${cfg['agent-port'] ?? 4791}/v1/status`, { headers: { Authorization: `Bearer ${token}` } });
   return (await r.json()).capturing;
 }
 

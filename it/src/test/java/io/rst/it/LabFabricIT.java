@@ -77,10 +77,11 @@ public class LabFabricIT {
         }
         // a fresh controller: no bundle cache or datastore left from an earlier run of this test
         deleteTree(home.resolve("data"));
-        // the controller presents each agent its own token, from the lab's token directory
+        // the controller presents each agent its own token, from the lab's token directory, and
+        // trusts the lab's CA as ./rst demo has it (the lab also pins each agent's fingerprint)
         final Path cfg = home.resolve("etc/io.rst.rft.cfg");
-        Files.writeString(cfg, Files.readString(cfg).replaceAll("(?m)^agent-token-dir *=.*$", "")
-            + "\nagent-token-dir = " + lab.tokenDir() + "\n");
+        Files.writeString(cfg, Files.readString(cfg).replaceAll("(?m)^agent-(token-dir|ca-file) *=.*$", "")
+            + "\nagent-token-dir = " + lab.tokenDir() + "\nagent-ca-file = " + lab.caFile() + "\n");
         final var pb = new ProcessBuilder(home.resolve("bin/karaf").toString(), "server").redirectErrorStream(true)
             .redirectOutput(work.resolve("karaf.out").toFile());
         Files.createDirectories(work);
@@ -96,6 +97,12 @@ public class LabFabricIT {
         lab.register(rc);
         waitFor("every switch to capture", 60, () -> fabric.switches().stream().allMatch(sw ->
             "CAPTURING".equals(agentState(sw.id()))));
+        // TLS is the lab's default: every switch's status says its agent is followed encrypted
+        assertTrue("the lab's agents serve TLS", lab.tls());
+        for (var sw : fabric.switches()) {
+            final String detail = agentDetail(sw.id());
+            assertTrue(sw.id() + ": " + detail, detail.startsWith("capturing over TLS"));
+        }
         truthWriter = new Truth.Writer(lab.truthFile());
         traffic = new Traffic(fabric, truthWriter, 1);
     }
@@ -203,6 +210,8 @@ public class LabFabricIT {
         final var pb = new ProcessBuilder("bash", script.toString(), "http://127.0.0.1:8181").redirectErrorStream(true)
             .redirectOutput(work.resolve("browser.log").toFile());
         pb.environment().put("RST_AGENT_TOKEN_DIR", lab.tokenDir().toString());
+        // the lab's agents serve TLS: the suite asks them trusting the lab's CA
+        pb.environment().put("RST_AGENT_CA_FILE", lab.caFile().toString());
         pb.environment().put("RST_EXPECT_GAP", "1");
         final Process p = pb.start();
         final boolean ended = p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
@@ -266,6 +275,11 @@ public class LabFabricIT {
     private static String agentState(final String node) {
         final JsonNode sw = rc.get("data/rdma-flow-table:rft/switch=" + node + "/agent-status?content=nonconfig");
         return sw.path("rdma-flow-table:agent-status").path("state").asText();
+    }
+
+    private static String agentDetail(final String node) {
+        final JsonNode sw = rc.get("data/rdma-flow-table:rft/switch=" + node + "/agent-status?content=nonconfig");
+        return sw.path("rdma-flow-table:agent-status").path("detail").asText();
     }
 
     private static void waitFor(final String what, final int seconds, final BooleanSupplier condition)

@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * The lab fabric on this machine: makes the namespaces, links, addresses, routes and one RFT agent
@@ -46,6 +47,8 @@ public final class Lab {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path dir;
+    private @Nullable HttpClient client;
+    private @Nullable String clientKey;
 
     public Lab(final Path dir) {
         this.dir = dir;
@@ -61,6 +64,47 @@ public final class Lab {
 
     public Path truthFile() {
         return dir.resolve("truth.jsonl");
+    }
+
+    /** The lab's CA and its agents' certificates ({@code DIR/certs}). */
+    public LabCerts certs() {
+        return new LabCerts(dir.resolve("certs"));
+    }
+
+    /** The CA that signs the lab's agent certificates: the controller's {@code agent-ca-file}. */
+    public Path caFile() {
+        return certs().caFile();
+    }
+
+    /** Whether the lab's agents serve their API over TLS (the default; not with {@code --plain-http}). */
+    public boolean tls() {
+        return state().path("tls").asBoolean(false);
+    }
+
+    private String scheme() {
+        return tls() ? "https" : "http";
+    }
+
+    /**
+     * The client that talks to the agents: over TLS trusting the lab's CA, or plain. Kept while
+     * the lab (its transport, its CA) stays the same, since tests ask the agents every 250 ms.
+     */
+    private synchronized HttpClient agentClient() {
+        final boolean tls = tls();
+        String key = "plain";
+        if (tls) {
+            try {
+                key = "tls " + Files.getLastModifiedTime(caFile()).toMillis();
+            } catch (IOException e) {
+                throw new LabException("no CA in " + caFile() + ": " + e.getMessage());
+            }
+        }
+        if (client == null || !key.equals(clientKey)) {
+            final Duration connect = Duration.ofSeconds(2);
+            client = tls ? certs().client(connect) : HttpClient.newBuilder().connectTimeout(connect).build();
+            clientKey = key;
+        }
+        return client;
     }
 
     private Path stateFile() {
@@ -132,6 +176,15 @@ public final class Lab {
      * @param log progress, a line per step
      */
     public void up(final Fabric fabric, final List<String> agentCommand, final Consumer<String> log) {
+        up(fabric, agentCommand, false, log);
+    }
+
+    /**
+     * Builds the fabric and starts its agents, serving TLS with the lab's own CA unless
+     * {@code plainHttp}.
+     */
+    public void up(final Fabric fabric, final List<String> agentCommand, final boolean plainHttp,
+            final Consumer<String> log) {
         if (!"root".equals(System.getProperty("user.name"))) {
             throw new LabException("the lab needs root (network namespaces): run as root, or ./rst demo --replay");
         }
@@ -154,8 +207,11 @@ public final class Lab {
         final ArrayNode dual = s.putArray("dual_homed");
         fabric.dualHomed().forEach(dual::add);
         s.putArray("down_links");
+        s.put("tls", !plainHttp);
         s.putObject("agents");
         writeState(s);
+        // a new CA for every lab: never one a crashed run left behind
+        deleteTree(certs().dir());
 
         log.accept("lab: " + fabric.switches().size() + " switches, " + fabric.hosts().size() + " hosts, "
             + fabric.links().size() + " links");
@@ -221,14 +277,17 @@ public final class Lab {
                 cmd.add("--interface");
                 cmd.add(p.name());
             }
-            agents.put(sw.id(), startAgent(sw.id(), fabric.mgmtIp(sw.id()), cmd));
+            agents.put(sw.id(), startAgent(sw.id(), fabric.mgmtIp(sw.id()), cmd, !plainHttp));
         }
         writeState(s);
         waitForAgents(fabric, log);
     }
 
-    /** Starts one agent with its own token and state directory; its pid. */
-    private long startAgent(final String switchId, final String listen, final List<String> cmd) {
+    /**
+     * Starts one agent with its own token and state directory, and with TLS its own certificate
+     * for its node-id and {@code listen} (the CA made first); its pid.
+     */
+    private long startAgent(final String switchId, final String listen, final List<String> cmd, final boolean tls) {
         final byte[] t = new byte[32];
         RANDOM.nextBytes(t);
         final Path tokenFile = tokenDir().resolve(switchId);
@@ -242,6 +301,16 @@ public final class Lab {
         final List<String> all = new ArrayList<>(cmd);
         all.addAll(List.of("--listen", listen + ":" + Fabric.AGENT_PORT, "--token-file", tokenFile.toString(),
             "--state-dir", dir.resolve("agents").resolve(switchId).toString(), "--agent-id", switchId));
+        if (tls) {
+            final var certs = certs();
+            if (!Files.exists(certs.caFile())) {
+                certs.makeCa();
+            }
+            certs.makeSwitch(switchId, listen);
+            all.addAll(List.of("--tls-cert", certs.cert(switchId).toString(), "--tls-key", certs.key(switchId).toString()));
+        } else {
+            all.add("--plain-http");
+        }
         try {
             return new ProcessBuilder(all).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agents").resolve(switchId + ".log").toFile()))
@@ -258,6 +327,12 @@ public final class Lab {
      */
     public void upReplay(final Fabric fabric, final List<String> agentCommand, final int connections,
             final Consumer<String> log) throws IOException, InterruptedException {
+        upReplay(fabric, agentCommand, connections, false, log);
+    }
+
+    /** {@link #upReplay(Fabric, List, int, Consumer)}, with TLS unless {@code plainHttp}. */
+    public void upReplay(final Fabric fabric, final List<String> agentCommand, final int connections,
+            final boolean plainHttp, final Consumer<String> log) throws IOException, InterruptedException {
         if (isUp()) {
             throw new LabException("a lab is already up (" + stateFile() + "): ./rst lab down first");
         }
@@ -268,6 +343,8 @@ public final class Lab {
         s.putArray("dual_homed");
         s.putArray("down_links");
         s.put("replay", true);
+        s.put("tls", !plainHttp);
+        deleteTree(certs().dir());
         final ObjectNode addresses = s.putObject("agent_addresses");
         final var all = fabric.switches();
         for (int n = 0; n < all.size(); n++) {
@@ -296,7 +373,7 @@ public final class Lab {
                     cmd.addAll(List.of("--replay", "none=" + empty));
                 }
                 ports.forEach((port, file) -> cmd.addAll(List.of("--replay", port + "=" + file)));
-                agents.put(sw.id(), startAgent(sw.id(), addresses.path(sw.id()).asText(), cmd));
+                agents.put(sw.id(), startAgent(sw.id(), addresses.path(sw.id()).asText(), cmd, !plainHttp));
             }
         }
         writeState(s);
@@ -336,12 +413,13 @@ public final class Lab {
     }
 
     private void waitForAgents(final Fabric fabric, final Consumer<String> log) {
-        final var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        final var http = agentClient();
+        final String scheme = scheme();
         final long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         for (var sw : fabric.switches()) {
             while (true) {
                 try {
-                    final var rsp = client.send(HttpRequest.newBuilder(URI.create("http://" + agentAddress(sw.id()) + ":"
+                    final var rsp = http.send(HttpRequest.newBuilder(URI.create(scheme + "://" + agentAddress(sw.id()) + ":"
                         + Fabric.AGENT_PORT + "/v1/health")).timeout(Duration.ofSeconds(2)).build(),
                         HttpResponse.BodyHandlers.discarding());
                     if (rsp.statusCode() == 200) {
@@ -365,13 +443,14 @@ public final class Lab {
             }
         }
         log.accept("lab: " + fabric.switches().size() + " agents answer, " + agentAddress(fabric.switches().get(0).id())
-            + " and up, port " + Fabric.AGENT_PORT + " (a token each, in " + tokenDir() + ")");
+            + " and up, port " + Fabric.AGENT_PORT + " (a token each, in " + tokenDir() + "; " + (tls()
+                ? "TLS, certificates of the lab's CA " + caFile() + ")" : "plain HTTP, as asked: not encrypted)"));
     }
 
     /** Asks an agent for its status, with its own token. */
     public JsonNode agentStatus(final String switchId) {
         try {
-            final var rsp = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://"
+            final var rsp = agentClient().send(HttpRequest.newBuilder(URI.create(scheme() + "://"
                 + agentAddress(switchId) + ":" + Fabric.AGENT_PORT + "/v1/status")).timeout(Duration.ofSeconds(5))
                 .header("Authorization", "Bearer " + token(switchId)).build(), HttpResponse.BodyHandlers.ofString());
             return Restconf.JSON.readTree(rsp.body());
@@ -386,17 +465,30 @@ public final class Lab {
     /**
      * Writes the lab's topology into network-topology (configuration, topology {@code rst-lab}:
      * switches and hosts, termination points named after the interfaces, links both ways, each
-     * host's address) and its switches, with their agents' addresses, into rdma-flow-table.
+     * host's address) and its switches, with their agents' addresses, into rdma-flow-table: with
+     * TLS {@code agent-transport tls} and each agent's certificate fingerprint pinned (so the
+     * controller needs no CA file for the lab), otherwise {@code agent-transport plain-http}.
      */
     public void register(final Restconf rc) {
         final var fabric = fabric();
         rc.put("data/network-topology:network-topology/topology=" + TOPOLOGY_ID, topology(fabric, downLinks()));
         for (var sw : fabric.switches()) {
-            final ObjectNode body = Restconf.JSON.createObjectNode();
-            body.putArray("rdma-flow-table:switch").addObject().put("node-id", sw.id())
-                .put("agent-address", agentAddress(sw.id())).put("agent-port", Fabric.AGENT_PORT).put("enabled", true);
+            final ObjectNode body = switchConfig(sw.id());
             rc.put("data/rdma-flow-table:rft/switch=" + sw.id(), body);
         }
+    }
+
+    /** A switch's entry in {@code rdma-flow-table:rft} as {@link #register} writes it. */
+    ObjectNode switchConfig(final String switchId) {
+        final boolean tls = tls();
+        final ObjectNode body = Restconf.JSON.createObjectNode();
+        final ObjectNode entry = body.putArray("rdma-flow-table:switch").addObject().put("node-id", switchId)
+            .put("agent-address", agentAddress(switchId)).put("agent-port", Fabric.AGENT_PORT).put("enabled", true)
+            .put("agent-transport", tls ? "tls" : "plain-http");
+        if (tls) {
+            entry.put("agent-tls-fingerprint", certs().fingerprint(switchId));
+        }
+        return body;
     }
 
     /** Removes what {@link #register} wrote. */
@@ -574,7 +666,7 @@ public final class Lab {
             String what;
             try {
                 final var st = agentStatus(sw.id());
-                what = "capturing=" + st.path("capturing").asBoolean() + " sessions="
+                what = (tls() ? "TLS " : "plain HTTP ") + "capturing=" + st.path("capturing").asBoolean() + " sessions="
                     + st.path("counters").path("sessions_live").asLong() + " cm_mads="
                     + st.path("counters").path("cm_mads").asLong();
             } catch (LabException e) {

@@ -24,10 +24,14 @@ public final class LabMain {
     static final String USAGE = """
         usage: rst lab COMMAND [OPTIONS]
           up [--spines N] [--leaves N] [--hosts-per-leaf N] [--dual-homed HOST]... [--no-register]
+             [--plain-http]
                         build the fabric (namespaces rst-NODE, veth links, ECMP routes), start one RFT
                         agent per switch, and write the topology and the switches into the controller
-                        (defaults: 2 spines, 4 leaves, 2 hosts per leaf)
-          up --replay [--connections N] [sizes as above]
+                        (defaults: 2 spines, 4 leaves, 2 hosts per leaf). The agents serve TLS with
+                        certificates of a CA the lab makes (DIR/certs/ca.crt, the controller's
+                        agent-ca-file), and each switch is registered with its certificate's
+                        fingerprint pinned; --plain-http: plain HTTP instead, registered as such
+          up --replay [--connections N] [--plain-http] [sizes as above]
                         without namespaces (no root needed): the lab's traffic (N connections, default
                         300) recorded as each switch port would capture it, one agent per switch on
                         127.0.0.x replaying its ports' files; paths use a stand-in for the kernel's hash
@@ -84,11 +88,12 @@ public final class LabMain {
                     final boolean register = !o.flag("--no-register");
                     final boolean replay = o.flag("--replay");
                     final int recorded = o.intOpt("--connections", 300);
+                    final boolean plainHttp = o.flag("--plain-http");
                     o.done();
                     if (replay) {
-                        lab.upReplay(fabric, agentCommand(), recorded, out::println);
+                        lab.upReplay(fabric, agentCommand(), recorded, plainHttp, out::println);
                     } else {
-                        lab.up(fabric, agentCommand(), out::println);
+                        lab.up(fabric, agentCommand(), plainHttp, out::println);
                     }
                     if (register) {
                         final var rc = o.restconf();

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Set;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -48,6 +49,19 @@ public final class TlsFiles {
 
     private TlsFiles() {
     }
+
+    /**
+     * The agent's cipher suites, best first, and the agent's order wins: AES-128-GCM before
+     * AES-256-GCM (the JDK's default favourite), since the event stream is bulk data and AES-128
+     * does 10 rounds per block where AES-256 does 14, both with the CPU's AES instructions;
+     * ChaCha20 for peers without them. Only AEAD suites with forward secrecy.
+     */
+    private static final String[] CIPHER_SUITES = {
+        "TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+        "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+    };
 
     /** What the agent and the controller speak: TLS 1.3, and 1.2 for older peers. */
     public static String[] protocols() {
@@ -183,10 +197,14 @@ public final class TlsFiles {
         if (!(ctx.getServerSocketFactory().createServerSocket() instanceof SSLServerSocket s)) {
             throw new IOException("the JDK made no TLS server socket");
         }
-        s.setEnabledProtocols(protocols());
-        if (tls.clientCa() != null) {
-            s.setNeedClientAuth(true);
-        }
+        final SSLParameters params = s.getSSLParameters();
+        params.setProtocols(protocols());
+        final List<String> supported = List.of(s.getSupportedCipherSuites());
+        params.setCipherSuites(java.util.Arrays.stream(CIPHER_SUITES).filter(supported::contains)
+            .toArray(String[]::new));
+        params.setUseCipherSuitesOrder(true);
+        params.setNeedClientAuth(tls.clientCa() != null);
+        s.setSSLParameters(params);
         s.setReuseAddress(true);
         s.bind(listen, 256);
         return s;

@@ -156,6 +156,27 @@ final class AgentLinks {
         return false;
     }
 
+    /** Whether the agent refused the controller's client certificate, or the lack of one (mutual TLS). */
+    static boolean isClientCertificateRefused(final Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            final String m = t.getMessage();
+            if (t instanceof SSLException && m != null && (m.contains("certificate_required")
+                || m.contains("bad_certificate") || m.contains("unknown_ca") || m.contains("certificate_unknown"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The words for a switch whose agent refused the controller's client certificate, or its lack. */
+    String clientCertificateRefused(final String host, final int port) {
+        return clientCert == null
+            ? "the agent at " + host + ":" + port + " requires a client certificate (mutual TLS): set"
+                + " agent-client-cert-file and agent-client-key-file in etc/io.rst.rft.cfg"
+            : "the agent at " + host + ":" + port + " refused the controller's client certificate " + clientCert
+                + " (is it signed by a CA of the agent's --tls-client-ca?)";
+    }
+
     /** Whether a failure is a TLS one (handshake, certificate). */
     static boolean isTls(final Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {

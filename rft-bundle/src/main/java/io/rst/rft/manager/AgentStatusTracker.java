@@ -38,7 +38,9 @@ final class AgentStatusTracker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentStatusTracker.class);
     /** Refresh last-contact in the datastore at most this often when nothing else changes. */
     private static final Duration CONTACT_REFRESH = Duration.ofSeconds(30);
-    private static final String CAPTURING_STARTED = "capturing (started by the controller: RFT is on for this switch)";
+    /** The detail of a switch followed over TLS: the status says it is encrypted, not only when it is not. */
+    static final String CAPTURING_TLS = "capturing over TLS";
+    private static final String STARTED = " (started by the controller: RFT is on for this switch)";
 
     private final ScheduledExecutorService executor;
     private final AgentProbe probe;
@@ -230,7 +232,7 @@ final class AgentStatusTracker implements AutoCloseable {
                     entry.lastContactMillis = clock.millis();
                     entry.lastSeq = answered.lastSeq();
                     entry.startedByController = true;
-                    publish(entry, AgentState.CAPTURING, CAPTURING_STARTED);
+                    publish(entry, AgentState.CAPTURING, capturingDetail(answered.encrypted(), true));
                     return;
                 }
                 final String why = failure != null ? failure.toString() : switch (result) {
@@ -266,8 +268,8 @@ final class AgentStatusTracker implements AutoCloseable {
                                 Objects.requireNonNull(config.agentAddress()), config.agentPort());
                         }
                         if (answered.capturing()) {
-                            publish(entry, AgentState.CAPTURING, !answered.encrypted() ? AgentLinks.PLAIN_DETAIL
-                                : entry.startedByController ? CAPTURING_STARTED : "capturing");
+                            publish(entry, AgentState.CAPTURING, capturingDetail(answered.encrypted(),
+                                entry.startedByController));
                         } else if (!entry.commandPending) {
                             // RFT is on for this switch: the agent's capture must run too
                             publish(entry, AgentState.STOPPED, "agent answers, capture stopped: starting it");
@@ -281,6 +283,11 @@ final class AgentStatusTracker implements AutoCloseable {
                         publish(entry, AgentState.UNTRUSTED, untrusted.detail());
                 }
             }, executor);
+    }
+
+    /** A capturing agent's detail: whether what crosses the management network is encrypted, first. */
+    private static String capturingDetail(final boolean encrypted, final boolean startedByController) {
+        return (encrypted ? CAPTURING_TLS : AgentLinks.PLAIN_DETAIL) + (startedByController ? STARTED : "");
     }
 
     private void publish(final Entry entry, final AgentState state, final String detail) {

@@ -139,6 +139,9 @@ final class HttpAgentProbe implements AgentProbe {
             if (why != null && AgentLinks.isTls(failure)) {
                 return new Result.Untrusted(why);
             }
+            if (AgentLinks.isClientCertificateRefused(failure)) {
+                return new Result.Untrusted(links.clientCertificateRefused(host, port));
+            }
             if (AgentLinks.isTls(failure)) {
                 return new Result.Untrusted("TLS with the agent at " + host + ":" + port + " failed: "
                     + rootMessage(failure));

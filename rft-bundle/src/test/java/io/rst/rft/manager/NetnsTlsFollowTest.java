@@ -1,0 +1,306 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
+
+import io.rst.rft.agent.TlsFiles;
+import io.rst.rft.pcap.CmTrafficGenerator;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentTransport;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yangtools.yang.common.Uint16;
+
+/**
+ * The controller's side (the RFT manager's worker: probe, follower, status writer, against the real
+ * in-memory MD-SAL broker) following real agent processes in a "switch" network namespace over a
+ * management veth from this (root) namespace, as on a switch management network: trusted by a
+ * pinned fingerprint and by the CA, with every session in the flow table; a wrong fingerprint, an
+ * expired certificate and a certificate for another name each an UNTRUSTED switch with its reason;
+ * mutual TLS refusing a controller without a client certificate and following one with it. A
+ * packet capture on the management veth during the follow holds no session data and no token in
+ * clear, where the same capture of a plain-HTTP agent (the control) holds both. Needs root,
+ * iproute2, openssl and tcpdump; skipped otherwise. Namespaces are named
+ * {@code PREFIX-RANDOM-sw} (PREFIX from {@code -Drst.test.netnsPrefix}, default {@code rstt}) and
+ * always removed.
+ */
+public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
+    private static final String MGMT_ROOT = "10.78.9.1";
+    private static final String MGMT_AGENT = "10.78.9.2";
+    private static final int SESSIONS = 50;
+    private static final int PIN = 4801;
+    private static final int OLD = 4802;
+    private static final int OTHER_NAME = 4803;
+    private static final int MUTUAL = 4804;
+    private static final int PLAIN = 4805;
+
+    private Path dir;
+    private Path certs;
+    private String ns;
+    private String rootIf;
+    private String token;
+    private final List<Process> processes = new ArrayList<>();
+    private ScheduledExecutorService executor;
+    private RftManager.Worker worker;
+
+    @Before
+    public void namespaceAndAgents() throws Exception {
+        assumeTrue("needs root for network namespaces", "root".equals(System.getProperty("user.name")));
+        assumeTrue("needs iproute2, openssl and tcpdump", Stream.of("ip", "openssl", "tcpdump").allMatch(
+            c -> Stream.of("/usr/sbin/", "/sbin/", "/usr/bin/").anyMatch(d -> Files.isExecutable(Path.of(d + c)))));
+        dir = Files.createTempDirectory("rst-netns-tls");
+        final String id = HexFormat.of().formatHex(new SecureRandom().generateSeed(3));
+        ns = System.getProperty("rst.test.netnsPrefix", "rstt") + "-" + id + "-sw";
+        rootIf = "rtl" + id;
+        sh("ip", "netns", "add", ns);
+        sh("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up");
+        sh("ip", "link", "add", rootIf, "type", "veth", "peer", "name", "mgmt-" + id);
+        sh("ip", "link", "set", "mgmt-" + id, "netns", ns);
+        sh("ip", "addr", "add", MGMT_ROOT + "/30", "dev", rootIf);
+        sh("ip", "link", "set", rootIf, "up");
+        sh("ip", "netns", "exec", ns, "ip", "addr", "add", MGMT_AGENT + "/30", "dev", "mgmt-" + id);
+        sh("ip", "netns", "exec", ns, "ip", "link", "set", "mgmt-" + id, "up");
+
+        certs = dir.resolve("pki");
+        certs("ca", certs.toString());
+        certs("switch", certs.toString(), "leaf1", "--ip", MGMT_AGENT);
+        certs("switch", certs.toString(), "other", "--ip", "10.9.9.9");
+        certs("switch", certs.toString(), "old", "--ip", MGMT_AGENT, "--days", "-1");
+        certs("switch", certs.toString(), "controller", "--client");
+
+        token = "tok-" + HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+        Files.writeString(dir.resolve("token"), token + "\n");
+        Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
+        new CmTrafficGenerator(CmTrafficGenerator.Options.bench(SESSIONS)).write(dir.resolve("traffic.pcap"));
+        executor = Executors.newScheduledThreadPool(2);
+    }
+
+    @After
+    public void teardown() throws Exception {
+        if (worker != null) {
+            worker.close();
+        }
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+        for (Process p : processes) {
+            p.destroy();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        if (ns != null) {
+            // deleting the namespace deletes its veth end, and so the root one
+            new ProcessBuilder("ip", "netns", "del", ns).inheritIO().start().waitFor();
+        }
+        if (dir != null) {
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private String pem(final String name) {
+        return certs.resolve(name).toString();
+    }
+
+    private void agent(final String name, final int port, final String... tls) throws IOException {
+        final Path pcap = dir.resolve("traffic.pcap");
+        final List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns,
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m", "-XX:TieredStopAtLevel=1",
+            "-cp", System.getProperty("java.class.path"), "io.rst.rft.cli.Main", "agent", "--replay", pcap.toString(),
+            "--retention", "1000000000", "--listen", MGMT_AGENT + ":" + port, "--token-file",
+            dir.resolve("token").toString(), "--state-dir", dir.resolve("state-" + name).toString(), "--agent-id",
+            name));
+        cmd.addAll(List.of(tls));
+        processes.add(new ProcessBuilder(cmd).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".log").toFile())).start());
+    }
+
+    /** tcpdump on the management veth, root side, writing every packet of {@code filter} as it comes. */
+    private Process capture(final Path file, final String filter) throws Exception {
+        final Process p = new ProcessBuilder("tcpdump", "-i", rootIf, "-U", "-s", "0", "-w", file.toString(), filter)
+            .redirectErrorStream(true).redirectOutput(dir.resolve(file.getFileName() + ".log").toFile()).start();
+        processes.add(p);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!Files.readString(dir.resolve(file.getFileName() + ".log")).contains("listening on")) {
+            assertTrue("tcpdump did not start: " + Files.readString(dir.resolve(file.getFileName() + ".log")),
+                p.isAlive() && System.nanoTime() < deadline);
+            Thread.sleep(50);
+        }
+        return p;
+    }
+
+    private static void stop(final Process tcpdump) throws InterruptedException {
+        tcpdump.destroy();
+        assertTrue(tcpdump.waitFor(10, TimeUnit.SECONDS));
+    }
+
+    private void startWorker(final boolean clientCertificate) {
+        final var links = new AgentLinks(certs.resolve("ca.crt"), clientCertificate ? certs.resolve("controller.crt")
+            : null, clientCertificate ? certs.resolve("controller.key") : null, executor, Duration.ofSeconds(3));
+        worker = new RftManager.Worker(getDataBroker(), new HttpAgentProbe(links, n -> token, Duration.ofSeconds(3)),
+            Duration.ofMillis(300), executor, n -> token, Duration.ofSeconds(60));
+    }
+
+    @Test
+    public void followedOverTlsAcrossTheManagementLinkWithNothingInClear() throws Exception {
+        agent("leaf1", PIN, "--tls-cert", pem("leaf1.crt"), "--tls-key", pem("leaf1.key"));
+        agent("old", OLD, "--tls-cert", pem("old.crt"), "--tls-key", pem("old.key"));
+        agent("other", OTHER_NAME, "--tls-cert", pem("other.crt"), "--tls-key", pem("other.key"));
+        agent("mutual", MUTUAL, "--tls-cert", pem("leaf1.crt"), "--tls-key", pem("leaf1.key"), "--tls-client-ca",
+            pem("ca.crt"));
+        agent("plain", PLAIN, "--plain-http");
+        final Path tlsCapture = dir.resolve("tls.pcap");
+        final Path plainCapture = dir.resolve("plain.pcap");
+        final Process tlsDump = capture(tlsCapture, "tcp port " + PIN);
+        final Process plainDump = capture(plainCapture, "tcp port " + PLAIN);
+        startWorker(false);
+        putSwitch("pinned", PIN, AgentTransport.Tls, fingerprint("leaf1"));
+        putSwitch("by-ca", PIN, AgentTransport.Tls, null);
+        putSwitch("wrong-pin", PIN, AgentTransport.Tls, fingerprint("other"));
+        putSwitch("expired", OLD, null, null);
+        putSwitch("other-name", OTHER_NAME, AgentTransport.Tls, null);
+        putSwitch("mutual-without", MUTUAL, AgentTransport.Tls, null);
+        putSwitch("plain", PLAIN, null, null);
+
+        // pinned and CA-trusted: followed, encrypted, every session in the flow table
+        for (String sw : List.of("pinned", "by-ca")) {
+            final var s = awaitOper(sw, o -> o.isPresent() && o.orElseThrow().getAgentStatus() != null
+                && o.orElseThrow().getAgentStatus().getState() == AgentState.CAPTURING
+                && o.orElseThrow().nonnullSession().size() == SESSIONS).orElseThrow();
+            assertTrue(sw + ": " + s.getAgentStatus().getDetail(),
+                s.getAgentStatus().getDetail().startsWith(AgentStatusTracker.CAPTURING_TLS));
+        }
+        assertUntrusted("wrong-pin", "does not match the pinned agent-tls-fingerprint");
+        assertUntrusted("expired", "expired");
+        assertUntrusted("other-name", "is for other, 10.9.9.9, not " + MGMT_AGENT);
+        // mutual TLS: a controller without a client certificate is refused, and told what it lacks
+        assertUntrusted("mutual-without", "requires a client certificate (mutual TLS)");
+        // the control: the plain-HTTP agent, followed and said to be in clear
+        final var plain = awaitOper("plain", o -> o.isPresent() && o.orElseThrow().getAgentStatus() != null
+            && o.orElseThrow().nonnullSession().size() == SESSIONS).orElseThrow();
+        assertEquals(AgentLinks.PLAIN_DETAIL, plain.getAgentStatus().getDetail());
+        stop(tlsDump);
+        stop(plainDump);
+
+        final Map<?, Session> sessions = operSwitch("pinned").orElseThrow().getSession();
+        final Session one = sessions.values().iterator().next();
+        final List<String> secrets = List.of(token, "session_id", "requester_qpn", "\"requester_ip\":\""
+            + one.getRequesterIp().stringValue() + "\"", one.getSessionId());
+        final String tlsBytes = new String(Files.readAllBytes(tlsCapture), StandardCharsets.ISO_8859_1);
+        final String plainBytes = new String(Files.readAllBytes(plainCapture), StandardCharsets.ISO_8859_1);
+        // the capture did see the follow: more bytes than the sessions' JSON (about 500 bytes each)
+        assertTrue("the TLS capture holds " + tlsBytes.length() + " bytes", tlsBytes.length() > SESSIONS * 500);
+        for (String secret : secrets) {
+            assertTrue("the plain-HTTP control shows " + secret + " in clear", plainBytes.contains(secret));
+            assertFalse("the TLS capture shows " + secret + " in clear", tlsBytes.contains(secret));
+        }
+    }
+
+    @Test
+    public void mutualTlsFollowsAControllerWithItsCertificate() throws Exception {
+        agent("mutual", MUTUAL, "--tls-cert", pem("leaf1.crt"), "--tls-key", pem("leaf1.key"), "--tls-client-ca",
+            pem("ca.crt"));
+        startWorker(true);
+        putSwitch("mutual", MUTUAL, AgentTransport.Tls, null);
+        final var s = awaitOper("mutual", o -> o.isPresent() && o.orElseThrow().getAgentStatus() != null
+            && o.orElseThrow().getAgentStatus().getState() == AgentState.CAPTURING
+            && o.orElseThrow().nonnullSession().size() == SESSIONS).orElseThrow();
+        assertTrue(s.getAgentStatus().getDetail(), s.getAgentStatus().getDetail().startsWith(
+            AgentStatusTracker.CAPTURING_TLS));
+    }
+
+    private void assertUntrusted(final String sw, final String words) throws Exception {
+        final var s = awaitOper(sw, o -> o.isPresent() && o.orElseThrow().getAgentStatus() != null
+            && o.orElseThrow().getAgentStatus().getState() == AgentState.UNTRUSTED).orElseThrow();
+        assertTrue(sw + ": " + s.getAgentStatus().getDetail(), s.getAgentStatus().getDetail().contains(words));
+    }
+
+    private String fingerprint(final String name) throws IOException {
+        return TlsFiles.fingerprint(TlsFiles.certificates(certs.resolve(name + ".crt")).get(0));
+    }
+
+    private void putSwitch(final String nodeId, final int port, final AgentTransport transport,
+            final String fingerprint) throws Exception {
+        final var builder = new SwitchBuilder().setNodeId(new NodeId(nodeId)).setEnabled(true)
+            .setAgentAddress(new Host(new IpAddress(new Ipv4Address(MGMT_AGENT))))
+            .setAgentPort(new PortNumber(Uint16.valueOf(port))).setAgentTransport(transport)
+            .setAgentTlsFingerprint(fingerprint);
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath(nodeId), builder.build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    private Optional<Switch> operSwitch(final String nodeId) throws Exception {
+        try (var tx = getDataBroker().newReadOnlyTransaction()) {
+            return tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath(nodeId)).get(5, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Waits up to 60 s (agent JVMs start in the namespace meanwhile) for the switch's operational state. */
+    private Optional<Switch> awaitOper(final String nodeId, final Predicate<Optional<Switch>> condition)
+            throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        Optional<Switch> last;
+        do {
+            last = operSwitch(nodeId);
+            if (condition.test(last)) {
+                return last;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("switch " + nodeId + " never reached the expected state; last: "
+            + last.map(Switch::getAgentStatus));
+    }
+
+    private static void certs(final String... args) throws Exception {
+        final List<String> cmd = new ArrayList<>(List.of("bash", Path.of("..", "scripts", "certs.sh").toString()));
+        cmd.addAll(List.of(args));
+        sh(cmd.toArray(String[]::new));
+    }
+
+    private static void sh(final String... cmd) throws Exception {
+        final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(String.join(" ", cmd), p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(String.join(" ", cmd) + ": " + out, 0, p.exitValue());
+    }
+}
