@@ -144,6 +144,9 @@ public class LabFabricIT {
         // the kernel's forwarding of the data's own UDP ports, and ECMP parts some from their CM
         assertTrue("data paths were compared: " + result.summary(), result.dataPaths() > 100);
         assertTrue("some data took another way than its CM: " + result.summary(), result.dataApart() > 0);
+        // what RESTCONF answers honours the models, as an independent validator reads them
+        validateWithYanglint("data/rdma-flow-table:rft?content=nonconfig");
+        validateWithYanglint("data/rdma-path-table:rpt?content=nonconfig");
         // the fabric really spread the sessions: both spines carry some
         final var kernel = KernelPaths.trace(fabric, conns.stream().map(c -> new KernelPaths.Flow(c.requester(),
             c.requesterIp(), c.responderIp(), c.requesterCmPort())).toList());
@@ -224,6 +227,41 @@ public class LabFabricIT {
         assertEquals("the browser suite passed (see " + work.resolve("browser.log") + "):\n" + out, 0, p.exitValue());
         assertTrue("no browser step was skipped or failed:\n" + out,
             java.util.regex.Pattern.compile("browser: \\d+ passed, 0 failed, 0 skipped").matcher(out).find());
+    }
+
+    /**
+     * Validates a RESTCONF answer with yanglint (libyang, Debian's libyang2-tools) against our
+     * models and the ODL model files they import, taken from the jars on the classpath.
+     */
+    private static void validateWithYanglint(final String path) throws Exception {
+        final Path dir = Files.createTempDirectory("rst-yanglint");
+        try {
+            final List<String> cmd = new java.util.ArrayList<>(List.of("yanglint", "-f", "json", "-t", "data", "-p",
+                dir.toString()));
+            for (String model : List.of("network-topology@2013-10-21.yang", "ietf-inet-types@2013-07-15.yang",
+                    "yang-ext@2013-07-09.yang",
+                    "rst-topology@2026-12-01.yang", "rdma-flow-table@2026-12-01.yang", "rdma-path-table@2026-12-01.yang")) {
+                try (var in = LabFabricIT.class.getClassLoader().getResourceAsStream("META-INF/yang/" + model)) {
+                    assertTrue("model " + model + " on the classpath", in != null);
+                    Files.copy(in, dir.resolve(model));
+                }
+                cmd.add(dir.resolve(model).toString());
+            }
+            final Path data = dir.resolve("data.json");
+            Files.writeString(data, rc.get(path).toString());
+            cmd.add(data.toString());
+            final var p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            final String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals("yanglint on GET " + path + ": " + out, 0, p.waitFor());
+        } finally {
+            final List<Path> all;
+            try (var files = Files.walk(dir)) {
+                all = files.sorted(java.util.Comparator.reverseOrder()).toList();
+            }
+            for (Path f : all) {
+                Files.deleteIfExists(f);
+            }
+        }
     }
 
     private static List<Truth.Connection> run(final Traffic.Options opt) throws Exception {

@@ -60,6 +60,8 @@ public final class SessionTable {
     private final SessionIndex index = new SessionIndex(false);
     /** Sessions by (IP, QPN) of either side, for data packets; null until {@link #trackData}. */
     private SessionIndex qpnIndex;
+    /** Data that came before the message announcing its QP; null until {@link #trackData}. */
+    private PendingData pendingData;
 
     // every session, least recently updated first
     private Session head;
@@ -189,7 +191,7 @@ public final class SessionTable {
                     retry = true;
                     s.state(SessionState.REQ_SENT);
                 }
-                aQpn(s, m.localQpn());
+                aQpn(s, m.localQpn(), t);
                 s.serviceId = m.serviceId();
                 s.set(Session.F_SERVICE);
                 s.waitForB = (byte) (m.remoteCmResponseTimeout() + 1);
@@ -219,9 +221,9 @@ public final class SessionTable {
                     }
                 }
                 if (isFromA(s, sHi, sLo, lc)) {
-                    aQpn(s, m.localQpn());
+                    aQpn(s, m.localQpn(), t);
                 } else {
-                    bQpn(s, m.localQpn());
+                    bQpn(s, m.localQpn(), t);
                 }
             }
             case RTU -> {
@@ -293,9 +295,9 @@ public final class SessionTable {
                 // a DREQ names the QP of its receiver
                 final boolean fromA = isFromA(s, sHi, sLo, lc);
                 if (fromA) {
-                    bQpn(s, m.remoteQpn());
+                    bQpn(s, m.remoteQpn(), t);
                 } else {
-                    aQpn(s, m.remoteQpn());
+                    aQpn(s, m.remoteQpn(), t);
                 }
                 if (s.state() == SessionState.DISCONNECTING) {
                     // the sender waits for its DREP as long as the receiver's CM response timeout,
@@ -362,6 +364,7 @@ public final class SessionTable {
     public void trackData() {
         if (qpnIndex == null) {
             qpnIndex = new SessionIndex(true);
+            pendingData = new PendingData();
             for (Session s = head; s != null; s = s.next) {
                 if (s.has(Session.F_A_QPN)) {
                     aQpn(s, s.aQpn);
@@ -396,13 +399,15 @@ public final class SessionTable {
         final Session s = qpnIndex.find(dHi, dLo, qpn);
         final boolean toB = s != null && s.has(Session.F_QPN_INDEXED_B) && s.bQpn == qpn && s.bHi == dHi
             && s.bLo == dLo;
+        final int port = ports.id(ingressPort);
+        final int udp = m.udpSrcPort() < 0 ? 0 : m.udpSrcPort();
         if (s == null || (toB ? s.aHi != sHi || s.aLo != sLo : s.bHi != sHi || s.bLo != sLo)) {
             dataUnmatched++;
+            // kept a while: the message announcing this QP may still come, handed over late
+            pendingData.put(dHi, dLo, qpn, sHi, sLo, udp, port, m.timeMicros());
             return false;
         }
         dataMatched++;
-        final int port = ports.id(ingressPort);
-        final int udp = m.udpSrcPort() < 0 ? 0 : m.udpSrcPort();
         final boolean moved;
         if (toB) {
             moved = s.aDataPackets == 0 || s.aDataUdp != udp || s.aDataPort != (short) port;
@@ -423,6 +428,15 @@ public final class SessionTable {
     }
 
     private void aQpn(final Session s, final int qpn) {
+        aQpn(s, qpn, Long.MAX_VALUE);
+    }
+
+    private void bQpn(final Session s, final int qpn) {
+        bQpn(s, qpn, Long.MAX_VALUE);
+    }
+
+    /** A's QPN, announced at {@code announced} (data to it captured since, but handed over before, joins). */
+    private void aQpn(final Session s, final int qpn, final long announced) {
         if (qpnIndex != null && s.has(Session.F_QPN_INDEXED_A)) {
             if (s.aQpn == qpn) {
                 return;
@@ -435,10 +449,15 @@ public final class SessionTable {
         if (qpnIndex != null && !s.has(Session.F_REMOVED)) {
             indexQpn(s, s.aHi, s.aLo, qpn);
             s.set(Session.F_QPN_INDEXED_A);
+            if (s.bDataPackets == 0 && pendingData.takeInto(s, false, s.aHi, s.aLo, qpn, s.bHi, s.bLo, announced) > 0) {
+                dataUnmatched--;
+                dataMatched++;
+            }
         }
     }
 
-    private void bQpn(final Session s, final int qpn) {
+    /** B's QPN, announced at {@code announced}. */
+    private void bQpn(final Session s, final int qpn, final long announced) {
         if (qpnIndex != null && s.has(Session.F_QPN_INDEXED_B)) {
             if (s.bQpn == qpn) {
                 return;
@@ -451,6 +470,10 @@ public final class SessionTable {
         if (qpnIndex != null && !s.has(Session.F_REMOVED)) {
             indexQpn(s, s.bHi, s.bLo, qpn);
             s.set(Session.F_QPN_INDEXED_B);
+            if (s.aDataPackets == 0 && pendingData.takeInto(s, true, s.bHi, s.bLo, qpn, s.aHi, s.aLo, announced) > 0) {
+                dataUnmatched--;
+                dataMatched++;
+            }
         }
     }
 

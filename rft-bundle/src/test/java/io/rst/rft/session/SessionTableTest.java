@@ -200,6 +200,35 @@ class SessionTableTest {
     }
 
     @Test
+    void dataHandedOverBeforeTheMessageThatAnnouncedItsQpJoinsWhenItComes() {
+        // found in the lab under load: the data entered the leaf's uplink after the REP entered
+        // its host port, but the uplink's ring was drained first
+        final SessionTable t = table(10, 1_000_000_000L);
+        t.trackData();
+        fb.timeouts(16, 16, 2).localQpn(0x101);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), "swp1");
+        final CmMessage early = data(A, B, 0x202, 50001, 0);
+        early.setCapture(1, 1_010_000_000L);
+        assertFalse(t.acceptData(early, "swp3"));
+        assertEquals(1, t.dataUnmatched());
+        fb.localQpn(0x202);
+        t.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 1_004_000L), "swp2");
+        assertEquals(new DataFlow(50001, "swp3", 1), t.snapshot().get(0).requesterData());
+        assertEquals(1, t.dataMatched());
+        assertEquals(0, t.dataUnmatched());
+        // data captured before the QP was announced is another (older) QP's: it does not join
+        fb.localQpn(0x303);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x33, 0, 2_000_000L), "swp1");
+        final CmMessage old = data(A, B, 0x404, 50002, 0);
+        old.setCapture(1, 1_500_000_000L);
+        assertFalse(t.acceptData(old, "swp3"));
+        fb.localQpn(0x404);
+        t.accept(msg(CmMessageType.REP, B, A, 0x44, 0x33, 2_004_000L), "swp2");
+        assertNull(t.snapshot().get(1).requesterData());
+        assertEquals(1, t.dataUnmatched());
+    }
+
+    @Test
     void aRejOfAReqNamesTheRespondersCommId() {
         final SessionTable t = table(10, 1_000_000L);
         fb.timeouts(16, 16, 2);
