@@ -28,11 +28,16 @@ final class FabricIndex {
 
     /** Records a switch's (new or changed) view of a session; returns the view it replaced. */
     @Nullable Sighting putSighting(final Sighting sighting, final String sessionId, final double now) {
-        sessionUpdates.merge(sighting.switchId(), 1L, Long::sum);
-        if (!Double.isNaN(sighting.lastSeen())) {
-            ingestLag.put(sighting.switchId(), Math.max(0, now - sighting.lastSeen()));
+        final var before = sessions.computeIfAbsent(sessionId, id -> new HashMap<>(4)).put(sighting.switchId(),
+            sighting);
+        // a switch written whole again repeats sessions that did not change: those are no update
+        if (!sighting.equals(before)) {
+            sessionUpdates.merge(sighting.switchId(), 1L, Long::sum);
+            if (!Double.isNaN(sighting.lastSeen())) {
+                ingestLag.put(sighting.switchId(), Math.max(0, now - sighting.lastSeen()));
+            }
         }
-        return sessions.computeIfAbsent(sessionId, id -> new HashMap<>(4)).put(sighting.switchId(), sighting);
+        return before;
     }
 
     void removeSighting(final String switchId, final String sessionId) {

@@ -76,7 +76,8 @@ final class InsightWorker implements AutoCloseable {
     /** Sessions whose failure was announced: each is announced once. */
     private final Set<String> announced = new HashSet<>();
     private boolean dirty = true;
-    private double lastRecompute = Double.NEGATIVE_INFINITY;
+    /** System.nanoTime() of the last recomputation: the rate limit runs on the machine's clock. */
+    private long lastRecompute = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
     private @Nullable Problems written;
     private volatile Snapshot snapshot = Snapshot.INACTIVE;
     private volatile boolean closed;
@@ -257,17 +258,16 @@ final class InsightWorker implements AutoCloseable {
         if (closed) {
             return;
         }
-        final double now = clock.getAsDouble();
-        final double since = now - lastRecompute;
+        final double since = (System.nanoTime() - lastRecompute) / 1e9;
         if (dirty && since >= 1 || since >= idleRecompute) {
-            recompute(now);
+            recompute(clock.getAsDouble());
         }
     }
 
     private void recompute(final double now) {
         final long start = System.nanoTime();
         dirty = false;
-        lastRecompute = now;
+        lastRecompute = start;
         final var summary = ProblemSummary.of(detector.detect(index, now));
         final var content = summary.toContainer(null);
         if (!content.equals(written)) {
@@ -331,6 +331,16 @@ final class InsightWorker implements AutoCloseable {
         // the problems belong to the active instance: the next one writes its own
         final var tx = broker.newWriteOnlyTransaction();
         tx.delete(LogicalDatastoreType.OPERATIONAL, PROBLEMS);
-        tx.commit();
+        tx.commit().addCallback(new FutureCallback<CommitInfo>() {
+            @Override
+            public void onSuccess(final CommitInfo result) {
+                LOG.debug("Problems removed");
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.warn("Removing the problems failed", cause);
+            }
+        }, MoreExecutors.directExecutor());
     }
 }

@@ -9,6 +9,7 @@ package io.rst.insight;
 
 import static java.util.Objects.requireNonNull;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
@@ -20,7 +21,8 @@ import javax.servlet.http.HttpServletResponse;
 final class MetricsServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
 
-    @SuppressWarnings("serial")
+    @SuppressFBWarnings(value = "SE_TRANSIENT_FIELD_NOT_RESTORED", justification = "never serialized: a servlet "
+        + "registered with the web server, not a session attribute")
     private final transient Supplier<Snapshot> snapshots;
 
     MetricsServlet(final Supplier<Snapshot> snapshots) {
