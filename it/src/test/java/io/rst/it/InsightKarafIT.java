@@ -1,0 +1,198 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.it;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.ops4j.pax.exam.CoreOptions.maven;
+import static org.ops4j.pax.exam.CoreOptions.systemTimeout;
+import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.editConfigurationFilePut;
+import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.karafDistributionConfiguration;
+import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.logLevel;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.karaf.options.LogLevelOption.LogLevel;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+
+/**
+ * The controller as an operator's instrument, in the real distribution: the metrics at /metrics
+ * behind AAA, scraped by a real Prometheus server (Debian's package) and queried back through its
+ * HTTP API; the problems in RESTCONF. Runs in a network namespace of its own in CI (ports 8181 and
+ * 9090).
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class InsightKarafIT {
+    private static final String BASE = "http://127.0.0.1:8181";
+    private static final String AUTH = "Basic "
+        + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
+    private static final String PROMETHEUS = System.getProperty("rst.it.prometheus", "/usr/bin/prometheus");
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Configuration
+    public Option[] config() {
+        return new Option[] {
+            karafDistributionConfiguration()
+                .frameworkUrl(maven().groupId("io.rst").artifactId("rst-karaf").type("tar.gz").versionAsInProject())
+                .unpackDirectory(Path.of(System.getProperty("rst.it.unpack", "target/exam")).toFile())
+                .useDeployFolder(false),
+            logLevel(LogLevel.INFO),
+            systemTimeout(180_000),
+            editConfigurationFilePut("etc/org.ops4j.pax.url.mvn.cfg", "org.ops4j.pax.url.mvn.repositories",
+                "file:${karaf.home}/${karaf.default.repository}@id=system.repository, "
+                    + "file:${karaf.data}/kar@id=kar.repository@multi, "
+                    + "file:" + System.getProperty("maven.repo.local", System.getProperty("user.home")
+                        + "/.m2/repository") + "@id=local.m2@snapshots"),
+        };
+    }
+
+    @Test
+    public void prometheusScrapesTheMetricsAndAnswersAFigureBack() throws Exception {
+        awaitRestconf();
+        // an enabled switch whose agent is not there: UNREACHABLE, an agent-unreachable problem
+        final var put = send("PUT", "/rests/data/rdma-flow-table:rft/switch=it-ins1", """
+            {"rdma-flow-table:switch":[{"node-id":"it-ins1","agent-address":"127.0.0.1","agent-port":9,
+             "enabled":true}]}""", true);
+        assertTrue("PUT it-ins1: " + put.statusCode() + " " + put.body(),
+            put.statusCode() == 201 || put.statusCode() == 204);
+
+        // the metrics need the RESTCONF credentials; /metrics itself redirects to /metrics/ (the web
+        // context's root), which Prometheus follows with its credentials
+        final var bare = send("GET", "/metrics", null, false);
+        assertEquals(302, bare.statusCode());
+        assertTrue(bare.headers().firstValue("Location").orElse(""),
+            bare.headers().firstValue("Location").orElse("").endsWith("/metrics/"));
+        assertEquals(401, send("GET", "/metrics/", null, false).statusCode());
+        final var metrics = await("/metrics/", r -> r.statusCode() == 200
+            && r.body().contains("rst_agents{state=\"UNREACHABLE\"} 1\n"));
+        assertTrue(metrics.headers().firstValue("Content-Type").orElse(""),
+            metrics.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
+        assertTrue(metrics.body(), metrics.body().contains("rst_insight_active 1\n"));
+        assertTrue(metrics.body(), metrics.body().contains("rst_problems{kind=\"agent-unreachable\"} 1\n"));
+
+        // the same in RESTCONF, as rst-insight:problems
+        final var problems = await("/rests/data/rst-insight:problems", r -> r.statusCode() == 200
+            && r.body().contains("agent-unreachable|it-ins1"));
+        assertTrue(problems.body(), problems.body().contains("\"node-id\":\"it-ins1\""));
+
+        // a real Prometheus scrapes it with basic auth, and its HTTP API answers the figure back
+        assertTrue("no Prometheus at " + PROMETHEUS + " (Debian: apt-get install prometheus)",
+            Files.isExecutable(Path.of(PROMETHEUS)));
+        final var dir = Files.createTempDirectory("rst-prometheus");
+        Files.writeString(dir.resolve("prometheus.yml"), """
+            global:
+              scrape_interval: 1s
+            scrape_configs:
+              - job_name: rst
+                metrics_path: /metrics
+                basic_auth:
+                  username: admin
+                  password: admin
+                static_configs:
+                  - targets: ['127.0.0.1:8181']
+            """);
+        final var prometheus = new ProcessBuilder(PROMETHEUS, "--config.file=" + dir.resolve("prometheus.yml"),
+            "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:9090")
+            .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+        try {
+            final var query = "http://127.0.0.1:9090/api/v1/query?query="
+                + URLEncoder.encode("rst_agents{state=\"UNREACHABLE\"}", StandardCharsets.UTF_8);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            String last = "";
+            while (System.nanoTime() < deadline) {
+                try {
+                    last = http.send(HttpRequest.newBuilder(URI.create(query)).timeout(Duration.ofSeconds(10)).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                    // {"status":"success","data":{"resultType":"vector","result":[{"metric":{...},"value":[T,"1"]}]}}
+                    if (last.contains("\"status\":\"success\"") && last.contains("\"job\":\"rst\"")
+                            && last.matches("(?s).*\"value\":\\[[0-9.]+,\"1\"\\].*")) {
+                        break;
+                    }
+                } catch (java.io.IOException e) {
+                    last = e.toString();
+                }
+                Thread.sleep(500);
+            }
+            assertTrue("Prometheus never answered rst_agents{state=UNREACHABLE} = 1; last: " + last + "\nlog: "
+                + Files.readString(dir.resolve("prometheus.log")), last.matches("(?s).*\"value\":\\[[0-9.]+,\"1\"\\].*"));
+            // and the scrape itself was healthy: the target is up
+            final var up = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:9090/api/v1/query?query=up"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(up, up.matches("(?s).*\"job\":\"rst\".*\"value\":\\[[0-9.]+,\"1\"\\].*"));
+        } finally {
+            prometheus.destroy();
+            if (!prometheus.waitFor(10, TimeUnit.SECONDS)) {
+                prometheus.destroyForcibly();
+            }
+        }
+        assertEquals(204, send("DELETE", "/rests/data/rdma-flow-table:rft/switch=it-ins1", null, true).statusCode());
+    }
+
+    private void awaitRestconf() throws Exception {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+        while (true) {
+            try {
+                if (send("GET", "/rests/data/ietf-yang-library:yang-library?fields=module-set(name)", null, true)
+                        .statusCode() == 200) {
+                    return;
+                }
+            } catch (java.io.IOException e) {
+                // not listening yet
+            }
+            assertTrue("RESTCONF never answered", System.nanoTime() < deadline);
+            Thread.sleep(500);
+        }
+    }
+
+    private HttpResponse<String> await(final String path, final Predicate<HttpResponse<String>> condition)
+            throws Exception {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        HttpResponse<String> last;
+        do {
+            last = send("GET", path, null, true);
+            if (condition.test(last)) {
+                return last;
+            }
+            Thread.sleep(250);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError(path + " never matched; last: " + last.statusCode() + " " + last.body());
+    }
+
+    HttpResponse<String> send(final String method, final String path, final String body, final boolean auth)
+            throws Exception {
+        final var builder = HttpRequest.newBuilder(URI.create(BASE + path)).timeout(Duration.ofSeconds(30))
+            .header("Accept", "application/json");
+        if (auth) {
+            builder.header("Authorization", AUTH);
+        }
+        if (body != null) {
+            builder.header("Content-Type", "application/json");
+        }
+        builder.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+        return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
