@@ -10,6 +10,7 @@ package io.rst.it;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.ops4j.pax.exam.CoreOptions.maven;
+import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 import static org.ops4j.pax.exam.CoreOptions.systemTimeout;
 import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.editConfigurationFilePut;
 import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.karafDistributionConfiguration;
@@ -53,7 +54,11 @@ public class InsightKarafIT {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Configuration
-    public Option[] config() {
+    public Option[] config() throws Exception {
+        // the controller's token for the agent the notification test starts
+        final var token = Path.of(System.getProperty("rst.it.unpack", "target/exam")).toAbsolutePath().getParent()
+            .resolve("insight-agent-token");
+        Files.writeString(token, "insight-it-" + System.nanoTime() + "\n");
         return new Option[] {
             karafDistributionConfiguration()
                 .frameworkUrl(maven().groupId("io.rst").artifactId("rst-karaf").type("tar.gz").versionAsInProject())
@@ -61,6 +66,9 @@ public class InsightKarafIT {
                 .useDeployFolder(false),
             logLevel(LogLevel.INFO),
             systemTimeout(180_000),
+            editConfigurationFilePut("etc/io.rst.rft.cfg", "agent-token-file", token.toString()),
+            systemProperty("rst.it.agentToken").value(token.toString()),
+            systemProperty("rst.it.agentJar").value(System.getProperty("rst.it.agentJar", "")),
             editConfigurationFilePut("etc/org.ops4j.pax.url.mvn.cfg", "org.ops4j.pax.url.mvn.repositories",
                 "file:${karaf.home}/${karaf.default.repository}@id=system.repository, "
                     + "file:${karaf.data}/kar@id=kar.repository@multi, "
@@ -149,6 +157,111 @@ public class InsightKarafIT {
             }
         }
         assertEquals(204, send("DELETE", "/rests/data/rdma-flow-table:rft/switch=it-ins1", null, true).statusCode());
+    }
+
+    @Test
+    public void badRpcInputIsTheCallersErrorAnswered400WithAnErrorTagAndPath() throws Exception {
+        awaitRestconf();
+        final String[][] cases = {
+            {"{\"input\":{\"src-ip\":\"garbage\",\"dst-ip\":\"10.0.0.2\"}}", "invalid-value",
+                "/rdma-path-table:trace-session/input/src-ip"},
+            {"{\"input\":{\"src-ip\":\"10.0.0.1\",\"dst-ip\":\"10.0.0.2\",\"qpn\":99999999}}", "invalid-value",
+                "/rdma-path-table:trace-session/input/qpn"},
+            {"{\"input\":{\"dst-ip\":\"10.0.0.2\"}}", "missing-element",
+                "/rdma-path-table:trace-session/input/src-ip"},
+        };
+        for (var c : cases) {
+            final var answer = send("POST", "/rests/operations/rdma-path-table:trace-session", c[0], true);
+            assertEquals(c[0] + " -> " + answer.body(), 400, answer.statusCode());
+            assertTrue(answer.body(), answer.body().contains("\"error-tag\":\"" + c[1] + "\""));
+            assertTrue(answer.body(), answer.body().contains("\"error-path\":\"" + c[2] + "\""));
+            assertTrue(answer.body(), answer.headers().firstValue("Content-Type").orElse("").contains("json"));
+        }
+        // good input still reaches the RPC
+        final var good = send("POST", "/rests/operations/rdma-path-table:trace-session",
+            "{\"input\":{\"src-ip\":\"10.0.0.1\",\"dst-ip\":\"10.0.0.2\",\"qpn\":7}}", true);
+        assertTrue(good.statusCode() + " " + good.body(), good.statusCode() == 200 || good.statusCode() == 204);
+        // sessions-through without its node: missing-element too
+        final var through = send("POST", "/rests/operations/rdma-path-table:sessions-through", "{\"input\":{}}", true);
+        assertEquals(through.body(), 400, through.statusCode());
+        assertTrue(through.body(), through.body().contains("missing-element"));
+    }
+
+    @Test
+    public void aRestconfSubscriberReceivesTheNotifications() throws Exception {
+        awaitRestconf();
+        final var ns = "(urn:io:rst:rst-insight?revision=2026-12-01)";
+        final var create = send("POST", "/rests/operations/sal-remote:create-notification-stream",
+            "{\"input\":{\"notifications\":[\"" + ns + "session-failed\",\"" + ns + "path-changed\",\""
+                + ns + "agent-unreachable\",\"" + ns + "agent-reachable\"]}}", true);
+        assertEquals(create.body(), 200, create.statusCode());
+        final var name = java.util.regex.Pattern.compile("\"notification-stream-identifier\"\\s*:\\s*\"([^\"]+)\"")
+            .matcher(create.body());
+        assertTrue(create.body(), name.find());
+
+        // subscribe as an outside client: server-sent events, JSON
+        final var events = new java.util.concurrent.CopyOnWriteArrayList<String>();
+        final var stream = http.send(HttpRequest.newBuilder(URI.create(BASE + "/rests/streams/json/" + name.group(1)))
+            .header("Authorization", AUTH).header("Accept", "text/event-stream").build(),
+            HttpResponse.BodyHandlers.ofLines());
+        assertEquals(200, stream.statusCode());
+        final var reader = Thread.ofVirtual().start(() -> stream.body().forEach(events::add));
+        try {
+            // an enabled switch whose agent is not there yet: agent-unreachable
+            final var agentDir = Files.createTempDirectory("rst-insight-agent");
+            final var put = send("PUT", "/rests/data/rdma-flow-table:rft/switch=it-ins2", """
+                {"rdma-flow-table:switch":[{"node-id":"it-ins2","agent-address":"127.0.0.1","agent-port":4791,
+                 "agent-transport":"plain-http","enabled":true}]}""", true);
+            assertTrue(put.statusCode() + " " + put.body(), put.statusCode() == 201 || put.statusCode() == 204);
+            awaitEvent(events, "agent-unreachable", "it-ins2");
+
+            // the agent starts, replaying every CM scenario (REJs among them): agent-reachable, session-failed
+            final var java = ProcessHandle.current().info().command().orElse("java");
+            final var jar = System.getProperty("rst.it.agentJar");
+            assertTrue("no agent jar at " + jar, jar != null && Files.isRegularFile(Path.of(jar)));
+            final var capture = agentDir.resolve("all.pcap");
+            final var gen = new ProcessBuilder(java, "-jar", jar, "gen", "--all-types", "--sessions", "40", "--out",
+                capture.toString()).redirectErrorStream(true).redirectOutput(agentDir.resolve("gen.log").toFile())
+                .start();
+            final int genStatus = gen.waitFor();
+            assertEquals("gen: " + Files.readString(agentDir.resolve("gen.log")), 0, genStatus);
+            final var agent = new ProcessBuilder(java, "-Xmx128m", "-jar", jar, "agent", "--replay", capture.toString(),
+                "--listen", "127.0.0.1:4791", "--token-file", System.getProperty("rst.it.agentToken"), "--state-dir",
+                agentDir.resolve("state").toString(), "--plain-http").redirectErrorStream(true)
+                .redirectOutput(agentDir.resolve("agent.log").toFile()).start();
+            try {
+                awaitEvent(events, "agent-reachable", "it-ins2");
+                final var failed = awaitEvent(events, "session-failed", "\"failure\":\"rejected\"");
+                assertTrue(failed, failed.contains("reject-reason"));
+                // and the problem is in RESTCONF
+                await("/rests/data/rst-insight:problems", r -> r.statusCode() == 200
+                    && r.body().contains("\"kind\":\"rejected\"") && r.body().contains("it-ins2"));
+            } finally {
+                agent.destroy();
+                if (!agent.waitFor(10, TimeUnit.SECONDS)) {
+                    agent.destroyForcibly();
+                }
+            }
+            assertEquals(204, send("DELETE", "/rests/data/rdma-flow-table:rft/switch=it-ins2", null, true)
+                .statusCode());
+        } finally {
+            reader.interrupt();
+        }
+    }
+
+    /** The first event (an SSE data line) naming the notification and containing the text. */
+    private static String awaitEvent(final java.util.List<String> events, final String notification,
+            final String text) throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline) {
+            for (var line : events) {
+                if (line.startsWith("data:") && line.contains("rst-insight:" + notification) && line.contains(text)) {
+                    return line;
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no " + notification + " event with " + text + " in " + events);
     }
 
     private void awaitRestconf() throws Exception {
