@@ -9,7 +9,9 @@ package io.rst.insight;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.eclipse.jdt.annotation.Nullable;
 
 /**
@@ -20,6 +22,8 @@ import org.eclipse.jdt.annotation.Nullable;
 final class FabricIndex {
     /** Session ID to the switches that saw it; most sessions are seen by 1 to 5 switches. */
     private final Map<String, Map<String, Sighting>> sessions = new HashMap<>();
+    /** Switch to the sessions it saw: what a switch's removal or rewrite touches, without a scan. */
+    private final Map<String, Set<String>> sessionsBySwitch = new HashMap<>();
     private final Map<String, PathFacts> paths = new HashMap<>();
     private final Map<String, AgentFacts> agents = new HashMap<>();
     private final Map<String, Long> sessionUpdates = new HashMap<>();
@@ -30,6 +34,9 @@ final class FabricIndex {
     @Nullable Sighting putSighting(final Sighting sighting, final String sessionId, final double now) {
         final var before = sessions.computeIfAbsent(sessionId, id -> new HashMap<>(4)).put(sighting.switchId(),
             sighting);
+        if (before == null) {
+            sessionsBySwitch.computeIfAbsent(sighting.switchId(), k -> new HashSet<>()).add(sessionId);
+        }
         // a switch written whole again repeats sessions that did not change: those are no update
         if (!sighting.equals(before)) {
             sessionUpdates.merge(sighting.switchId(), 1L, Long::sum);
@@ -48,11 +55,23 @@ final class FabricIndex {
                 sessions.remove(sessionId);
             }
         }
+        final var ids = sessionsBySwitch.get(switchId);
+        if (ids != null) {
+            ids.remove(sessionId);
+        }
+    }
+
+    /** The sessions a switch saw (a copy: the caller may change the index while it walks them). */
+    Set<String> sessionsOf(final String switchId) {
+        return Set.copyOf(sessionsBySwitch.getOrDefault(switchId, Set.of()));
     }
 
     /** Forgets everything a switch saw (the switch was removed, or its RFT turned off). */
     void removeSwitch(final String switchId) {
-        sessions.values().removeIf(bySwitch -> bySwitch.remove(switchId) != null && bySwitch.isEmpty());
+        for (var id : sessionsOf(switchId)) {
+            removeSighting(switchId, id);
+        }
+        sessionsBySwitch.remove(switchId);
         agents.remove(switchId);
         ingestLag.remove(switchId);
     }

@@ -37,6 +37,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentReachableBuilder;
@@ -123,12 +124,10 @@ final class InsightWorker implements AutoCloseable {
                     // a whole switch written: its sessions replace what the index held for it
                     final var after = written.dataAfter();
                     final var now2 = after.nonnullSession();
-                    for (var entry : new ArrayList<>(index.sessions().entrySet())) {
-                        if (entry.getValue().containsKey(node) && !now2.containsKey(
-                                new org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch
-                                    .SessionKey(entry.getKey()))) {
-                            index.removeSighting(node, entry.getKey());
-                            touched.add(entry.getKey());
+                    for (var id : index.sessionsOf(node)) {
+                        if (!now2.containsKey(new SessionKey(id))) {
+                            index.removeSighting(node, id);
+                            touched.add(id);
                         }
                     }
                     for (var session : now2.values()) {
@@ -154,11 +153,7 @@ final class InsightWorker implements AutoCloseable {
                     }
                 }
                 case DataObjectDeleted<Switch> deleted -> {
-                    for (var entry : index.sessions().entrySet()) {
-                        if (entry.getValue().containsKey(node)) {
-                            touched.add(entry.getKey());
-                        }
-                    }
+                    touched.addAll(index.sessionsOf(node));
                     index.removeSwitch(node);
                 }
             }

@@ -10,7 +10,6 @@ package io.rst.insight;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
-import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.math.BigDecimal;
@@ -142,6 +141,23 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         Thread.sleep(300);
         assertEquals(1, received.stream().filter(n -> n instanceof SessionFailed f && f.getSessionId().equals("s1"))
             .count());
+    }
+
+    @Test
+    public void aSwitchRemovedTakesWhatOnlyItSawOutOfTheProblems() throws Exception {
+        putSession("leaf1", "r1", SessionState.REJECTED, 8, now - 2, msg(CmMessageType.REJ, "swp3", now - 1));
+        putSession("leaf2", "r2", SessionState.REJECTED, 8, now - 2, msg(CmMessageType.REJ, "swp5", now - 1));
+        awaitProblems(p -> p.nonnullProblem().values().stream().filter(x -> x.getKind() == ProblemKind.Rejected)
+            .count() == 2);
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId("leaf1"))).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+        final var left = awaitProblems(p -> p.nonnullProblem().values().stream()
+            .filter(x -> x.getKind() == ProblemKind.Rejected).count() == 1);
+        assertEquals("leaf2", left.nonnullProblem().values().stream().filter(x -> x.getKind() == ProblemKind.Rejected)
+            .findFirst().orElseThrow().getNodeId());
+        assertFalse(left.nonnullSwitch().values().stream().anyMatch(x -> x.getNodeId().equals("leaf1")));
     }
 
     @Test
