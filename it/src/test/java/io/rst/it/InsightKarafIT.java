@@ -59,6 +59,8 @@ public class InsightKarafIT {
         final var token = Path.of(System.getProperty("rst.it.unpack", "target/exam")).toAbsolutePath().getParent()
             .resolve("insight-agent-token");
         Files.writeString(token, "insight-it-" + System.nanoTime() + "\n");
+        // the controller refuses a token file others can read
+        Files.setPosixFilePermissions(token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         return new Option[] {
             karafDistributionConfiguration()
                 .frameworkUrl(maven().groupId("io.rst").artifactId("rst-karaf").type("tar.gz").versionAsInProject())
@@ -95,7 +97,9 @@ public class InsightKarafIT {
             bare.headers().firstValue("Location").orElse("").endsWith("/metrics/"));
         assertEquals(401, send("GET", "/metrics/", null, false).statusCode());
         final var metrics = await("/metrics/", r -> r.statusCode() == 200
-            && r.body().contains("rst_agent_up{switch=\"it-ins1\"} 0\n"));
+            && r.body().contains("rst_agent_up{switch=\"it-ins1\"} 0\n")
+            && r.body().matches("(?s).*rst_agents\\{state=\"UNREACHABLE\"\\} [1-9].*")
+            && r.body().matches("(?s).*rst_problems\\{kind=\"agent-unreachable\"\\} [1-9].*"));
         assertTrue(metrics.headers().firstValue("Content-Type").orElse(""),
             metrics.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
         assertTrue(metrics.body(), metrics.body().contains("rst_insight_active 1\n"));
@@ -266,8 +270,8 @@ public class InsightKarafIT {
         return java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
-    private static java.util.List<String> command(final java.util.List<String> java, final String... args) {
-        final var out = new java.util.ArrayList<>(java);
+    private static java.util.List<String> command(final java.util.List<String> launcher, final String... args) {
+        final var out = new java.util.ArrayList<>(launcher);
         out.addAll(java.util.List.of(args));
         return out;
     }
