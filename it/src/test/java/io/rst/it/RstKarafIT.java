@@ -79,18 +79,18 @@ public class RstKarafIT {
 
     @Test
     public void featuresAreInstalled() throws Exception {
-        for (var feature : new String[] {"odl-rst-rft", "odl-rst-rpt", "odl-rst-ui", "odl-rst", "odl-restconf-nb"}) {
+        for (var feature : new String[] {"odl-rst-rft", "odl-rst-rpt", "odl-rst-ui", "odl-rst-insight", "odl-rst", "odl-restconf-nb"}) {
             assertTrue(feature + " is not installed", featuresService.isInstalled(featuresService.getFeature(feature)));
         }
     }
 
     @Test
     public void bundlesAndBlueprintContainersAreActive() throws Exception {
-        for (var name : new String[] {"io.rst.yang", "io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle"}) {
+        for (var name : new String[] {"io.rst.yang", "io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle", "io.rst.insight-bundle"}) {
             final var bundle = bundle(name);
             assertEquals(name + " is not active", Bundle.ACTIVE, bundle.getState());
         }
-        for (var name : new String[] {"io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle"}) {
+        for (var name : new String[] {"io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle", "io.rst.insight-bundle"}) {
             awaitBlueprint(name);
         }
     }

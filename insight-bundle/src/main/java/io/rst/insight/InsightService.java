@@ -1,0 +1,103 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.binding.api.NotificationPublishService;
+import org.opendaylight.mdsal.singleton.api.ClusterSingletonService;
+import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
+import org.opendaylight.mdsal.singleton.api.ServiceGroupIdentifier;
+import org.opendaylight.yangtools.concepts.Registration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The insight service: a thin Blueprint shell. One member of a cluster (the singleton's owner)
+ * follows the flow and path tables, writes rst-insight:problems and publishes the notifications;
+ * its figures are what /metrics shows.
+ */
+public final class InsightService implements ClusterSingletonService, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(InsightService.class);
+    private static final ServiceGroupIdentifier IDENTIFIER = new ServiceGroupIdentifier("rst-insight");
+
+    private final DataBroker broker;
+    private final NotificationPublishService notifications;
+    private final Registration singleton;
+    private @Nullable InsightWorker worker;
+    private @Nullable ScheduledExecutorService executor;
+    private boolean closed;
+
+    public InsightService(final DataBroker broker, final NotificationPublishService notifications,
+            final ClusterSingletonServiceProvider singletons) {
+        this.broker = requireNonNull(broker);
+        this.notifications = requireNonNull(notifications);
+        singleton = singletons.registerClusterSingletonService(this);
+        LOG.info("RST insight started");
+    }
+
+    @Override
+    public ServiceGroupIdentifier getIdentifier() {
+        return IDENTIFIER;
+    }
+
+    /** The figures of the active instance; {@link Snapshot#INACTIVE} on the other members. */
+    Snapshot snapshot() {
+        final var current = currentWorker();
+        return current == null ? Snapshot.INACTIVE : current.snapshot();
+    }
+
+    private synchronized @Nullable InsightWorker currentWorker() {
+        return worker;
+    }
+
+    @Override
+    public synchronized void instantiateServiceInstance() {
+        if (closed || worker != null) {
+            return;
+        }
+        final var exec = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("rst-insight").daemon()
+            .factory());
+        executor = exec;
+        worker = new InsightWorker(broker, notifications, ProblemDetector.Options.DEFAULTS, exec,
+            () -> System.currentTimeMillis() / 1000.0, 5);
+        LOG.info("RST insight is the active instance");
+    }
+
+    @Override
+    public synchronized ListenableFuture<?> closeServiceInstance() {
+        final var current = worker;
+        worker = null;
+        if (current != null) {
+            current.close();
+            LOG.info("RST insight is no longer the active instance");
+        }
+        final var exec = executor;
+        executor = null;
+        if (exec != null) {
+            exec.shutdown();
+        }
+        return Futures.immediateFuture(null);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            singleton.close();
+            closeServiceInstance();
+            LOG.info("RST insight stopped");
+        }
+    }
+}

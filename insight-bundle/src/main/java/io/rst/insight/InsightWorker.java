@@ -1,0 +1,341 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.MoreExecutors;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
+import org.opendaylight.mdsal.binding.api.DataObjectModification;
+import org.opendaylight.mdsal.binding.api.DataObjectModified;
+import org.opendaylight.mdsal.binding.api.DataObjectWritten;
+import org.opendaylight.mdsal.binding.api.DataTreeChangeListener;
+import org.opendaylight.mdsal.binding.api.DataTreeModification;
+import org.opendaylight.mdsal.binding.api.NotificationPublishService;
+import org.opendaylight.mdsal.common.api.CommitInfo;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentReachableBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentUnreachableBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.PathChangedBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Problems;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.SessionFailedBuilder;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.DataObjectReference;
+import org.opendaylight.yangtools.binding.Notification;
+import org.opendaylight.yangtools.concepts.Registration;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows rdma-flow-table:rft and rdma-path-table:rpt (operational) into a {@link FabricIndex},
+ * publishes the notifications their changes call for, recomputes the problems at most once a
+ * second and writes them to rst-insight:problems when they changed, and keeps the metrics'
+ * {@link Snapshot}. Everything runs on the one executor thread it is given, so the index needs no
+ * lock; listeners only hand their changes over.
+ */
+final class InsightWorker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(InsightWorker.class);
+    static final DataObjectIdentifier<Problems> PROBLEMS = DataObjectIdentifier.builder(Problems.class).build();
+
+    private final DataBroker broker;
+    private final NotificationPublishService notifications;
+    private final ProblemDetector detector;
+    private final ScheduledExecutorService executor;
+    private final DoubleSupplier clock;
+    private final List<Registration> registrations = new ArrayList<>();
+    private final ScheduledFuture<?> ticker;
+
+    private final FabricIndex index = new FabricIndex();
+    /** Sessions whose failure was announced: each is announced once. */
+    private final Set<String> announced = new HashSet<>();
+    private boolean dirty = true;
+    /** System.nanoTime() of the last recomputation: the rate limit runs on the machine's clock. */
+    private long lastRecompute = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
+    private @Nullable Problems written;
+    private volatile Snapshot snapshot = Snapshot.INACTIVE;
+    private volatile boolean closed;
+
+    /**
+     * Starts following the datastore.
+     *
+     * @param idleRecompute seconds between recomputations when nothing changed (time alone can
+     *     make a problem: a DREQ that stays unanswered)
+     */
+    InsightWorker(final DataBroker broker, final NotificationPublishService notifications,
+            final ProblemDetector.Options options, final ScheduledExecutorService executor, final DoubleSupplier clock,
+            final double idleRecompute) {
+        this.broker = requireNonNull(broker);
+        this.notifications = requireNonNull(notifications);
+        detector = new ProblemDetector(options);
+        this.executor = requireNonNull(executor);
+        this.clock = requireNonNull(clock);
+        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
+            DataObjectReference.builder(Rft.class).child(Switch.class).build(),
+            (DataTreeChangeListener<Switch>) changes -> executor.execute(() -> onSwitches(changes))));
+        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
+            DataObjectReference.builder(Rpt.class).child(Path.class).build(),
+            (DataTreeChangeListener<Path>) changes -> executor.execute(() -> onPaths(changes))));
+        ticker = executor.scheduleWithFixedDelay(() -> tick(idleRecompute), 1, 1, TimeUnit.SECONDS);
+    }
+
+    Snapshot snapshot() {
+        return snapshot;
+    }
+
+    private void onSwitches(final List<DataTreeModification<Switch>> changes) {
+        if (closed) {
+            return;
+        }
+        final double now = clock.getAsDouble();
+        final Set<String> touched = new HashSet<>();
+        for (var change : changes) {
+            final var root = change.getRootNode();
+            final String node = root.coerceKeyStep(Switch.class).key().getNodeId().getValue();
+            switch (root) {
+                case DataObjectWritten<Switch> written -> {
+                    // a whole switch written: its sessions replace what the index held for it
+                    final var after = written.dataAfter();
+                    final var now2 = after.nonnullSession();
+                    for (var id : index.sessionsOf(node)) {
+                        if (!now2.containsKey(new SessionKey(id))) {
+                            index.removeSighting(node, id);
+                            touched.add(id);
+                        }
+                    }
+                    for (var session : now2.values()) {
+                        index.putSighting(Sighting.of(node, session), session.getSessionId(), now);
+                        touched.add(session.getSessionId());
+                    }
+                    agent(node, after.getAgentStatus(), now);
+                }
+                case DataObjectModified<Switch> modified -> {
+                    for (var child : modified.getModifiedChildren(Session.class)) {
+                        final String id = child.coerceKeyStep(Session.class).key().getSessionId();
+                        touched.add(id);
+                        switch (child) {
+                            case DataObjectDeleted<Session> gone -> index.removeSighting(node, id);
+                            case DataObjectModification.WithDataAfter<Session> present ->
+                                index.putSighting(Sighting.of(node, present.dataAfter()), id, now);
+                        }
+                    }
+                    final var status = modified.getModifiedChildContainer(AgentStatus.class);
+                    if (status != null) {
+                        agent(node, status instanceof DataObjectModification.WithDataAfter<AgentStatus> present
+                            ? present.dataAfter() : null, now);
+                    }
+                }
+                case DataObjectDeleted<Switch> deleted -> {
+                    touched.addAll(index.sessionsOf(node));
+                    index.removeSwitch(node);
+                }
+            }
+        }
+        for (var id : touched) {
+            final var sightings = index.sightings(id);
+            if (sightings.isEmpty()) {
+                announced.remove(id);
+                continue;
+            }
+            final var verdict = detector.verdict(sightings, now);
+            if (verdict != null && verdict.failed() && announced.add(id)) {
+                publish(sessionFailed(id, verdict, now));
+            }
+        }
+        dirty = true;
+        tick(1);
+    }
+
+    private void agent(final String node, final @Nullable AgentStatus status, final double now) {
+        if (status == null) {
+            return;
+        }
+        final var after = AgentFacts.of(node, status);
+        final var before = index.putAgent(after);
+        if (after.lost() && (before == null || !before.lost())) {
+            publish(new AgentUnreachableBuilder().setNodeId(node).setState(String.valueOf(after.state()))
+                .setDetail(after.detail()).setTime(ProblemSummary.time(now)).build());
+        } else if (before != null && before.lost() && after.answers()) {
+            publish(new AgentReachableBuilder().setNodeId(node).setState(String.valueOf(after.state()))
+                .setDetail(after.detail()).setTime(ProblemSummary.time(now)).build());
+        }
+    }
+
+    private void onPaths(final List<DataTreeModification<Path>> changes) {
+        if (closed) {
+            return;
+        }
+        final double now = clock.getAsDouble();
+        for (var change : changes) {
+            final var root = change.getRootNode();
+            switch (root) {
+                case DataObjectDeleted<Path> deleted ->
+                    index.removePath(root.coerceKeyStep(Path.class).key().getSessionId());
+                case DataObjectModification.WithDataAfter<Path> present -> {
+                    final var after = PathFacts.of(present.dataAfter());
+                    final var before = index.putPath(after);
+                    if (before != null && after.replaces(before)) {
+                        publish(pathChanged(before, after, now));
+                    }
+                }
+            }
+        }
+        dirty = true;
+    }
+
+    private static Notification<?> sessionFailed(final String id, final Verdict verdict, final double now) {
+        final var builder = new SessionFailedBuilder().setSessionId(id).setFailure(verdict.kind())
+            .setReason(verdict.reason()).setNodeId(verdict.node()).setTpId(verdict.tp())
+            .setTime(ProblemSummary.time(now));
+        if (verdict.requesterIp() != null) {
+            builder.setRequesterIp(Sighting.ipAddress(verdict.requesterIp()));
+        }
+        if (verdict.responderIp() != null) {
+            builder.setResponderIp(Sighting.ipAddress(verdict.responderIp()));
+        }
+        if (verdict.kind() == ProblemKind.Rejected && verdict.rejectReason() >= 0) {
+            builder.setRejectReason(Uint16.valueOf(verdict.rejectReason()));
+        }
+        return builder.build();
+    }
+
+    private static Notification<?> pathChanged(final PathFacts before, final PathFacts after, final double now) {
+        final var builder = new PathChangedBuilder().setSessionId(after.sessionId())
+            .setPreviousForward(before.forward()).setForward(after.forward())
+            .setPreviousReverse(before.reverse()).setReverse(after.reverse()).setTime(ProblemSummary.time(now));
+        if (after.requesterIp() != null) {
+            builder.setRequesterIp(Sighting.ipAddress(after.requesterIp()));
+        }
+        if (after.responderIp() != null) {
+            builder.setResponderIp(Sighting.ipAddress(after.responderIp()));
+        }
+        return builder.build();
+    }
+
+    private void publish(final Notification<?> notification) {
+        LOG.debug("Publishing {}", notification);
+        // offer, never put: a slow subscriber must not stall the index (a refused one is counted in the log)
+        final var future = notifications.offerNotification(notification);
+        if (future == NotificationPublishService.REJECTED) {
+            LOG.warn("Notification queue full: dropped {}", notification.implementedInterface().getSimpleName());
+        }
+    }
+
+    /** Recomputes when something changed and a second passed, or when idleRecompute passed. */
+    private void tick(final double idleRecompute) {
+        if (closed) {
+            return;
+        }
+        final double since = (System.nanoTime() - lastRecompute) / 1e9;
+        if (dirty && since >= 1 || since >= idleRecompute) {
+            recompute(clock.getAsDouble());
+        }
+    }
+
+    private void recompute(final double now) {
+        final long start = System.nanoTime();
+        dirty = false;
+        lastRecompute = start;
+        final var summary = ProblemSummary.of(detector.detect(index, now));
+        final var content = summary.toContainer(null);
+        if (!content.equals(written)) {
+            written = content;
+            final var tx = broker.newWriteOnlyTransaction();
+            tx.put(LogicalDatastoreType.OPERATIONAL, PROBLEMS, summary.toContainer(Instant.now()));
+            tx.commit().addCallback(new FutureCallback<CommitInfo>() {
+                @Override
+                public void onSuccess(final CommitInfo result) {
+                    LOG.debug("Problems written: {}", summary.total());
+                }
+
+                @Override
+                public void onFailure(final Throwable cause) {
+                    LOG.warn("Writing the problems failed; retried on the next change", cause);
+                    executor.execute(() -> {
+                        written = null;
+                        dirty = true;
+                    });
+                }
+            }, MoreExecutors.directExecutor());
+        }
+        snapshot = snapshot(summary, now, (System.nanoTime() - start) / 1e9);
+    }
+
+    private Snapshot snapshot(final ProblemSummary summary, final double now, final double took) {
+        final Map<String, Map<String, Long>> bySwitch = new HashMap<>();
+        for (var sightings : index.sessions().values()) {
+            for (var s : sightings.values()) {
+                if (s.state() != null) {
+                    bySwitch.computeIfAbsent(s.switchId(), k -> new HashMap<>()).merge(s.state().getName(), 1L,
+                        Long::sum);
+                }
+            }
+        }
+        for (var agent : index.agents()) {
+            bySwitch.computeIfAbsent(agent.switchId(), k -> new HashMap<>());
+        }
+        long incomplete = 0;
+        long asymmetric = 0;
+        for (var path : index.paths()) {
+            incomplete += path.complete() ? 0 : 1;
+            asymmetric += path.asymmetric() ? 1 : 0;
+        }
+        final Map<String, Map<String, Long>> frozen = new HashMap<>();
+        bySwitch.forEach((k, v) -> frozen.put(k, Map.copyOf(v)));
+        return new Snapshot(true, frozen, index.sessions().size(), index.paths().size(), incomplete, asymmetric,
+            summary.byKind(), List.copyOf(index.agents()), index.sessionUpdates(), index.ingestLag(), now, took);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ticker.cancel(false);
+        registrations.forEach(Registration::close);
+        registrations.clear();
+        snapshot = Snapshot.INACTIVE;
+        // the problems belong to the active instance: the next one writes its own
+        final var tx = broker.newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, PROBLEMS);
+        tx.commit().addCallback(new FutureCallback<CommitInfo>() {
+            @Override
+            public void onSuccess(final CommitInfo result) {
+                LOG.debug("Problems removed");
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.warn("Removing the problems failed", cause);
+            }
+        }, MoreExecutors.directExecutor());
+    }
+}

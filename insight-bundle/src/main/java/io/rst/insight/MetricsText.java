@@ -1,0 +1,121 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import java.util.Comparator;
+import java.util.Map;
+import java.util.TreeMap;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
+
+/**
+ * Renders a {@link Snapshot} in Prometheus's text exposition format (version 0.0.4). Every
+ * metric is named rst_...; the names are a contract (docs/metrics.md lists them).
+ */
+final class MetricsText {
+    static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    private MetricsText() {
+        // functions only
+    }
+
+    static String render(final Snapshot s, final double now) {
+        final var out = new StringBuilder(4096);
+        gauge(out, "rst_insight_active", "1 on the controller that computes the figures (the cluster singleton's owner).");
+        out.append("rst_insight_active ").append(s.active() ? 1 : 0).append('\n');
+
+        gauge(out, "rst_sessions", "Sessions in each switch's flow table (rdma-flow-table:rft), by state.");
+        for (var sw : new TreeMap<>(s.sessionsBySwitch()).entrySet()) {
+            for (var state : SessionState.values()) {
+                final long n = sw.getValue().getOrDefault(state.getName(), 0L);
+                out.append("rst_sessions{switch=\"").append(escape(sw.getKey())).append("\",state=\"")
+                    .append(state.getName()).append("\"} ").append(n).append('\n');
+            }
+        }
+        gauge(out, "rst_fabric_sessions", "Sessions in the fabric, each counted once however many switches saw it.");
+        out.append("rst_fabric_sessions ").append(s.fabricSessions()).append('\n');
+
+        gauge(out, "rst_paths", "Paths in rdma-path-table:rpt.");
+        out.append("rst_paths ").append(s.paths()).append('\n');
+        gauge(out, "rst_paths_incomplete", "Paths with a direction that is not complete (a gap).");
+        out.append("rst_paths_incomplete ").append(s.incompletePaths()).append('\n');
+        gauge(out, "rst_paths_asymmetric", "Paths whose reverse does not retrace the forward.");
+        out.append("rst_paths_asymmetric ").append(s.asymmetricPaths()).append('\n');
+
+        gauge(out, "rst_problems", "Problems by kind, as rst-insight:problems counts them.");
+        for (var kind : ProblemKind.values()) {
+            out.append("rst_problems{kind=\"").append(kind.getName()).append("\"} ")
+                .append(s.problems().getOrDefault(kind, 0L)).append('\n');
+        }
+
+        gauge(out, "rst_agents", "Switches' agents by state.");
+        final Map<AgentState, Long> byState = new TreeMap<>();
+        for (var agent : s.agents()) {
+            if (agent.state() != null) {
+                byState.merge(agent.state(), 1L, Long::sum);
+            }
+        }
+        for (var state : AgentState.values()) {
+            out.append("rst_agents{state=\"").append(state.getName()).append("\"} ")
+                .append(byState.getOrDefault(state, 0L)).append('\n');
+        }
+        final var agents = s.agents().stream().sorted(Comparator.comparing(AgentFacts::switchId)).toList();
+        gauge(out, "rst_agent_up", "1 when the switch's agent answers (capturing or stopped), else 0.");
+        for (var agent : agents) {
+            out.append("rst_agent_up{switch=\"").append(escape(agent.switchId())).append("\"} ")
+                .append(agent.answers() ? 1 : 0).append('\n');
+        }
+        gauge(out, "rst_agent_last_event_seq",
+            "Sequence number of the agent's last event the controller applied (its rate is events per second).");
+        for (var agent : agents) {
+            if (agent.lastEventSeq() >= 0) {
+                out.append("rst_agent_last_event_seq{switch=\"").append(escape(agent.switchId())).append("\"} ")
+                    .append(agent.lastEventSeq()).append('\n');
+            }
+        }
+        gauge(out, "rst_agent_last_contact_age_seconds", "Seconds since the agent last answered the controller.");
+        for (var agent : agents) {
+            if (!Double.isNaN(agent.lastContact())) {
+                out.append("rst_agent_last_contact_age_seconds{switch=\"").append(escape(agent.switchId()))
+                    .append("\"} ").append(number(Math.max(0, now - agent.lastContact()))).append('\n');
+            }
+        }
+
+        out.append("# HELP rst_ingest_session_updates_total Session updates written into a switch's flow table "
+            + "(its rate is the ingest rate).\n# TYPE rst_ingest_session_updates_total counter\n");
+        for (var sw : new TreeMap<>(s.sessionUpdates()).entrySet()) {
+            out.append("rst_ingest_session_updates_total{switch=\"").append(escape(sw.getKey())).append("\"} ")
+                .append(sw.getValue()).append('\n');
+        }
+        gauge(out, "rst_ingest_lag_seconds",
+            "Seconds from the latest updated session's last CM message (the agent's capture time) to its arrival in "
+                + "the flow table: the ingest lag.");
+        for (var sw : new TreeMap<>(s.ingestLag()).entrySet()) {
+            out.append("rst_ingest_lag_seconds{switch=\"").append(escape(sw.getKey())).append("\"} ")
+                .append(number(sw.getValue())).append('\n');
+        }
+        gauge(out, "rst_insight_recompute_seconds", "How long the last recomputation of the problems took.");
+        out.append("rst_insight_recompute_seconds ").append(number(s.recomputeSeconds())).append('\n');
+        return out.toString();
+    }
+
+    private static void gauge(final StringBuilder out, final String name, final String help) {
+        out.append("# HELP ").append(name).append(' ').append(help).append("\n# TYPE ").append(name)
+            .append(" gauge\n");
+    }
+
+    private static String number(final double value) {
+        return Double.isNaN(value) ? "NaN" : String.format(java.util.Locale.ROOT, "%.6f", value);
+    }
+
+    /** Label values: backslash, double quote and newline escaped, as the format requires. */
+    static String escape(final String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+}

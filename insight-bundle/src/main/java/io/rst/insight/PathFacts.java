@@ -1,0 +1,86 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
+
+/**
+ * What the detectors and metrics need of one session's path: the switches of each direction in
+ * order, whether each direction is complete, and whether the two are asymmetric.
+ */
+record PathFacts(String sessionId, @Nullable String requesterIp, @Nullable String responderIp, List<String> forward,
+        List<String> reverse, boolean forwardComplete, boolean reverseComplete, boolean asymmetric) {
+
+    PathFacts {
+        requireNonNull(sessionId);
+        forward = List.copyOf(forward);
+        reverse = List.copyOf(reverse);
+    }
+
+    static PathFacts of(final Path path) {
+        return new PathFacts(path.getSessionId(),
+            path.getRequesterIp() == null ? null : path.getRequesterIp().stringValue(),
+            path.getResponderIp() == null ? null : path.getResponderIp().stringValue(),
+            nodes(path.getForward()), nodes(path.getReverse()), complete(path.getForward()),
+            complete(path.getReverse()), Boolean.TRUE.equals(path.getAsymmetric()));
+    }
+
+    boolean complete() {
+        return forwardComplete && reverseComplete;
+    }
+
+    /**
+     * Whether this path, compared with the one before, changed a switch rather than only grew:
+     * a direction that had switches and now has others. A path that appears, or a direction that
+     * gains its first switches (a table arriving late), is not a change of path.
+     */
+    boolean replaces(final PathFacts before) {
+        return changed(before.forward, forward) || changed(before.reverse, reverse);
+    }
+
+    private static boolean changed(final List<String> before, final List<String> after) {
+        return !before.isEmpty() && !after.isEmpty() && !before.equals(after) && !grew(before, after);
+    }
+
+    /** The same switches with more observed around them (a gap filled): not a new route. */
+    private static boolean grew(final List<String> before, final List<String> after) {
+        if (after.size() <= before.size()) {
+            return false;
+        }
+        // before is a subsequence of after: the old switches kept, in order, with others added
+        int matched = 0;
+        for (var node : after) {
+            if (matched < before.size() && node.equals(before.get(matched))) {
+                matched++;
+            }
+        }
+        return matched == before.size();
+    }
+
+    private static List<String> nodes(final @Nullable Direction direction) {
+        final var out = new ArrayList<String>();
+        if (direction != null && direction.getHop() != null) {
+            for (var hop : direction.getHop()) {
+                if (hop.getNodeId() != null) {
+                    out.add(hop.getNodeId().getValue());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean complete(final @Nullable Direction direction) {
+        return direction != null && Boolean.TRUE.equals(direction.getComplete());
+    }
+}

@@ -1,0 +1,51 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Severity;
+
+/**
+ * One problem group: a kind, a cause and a place, with how many sessions (or set-ups, or agents)
+ * it covers and some of them by name.
+ *
+ * @param node the switch where it shows, if any
+ * @param tp the port of that switch where the telling message entered, if known
+ * @param rejectReason the REJ's reason code, or -1
+ * @param firstSeen seconds since the epoch, NaN when unknown
+ * @param places every switch (and port) it concerns, for the per-switch and per-port counts
+ */
+record Problem(String id, ProblemKind kind, Severity severity, String title, String detail, @Nullable String node,
+        @Nullable String tp, int rejectReason, @Nullable String reason, @Nullable String requesterIp,
+        @Nullable String responderIp, int count, double firstSeen, double lastSeen, List<String> sessions,
+        List<Place> places) {
+
+    /** A switch, or one port of it. */
+    record Place(String node, @Nullable String tp) {
+        Place {
+            requireNonNull(node);
+        }
+    }
+
+    Problem {
+        requireNonNull(id);
+        requireNonNull(kind);
+        requireNonNull(severity);
+        requireNonNull(title);
+        requireNonNull(detail);
+        if (count < 1) {
+            throw new IllegalArgumentException("a problem covers at least one thing, not " + count);
+        }
+        sessions = List.copyOf(sessions);
+        places = List.copyOf(places);
+    }
+}

@@ -1,0 +1,380 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Severity;
+
+/**
+ * Names the fabric's problems from the index: one detector per kind, each grouping what it finds
+ * by cause and place so that 5,000 rejections at one port are one problem with a count. Pure:
+ * the same index and time give the same problems.
+ */
+final class ProblemDetector {
+    /** How many sessions a problem names (the count says how many it covers). */
+    static final int SAMPLE = 20;
+
+    /**
+     * The detectors' settings.
+     *
+     * @param halfClosedAfter seconds after which a DISCONNECTING session whose DREQ got no DREP is
+     *     a problem, before any switch times it out
+     * @param flapWindow seconds within which repeated set-ups of the same endpoints count
+     * @param flapSetups at least this many set-ups within the window...
+     * @param flapEnded ...of which at least this many ended (rejected, timed out or closed)
+     */
+    record Options(double halfClosedAfter, double flapWindow, int flapSetups, int flapEnded) {
+        static final Options DEFAULTS = new Options(5, 300, 3, 2);
+
+        Options {
+            if (!(halfClosedAfter >= 0) || !(flapWindow > 0) || flapSetups < 2 || flapEnded < 0
+                    || flapEnded > flapSetups) {
+                throw new IllegalArgumentException("bad problem settings: halfClosedAfter " + halfClosedAfter
+                    + ", flapWindow " + flapWindow + ", flapSetups " + flapSetups + ", flapEnded " + flapEnded);
+            }
+        }
+    }
+
+    private final Options options;
+
+    ProblemDetector(final Options options) {
+        this.options = requireNonNull(options);
+    }
+
+    /** Every problem, most urgent and largest first. */
+    List<Problem> detect(final FabricIndex index, final double now) {
+        final var out = new ArrayList<Problem>();
+        out.addAll(sessionProblems(index, now));
+        out.addAll(flapping(index));
+        out.addAll(asymmetricPaths(index));
+        out.addAll(agents(index));
+        out.sort(Comparator.comparing(Problem::severity).thenComparing(Comparator.comparingInt(Problem::count)
+            .reversed()).thenComparing(Problem::id));
+        return out;
+    }
+
+    /**
+     * What failed in a session, judged from every switch's view of it; null when nothing did. A
+     * REJ anywhere makes it rejected; otherwise a switch that timed it out (the agent waits every
+     * CM retry) says which message went unanswered: a DREQ if one was seen, else a REP (or MRA),
+     * else the REQ. A DREQ still unanswered after the half-closed delay is a problem too.
+     */
+    @Nullable Verdict verdict(final Collection<Sighting> sightings, final double now) {
+        if (sightings.isEmpty()) {
+            return null;
+        }
+        boolean rejected = false;
+        boolean timedOut = false;
+        boolean disconnecting = false;
+        boolean finished = false;
+        int reason = -1;
+        double last = Double.NaN;
+        String requester = null;
+        String responder = null;
+        for (var s : sightings) {
+            final var state = s.state();
+            rejected |= state == SessionState.REJECTED || s.saw(CmMessageType.REJ);
+            timedOut |= state == SessionState.TIMEDOUT;
+            disconnecting |= state == SessionState.DISCONNECTING;
+            finished |= state == SessionState.CLOSED || s.saw(CmMessageType.DREP);
+            if (reason < 0) {
+                reason = s.rejectReason();
+            }
+            last = Double.isNaN(last) || s.lastSeen() > last ? s.lastSeen() : last;
+            requester = requester == null ? s.requesterIp() : requester;
+            responder = responder == null ? s.responderIp() : responder;
+        }
+        if (rejected) {
+            // the first switch to see the REJ is where it entered the fabric: the rejecting side's edge
+            final var at = earliest(sightings, Sighting::rej);
+            return new Verdict(ProblemKind.Rejected, RejectReasons.text(reason), reason, at == null ? null
+                : at.switchId(), at == null || at.rej() == null ? null : at.rej().tp(), requester, responder, last, true);
+        }
+        if (finished) {
+            return null;
+        }
+        final boolean dreq = sightings.stream().anyMatch(s -> s.saw(CmMessageType.DREQ));
+        if (timedOut) {
+            final ProblemKind kind;
+            final String why;
+            final Sighting at;
+            if (dreq) {
+                kind = ProblemKind.DreqUnanswered;
+                why = "DREQ got no DREP";
+                at = latest(sightings, Sighting::dreq);
+            } else if (sightings.stream().anyMatch(s -> s.saw(CmMessageType.REP) || s.saw(CmMessageType.MRA))) {
+                kind = ProblemKind.RepUnanswered;
+                why = "REP got no RTU";
+                at = latest(sightings, Sighting::rep);
+            } else {
+                kind = ProblemKind.ReqUnanswered;
+                why = "REQ got no REP, MRA or REJ";
+                at = latest(sightings, Sighting::req);
+            }
+            return verdict(kind, why, at, kind == ProblemKind.DreqUnanswered ? Sighting::dreq
+                : kind == ProblemKind.RepUnanswered ? Sighting::rep : Sighting::req, requester, responder, last, true,
+                sightings);
+        }
+        if (disconnecting && dreq && !Double.isNaN(last) && now - last >= options.halfClosedAfter()) {
+            return verdict(ProblemKind.DreqUnanswered, "DREQ got no DREP (half-closed)",
+                latest(sightings, Sighting::dreq), Sighting::dreq, requester, responder, last, false, sightings);
+        }
+        return null;
+    }
+
+    private static Verdict verdict(final ProblemKind kind, final String why, final @Nullable Sighting at,
+            final java.util.function.Function<Sighting, Sighting.@Nullable Seen> message, final @Nullable String requester,
+            final @Nullable String responder, final double last, final boolean failed,
+            final Collection<Sighting> sightings) {
+        // without the message's own sighting (a switch that only timed it out), any switch that saw the session
+        final var where = at != null ? at : sightings.iterator().next();
+        final var seen = at == null ? null : message.apply(at);
+        return new Verdict(kind, why, -1, where.switchId(), seen == null ? null : seen.tp(), requester, responder,
+            last, failed);
+    }
+
+    private static @Nullable Sighting earliest(final Collection<Sighting> sightings,
+            final java.util.function.Function<Sighting, Sighting.@Nullable Seen> message) {
+        Sighting best = null;
+        for (var s : sightings) {
+            final var seen = message.apply(s);
+            if (seen != null && (best == null || seen.time() < message.apply(best).time())) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    private static @Nullable Sighting latest(final Collection<Sighting> sightings,
+            final java.util.function.Function<Sighting, Sighting.@Nullable Seen> message) {
+        Sighting best = null;
+        for (var s : sightings) {
+            final var seen = message.apply(s);
+            if (seen != null && (best == null || seen.time() > message.apply(best).time())) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    /** Rejected, REQ/REP/DREQ unanswered: grouped by kind, cause, switch and port. */
+    private List<Problem> sessionProblems(final FabricIndex index, final double now) {
+        final var groups = new Groups();
+        for (var entry : index.sessions().entrySet()) {
+            final var verdict = verdict(entry.getValue().values(), now);
+            if (verdict == null) {
+                continue;
+            }
+            final var kind = verdict.kind();
+            final String place = verdict.node() == null ? "an unknown switch"
+                : verdict.tp() == null ? verdict.node() : verdict.node() + " port " + verdict.tp();
+            final String title;
+            final String detail;
+            if (kind == ProblemKind.Rejected) {
+                title = "Rejected: " + verdict.reason();
+                detail = "REJ entered the fabric at " + place;
+            } else {
+                title = "Timed out: " + verdict.reason();
+                detail = "last seen on its way at " + place + "; the other side did not answer";
+            }
+            final var places = new ArrayList<Problem.Place>();
+            if (verdict.node() != null) {
+                places.add(new Problem.Place(verdict.node(), verdict.tp()));
+            }
+            groups.add(kind + "|" + verdict.reason() + "|" + verdict.node() + "|" + verdict.tp(), kind,
+                kind == ProblemKind.Rejected || verdict.failed() ? Severity.Critical : Severity.Warning, title, detail,
+                verdict.node(), verdict.tp(), verdict.rejectReason(), verdict.reason(), null, null, entry.getKey(),
+                verdict.time(), places);
+        }
+        return groups.problems();
+    }
+
+    /**
+     * The same endpoints (requester, responder, service) set up again and again: within the
+     * densest window of the flap window's length, at least flapSetups set-ups, flapEnded ended.
+     */
+    private List<Problem> flapping(final FabricIndex index) {
+        record SetUp(String sessionId, double time, boolean ended, Set<String> switches) {
+        }
+        final Map<String, List<SetUp>> byEndpoints = new HashMap<>();
+        final Map<String, String[]> endpoints = new HashMap<>();
+        for (var entry : index.sessions().entrySet()) {
+            String requester = null;
+            String responder = null;
+            String service = null;
+            double first = Double.NaN;
+            boolean ended = false;
+            boolean known = false;
+            final var switches = new TreeSet<String>();
+            for (var s : entry.getValue().values()) {
+                switches.add(s.switchId());
+                if (!s.rolesKnown()) {
+                    continue;
+                }
+                known = true;
+                requester = requester == null ? s.requesterIp() : requester;
+                responder = responder == null ? s.responderIp() : responder;
+                service = service == null ? s.serviceId() : service;
+                first = Double.isNaN(first) || s.firstSeen() < first ? s.firstSeen() : first;
+                final var state = s.state();
+                ended |= state == SessionState.REJECTED || state == SessionState.TIMEDOUT
+                    || state == SessionState.CLOSED;
+            }
+            if (!known || requester == null || responder == null || Double.isNaN(first)) {
+                continue;
+            }
+            final String key = requester + "|" + responder + "|" + (service == null ? "" : service);
+            endpoints.putIfAbsent(key, new String[] {requester, responder, service});
+            byEndpoints.computeIfAbsent(key, k -> new ArrayList<>()).add(new SetUp(entry.getKey(), first, ended,
+                switches));
+        }
+        final var out = new ArrayList<Problem>();
+        for (var entry : byEndpoints.entrySet()) {
+            final var list = entry.getValue();
+            if (list.size() < options.flapSetups()) {
+                continue;
+            }
+            list.sort(Comparator.comparingDouble(SetUp::time).thenComparing(SetUp::sessionId));
+            int bestFrom = 0;
+            int bestTo = -1;
+            for (int from = 0, to = 0; to < list.size(); to++) {
+                while (list.get(to).time() - list.get(from).time() > options.flapWindow()) {
+                    from++;
+                }
+                if (to - from > bestTo - bestFrom) {
+                    bestFrom = from;
+                    bestTo = to;
+                }
+            }
+            final var window = list.subList(bestFrom, bestTo + 1);
+            final long ended = window.stream().filter(SetUp::ended).count();
+            if (window.size() < options.flapSetups() || ended < options.flapEnded()) {
+                continue;
+            }
+            final var ends = endpoints.get(entry.getKey());
+            final var switches = new TreeSet<String>();
+            window.forEach(x -> switches.addAll(x.switches()));
+            final double first = window.get(0).time();
+            final double last = window.get(window.size() - 1).time();
+            final var sessions = window.stream().map(SetUp::sessionId).limit(SAMPLE).toList();
+            out.add(new Problem("flapping|" + entry.getKey(), ProblemKind.Flapping, Severity.Warning,
+                "Flapping: " + window.size() + " set-ups in " + Math.round(last - first) + " s, " + ended + " ended",
+                ends[0] + " -> " + ends[1] + (ends[2] == null ? "" : " (service " + ends[2] + ")") + "; seen at "
+                    + String.join(", ", switches), switches.isEmpty() ? null : switches.first(), null, -1,
+                window.size() + " set-ups within " + Math.round(options.flapWindow()) + " s", ends[0], ends[1],
+                window.size(), first, last, sessions, switches.stream().map(n -> new Problem.Place(n, null)).toList()));
+        }
+        return out;
+    }
+
+    /** Paths whose reverse does not retrace the forward: grouped by the two routes. */
+    private static List<Problem> asymmetricPaths(final FabricIndex index) {
+        final var groups = new Groups();
+        for (var path : index.paths()) {
+            if (!path.asymmetric()) {
+                continue;
+            }
+            final var fwd = String.join(" > ", path.forward());
+            final var rev = String.join(" > ", path.reverse());
+            // where they part: the first forward switch the reverse does not cross
+            final var parting = path.forward().stream().filter(n -> !path.reverse().contains(n)).findFirst()
+                .orElse(path.forward().isEmpty() ? null : path.forward().get(0));
+            final var places = new LinkedHashSet<String>(path.forward());
+            places.addAll(path.reverse());
+            groups.add("asymmetric-path|" + fwd + "|" + rev, ProblemKind.AsymmetricPath, Severity.Notice,
+                "Asymmetric path", "forward " + (fwd.isEmpty() ? "?" : fwd) + ", reverse " + (rev.isEmpty() ? "?" : rev),
+                parting, null, -1, null, null, null, path.sessionId(), Double.NaN,
+                places.stream().map(n -> new Problem.Place(n, null)).toList());
+        }
+        return groups.problems();
+    }
+
+    /** Enabled switches whose agents the controller cannot follow. */
+    private static List<Problem> agents(final FabricIndex index) {
+        final var out = new ArrayList<Problem>();
+        for (var agent : index.agents()) {
+            if (!agent.lost()) {
+                continue;
+            }
+            final String title = switch (agent.state()) {
+                case UNAUTHORIZED -> "Agent refused the controller's token";
+                case UNTRUSTED -> "Agent cannot be trusted";
+                case null, default -> "Agent unreachable";
+            };
+            out.add(new Problem("agent-unreachable|" + agent.switchId(), ProblemKind.AgentUnreachable,
+                Severity.Critical, title, agent.switchId() + (agent.detail() == null ? "" : ": " + agent.detail()),
+                agent.switchId(), null, -1, String.valueOf(agent.state()), null, null, 1, agent.lastChange(),
+                agent.lastChange(), List.of(), List.of(new Problem.Place(agent.switchId(), null))));
+        }
+        return out;
+    }
+
+    /** Problems grouped by an ID: the first occurrence names the group, the rest count. */
+    private static final class Groups {
+        private final Map<String, Builder> byId = new LinkedHashMap<>();
+
+        private static final class Builder {
+            final Problem first;
+            final List<String> sessions = new ArrayList<>();
+            final Set<Problem.Place> places = new LinkedHashSet<>();
+            int count;
+            double firstSeen = Double.NaN;
+            double lastSeen = Double.NaN;
+
+            Builder(final Problem first) {
+                this.first = first;
+            }
+        }
+
+        @SuppressWarnings("checkstyle:ParameterNumber")
+        void add(final String id, final ProblemKind kind, final Severity severity, final String title,
+                final String detail, final @Nullable String node, final @Nullable String tp, final int rejectReason,
+                final @Nullable String reason, final @Nullable String requester, final @Nullable String responder,
+                final String sessionId, final double time, final List<Problem.Place> places) {
+            final var group = byId.computeIfAbsent(id, k -> new Builder(new Problem(id, kind, severity, title, detail,
+                node, tp, rejectReason, reason, requester, responder, 1, time, time, List.of(), List.of())));
+            group.count++;
+            if (group.sessions.size() < SAMPLE) {
+                group.sessions.add(sessionId);
+            }
+            group.places.addAll(places);
+            if (!Double.isNaN(time)) {
+                group.firstSeen = Double.isNaN(group.firstSeen) ? time : Math.min(group.firstSeen, time);
+                group.lastSeen = Double.isNaN(group.lastSeen) ? time : Math.max(group.lastSeen, time);
+            }
+        }
+
+        List<Problem> problems() {
+            final var out = new ArrayList<Problem>(byId.size());
+            for (var group : byId.values()) {
+                final var p = group.first;
+                // the sample in a stable order, whatever order the sessions came in
+                group.sessions.sort(null);
+                out.add(new Problem(p.id(), p.kind(), p.severity(), p.title(), p.detail(), p.node(), p.tp(),
+                    p.rejectReason(), p.reason(), p.requesterIp(), p.responderIp(), group.count, group.firstSeen,
+                    group.lastSeen, group.sessions, List.copyOf(group.places)));
+            }
+            return out;
+        }
+    }
+}

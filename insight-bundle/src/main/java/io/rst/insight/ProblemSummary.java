@@ -1,0 +1,129 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Problems;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemsBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.problems.KindBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.problems.PortBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.problems.ProblemBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.problems.SwitchBuilder;
+import org.opendaylight.yangtools.binding.util.BindingMap;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint32;
+
+/**
+ * The problems summed fabric-wide, per switch and per port, and the rst-insight:problems
+ * container that carries them, so that a UI or a script reads counts instead of scanning sessions.
+ */
+record ProblemSummary(List<Problem> problems, Map<ProblemKind, Long> byKind,
+        Map<String, Map<ProblemKind, Long>> bySwitch, Map<Problem.Place, Map<ProblemKind, Long>> byPort) {
+
+    /** At most this many problem groups go into the datastore; the counts cover them all. */
+    static final int MAX_LISTED = 1000;
+
+    static ProblemSummary of(final List<Problem> problems) {
+        final var byKind = new EnumMap<ProblemKind, Long>(ProblemKind.class);
+        final var bySwitch = new TreeMap<String, Map<ProblemKind, Long>>();
+        final var byPort = new HashMap<Problem.Place, Map<ProblemKind, Long>>();
+        for (var p : problems) {
+            byKind.merge(p.kind(), (long) p.count(), Long::sum);
+            final var nodes = new LinkedHashSet<String>();
+            for (var place : p.places()) {
+                nodes.add(place.node());
+                if (place.tp() != null) {
+                    byPort.computeIfAbsent(place, k -> new EnumMap<>(ProblemKind.class)).merge(p.kind(),
+                        (long) p.count(), Long::sum);
+                }
+            }
+            for (var node : nodes) {
+                bySwitch.computeIfAbsent(node, k -> new EnumMap<>(ProblemKind.class)).merge(p.kind(),
+                    (long) p.count(), Long::sum);
+            }
+        }
+        return new ProblemSummary(List.copyOf(problems), byKind, bySwitch, byPort);
+    }
+
+    long total() {
+        return byKind.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** The container, without its updated time (so that two summaries compare by content). */
+    Problems toContainer(final @Nullable Instant updated) {
+        final var builder = new ProblemsBuilder().setTotal(uint32(total()))
+            .setKind(byKind.entrySet().stream().map(e -> new KindBuilder().setKind(e.getKey())
+                .setCount(uint32(e.getValue())).build()).collect(BindingMap.toOrderedMap()))
+            .setSwitch(bySwitch.entrySet().stream().map(e -> new SwitchBuilder().setNodeId(e.getKey())
+                .setTotal(uint32(sum(e.getValue())))
+                .setKind(e.getValue().entrySet().stream().map(k -> new org.opendaylight.yang.gen.v1.urn.io.rst.rst
+                    .insight.rev261201.problems._switch.KindBuilder().setKind(k.getKey()).setCount(uint32(k.getValue()))
+                    .build()).collect(BindingMap.toOrderedMap()))
+                .build()).collect(BindingMap.toOrderedMap()))
+            .setPort(byPort.entrySet().stream().map(e -> new PortBuilder().setNodeId(e.getKey().node())
+                .setTpId(e.getKey().tp()).setTotal(uint32(sum(e.getValue())))
+                .setKind(e.getValue().entrySet().stream().map(k -> new org.opendaylight.yang.gen.v1.urn.io.rst.rst
+                    .insight.rev261201.problems.port.KindBuilder().setKind(k.getKey()).setCount(uint32(k.getValue()))
+                    .build()).collect(BindingMap.toOrderedMap()))
+                .build()).collect(BindingMap.toOrderedMap()))
+            .setProblem(problems.stream().limit(MAX_LISTED).map(ProblemSummary::entry)
+                .collect(BindingMap.toOrderedMap()));
+        if (updated != null) {
+            builder.setUpdated(time(updated.toEpochMilli() / 1000.0));
+        }
+        return builder.build();
+    }
+
+    private static org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.problems.Problem entry(
+            final Problem p) {
+        final var builder = new ProblemBuilder().setId(p.id()).setKind(p.kind()).setSeverity(p.severity())
+            .setTitle(p.title()).setDetail(p.detail()).setNodeId(p.node()).setTpId(p.tp()).setReason(p.reason())
+            .setCount(Uint32.valueOf(p.count())).setSessionId(p.sessions().isEmpty() ? null
+                : new LinkedHashSet<>(p.sessions()));
+        if (p.rejectReason() >= 0) {
+            builder.setRejectReason(Uint16.valueOf(p.rejectReason()));
+        }
+        if (p.requesterIp() != null) {
+            builder.setRequesterIp(Sighting.ipAddress(p.requesterIp()));
+        }
+        if (p.responderIp() != null) {
+            builder.setResponderIp(Sighting.ipAddress(p.responderIp()));
+        }
+        if (!Double.isNaN(p.firstSeen())) {
+            builder.setFirstSeen(time(p.firstSeen()));
+        }
+        if (!Double.isNaN(p.lastSeen())) {
+            builder.setLastSeen(time(p.lastSeen()));
+        }
+        return builder.build();
+    }
+
+    /** RFC 3339 in UTC, to the microsecond, as YANG's date-and-time wants it. */
+    static DateAndTime time(final double epochSeconds) {
+        final long micros = Math.round(epochSeconds * 1e6);
+        return new DateAndTime(Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
+            Math.floorMod(micros, 1_000_000L) * 1000L).toString());
+    }
+
+    private static long sum(final Map<ProblemKind, Long> counts) {
+        return counts.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private static Uint32 uint32(final long value) {
+        return Uint32.valueOf(Math.min(value, 0xFFFF_FFFFL));
+    }
+}

@@ -1,0 +1,100 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+
+/**
+ * What the problem detectors need of one switch's view of a session, a few dozen bytes instead of
+ * the session's message list: which message types the switch saw, and where (port) and when the
+ * telling ones (REQ, REP, REJ, DREQ) entered it.
+ *
+ * @param messageTypes a bit per {@link CmMessageType} ordinal the switch saw
+ * @param rejectReason the REJ's reason code, or -1
+ * @param firstSeen seconds since the epoch, or NaN when unknown
+ */
+record Sighting(String switchId, @Nullable SessionState state, @Nullable String requesterIp,
+        @Nullable String responderIp, @Nullable String serviceId, boolean rolesKnown, int rejectReason,
+        double firstSeen, double lastSeen, int messageTypes, @Nullable Seen req, @Nullable Seen rep,
+        @Nullable Seen rej, @Nullable Seen dreq) {
+
+    /** Where (the ingress port, if known) and when a switch first saw a message type. */
+    record Seen(@Nullable String tp, double time) {
+    }
+
+    Sighting {
+        requireNonNull(switchId);
+    }
+
+    static Sighting of(final String switchId, final Session session) {
+        int types = 0;
+        Seen req = null;
+        Seen rep = null;
+        Seen rej = null;
+        Seen dreq = null;
+        final List<Message> messages = session.getMessage();
+        if (messages != null) {
+            for (var message : messages) {
+                final var type = message.getType();
+                if (type == null) {
+                    continue;
+                }
+                types |= 1 << type.ordinal();
+                final var tp = message.getIngressTp();
+                final var seen = new Seen(tp == null ? null : String.valueOf(tp.getValue()), seconds(message.getTime()));
+                switch (type) {
+                    case REQ -> req = req == null ? seen : req;
+                    case REP, MRA -> rep = rep == null ? seen : rep;
+                    case REJ -> rej = rej == null ? seen : rej;
+                    case DREQ -> dreq = dreq == null ? seen : dreq;
+                    default -> {
+                        // the other types tell no problem's place
+                    }
+                }
+            }
+        }
+        final var reason = session.getRejectReason();
+        final var service = session.getServiceId();
+        return new Sighting(switchId, session.getState(), ip(session.getRequesterIp()), ip(session.getResponderIp()),
+            service == null ? null : service.getValue(), !Boolean.FALSE.equals(session.getRolesKnown()),
+            reason == null ? -1 : reason.intValue(), seconds(session.getFirstSeen()), seconds(session.getLastSeen()),
+            types, req, rep, rej, dreq);
+    }
+
+    boolean saw(final CmMessageType type) {
+        return (messageTypes & 1 << type.ordinal()) != 0;
+    }
+
+    /**
+     * Seconds since the epoch. The one place that reads rdma-flow-table's time type, so that a
+     * change of that type (to date-and-time) changes this method only.
+     */
+    static double seconds(final @Nullable EpochSeconds time) {
+        return time == null ? Double.NaN : time.getValue().doubleValue();
+    }
+
+    /** An address as the datastore takes it, from the text the index keeps. */
+    static IpAddress ipAddress(final String text) {
+        return text.indexOf(':') >= 0 ? new IpAddress(new Ipv6Address(text)) : new IpAddress(new Ipv4Address(text));
+    }
+
+    private static @Nullable String ip(final @Nullable IpAddress ip) {
+        return ip == null ? null : ip.stringValue();
+    }
+}

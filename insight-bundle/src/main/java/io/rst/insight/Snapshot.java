@@ -1,0 +1,39 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import java.util.List;
+import java.util.Map;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
+
+/**
+ * The figures the metrics endpoint shows, taken by the insight worker once a second: immutable,
+ * so that a scrape reads it without locking the worker out.
+ *
+ * @param sessionsBySwitch switch to session state (rdma-flow-table's name) to count
+ * @param fabricSessions sessions the fabric holds, each counted once however many switches saw it
+ * @param sessionUpdates per switch, session writes seen in rft since the controller started
+ * @param ingestLag per switch, seconds from the latest updated session's last CM message to its
+ *     arrival in the datastore
+ * @param takenAt seconds since the epoch
+ */
+record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch, long fabricSessions, long paths,
+        long incompletePaths, long asymmetricPaths, Map<ProblemKind, Long> problems, List<AgentFacts> agents,
+        Map<String, Long> sessionUpdates, Map<String, Double> ingestLag, double takenAt, double recomputeSeconds) {
+
+    static final Snapshot INACTIVE = new Snapshot(false, Map.of(), 0, 0, 0, 0, Map.of(), List.of(), Map.of(), Map.of(),
+        Double.NaN, 0);
+
+    Snapshot {
+        sessionsBySwitch = Map.copyOf(sessionsBySwitch);
+        problems = Map.copyOf(problems);
+        agents = List.copyOf(agents);
+        sessionUpdates = Map.copyOf(sessionUpdates);
+        ingestLag = Map.copyOf(ingestLag);
+    }
+}
