@@ -70,8 +70,10 @@ export function agentTone(state: AgentState | undefined): Tone {
       return 'warn';
     case 'UNREACHABLE':
     case 'UNAUTHORIZED':
+    case 'UNTRUSTED':
       return 'bad';
     case 'DISABLED':
+    case 'NOT_CONFIGURED':
     case undefined:
       return 'idle';
   }
@@ -94,6 +96,10 @@ export function agentWord(state: AgentState | undefined, configured: boolean): s
       return 'unreachable';
     case 'UNAUTHORIZED':
       return 'unauthorized';
+    case 'UNTRUSTED':
+      return 'untrusted certificate';
+    case 'NOT_CONFIGURED':
+      return 'not configured';
     case 'DISABLED':
       return 'off';
     case undefined:

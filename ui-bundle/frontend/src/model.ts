@@ -13,7 +13,7 @@
 // name, so no revision date or augmenting module name is baked in here.
 
 export const AGENT_STATES = ['DISABLED', 'NO_ADDRESS', 'CONNECTING', 'CAPTURING', 'STOPPED', 'UNREACHABLE',
-  'UNAUTHORIZED'] as const;
+  'UNAUTHORIZED', 'UNTRUSTED', 'NOT_CONFIGURED'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
 
 export const SESSION_STATES = ['REQ_SENT', 'REP_SENT', 'ESTABLISHED', 'REJECTED', 'DISCONNECTING', 'CLOSED',

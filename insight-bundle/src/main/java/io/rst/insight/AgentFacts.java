@@ -40,7 +40,7 @@ record AgentFacts(String switchId, @Nullable AgentState state, @Nullable String 
     static boolean lost(final @Nullable AgentState state) {
         return state != null && switch (state) {
             case UNREACHABLE, UNAUTHORIZED, UNTRUSTED -> true;
-            case DISABLED, CONNECTING, CAPTURING, STOPPED, NOADDRESS -> false;
+            case DISABLED, CONNECTING, CAPTURING, STOPPED, NOADDRESS, NOTCONFIGURED -> false;
         };
     }
 
