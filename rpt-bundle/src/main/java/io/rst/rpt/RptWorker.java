@@ -18,8 +18,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
@@ -102,6 +105,10 @@ final class RptWorker implements AutoCloseable {
     // read by RPC threads
     private final Map<String, Path> paths = new ConcurrentHashMap<>();
 
+    // listener threads add, the executor drains
+    private final Queue<List<DataTreeModification<Switch>>> pendingSwitchChanges = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainQueued = new AtomicBoolean();
+
     RptWorker(final DataBroker broker, final RpcProviderService rpcs, final ExecutorService executor) {
         this.broker = broker;
         this.executor = executor;
@@ -128,7 +135,7 @@ final class RptWorker implements AutoCloseable {
         }
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
             DataObjectReference.builder(Rft.class).child(Switch.class).build(),
-            (DataTreeChangeListener<Switch>) changes -> executor.execute(() -> onSwitches(changes))));
+            (DataTreeChangeListener<Switch>) this::enqueueSwitches));
         registrations.add(rpcs.registerRpcImplementations((TraceSession) this::traceSession,
             (SessionsThrough) this::sessionsThrough));
     }
@@ -160,11 +167,53 @@ final class RptWorker implements AutoCloseable {
             // a change that moves no path (a node's other attributes, say): nothing to recompute
             return;
         }
+        final boolean hostsChanged = !newHosts.equals(hosts);
+        final var touched = links.nodesOfChangedLinks(newLinks);
         links = newLinks;
         hosts = newHosts;
-        LOG.debug("RPT topology: {} links", links.size());
-        // the simple way: every path again (topology changes are rare next to session changes)
-        recompute(new HashSet<>(switchesBySession.keySet()));
+        if (hostsChanged) {
+            // a host's addresses decide where paths start and end: every path again (rare)
+            LOG.debug("RPT topology: hosts changed, {} links: every path again", links.size());
+            recompute(new HashSet<>(switchesBySession.keySet()));
+            return;
+        }
+        // only the paths a changed link can move: those seen by, or running through, a node at
+        // either end of it (a path's every hop is found from the links at its nodes)
+        final Set<String> dirty = new HashSet<>();
+        for (var entry : switchesBySession.entrySet()) {
+            if (!java.util.Collections.disjoint(entry.getValue(), touched)) {
+                dirty.add(entry.getKey());
+            }
+        }
+        for (var path : paths.values()) {
+            if (!dirty.contains(path.getSessionId())
+                    && (touches(path.getForward(), touched) || touches(path.getReverse(), touched))) {
+                dirty.add(path.getSessionId());
+            }
+        }
+        LOG.debug("RPT topology: {} links, links at {} changed: {} paths again", links.size(), touched, dirty.size());
+        recompute(dirty);
+    }
+
+    private static boolean touches(final Direction direction, final Set<String> nodes) {
+        if (direction == null) {
+            return false;
+        }
+        final var source = direction.getSourceNode();
+        final var destination = direction.getDestinationNode();
+        if (source != null && nodes.contains(source.getValue())
+                || destination != null && nodes.contains(destination.getValue())) {
+            return true;
+        }
+        final var hops = direction.getHop();
+        if (hops != null) {
+            for (var hop : hops) {
+                if (hop.getNodeId() != null && nodes.contains(hop.getNodeId().getValue())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static void addLinks(final Topology topology, final LinkIndex.Builder builder) {
@@ -199,26 +248,48 @@ final class RptWorker implements AutoCloseable {
         }
     }
 
-    private void onSwitches(final List<DataTreeModification<Switch>> changes) {
+    /**
+     * Queues flow-table changes and, unless a drain is already queued, a drain: under load the
+     * changes of many commits (several agents' batches, each switch of a session) are applied
+     * together and each touched path is computed and written once, while an idle worker still
+     * takes a single change at once.
+     */
+    private void enqueueSwitches(final List<DataTreeModification<Switch>> changes) {
+        pendingSwitchChanges.add(changes);
+        if (drainQueued.compareAndSet(false, true)) {
+            executor.execute(this::drainSwitches);
+        }
+    }
+
+    private void drainSwitches() {
+        drainQueued.set(false);
         final Set<String> dirty = new HashSet<>();
+        List<DataTreeModification<Switch>> changes;
+        while ((changes = pendingSwitchChanges.poll()) != null) {
+            applySwitches(changes, dirty);
+        }
+        recompute(dirty);
+    }
+
+    private void applySwitches(final List<DataTreeModification<Switch>> changes, final Set<String> dirty) {
         for (var change : changes) {
             final var root = change.getRootNode();
             final String node = root.coerceKeyStep(Switch.class).key().getNodeId().getValue();
             switch (root) {
                 case DataObjectWritten<Switch> written -> {
                     rftSwitches.add(node);
-                    replaceAll(node, sessionsOf(written.dataAfter()), dirty);
+                    if (written.dataBefore() == null) {
+                        replaceAll(node, sessionsOf(written.dataAfter()), dirty);
+                    } else {
+                        // a switch entry merged or put again (its agent status, say) still says
+                        // which sessions changed: re-reading 100,000 of them per commit would not do
+                        applySessions(node, written, dirty);
+                    }
                 }
                 case DataObjectModified<Switch> modified -> {
                     // only the sessions that changed: a switch's table can hold 250,000 of them
                     rftSwitches.add(node);
-                    for (var child : modified.getModifiedChildren(Session.class)) {
-                        final String id = child.coerceKeyStep(Session.class).key().getSessionId();
-                        switch (child) {
-                            case DataObjectDeleted<Session> gone -> forget(node, id, dirty);
-                            case DataObjectModification.WithDataAfter<Session> now -> put(node, now.dataAfter(), dirty);
-                        }
-                    }
+                    applySessions(node, modified, dirty);
                 }
                 case DataObjectDeleted<Switch> deleted -> {
                     rftSwitches.remove(node);
@@ -226,7 +297,18 @@ final class RptWorker implements AutoCloseable {
                 }
             }
         }
-        recompute(dirty);
+    }
+
+    private void applySessions(final String node, final DataObjectModification<Switch> modification,
+            final Set<String> dirty) {
+        for (var child : modification.getModifiedChildren(Session.class)) {
+            final String id = child.coerceKeyStep(Session.class).key().getSessionId();
+            switch (child) {
+                case DataObjectDeleted<Session> gone -> forget(node, id, dirty);
+                // reported as modified: changed, no need to compare it field by field
+                case DataObjectModification.WithDataAfter<Session> now -> put(node, now.dataAfter(), dirty, false);
+            }
+        }
     }
 
     private void replaceAll(final String node, final Map<String, Session> now, final Set<String> dirty) {
@@ -236,14 +318,14 @@ final class RptWorker implements AutoCloseable {
             }
         }
         for (var session : now.values()) {
-            put(node, session, dirty);
+            put(node, session, dirty, true);
         }
     }
 
-    private void put(final String node, final Session session, final Set<String> dirty) {
+    private void put(final String node, final Session session, final Set<String> dirty, final boolean compare) {
         final var id = session.getSessionId();
         final var previous = sessionsBySwitch.computeIfAbsent(node, k -> new HashMap<>()).put(id, session);
-        if (!session.equals(previous)) {
+        if (!compare || !session.equals(previous)) {
             dirty.add(id);
             switchesBySession.computeIfAbsent(id, k -> new HashSet<>()).add(node);
         }

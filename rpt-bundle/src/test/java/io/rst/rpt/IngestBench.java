@@ -280,6 +280,7 @@ public final class IngestBench {
         final long baseline = usedHeap();
 
         // the traffic: each pod's frames into its three agents, paced
+        final long cpu0 = processCpuNanos();
         final long t0 = System.nanoTime();
         final List<Thread> pacers = new ArrayList<>();
         final AtomicLongArray sentCount = new AtomicLongArray(o.pods());
@@ -326,6 +327,12 @@ public final class IngestBench {
         final long lastAt = doneAt.values().stream().mapToLong(Long::longValue).max().orElse(System.nanoTime());
         final double seconds = Math.max(1e-9, (lastAt - firstSent) / 1e9);
         final long updates = agentEvents(agents);
+        final long cpu = processCpuNanos() - cpu0;
+        final long agentCpu = threadCpuNanos(IngestBench::isAgentThread);
+        final long javaCpu = threadCpuNanos(name -> !isAgentThread(name) && !name.startsWith("bench-")
+            && !name.equals("main"));
+        // the machine is shared: CPU time per update says what wall time under others' load cannot
+        final double controllerMicros = (cpu - agentCpu) / 1e3 / Math.max(1, updates);
         final List<Long> all;
         synchronized (delays) {
             all = delays.stream().map(d -> d[1]).sorted().collect(Collectors.toList());
@@ -334,12 +341,13 @@ public final class IngestBench {
             + "%.0f sessions/s, %.0f session updates/s into rft (%d updates); RTU -> path p50 %s, p99 %s, max %s%n",
             o.pods(), total, o.rate() == 0 ? "max" : String.format("%.0f", o.rate()), done, seconds, done / seconds,
             updates / seconds, updates, ms(all, 0.5), ms(all, 0.99), ms(all, 1.0));
+        final int cores = Runtime.getRuntime().availableProcessors();
+        out.printf("bench ingest: CPU: %.1f s in all (JIT and GC too), agents %.1f s, the controller's threads %.1f s; "
+            + "the controller (with JIT and GC) %.1f us per session update, so %.0f session updates/s (%.0f "
+            + "sessions/s) would fill this machine's %d cores%n", cpu / 1e9, agentCpu / 1e9, javaCpu / 1e9,
+            controllerMicros, cores * 1e6 / controllerMicros,
+            cores * 1e6 / controllerMicros / Math.max(1.0, (double) updates / Math.max(1, done)), cores);
 
-        double raw = 0;
-        if (o.raw()) {
-            raw = rawWrites(db, o.pods(), out);
-            out.printf("bench ingest: ratio to raw writes of the same shape: %.2f%n", updates / seconds / raw);
-        }
         long linkMillis = -1;
         long linkPaths = 0;
         if (o.link()) {
@@ -378,7 +386,16 @@ public final class IngestBench {
         }
         pathListener.close();
         rft.close();
+        // the RPT does not follow the reference's writes: they measure the datastore alone
         rpt.close();
+        double raw = 0;
+        if (o.raw()) {
+            final double rawMicros = rawWrites(db, o.pods(), out);
+            raw = cores * 1e6 / rawMicros;
+            out.printf("bench ingest: ratio to raw writes of the same shape, CPU per session update: %.2f "
+                + "(raw %.1f us, ours %.1f us with the paths)%n", rawMicros / controllerMicros, rawMicros,
+                controllerMicros);
+        }
         deleteTree(dir);
         return new Result(total, done, done / seconds, updates / seconds, millis(all, 0.5), millis(all, 0.99),
             millis(all, 1.0), raw, linkMillis, linkPaths, perSession);
@@ -593,6 +610,7 @@ public final class IngestBench {
         }
         final var chain = db.createMergingTransactionChain();
         long writes = 0;
+        final long cpu0 = processCpuNanos();
         final long t0 = System.nanoTime();
         com.google.common.util.concurrent.FluentFuture<?> last = null;
         for (int pass = 0; pass < 3; pass++) {
@@ -614,6 +632,7 @@ public final class IngestBench {
             last.get(120, TimeUnit.SECONDS);
         }
         final double rate = writes / ((System.nanoTime() - t0) / 1e9);
+        final double micros = (processCpuNanos() - cpu0) / 1e3 / writes;
         chain.close();
         final var tx = db.newWriteOnlyTransaction();
         for (var name : bySwitch.keySet()) {
@@ -621,8 +640,30 @@ public final class IngestBench {
         }
         tx.commit().get(60, TimeUnit.SECONDS);
         out.printf("bench ingest: reference, raw writes of the same shape in this process: %d session updates in "
-            + "1000-session transactions: %.0f session updates/s%n", writes, rate);
-        return rate;
+            + "1000-session transactions: %.0f session updates/s, %.1f us CPU each%n", writes, rate, micros);
+        return micros;
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime();
+    }
+
+    /** The agents' own threads: capture, decode, their API and persister. */
+    private static boolean isAgentThread(final String name) {
+        return name.startsWith("capture-") || name.equals("decode") || name.startsWith("api-")
+            || name.equals("persister") || name.startsWith("JNA");
+    }
+
+    private static long threadCpuNanos(final java.util.function.Predicate<String> which) {
+        final var threads = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && which.test(info.getThreadName())) {
+                sum += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+            }
+        }
+        return sum;
     }
 
     private static long usedHeap() {
