@@ -6,10 +6,24 @@
 # The agents listen on 127.0.0.1 ports the kernel picks. Env: RST_BENCH_HEAP (default 4g).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-case "${1:-}" in
-  -h|--help) ;;
-  *) [ -d rpt-bundle/target/test-classes ] && [ -d rft-bundle/target/classes ] || NEED_BUILD=1 ;;
-esac
+for a in "$@"; do
+  case "$a" in
+    -h|--help) cat <<'EOF_'
+usage: ./rst bench ingest [--pods P] [--sessions N] [--rate R] [--retain-events N] [--no-raw]
+                          [--no-link] [--no-heap] [--quiet]
+  --pods P           pods of three switches, an agent each (default 2)
+  --sessions N       live sessions in all (default 20000); each seen by its pod's 3 switches
+  --rate R           new sessions per second in all (default 1000; 0: as fast as it goes)
+  --retain-events N  each agent's retained events (default the agent's, 65536)
+  --no-raw           skip the reference (raw writes of the same shape)
+  --no-link          skip the link change
+  --no-heap          skip the heap measurement
+  env: RST_BENCH_HEAP (default 4g). The agents listen on 127.0.0.1 ports the kernel picks.
+EOF_
+      exit 0 ;;
+  esac
+done
+[ -d rpt-bundle/target/test-classes ] && [ -d rft-bundle/target/classes ] || NEED_BUILD=1
 eval "$(bash scripts/setup.sh)"
 CP_FILE=rpt-bundle/target/bench-ingest.classpath
 if [ -n "${NEED_BUILD:-}" ] || [ ! -s "$CP_FILE" ] || [ rpt-bundle/pom.xml -nt "$CP_FILE" ]; then

@@ -11,6 +11,7 @@ import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -21,7 +22,10 @@ import java.util.Set;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
@@ -84,6 +88,8 @@ import org.slf4j.LoggerFactory;
 final class RptWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RptWorker.class);
     private static final DataObjectIdentifier<Rpt> RPT = DataObjectIdentifier.builder(Rpt.class).build();
+    /** How long flow-table changes are gathered before the paths they touch are computed. */
+    static final Duration GATHER = Duration.ofMillis(20);
 
     private final DataBroker broker;
     private final ExecutorService executor;
@@ -108,10 +114,12 @@ final class RptWorker implements AutoCloseable {
     // listener threads add, the executor drains
     private final Queue<List<DataTreeModification<Switch>>> pendingSwitchChanges = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainQueued = new AtomicBoolean();
+    private final Executor gather;
 
     RptWorker(final DataBroker broker, final RpcProviderService rpcs, final ExecutorService executor) {
         this.broker = broker;
         this.executor = executor;
+        this.gather = CompletableFuture.delayedExecutor(GATHER.toMillis(), TimeUnit.MILLISECONDS, executor);
         this.chain = broker.createMergingTransactionChain();
         chain.addCallback(new FutureCallback<Empty>() {
             @Override
@@ -257,7 +265,9 @@ final class RptWorker implements AutoCloseable {
     private void enqueueSwitches(final List<DataTreeModification<Switch>> changes) {
         pendingSwitchChanges.add(changes);
         if (drainQueued.compareAndSet(false, true)) {
-            executor.execute(this::drainSwitches);
+            // a session's switches report it within a few milliseconds of each other (their
+            // agents' batches): waiting as long writes its path once rather than once per switch
+            gather.execute(this::drainSwitches);
         }
     }
 

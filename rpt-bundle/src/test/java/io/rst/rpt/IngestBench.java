@@ -342,6 +342,8 @@ public final class IngestBench {
             o.pods(), total, o.rate() == 0 ? "max" : String.format("%.0f", o.rate()), done, seconds, done / seconds,
             updates / seconds, updates, ms(all, 0.5), ms(all, 0.99), ms(all, 1.0));
         final int cores = Runtime.getRuntime().availableProcessors();
+        out.printf("bench ingest: %d path writes, %.1f per session%n", pathWrites.get(),
+            (double) pathWrites.get() / Math.max(1, done));
         out.printf("bench ingest: CPU: %.1f s in all (JIT and GC too), agents %.1f s, the controller's threads %.1f s; "
             + "the controller (with JIT and GC) %.1f us per session update, so %.0f session updates/s (%.0f "
             + "sessions/s) would fill this machine's %d cores%n", cpu / 1e9, agentCpu / 1e9, javaCpu / 1e9,
@@ -357,7 +359,12 @@ public final class IngestBench {
             tx.delete(LogicalDatastoreType.CONFIGURATION, topology().toBuilder().child(Link.class,
                 link("p0-spine", "p0-spine-down", "p0-leaf2", "p0-leaf2-in").key()).build());
             tx.commit().get(10, TimeUnit.SECONDS);
-            // settled: the RPT's queue drained and no path written for a second
+            // settled: the first rewritten path seen (or 30 s without one), then the RPT's queue
+            // drained and no path written for a second
+            final long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (pathWrites.get() == before && System.nanoTime() < giveUp) {
+                Thread.sleep(10);
+            }
             long quietSince = System.nanoTime();
             long seen = pathWrites.get();
             while (System.nanoTime() - quietSince < TimeUnit.SECONDS.toNanos(1)) {
