@@ -239,6 +239,9 @@ public final class IngestBench {
                 }
             });
 
+        // the controller's own heap: before any agent, traffic or session
+        System.gc();
+        final long baseline = usedHeap();
         writeTopology(db, o.pods());
         // the agents, each replaying its FIFO, and the switches configured for them
         final List<Agent> agents = new ArrayList<>();
@@ -276,8 +279,6 @@ public final class IngestBench {
             fifos.add(podFifos);
         }
         awaitFollowing(db, agents.size());
-        System.gc();
-        final long baseline = usedHeap();
 
         // the traffic: each pod's frames into its three agents, paced
         final long cpu0 = processCpuNanos();
@@ -405,6 +406,12 @@ public final class IngestBench {
         for (var agent : agents) {
             agent.close();
         }
+        // what stays is the controller's: not the agents, the traffic or the benchmark's own books
+        agents.clear();
+        traffic.clear();
+        sentAt.clear();
+        doneAt.clear();
+        delays.clear();
         long perSession = -1;
         if (o.heap()) {
             System.gc();

@@ -31,9 +31,4 @@ public final class RftWorkerForBench {
             executor.shutdownNow();
         };
     }
-
-    /** Commits the followers' writes have had fail (none is retried or counted before this is 0). */
-    public static long failedCommits() {
-        return 0;
-    }
 }
