@@ -14,7 +14,7 @@ usage: ./rst bench ingest [--pods P] [--sessions N] [--rate R] [--retain-events 
   --pods P           pods of three switches, an agent each (default 2)
   --sessions N       live sessions in all (default 20000); each seen by its pod's 3 switches
   --rate R           new sessions per second in all (default 1000; 0: as fast as it goes)
-  --retain-events N  each agent's retained events (default the agent's, 65536)
+  --retain-events N  each agent's retained events (default the agent's, 65536; and N/1000 MiB)
   --no-raw           skip the reference (raw writes of the same shape)
   --no-link          skip the link change
   --no-heap          skip the heap measurement

@@ -90,6 +90,8 @@ final class RptWorker implements AutoCloseable {
     private static final DataObjectIdentifier<Rpt> RPT = DataObjectIdentifier.builder(Rpt.class).build();
     /** How long flow-table changes are gathered before the paths they touch are computed. */
     static final Duration GATHER = Duration.ofMillis(20);
+    /** Paths computed and written in one transaction at most (a backlog goes out in several). */
+    private static final int MAX_PATHS_PER_TRANSACTION = 2000;
 
     private final DataBroker broker;
     private final ExecutorService executor;
@@ -275,10 +277,15 @@ final class RptWorker implements AutoCloseable {
         drainQueued.set(false);
         final Set<String> dirty = new HashSet<>();
         List<DataTreeModification<Switch>> changes;
-        while ((changes = pendingSwitchChanges.poll()) != null) {
+        // a bounded batch: a backlog goes out as a stream of transactions, each path in it soon,
+        // rather than as one that holds every path back until all are computed
+        while (dirty.size() < MAX_PATHS_PER_TRANSACTION && (changes = pendingSwitchChanges.poll()) != null) {
             applySwitches(changes, dirty);
         }
         recompute(dirty);
+        if (!pendingSwitchChanges.isEmpty() && drainQueued.compareAndSet(false, true)) {
+            executor.execute(this::drainSwitches);
+        }
     }
 
     private void applySwitches(final List<DataTreeModification<Switch>> changes, final Set<String> dirty) {
@@ -368,8 +375,16 @@ final class RptWorker implements AutoCloseable {
         if (sessionIds.isEmpty()) {
             return;
         }
-        final var tx = chain.newWriteOnlyTransaction();
+        var tx = chain.newWriteOnlyTransaction();
+        int inTx = 0;
         for (var id : sessionIds) {
+            if (inTx == MAX_PATHS_PER_TRANSACTION) {
+                // a snapshot or a topology change touches 100,000 paths: commit them as they come
+                tx.commit().addCallback(logFailure(inTx + " paths"), MoreExecutors.directExecutor());
+                tx = chain.newWriteOnlyTransaction();
+                inTx = 0;
+            }
+            inTx++;
             final var path = DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(id)).build();
             final var seenBy = switchesBySession.get(id);
             if (seenBy == null || seenBy.isEmpty()) {
@@ -381,7 +396,7 @@ final class RptWorker implements AutoCloseable {
             paths.put(id, assembled);
             tx.put(LogicalDatastoreType.OPERATIONAL, path, assembled);
         }
-        tx.commit().addCallback(logFailure(sessionIds.size() + " paths"), MoreExecutors.directExecutor());
+        tx.commit().addCallback(logFailure(inTx + " paths"), MoreExecutors.directExecutor());
     }
 
     private Path assemble(final String id, final Set<String> seenBy) {

@@ -99,7 +99,7 @@ public final class IngestBench {
           --pods P           pods of three switches, an agent each (default 2)
           --sessions N       live sessions in all (default 20000); each seen by its pod's 3 switches
           --rate R           new sessions per second in all (default 1000; 0: as fast as it goes)
-          --retain-events N  each agent's retained events (default the agent's, 65536)
+          --retain-events N  each agent's retained events (default the agent's, 65536; and N/1000 MiB)
           --no-raw           skip the reference (raw writes of the same shape)
           --no-link          skip the link change
           --no-heap          skip the heap measurement""";
@@ -268,7 +268,9 @@ public final class IngestBench {
                     name + "-in=" + fifo, "--agent-id", name, "--plain-http", "--max-sessions",
                     Integer.toString(Math.max(250_000, 2 * perPod))));
                 if (o.retainEvents() > 0) {
-                    args.addAll(List.of("--retain-events", Integer.toString(o.retainEvents())));
+                    // and the bytes to hold them (about 600 bytes of JSON an event)
+                    args.addAll(List.of("--retain-events", Integer.toString(o.retainEvents()), "--retain-mb",
+                        Integer.toString(Math.max(16, o.retainEvents() / 1000))));
                 }
                 final AgentOptions options = AgentOptions.parse(args);
                 final Agent agent = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
