@@ -4,6 +4,7 @@
 # generated live sessions at a paced rate; prints RTU -> path delays, the sustained rate, its
 # ratio to raw writes of the same shape, a link change's time and the heap per session.
 # The agents listen on 127.0.0.1 ports the kernel picks. Env: RST_BENCH_HEAP (default 4g).
+# Builds the two modules the first time only: after a change, ./rst build (or mvn) first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for a in "$@"; do
@@ -34,5 +35,5 @@ if [ -n "${NEED_BUILD:-}" ] || [ ! -s "$CP_FILE" ] || [ rpt-bundle/pom.xml -nt "
     -Dmdep.outputFile="$PWD/$CP_FILE" >/dev/null
 fi
 exec java -Xmx"${RST_BENCH_HEAP:-4g}" -XX:+UseG1GC \
-  -cp "rpt-bundle/target/test-classes:rpt-bundle/target/classes:$(cat "$CP_FILE")" \
+  -cp "rpt-bundle/target/test-classes:rpt-bundle/target/classes:rft-bundle/target/classes:$(cat "$CP_FILE")" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn io.rst.rpt.IngestBench "$@"
