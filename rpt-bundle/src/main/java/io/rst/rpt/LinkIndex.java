@@ -94,6 +94,24 @@ final class LinkIndex {
         return links.size();
     }
 
+    /** The nodes at either end of a link that one of the two indexes has and the other has not. */
+    Set<String> nodesOfChangedLinks(final LinkIndex other) {
+        final Set<String> nodes = new HashSet<>();
+        for (var link : links) {
+            if (!other.links.contains(link)) {
+                nodes.add(link.source().node());
+                nodes.add(link.dest().node());
+            }
+        }
+        for (var link : other.links) {
+            if (!links.contains(link)) {
+                nodes.add(link.source().node());
+                nodes.add(link.dest().node());
+            }
+        }
+        return nodes;
+    }
+
     @Override
     public boolean equals(final Object obj) {
         return obj == this || obj instanceof LinkIndex other && links.equals(other.links);

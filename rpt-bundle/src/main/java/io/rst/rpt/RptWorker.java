@@ -11,6 +11,7 @@ import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -18,8 +19,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
@@ -81,6 +88,10 @@ import org.slf4j.LoggerFactory;
 final class RptWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RptWorker.class);
     private static final DataObjectIdentifier<Rpt> RPT = DataObjectIdentifier.builder(Rpt.class).build();
+    /** How long flow-table changes are gathered before the paths they touch are computed. */
+    static final Duration GATHER = Duration.ofMillis(20);
+    /** Paths computed and written in one transaction at most (a backlog goes out in several). */
+    private static final int MAX_PATHS_PER_TRANSACTION = 2000;
 
     private final DataBroker broker;
     private final ExecutorService executor;
@@ -102,9 +113,15 @@ final class RptWorker implements AutoCloseable {
     // read by RPC threads
     private final Map<String, Path> paths = new ConcurrentHashMap<>();
 
+    // listener threads add, the executor drains
+    private final Queue<List<DataTreeModification<Switch>>> pendingSwitchChanges = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainQueued = new AtomicBoolean();
+    private final Executor gather;
+
     RptWorker(final DataBroker broker, final RpcProviderService rpcs, final ExecutorService executor) {
         this.broker = broker;
         this.executor = executor;
+        this.gather = CompletableFuture.delayedExecutor(GATHER.toMillis(), TimeUnit.MILLISECONDS, executor);
         this.chain = broker.createMergingTransactionChain();
         chain.addCallback(new FutureCallback<Empty>() {
             @Override
@@ -128,7 +145,7 @@ final class RptWorker implements AutoCloseable {
         }
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
             DataObjectReference.builder(Rft.class).child(Switch.class).build(),
-            (DataTreeChangeListener<Switch>) changes -> executor.execute(() -> onSwitches(changes))));
+            (DataTreeChangeListener<Switch>) this::enqueueSwitches));
         registrations.add(rpcs.registerRpcImplementations((TraceSession) this::traceSession,
             (SessionsThrough) this::sessionsThrough));
     }
@@ -160,11 +177,53 @@ final class RptWorker implements AutoCloseable {
             // a change that moves no path (a node's other attributes, say): nothing to recompute
             return;
         }
+        final boolean hostsChanged = !newHosts.equals(hosts);
+        final var touched = links.nodesOfChangedLinks(newLinks);
         links = newLinks;
         hosts = newHosts;
-        LOG.debug("RPT topology: {} links", links.size());
-        // the simple way: every path again (topology changes are rare next to session changes)
-        recompute(new HashSet<>(switchesBySession.keySet()));
+        if (hostsChanged) {
+            // a host's addresses decide where paths start and end: every path again (rare)
+            LOG.debug("RPT topology: hosts changed, {} links: every path again", links.size());
+            recompute(new HashSet<>(switchesBySession.keySet()));
+            return;
+        }
+        // only the paths a changed link can move: those seen by, or running through, a node at
+        // either end of it (a path's every hop is found from the links at its nodes)
+        final Set<String> dirty = new HashSet<>();
+        for (var entry : switchesBySession.entrySet()) {
+            if (!java.util.Collections.disjoint(entry.getValue(), touched)) {
+                dirty.add(entry.getKey());
+            }
+        }
+        for (var path : paths.values()) {
+            if (!dirty.contains(path.getSessionId())
+                    && (touches(path.getForward(), touched) || touches(path.getReverse(), touched))) {
+                dirty.add(path.getSessionId());
+            }
+        }
+        LOG.debug("RPT topology: {} links, links at {} changed: {} paths again", links.size(), touched, dirty.size());
+        recompute(dirty);
+    }
+
+    private static boolean touches(final Direction direction, final Set<String> nodes) {
+        if (direction == null) {
+            return false;
+        }
+        final var source = direction.getSourceNode();
+        final var destination = direction.getDestinationNode();
+        if (source != null && nodes.contains(source.getValue())
+                || destination != null && nodes.contains(destination.getValue())) {
+            return true;
+        }
+        final var hops = direction.getHop();
+        if (hops != null) {
+            for (var hop : hops) {
+                if (hop.getNodeId() != null && nodes.contains(hop.getNodeId().getValue())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static void addLinks(final Topology topology, final LinkIndex.Builder builder) {
@@ -199,26 +258,55 @@ final class RptWorker implements AutoCloseable {
         }
     }
 
-    private void onSwitches(final List<DataTreeModification<Switch>> changes) {
+    /**
+     * Queues flow-table changes and, unless a drain is already queued, a drain: under load the
+     * changes of many commits (several agents' batches, each switch of a session) are applied
+     * together and each touched path is computed and written once, while an idle worker still
+     * takes a single change at once.
+     */
+    private void enqueueSwitches(final List<DataTreeModification<Switch>> changes) {
+        pendingSwitchChanges.add(changes);
+        if (drainQueued.compareAndSet(false, true)) {
+            // a session's switches report it within a few milliseconds of each other (their
+            // agents' batches): waiting as long writes its path once rather than once per switch
+            gather.execute(this::drainSwitches);
+        }
+    }
+
+    private void drainSwitches() {
+        drainQueued.set(false);
         final Set<String> dirty = new HashSet<>();
+        List<DataTreeModification<Switch>> changes;
+        // a bounded batch: a backlog goes out as a stream of transactions, each path in it soon,
+        // rather than as one that holds every path back until all are computed
+        while (dirty.size() < MAX_PATHS_PER_TRANSACTION && (changes = pendingSwitchChanges.poll()) != null) {
+            applySwitches(changes, dirty);
+        }
+        recompute(dirty);
+        if (!pendingSwitchChanges.isEmpty() && drainQueued.compareAndSet(false, true)) {
+            executor.execute(this::drainSwitches);
+        }
+    }
+
+    private void applySwitches(final List<DataTreeModification<Switch>> changes, final Set<String> dirty) {
         for (var change : changes) {
             final var root = change.getRootNode();
             final String node = root.coerceKeyStep(Switch.class).key().getNodeId().getValue();
             switch (root) {
                 case DataObjectWritten<Switch> written -> {
                     rftSwitches.add(node);
-                    replaceAll(node, sessionsOf(written.dataAfter()), dirty);
+                    if (written.dataBefore() == null) {
+                        replaceAll(node, sessionsOf(written.dataAfter()), dirty);
+                    } else {
+                        // a switch entry merged or put again (its agent status, say) still says
+                        // which sessions changed: re-reading 100,000 of them per commit would not do
+                        applySessions(node, written, dirty);
+                    }
                 }
                 case DataObjectModified<Switch> modified -> {
                     // only the sessions that changed: a switch's table can hold 250,000 of them
                     rftSwitches.add(node);
-                    for (var child : modified.getModifiedChildren(Session.class)) {
-                        final String id = child.coerceKeyStep(Session.class).key().getSessionId();
-                        switch (child) {
-                            case DataObjectDeleted<Session> gone -> forget(node, id, dirty);
-                            case DataObjectModification.WithDataAfter<Session> now -> put(node, now.dataAfter(), dirty);
-                        }
-                    }
+                    applySessions(node, modified, dirty);
                 }
                 case DataObjectDeleted<Switch> deleted -> {
                     rftSwitches.remove(node);
@@ -226,7 +314,18 @@ final class RptWorker implements AutoCloseable {
                 }
             }
         }
-        recompute(dirty);
+    }
+
+    private void applySessions(final String node, final DataObjectModification<Switch> modification,
+            final Set<String> dirty) {
+        for (var child : modification.getModifiedChildren(Session.class)) {
+            final String id = child.coerceKeyStep(Session.class).key().getSessionId();
+            switch (child) {
+                case DataObjectDeleted<Session> gone -> forget(node, id, dirty);
+                // reported as modified: changed, no need to compare it field by field
+                case DataObjectModification.WithDataAfter<Session> now -> put(node, now.dataAfter(), dirty, false);
+            }
+        }
     }
 
     private void replaceAll(final String node, final Map<String, Session> now, final Set<String> dirty) {
@@ -236,14 +335,14 @@ final class RptWorker implements AutoCloseable {
             }
         }
         for (var session : now.values()) {
-            put(node, session, dirty);
+            put(node, session, dirty, true);
         }
     }
 
-    private void put(final String node, final Session session, final Set<String> dirty) {
+    private void put(final String node, final Session session, final Set<String> dirty, final boolean compare) {
         final var id = session.getSessionId();
         final var previous = sessionsBySwitch.computeIfAbsent(node, k -> new HashMap<>()).put(id, session);
-        if (!session.equals(previous)) {
+        if (!compare || !session.equals(previous)) {
             dirty.add(id);
             switchesBySession.computeIfAbsent(id, k -> new HashSet<>()).add(node);
         }
@@ -276,8 +375,16 @@ final class RptWorker implements AutoCloseable {
         if (sessionIds.isEmpty()) {
             return;
         }
-        final var tx = chain.newWriteOnlyTransaction();
+        var tx = chain.newWriteOnlyTransaction();
+        int inTx = 0;
         for (var id : sessionIds) {
+            if (inTx == MAX_PATHS_PER_TRANSACTION) {
+                // a snapshot or a topology change touches 100,000 paths: commit them as they come
+                tx.commit().addCallback(logFailure(inTx + " paths"), MoreExecutors.directExecutor());
+                tx = chain.newWriteOnlyTransaction();
+                inTx = 0;
+            }
+            inTx++;
             final var path = DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(id)).build();
             final var seenBy = switchesBySession.get(id);
             if (seenBy == null || seenBy.isEmpty()) {
@@ -289,7 +396,7 @@ final class RptWorker implements AutoCloseable {
             paths.put(id, assembled);
             tx.put(LogicalDatastoreType.OPERATIONAL, path, assembled);
         }
-        tx.commit().addCallback(logFailure(sessionIds.size() + " paths"), MoreExecutors.directExecutor());
+        tx.commit().addCallback(logFailure(inTx + " paths"), MoreExecutors.directExecutor());
     }
 
     private Path assemble(final String id, final Set<String> seenBy) {

@@ -108,6 +108,57 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         worker.close();
     }
 
+    /**
+     * A link change recomputes the paths at the link's nodes, not every path (issue 9): a session
+     * elsewhere in the fabric keeps its path untouched.
+     */
+    @Test
+    public void aLinkChangeRewritesOnlyThePathsAtItsNodes() throws Exception {
+        final DataObjectIdentifier<Topology> topology = DataObjectIdentifier.builder(NetworkTopology.class)
+            .child(Topology.class, new TopologyKey(new TopologyId("rst"))).build();
+        final var links = List.of(link("leaf1", "leaf1-eth3", "spine1", "spine1-eth1"),
+            link("spine1", "spine1-eth2", "leaf2", "leaf2-eth3"), link("leaf8", "leaf8-eth3", "spine8", "spine8-eth1"));
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, topology, new TopologyBuilder()
+            .setTopologyId(new TopologyId("rst")).setLink(links.stream()
+                .collect(java.util.stream.Collectors.toMap(Link::key, l -> l))).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth3");
+        putSession("spine1", "spine1-eth1", "spine1-eth2");
+        putSession("leaf2", "leaf2-eth3", "leaf2-eth1");
+        final String other = "10.9.0.2/0x00000002/10.9.0.3";
+        putSession("leaf9", other, "leaf9-eth1", "leaf9-eth2");
+        awaitPath(p -> p.isPresent() && hopCount(p.orElseThrow().getForward()) == 3);
+
+        final var writes = new java.util.concurrent.atomic.AtomicInteger();
+        final var registration = getDataBroker().registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
+            org.opendaylight.yangtools.binding.DataObjectReference.builder(Rpt.class)
+                .child(Path.class, new PathKey(other)).build(),
+            (org.opendaylight.mdsal.binding.api.DataTreeChangeListener<Path>) changes ->
+                writes.addAndGet(changes.size()));
+        try {
+            // the other path as it stands (a listener hears the current data first)
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (writes.get() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(1, writes.get());
+            // leaf1 -- spine1 goes down: the first session's path breaks there
+            final var down = getDataBroker().newWriteOnlyTransaction();
+            down.delete(LogicalDatastoreType.OPERATIONAL, topology.toBuilder().child(Link.class,
+                links.get(0).key()).build());
+            down.commit().get(5, TimeUnit.SECONDS);
+            awaitPath(p -> p.isPresent() && !p.orElseThrow().getForward().getComplete()
+                && observed(p.orElseThrow().getForward()).equals(List.of(true, true, true))
+                && p.orElseThrow().getForward().getGap() != null && !p.orElseThrow().getForward().getGap().isEmpty());
+            Thread.sleep(500);
+            assertEquals("the path of a session that crosses no changed link was not written again", 1,
+                writes.get());
+        } finally {
+            registration.close();
+        }
+    }
+
     @Test
     public void pathsFromFlowTablesAndLinksAndTheRpcsAnswerFromThem() throws Exception {
         // leaf1 -- spine1 -- leaf2, links both ways as LLDP-learnt topologies have them
@@ -397,13 +448,23 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private void putSession(final String node, final String reqIngress, final String repIngress) throws Exception {
-        putSession(node, reqIngress, repIngress, null, null);
+        putSession(node, ID, reqIngress, repIngress, null, null);
+    }
+
+    private void putSession(final String node, final String id, final String reqIngress, final String repIngress)
+            throws Exception {
+        putSession(node, id, reqIngress, repIngress, null, null);
     }
 
     /** A session whose requester's and responder's data entered where said (null: not sampled). */
     private void putSession(final String node, final String reqIngress, final String repIngress,
             final String reqDataIngress, final String repDataIngress) throws Exception {
-        final var builder = new SessionBuilder().setSessionId(ID).setRequesterIp(ip(REQUESTER))
+        putSession(node, ID, reqIngress, repIngress, reqDataIngress, repDataIngress);
+    }
+
+    private void putSession(final String node, final String id, final String reqIngress, final String repIngress,
+            final String reqDataIngress, final String repDataIngress) throws Exception {
+        final var builder = new SessionBuilder().setSessionId(id).setRequesterIp(ip(REQUESTER))
             .setResponderIp(ip(RESPONDER)).setState(SessionState.ESTABLISHED)
             .setFirstSeen(seconds("100.000001")).setLastSeen(seconds("100.000003"))
             .setMessage(List.of(
@@ -421,7 +482,9 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         }
         final var tx = getDataBroker().newWriteOnlyTransaction();
         // a put (the parents merged): a session written again without data has none
-        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, sessionPath(node), builder.build());
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId(node))).child(Session.class, new SessionKey(id)).build(),
+            builder.build());
         tx.commit().get(5, TimeUnit.SECONDS);
     }
 

@@ -9,6 +9,8 @@ package io.rst.rft.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.Futures;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,12 +27,14 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,12 +50,19 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The reader runs on its own virtual thread and blocks only on the network; writes are batched
  * and go out from the scheduler every {@link #FLUSH} (or at 1000 sessions), never waiting on a
- * commit.
+ * commit. A commit that fails wrote nothing: its sessions (and removals) go back into the next
+ * batch unless a newer state of the same session is already on its way, and the failure is
+ * counted ({@link #failedCommits()}), so that nothing is taken as written that was not.
  */
 final class AgentFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentFollower.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    static final Duration FLUSH = Duration.ofMillis(200);
+    /**
+     * How long an event may wait for the sessions that come with it: short, because a session's
+     * path needs every switch's report; long enough to batch (a transaction per event would cost
+     * more than the events).
+     */
+    static final Duration FLUSH = Duration.ofMillis(20);
     private static final int FLUSH_AT = 1000;
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
@@ -64,9 +75,12 @@ final class AgentFollower implements AutoCloseable {
     private final String scheme;
     private final Duration resyncInterval;
     private final ScheduledFuture<?> flusher;
+    private final ScheduledExecutorService scheduler;
     private final Thread reader;
     private final AtomicLong appliedSeq = new AtomicLong();
     private final AtomicLong badRecords = new AtomicLong();
+    private final AtomicLong failedCommits = new AtomicLong();
+    private final AtomicLong rewrittenAfterFailure = new AtomicLong();
 
     // guarded by this
     private Map<String, Session> pendingUpserts = new LinkedHashMap<>();
@@ -74,6 +88,10 @@ final class AgentFollower implements AutoCloseable {
     // what the flow table holds (or will, once pending writes go out): session id -> hash of the
     // session written, so that a re-snapshot rewrites only what changed
     private final Map<String, Integer> written = new HashMap<>();
+    // sessions (and removals) in a batch whose commit has not completed: id -> that batch, so that
+    // a failed batch is written again only where no newer batch carries the same session
+    private final Map<String, Long> inFlight = new HashMap<>();
+    private long batches;
 
     private volatile boolean closed;
     private volatile @Nullable InputStream open;
@@ -96,6 +114,7 @@ final class AgentFollower implements AutoCloseable {
         this.writer = writer;
         this.client = client;
         this.resyncInterval = resyncInterval;
+        this.scheduler = scheduler;
         flusher = scheduler.scheduleWithFixedDelay(this::flush, FLUSH.toMillis(), FLUSH.toMillis(),
             TimeUnit.MILLISECONDS);
         reader = Thread.ofVirtual().name("rst-follow-" + nodeId).start(this::run);
@@ -109,6 +128,16 @@ final class AgentFollower implements AutoCloseable {
     /** Session records the model refused. */
     long badRecords() {
         return badRecords.get();
+    }
+
+    /** Commits of this follower's batches that failed (their sessions were written again). */
+    long failedCommits() {
+        return failedCommits.get();
+    }
+
+    /** Session writes and removals put back into a batch after their commit failed. */
+    long rewrittenAfterFailure() {
+        return rewrittenAfterFailure.get();
     }
 
     private void run() {
@@ -276,7 +305,71 @@ final class AgentFollower implements AutoCloseable {
         final var removals = pendingRemovals;
         pendingUpserts = new LinkedHashMap<>();
         pendingRemovals = new HashSet<>();
-        writer.writeSessions(nodeId, upserts.values(), removals);
+        final long batch = ++batches;
+        for (var id : upserts.keySet()) {
+            inFlight.put(id, batch);
+        }
+        for (var id : removals) {
+            inFlight.put(id, batch);
+        }
+        final var commit = writer.writeSessions(nodeId, upserts.values(), removals);
+        // not the committing thread: it may hold the writer while this follower's reader waits for it
+        Futures.addCallback(commit, new FutureCallback<CommitInfo>() {
+            @Override
+            public void onSuccess(final CommitInfo result) {
+                committed(batch, upserts, removals);
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                failed(batch, upserts, removals);
+            }
+        }, this::runCallback);
+    }
+
+    private void runCallback(final Runnable callback) {
+        try {
+            scheduler.execute(callback);
+        } catch (RejectedExecutionException e) {
+            // shutting down: nothing left to write to
+            LOG.debug("RFT {}: commit outcome after shutdown", nodeId);
+        }
+    }
+
+    private synchronized void committed(final long batch, final Map<String, Session> upserts,
+            final Set<String> removals) {
+        for (var id : upserts.keySet()) {
+            inFlight.remove(id, batch);
+        }
+        for (var id : removals) {
+            inFlight.remove(id, batch);
+        }
+    }
+
+    private synchronized void failed(final long batch, final Map<String, Session> upserts,
+            final Set<String> removals) {
+        failedCommits.incrementAndGet();
+        int again = 0;
+        for (var entry : upserts.entrySet()) {
+            final var id = entry.getKey();
+            // only if no later batch (in flight or pending) carries this session, nor removed it
+            if (inFlight.remove(id, batch) && !pendingUpserts.containsKey(id) && !pendingRemovals.contains(id)
+                    && written.containsKey(id)) {
+                pendingUpserts.put(id, entry.getValue());
+                again++;
+            }
+        }
+        for (var id : removals) {
+            if (inFlight.remove(id, batch) && !pendingUpserts.containsKey(id) && !written.containsKey(id)) {
+                pendingRemovals.add(id);
+                again++;
+            }
+        }
+        rewrittenAfterFailure.addAndGet(again);
+        if (!closed) {
+            LOG.warn("RFT {}: a commit of {} sessions and {} removals failed; {} go out again", nodeId,
+                upserts.size(), removals.size(), again);
+        }
     }
 
     private HttpRequest request(final String path, final @Nullable Duration timeout) throws AgentException {

@@ -8,6 +8,8 @@
 package io.rst.rft.manager;
 
 import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import java.util.Collection;
 import org.opendaylight.mdsal.binding.api.DataBroker;
@@ -60,23 +62,33 @@ final class StatusWriter implements AutoCloseable {
 
     /**
      * Writes sessions a switch reported and removes those it no longer has, in one transaction.
+     * The switch entry is made sure of once per transaction, not once per session (a merge of the
+     * parents per session cost more than the session itself). Returns the commit, which the caller
+     * must watch: a failed commit wrote nothing, and the sessions are the caller's to write again.
      */
-    @SuppressWarnings("deprecation")
-    synchronized void writeSessions(final String nodeId, final Collection<Session> upserts,
-            final Collection<String> removals) {
-        if (closed || upserts.isEmpty() && removals.isEmpty()) {
-            return;
+    synchronized ListenableFuture<? extends CommitInfo> writeSessions(final String nodeId,
+            final Collection<Session> upserts, final Collection<String> removals) {
+        if (closed) {
+            return Futures.immediateFailedFuture(new IllegalStateException("status writer closed"));
+        }
+        if (upserts.isEmpty() && removals.isEmpty()) {
+            return CommitInfo.emptyFluentFuture();
         }
         final var tx = chain.newWriteOnlyTransaction();
+        if (!upserts.isEmpty()) {
+            tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, switchPath(nodeId),
+                new SwitchBuilder().setNodeId(new NodeId(nodeId)).build());
+        }
         for (var session : upserts) {
-            tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, sessionPath(nodeId, session.getSessionId()),
-                session);
+            tx.put(LogicalDatastoreType.OPERATIONAL, sessionPath(nodeId, session.getSessionId()), session);
         }
         for (var id : removals) {
             tx.delete(LogicalDatastoreType.OPERATIONAL, sessionPath(nodeId, id));
         }
-        tx.commit().addCallback(logFailure(upserts.size() + " sessions and " + removals.size() + " removals of "
+        final var commit = tx.commit();
+        commit.addCallback(logFailure(upserts.size() + " sessions and " + removals.size() + " removals of "
             + nodeId), MoreExecutors.directExecutor());
+        return commit;
     }
 
     static DataObjectIdentifier<Session> sessionPath(final String nodeId, final String sessionId) {

@@ -1,0 +1,173 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.FluentFuture;
+import io.rst.rft.agent.Agent;
+import io.rst.rft.agent.AgentCommand;
+import io.rst.rft.agent.AgentOptions;
+import io.rst.rft.pcap.CmTrafficGenerator;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.binding.api.TransactionChain;
+import org.opendaylight.mdsal.binding.api.WriteTransaction;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.common.api.TransactionCommitFailedException;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
+
+/**
+ * A commit of the follower's sessions that fails is not taken as written: the sessions go out
+ * again and the failure is counted. The broker is the real in-memory one; only its first session
+ * commits are made to fail (a datastore that refuses a commit cannot be had otherwise on demand),
+ * by a pass-through that answers them with the failure a datastore gives and writes nothing.
+ */
+public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
+    private static final String TOKEN = "failing-commits-token";
+    private static final int SESSIONS = 300;
+
+    private Path dir;
+    private Agent agent;
+    private ScheduledExecutorService scheduler;
+    private StatusWriter writer;
+    private AgentFollower follower;
+    private final AtomicInteger toFail = new AtomicInteger(2);
+    private final AtomicInteger failed = new AtomicInteger();
+
+    @Before
+    public void setUp() throws Exception {
+        dir = Files.createTempDirectory("rst-failed-commit");
+        Files.writeString(dir.resolve("token"), TOKEN + "\n");
+        Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
+        final Path pcap = dir.resolve("live.pcap");
+        // REQ REP RTU: every session stays ESTABLISHED
+        final var base = CmTrafficGenerator.Options.bench(SESSIONS);
+        new CmTrafficGenerator(new CmTrafficGenerator.Options(SESSIONS, 1, false, 4, 0, false, base.udpPort(),
+            System.currentTimeMillis() * 1_000_000L)).stopAfter(3).write(pcap);
+        final var options = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file",
+            dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
+            pcap.toString(), "--agent-id", "leaf1", "--plain-http"));
+        agent = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
+        agent.start();
+        scheduler = Executors.newSingleThreadScheduledExecutor();
+        writer = new StatusWriter(failingFirstSessionCommits(getDataBroker()));
+    }
+
+    @After
+    public void tearDown() throws Exception {
+        if (follower != null) {
+            follower.close();
+        }
+        writer.close();
+        scheduler.shutdownNow();
+        agent.close();
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
+    public void sessionsOfAFailedCommitAreWrittenAgainAndTheFailureCounted() throws Exception {
+        follower = new AgentFollower("leaf1", "127.0.0.1", agent.address().getPort(), () -> TOKEN, writer,
+            HttpClient.newHttpClient(), scheduler, Duration.ofSeconds(60));
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Map<SessionKey, Session> sessions = Map.of();
+        while (System.nanoTime() < deadline) {
+            try (var tx = getDataBroker().newReadOnlyTransaction()) {
+                sessions = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))
+                    .get(5, TimeUnit.SECONDS).map(Switch::nonnullSession).orElse(Map.of());
+            }
+            if (sessions.size() == SESSIONS && sessions.values().stream()
+                    .allMatch(s -> s.getState() == SessionState.ESTABLISHED)) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        assertEquals(2, failed.get());
+        assertEquals("every session, although the first commits failed", SESSIONS, sessions.size());
+        assertTrue(sessions.values().stream().allMatch(s -> s.getState() == SessionState.ESTABLISHED));
+        // the outcome reaches the follower on its scheduler, after the commit
+        final long counted = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (follower.failedCommits() < 2 && System.nanoTime() < counted) {
+            Thread.sleep(20);
+        }
+        assertEquals(2, follower.failedCommits());
+        assertTrue(follower.rewrittenAfterFailure() > 0);
+    }
+
+    /** The broker, except that the first {@link #toFail} commits that write sessions fail. */
+    private DataBroker failingFirstSessionCommits(final DataBroker real) {
+        return proxy(DataBroker.class, real, (method, result) -> method.getName().endsWith("TransactionChain")
+            ? proxy(TransactionChain.class, (TransactionChain) result, (chainMethod, tx) ->
+                "newWriteOnlyTransaction".equals(chainMethod.getName()) ? failing((WriteTransaction) tx) : tx)
+            : result);
+    }
+
+    private WriteTransaction failing(final WriteTransaction real) {
+        final boolean[] writesSessions = {false};
+        return (WriteTransaction) Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {WriteTransaction.class}, (proxy, method, args) -> {
+                if ("put".equals(method.getName())) {
+                    // the follower puts sessions; status writes merge
+                    writesSessions[0] = true;
+                }
+                if ("commit".equals(method.getName()) && args == null && writesSessions[0]
+                        && toFail.getAndDecrement() > 0) {
+                    real.cancel();
+                    failed.incrementAndGet();
+                    return FluentFuture.from(Futures.immediateFailedFuture(
+                        new TransactionCommitFailedException("refused by the test")));
+                }
+                return invoke(method, real, args);
+            });
+    }
+
+    /** What a method of {@code target} returned, for a proxy to pass on or replace. */
+    @FunctionalInterface
+    private interface Wrap {
+        Object apply(Method method, Object result);
+    }
+
+    private static <T> T proxy(final Class<T> type, final T target, final Wrap wrap) {
+        final InvocationHandler handler = (proxy, method, args) -> wrap.apply(method, invoke(method, target, args));
+        return type.cast(Proxy.newProxyInstance(FailedCommitTest.class.getClassLoader(), new Class<?>[] {type},
+            handler));
+    }
+
+    private static Object invoke(final Method method, final Object target, final Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
