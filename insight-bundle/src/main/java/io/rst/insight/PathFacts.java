@@ -20,12 +20,14 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Pat
  * order, whether each direction is complete, and whether the two are asymmetric.
  */
 record PathFacts(String sessionId, @Nullable String requesterIp, @Nullable String responderIp, List<String> forward,
-        List<String> reverse, boolean forwardComplete, boolean reverseComplete, boolean asymmetric) {
+        List<String> reverse, boolean forwardComplete, boolean reverseComplete, boolean asymmetric,
+        List<String> dataApart) {
 
     PathFacts {
         requireNonNull(sessionId);
         forward = List.copyOf(forward);
         reverse = List.copyOf(reverse);
+        dataApart = List.copyOf(dataApart);
     }
 
     static PathFacts of(final Path path) {
@@ -33,7 +35,10 @@ record PathFacts(String sessionId, @Nullable String requesterIp, @Nullable Strin
             path.getRequesterIp() == null ? null : path.getRequesterIp().stringValue(),
             path.getResponderIp() == null ? null : path.getResponderIp().stringValue(),
             nodes(path.getForward()), nodes(path.getReverse()), complete(path.getForward()),
-            complete(path.getReverse()), Boolean.TRUE.equals(path.getAsymmetric()));
+            complete(path.getReverse()), Boolean.TRUE.equals(path.getAsymmetric()),
+            // where data and CM part: the rpt's anomalies that say so
+            Boolean.TRUE.equals(path.getDataPathDiffers()) && path.getAnomaly() != null
+                ? path.getAnomaly().stream().filter(a -> a.contains(" data ")).sorted().toList() : List.of());
     }
 
     boolean complete() {

@@ -67,6 +67,7 @@ final class ProblemDetector {
         out.addAll(sessionProblems(index, now));
         out.addAll(flapping(index));
         out.addAll(asymmetricPaths(index));
+        out.addAll(dataApart(index));
         out.addAll(agents(index));
         out.sort(Comparator.comparing(Problem::severity).thenComparing(Comparator.comparingInt(Problem::count)
             .reversed()).thenComparing(Problem::id));
@@ -305,6 +306,24 @@ final class ProblemDetector {
                 "Asymmetric path", "forward " + (fwd.isEmpty() ? "?" : fwd) + ", reverse " + (rev.isEmpty() ? "?" : rev),
                 parting, null, -1, null, null, null, path.sessionId(), Double.NaN,
                 places.stream().map(n -> new Problem.Place(n, null)).toList());
+        }
+        return groups.problems();
+    }
+
+    /** Sessions whose data took another way than their CM: grouped by where they part. */
+    private static List<Problem> dataApart(final FabricIndex index) {
+        final var groups = new Groups();
+        for (var path : index.paths()) {
+            if (path.dataApart().isEmpty()) {
+                continue;
+            }
+            final var where = String.join("; ", path.dataApart());
+            // the switch named first in the first anomaly ("forward data enters leaf2 on ...")
+            final var words = path.dataApart().get(0).split(" ");
+            final String node = words.length > 3 ? words[3] : null;
+            groups.add("data-path-differs|" + where, ProblemKind.DataPathDiffers, Severity.Notice,
+                "Data path apart from the CM path", where, node, null, -1, null, null, null, path.sessionId(),
+                Double.NaN, node == null ? List.of() : List.of(new Problem.Place(node, null)));
         }
         return groups.problems();
     }

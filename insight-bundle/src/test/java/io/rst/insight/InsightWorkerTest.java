@@ -258,6 +258,22 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    public void dataApartFromItsCmIsAProblem() throws Exception {
+        final var path = new PathBuilder().setSessionId("d1").setRequesterIp(ip(REQUESTER)).setResponderIp(ip(RESPONDER))
+            .setForward(new ForwardBuilder().setHop(hops(List.of("leaf1", "spine1", "leaf2"))).setComplete(true).build())
+            .setReverse(new ReverseBuilder().setHop(hops(List.of("leaf2", "spine1", "leaf1"))).setComplete(true).build())
+            .setAsymmetric(false).setDataPathDiffers(true)
+            .setAnomaly(java.util.Set.of("forward data enters leaf2 on swp4, its CM on swp3")).build();
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rpt.class)
+            .child(Path.class, new PathKey("d1")).build(), path);
+        tx.commit().get(5, TimeUnit.SECONDS);
+        final var problem = awaitProblem(p -> p.getKind() == ProblemKind.DataPathDiffers);
+        assertEquals("leaf2", problem.getNodeId());
+        assertTrue(problem.getDetail(), problem.getDetail().contains("enters leaf2 on swp4, its CM on swp3"));
+    }
+
+    @Test
     public void anAgentLostAndBackIsAProblemWhileLostAndNotifiedBothWays() throws Exception {
         putAgent("spine1", AgentState.CAPTURING, null);
         putAgent("spine1", AgentState.UNREACHABLE, "connect timed out");
