@@ -22,6 +22,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -65,6 +67,11 @@ final class AgentFollower implements AutoCloseable {
     static final Duration FLUSH = Duration.ofMillis(20);
     private static final int FLUSH_AT = 1000;
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    /**
+     * How long a session the agent stopped reporting (it lost state) stays unconfirmed before it
+     * leaves: the agents' default retention of finished sessions.
+     */
+    static final Duration UNCONFIRMED_FOR = Duration.ofHours(1);
 
     private final String nodeId;
     private final String host;
@@ -92,6 +99,12 @@ final class AgentFollower implements AutoCloseable {
     // a failed batch is written again only where no newer batch carries the same session
     private final Map<String, Long> inFlight = new HashMap<>();
     private long batches;
+    // sessions the agent no longer reports though nothing ended them (it lost state): id -> since
+    // (millis); they stay in the flow table, marked, until reported again or UNCONFIRMED_FOR passes
+    private final Map<String, Long> unconfirmed = new HashMap<>();
+    private Map<String, String> pendingMarks = new HashMap<>();
+    private volatile String lostState = "";
+    private long nextSweepMillis;
 
     private volatile boolean closed;
     private volatile @Nullable InputStream open;
@@ -133,6 +146,16 @@ final class AgentFollower implements AutoCloseable {
     /** Commits of this follower's batches that failed (their sessions were written again). */
     long failedCommits() {
         return failedCommits.get();
+    }
+
+    /** Sessions kept unconfirmed: the agent lost state and no longer reports them. */
+    synchronized int unconfirmed() {
+        return unconfirmed.size();
+    }
+
+    /** When the agent last lost state and what that touched, in words; empty if it never did. */
+    String lostState() {
+        return lostState;
     }
 
     /** Session writes and removals put back into a batch after their commit failed. */
@@ -193,23 +216,35 @@ final class AgentFollower implements AutoCloseable {
             addRecord(record, sessions);
         }
         int rewritten = 0;
+        int lost = 0;
+        final long now = System.currentTimeMillis();
+        final String since = Instant.ofEpochMilli(now).truncatedTo(ChronoUnit.SECONDS).toString();
         synchronized (this) {
-            for (var it = written.keySet().iterator(); it.hasNext();) {
-                final var id = it.next();
-                if (!sessions.containsKey(id)) {
-                    it.remove();
-                    pendingRemovals.add(id);
-                    pendingUpserts.remove(id);
+            for (var id : written.keySet()) {
+                if (!sessions.containsKey(id) && !unconfirmed.containsKey(id)) {
+                    // the agent lost it without ending it (a removal would have come as an event):
+                    // the flow table keeps it, marked, rather than forget what the fabric did
+                    unconfirmed.put(id, now);
+                    pendingMarks.put(id, "not reported by the agent since " + since
+                        + ": the agent lost its state (restart without its saved table, or its log rewound)");
+                    lost++;
                 }
             }
             for (var entry : sessions.entrySet()) {
                 final Integer hash = entry.getValue().hashCode();
-                if (!hash.equals(written.put(entry.getKey(), hash))) {
+                final boolean wasUnconfirmed = unconfirmed.remove(entry.getKey()) != null;
+                pendingMarks.remove(entry.getKey());
+                if (!hash.equals(written.put(entry.getKey(), hash)) || wasUnconfirmed) {
                     pendingUpserts.put(entry.getKey(), entry.getValue());
                     pendingRemovals.remove(entry.getKey());
                     rewritten++;
                 }
             }
+        }
+        if (lost > 0) {
+            lostState = "the agent lost state at " + since + ": " + lost + " sessions it no longer reports are kept"
+                + " unconfirmed";
+            LOG.warn("RFT {}: {}", nodeId, lostState);
         }
         LOG.debug("RFT {}: snapshot rewrites {} of {} sessions", nodeId, rewritten, sessions.size());
         appliedSeq.set(snapshot.get("seq").asLong());
@@ -251,6 +286,8 @@ final class AgentFollower implements AutoCloseable {
                     final var id = record.get("session_id").asText();
                     synchronized (this) {
                         pendingUpserts.remove(id);
+                        unconfirmed.remove(id);
+                        pendingMarks.remove(id);
                         if (written.remove(id) != null) {
                             pendingRemovals.add(id);
                         }
@@ -264,6 +301,9 @@ final class AgentFollower implements AutoCloseable {
                     for (var entry : one.entrySet()) {
                         pendingUpserts.put(entry.getKey(), entry.getValue());
                         pendingRemovals.remove(entry.getKey());
+                        // reported again: confirmed (the put replaces the marked session)
+                        unconfirmed.remove(entry.getKey());
+                        pendingMarks.remove(entry.getKey());
                         written.put(entry.getKey(), entry.getValue().hashCode());
                     }
                     if (pendingUpserts.size() >= FLUSH_AT) {
@@ -298,6 +338,35 @@ final class AgentFollower implements AutoCloseable {
     }
 
     private void flushLocked() {
+        final long now = System.currentTimeMillis();
+        if (now >= nextSweepMillis && !unconfirmed.isEmpty()) {
+            // unconfirmed sessions leave after the retention the agents keep finished sessions for
+            nextSweepMillis = now + 1000;
+            for (var it = unconfirmed.entrySet().iterator(); it.hasNext();) {
+                final var e = it.next();
+                if (now - e.getValue() >= UNCONFIRMED_FOR.toMillis()) {
+                    it.remove();
+                    pendingMarks.remove(e.getKey());
+                    written.remove(e.getKey());
+                    pendingRemovals.add(e.getKey());
+                }
+            }
+        }
+        if (!pendingMarks.isEmpty()) {
+            final var marks = pendingMarks;
+            pendingMarks = new HashMap<>();
+            Futures.addCallback(writer.markUnconfirmed(nodeId, marks), new FutureCallback<CommitInfo>() {
+                @Override
+                public void onSuccess(final CommitInfo result) {
+                    // marked
+                }
+
+                @Override
+                public void onFailure(final Throwable cause) {
+                    remark(marks);
+                }
+            }, this::runCallback);
+        }
         if (pendingUpserts.isEmpty() && pendingRemovals.isEmpty()) {
             return;
         }
@@ -344,6 +413,16 @@ final class AgentFollower implements AutoCloseable {
         for (var id : removals) {
             inFlight.remove(id, batch);
         }
+    }
+
+    /** Marks whose commit failed go out again, where the session is still unconfirmed. */
+    private synchronized void remark(final Map<String, String> marks) {
+        failedCommits.incrementAndGet();
+        marks.forEach((id, why) -> {
+            if (unconfirmed.containsKey(id)) {
+                pendingMarks.putIfAbsent(id, why);
+            }
+        });
     }
 
     private synchronized void failed(final long batch, final Map<String, Session> upserts,

@@ -71,6 +71,8 @@ final class AgentStatusTracker implements AutoCloseable {
         boolean startedByController;
         String detail = "";
         String version = "";
+        String lostState = "";
+        int unconfirmed;
         long lastSeq;
         long lastChangeMillis;
         long lastContactMillis;
@@ -292,7 +294,13 @@ final class AgentStatusTracker implements AutoCloseable {
 
     private void publish(final Entry entry, final AgentState state, final String detail) {
         final long now = clock.millis();
-        final boolean changed = state != entry.state || !detail.equals(entry.detail);
+        final var lostFollower = entry.follower;
+        final String lostState = lostFollower == null ? "" : lostFollower.lostState();
+        final int unconfirmed = lostFollower == null ? 0 : lostFollower.unconfirmed();
+        final boolean changed = state != entry.state || !detail.equals(entry.detail)
+            || !lostState.equals(entry.lostState) || unconfirmed != entry.unconfirmed;
+        entry.lostState = lostState;
+        entry.unconfirmed = unconfirmed;
         if (!changed && now - entry.lastWriteMillis < CONTACT_REFRESH.toMillis()) {
             return;
         }
@@ -305,6 +313,10 @@ final class AgentStatusTracker implements AutoCloseable {
         entry.lastWriteMillis = now;
         final var builder = new AgentStatusBuilder().setState(state).setDetail(detail)
             .setLastChange(epoch(entry.lastChangeMillis));
+        if (!lostState.isEmpty()) {
+            builder.setLostState(lostState)
+                .setUnconfirmedSessions(org.opendaylight.yangtools.yang.common.Uint32.valueOf(unconfirmed));
+        }
         if (entry.lastContactMillis != 0) {
             builder.setLastContact(epoch(entry.lastContactMillis)).setAgentVersion(entry.version)
                 .setLastEventSeq(Uint64.valueOf(entry.lastSeq));

@@ -12,6 +12,7 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import java.util.Collection;
+import java.util.Map;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.TransactionChain;
 import org.opendaylight.mdsal.common.api.CommitInfo;
@@ -22,6 +23,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Swi
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
@@ -88,6 +90,24 @@ final class StatusWriter implements AutoCloseable {
         final var commit = tx.commit();
         commit.addCallback(logFailure(upserts.size() + " sessions and " + removals.size() + " removals of "
             + nodeId), MoreExecutors.directExecutor());
+        return commit;
+    }
+
+    /**
+     * Marks sessions the switch's agent no longer reports as unconfirmed (id -> why), leaving
+     * everything else they hold as it was. Returns the commit.
+     */
+    synchronized ListenableFuture<? extends CommitInfo> markUnconfirmed(final String nodeId,
+            final Map<String, String> marks) {
+        if (closed) {
+            return Futures.immediateFailedFuture(new IllegalStateException("status writer closed"));
+        }
+        final var tx = chain.newWriteOnlyTransaction();
+        marks.forEach((id, why) -> tx.merge(LogicalDatastoreType.OPERATIONAL, sessionPath(nodeId, id),
+            new SessionBuilder().setSessionId(id).setUnconfirmed(why).build()));
+        final var commit = tx.commit();
+        commit.addCallback(logFailure(marks.size() + " unconfirmed sessions of " + nodeId),
+            MoreExecutors.directExecutor());
         return commit;
     }
 

@@ -134,6 +134,44 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    public void anAgentThatLostItsStateDoesNotMakeTheControllerForgetItsSessions() throws Exception {
+        agent = startAgent("first.pcap", 200, 1);
+        putSwitch(true);
+        final var first = awaitSessions(sessions -> sessions.size() == 200);
+        awaitState(AgentState.CAPTURING);
+
+        // the agent comes back without its saved table (a new disk, say), with other traffic
+        agent.close();
+        try (var files = Files.walk(dir.resolve("state"))) {
+            for (var f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+        agent = startAgent("second.pcap", 150, 2);
+        final var both = awaitSessions(sessions -> sessions.size() >= 350 && sessions.keySet().containsAll(first.keySet())
+            && first.keySet().stream().allMatch(k -> sessions.get(k).getUnconfirmed() != null));
+        // every session the controller held is still there, as the switch reported it, marked
+        for (var key : first.keySet()) {
+            final var kept = both.get(key);
+            assertEquals(first.get(key).getState(), kept.getState());
+            assertEquals(first.get(key).getMessage(), kept.getMessage());
+            assertTrue(kept.getUnconfirmed(), kept.getUnconfirmed().contains("the agent lost its state"));
+        }
+        // the new ones are confirmed
+        assertEquals(150, both.values().stream().filter(x -> x.getUnconfirmed() == null).count());
+        // and the switch's status says so
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        var status = operSwitch().orElseThrow().getAgentStatus();
+        while ((status.getUnconfirmedSessions() == null || status.getUnconfirmedSessions().intValue() != 200)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            status = operSwitch().orElseThrow().getAgentStatus();
+        }
+        assertEquals(200, status.getUnconfirmedSessions().intValue());
+        assertTrue(status.getLostState(), status.getLostState().contains("200 sessions it no longer reports"));
+    }
+
+    @Test
     public void sessionsTheAgentAgesOutLeaveTheFlowTableWithoutWaitingForAResync() throws Exception {
         putSwitch(true);
         // fresh traffic, closed sessions kept 4 s: the follower sees them, then their removal
