@@ -54,6 +54,7 @@ public class LabFabricIT {
 
     private static Path work;
     private static Process karaf;
+    private static Path karafHome;
     private static Lab lab;
     private static Fabric fabric;
     private static Restconf rc;
@@ -82,12 +83,9 @@ public class LabFabricIT {
         final Path cfg = home.resolve("etc/io.rst.rft.cfg");
         Files.writeString(cfg, Files.readString(cfg).replaceAll("(?m)^agent-(token-dir|ca-file) *=.*$", "")
             + "\nagent-token-dir = " + lab.tokenDir() + "\nagent-ca-file = " + lab.caFile() + "\n");
-        final var pb = new ProcessBuilder(home.resolve("bin/karaf").toString(), "server").redirectErrorStream(true)
-            .redirectOutput(work.resolve("karaf.out").toFile());
+        karafHome = home;
         Files.createDirectories(work);
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        pb.redirectOutput(work.resolve("karaf.out").toFile());
-        karaf = pb.start();
+        karaf = startKaraf("karaf.out");
         rc = new Restconf("http://127.0.0.1:8181/rests", "admin", "admin");
         waitFor("RESTCONF to answer", 240, rc::answers);
 
@@ -203,6 +201,48 @@ public class LabFabricIT {
         }
     }
 
+    /**
+     * Issue 11: the controller killed (SIGKILL) while connections are being set up, then started
+     * again on its kept configuration: the flow tables and the paths come back equal to the agents'
+     * tables and the kernel's forwarding.
+     */
+    @Test
+    public void c2_aControllerKilledWhileAgentsStreamComesBackWithTheirTables() throws Exception {
+        final List<Truth.Connection> conns = new ArrayList<>();
+        final var during = new Thread(() -> {
+            try {
+                conns.addAll(run(new Traffic.Options(40, 1000, 80, 0, seed + 1000, 2, true)));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        during.start();
+        Thread.sleep(1000);
+        // bin/karaf server runs Java as its child: SIGKILL the JVM, as the OOM killer would
+        final var jvms = karaf.descendants().toList();
+        assertFalse("the controller's JVM runs", jvms.isEmpty());
+        jvms.forEach(ProcessHandle::destroyForcibly);
+        for (var jvm : jvms) {
+            jvm.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        karaf.destroyForcibly();
+        assertTrue("the controller died", karaf.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+        during.join();
+        assertEquals("the traffic went on without the controller", 80, conns.size());
+        karaf = startKaraf("karaf-restarted.out");
+        waitFor("RESTCONF to answer after the restart", 240, rc::answers);
+        waitFor("every switch to capture again", 90, () -> fabric.switches().stream().allMatch(sw ->
+            "CAPTURING".equals(agentState(sw.id()))));
+        report(PathCheck.checkUntil(fabric, conns, rc, Set.of(), 90));
+        // every switch's flow table holds exactly what its agent holds
+        waitFor("each flow table to equal its agent's table", 60, () -> fabric.switches().stream().allMatch(sw -> {
+            final long agentHas = lab.agentStatus(sw.id()).path("counters").path("sessions_live").asLong(-1);
+            final long rftHas = rc.get("data/rdma-flow-table:rft/switch=" + sw.id() + "?content=nonconfig")
+                .path("rdma-flow-table:switch").path(0).path("session").size();
+            return agentHas == rftHas;
+        }));
+    }
+
     @Test
     public void d_theOperatorsWebUiInARealBrowser() throws Exception {
         // ui-bundle's browser suite (Debian's Chromium, headless) against this controller and lab:
@@ -262,6 +302,13 @@ public class LabFabricIT {
                 Files.deleteIfExists(f);
             }
         }
+    }
+
+    private static Process startKaraf(final String log) throws IOException {
+        final var pb = new ProcessBuilder(karafHome.resolve("bin/karaf").toString(), "server").redirectErrorStream(true)
+            .redirectOutput(work.resolve(log).toFile());
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        return pb.start();
     }
 
     private static List<Truth.Connection> run(final Traffic.Options opt) throws Exception {
