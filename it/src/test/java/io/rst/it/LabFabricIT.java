@@ -207,7 +207,7 @@ public class LabFabricIT {
      * tables and the kernel's forwarding.
      */
     @Test
-    public void c2_aControllerKilledWhileAgentsStreamComesBackWithTheirTables() throws Exception {
+    public void d0_aControllerKilledWhileAgentsStreamComesBackWithTheirTables() throws Exception {
         final List<Truth.Connection> conns = new ArrayList<>();
         final var during = new Thread(() -> {
             try {
@@ -228,7 +228,7 @@ public class LabFabricIT {
         karaf.destroyForcibly();
         assertTrue("the controller died", karaf.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
         during.join();
-        assertEquals("the traffic went on without the controller", 80, conns.size());
+        assertTrue("the traffic went on without the controller: " + conns.size(), conns.size() >= 80);
         karaf = startKaraf("karaf-restarted.out");
         waitFor("RESTCONF to answer after the restart", 240, rc::answers);
         waitFor("every switch to capture again", 90, () -> fabric.switches().stream().allMatch(sw ->
