@@ -61,7 +61,17 @@ for a in "${AGENTS[@]}"; do
   java -Xmx256m -jar "$JAR" gen --out "$WORK/a$a.pcap" --sessions "$SESSIONS" --seed "$a" --hosts 64 2>/dev/null
 done
 
-"${CLUSTER[@]}" up --agent-token-file "$WORK/token"
+if [ "$("${CLUSTER[@]}" status 2>/dev/null | grep -c ' up$')" = 3 ]; then
+  # a cluster already up (./rst cluster up) is used as it is: only the agents' token is set,
+  # which restarts the RFT manager's Blueprint container on each member
+  log "using the cluster that is up"
+  for n in 1 2 3; do
+    sed -i "s#^agent-token-file *=.*#agent-token-file = $WORK/token#" "$ROOT/.local/cluster/m$n/etc/io.rst.rft.cfg"
+  done
+  sleep 10
+else
+  "${CLUSTER[@]}" up --agent-token-file "$WORK/token"
+fi
 
 log "starting agents sw1, sw2 in rstc-a1, rstc-a2"
 for a in "${AGENTS[@]}"; do

@@ -112,6 +112,7 @@ final class AgentFollower implements AutoCloseable {
     }
 
     private void run() {
+        seedFromDatastore();
         long backoffMillis = 1000;
         while (!closed) {
             try {
@@ -133,6 +134,29 @@ final class AgentFollower implements AutoCloseable {
             } catch (InterruptedException e) {
                 break;
             }
+        }
+    }
+
+    /**
+     * Takes what the flow table already holds for this switch as written: after a takeover in a
+     * cluster (or a new follower on the same member) the first snapshot then rewrites only the
+     * sessions that changed since the previous owner's last commit, and removes those the agent
+     * no longer has, instead of leaving them behind.
+     */
+    private void seedFromDatastore() {
+        final Map<String, Session> stored;
+        try {
+            stored = writer.storedSessions(nodeId);
+        } catch (IllegalStateException e) {
+            LOG.warn("RFT {}: cannot read the sessions already stored, the first snapshot rewrites all", nodeId, e);
+            return;
+        }
+        synchronized (this) {
+            stored.forEach((id, session) -> written.putIfAbsent(id, session.hashCode()));
+        }
+        if (!stored.isEmpty()) {
+            LOG.info("RFT {}: {} sessions already in the flow table, reconciled with the agent's snapshot", nodeId,
+                stored.size());
         }
     }
 
