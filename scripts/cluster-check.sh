@@ -109,8 +109,10 @@ for _ in $(seq 60); do o=$(owner); [ "$o" != none ] && [ -n "$o" ] && break; sle
 log "RFT manager runs on $o"
 
 log "traffic: $SESSIONS sessions per agent at $PPS frames/s"
+replays=()
 for a in "${AGENTS[@]}"; do
   ip netns exec "rstc-a$a" tcpreplay -q -i inj1 --pps "$PPS" "$WORK/a$a.pcap" > "$WORK/tcpreplay$a.log" 2>&1 &
+  replays+=($!)
 done
 replay_secs=$((SESSIONS * 3 / PPS))
 sleep $((replay_secs / 3))
@@ -149,7 +151,7 @@ for _ in $(seq 240); do
 done
 [ -n "$t_first" ] && log "first session written after the kill: $(echo "$t_first - $t_kill" | bc) s after it"
 
-wait  # tcpreplay
+wait "${replays[@]}"  # the traffic (not the agents, which run on)
 log "traffic over; waiting for every survivor to hold every agent's sessions"
 check_members() { # N... ; status 0 when each member holds exactly each agent's sessions
   local n a ok=0
