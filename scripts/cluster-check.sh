@@ -131,7 +131,8 @@ survivors=()
 for n in 1 2 3; do [ "$n" != "$victim" ] && survivors+=("$n"); done
 new=none
 for _ in $(seq 120); do
-  new=$(owner); [ "$new" != none ] && [ -n "$new" ] && break; sleep 0.5
+  # the ownership service names the dead member until Pekko downs it
+  new=$(owner); [ "$new" != none ] && [ -n "$new" ] && [ "$new" != "$o" ] && break; new=none; sleep 0.5
 done
 t_owner=$(date +%s.%N)
 [ "$new" != none ] || fail "no member took the RFT manager over within 60 s"

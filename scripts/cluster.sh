@@ -125,18 +125,27 @@ stop_member() { # N [kill]
   while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
 }
 
-# Which running member holds the RST singletons: the last "is the active instance" or "no longer
-# the active instance" line in each member's log tells; a member that is down holds nothing.
-owner_of() { # SERVICE-LOG-PREFIX ("RST RFT manager" or "RST RPT")
-  local n log last
+# Which member holds the RST singletons: OpenDaylight's entity ownership service tells
+# (odl-entity-owners:get-entities, asked of the first member that answers); its owner-node
+# member-N is our mN. "none" while no member answers or the entity has no owner.
+ENTITIES=""
+entities() {
+  local n
+  [ -n "$ENTITIES" ] && return 0
   for n in $(seq 1 "$MEMBERS"); do
     member_pid "$n" >/dev/null || continue
-    log="$(home "$n")/data/log/karaf.log"
-    [ -f "$log" ] || continue
-    last=$(grep -h -E "$1 is (the|no longer the) active instance" "$log" 2>/dev/null | tail -1 || true)
-    case "$last" in *"is the active instance"*) echo "m$n"; return 0 ;; esac
+    ENTITIES=$(curl -s -m 10 -u admin:admin -X POST -H 'Accept: application/json' \
+      "$(url "$n")/operations/odl-entity-owners:get-entities" 2>/dev/null || true)
+    [ -n "$ENTITIES" ] && return 0
   done
-  echo none
+}
+owner_of() { # SERVICE-GROUP (rst-rft-manager, rst-rpt)
+  entities
+  local owner
+  owner=$(echo "$ENTITIES" | jq -r --arg name "$1" '.["odl-entity-owners:output"].entities[]?
+    | select(.type == "org.opendaylight.mdsal.ServiceEntityType" and .name == $name) | .["owner-node"] // empty' \
+    2>/dev/null | head -1)
+  case "$owner" in member-*) echo "m${owner#member-}" ;; *) echo none ;; esac
 }
 
 cmd_up() {
@@ -158,6 +167,7 @@ cmd_up() {
     member_pid "$n" >/dev/null && die "m$n already runs: ./rst cluster down first"
   done
   command -v curl >/dev/null || die "curl is missing"
+  command -v jq >/dev/null || die "jq is missing (apt-get install jq)"
   local addrs=()
   for n in $(seq 1 "$MEMBERS"); do addrs+=("$(addr "$n")"); done
   for n in $(seq 1 "$MEMBERS"); do
@@ -184,7 +194,8 @@ cmd_status() {
     fi
     echo "m$n $(url "$n") $state"
   done
-  echo "singletons: rft-manager $(owner_of 'RST RFT manager') rpt $(owner_of 'RST RPT')"
+  ENTITIES=""
+  echo "singletons: rft-manager $(owner_of rst-rft-manager) rpt $(owner_of rst-rpt)"
 }
 
 cmd_down() {
