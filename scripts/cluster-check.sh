@@ -58,13 +58,16 @@ head -c 24 /dev/urandom | base64 > "$WORK/token"; chmod 600 "$WORK/token"
 
 log "generating $SESSIONS sessions per agent"
 for a in "${AGENTS[@]}"; do
-  java -Xmx256m -jar "$JAR" gen --out "$WORK/a$a.pcap" --sessions "$SESSIONS" --seed "$a" --hosts 64 2>/dev/null
+  java -Xmx256m -jar "$JAR" gen --out "$WORK/a$a.pcap" --sessions "$SESSIONS" --seed "$((a * 100000 + RANDOM))" --hosts 64 2>/dev/null
 done
 
 if [ "$("${CLUSTER[@]}" status 2>/dev/null | grep -c ' up$')" = 3 ]; then
   # a cluster already up (./rst cluster up) is used as it is: only the agents' token is set,
   # which restarts the RFT manager's Blueprint container on each member
-  log "using the cluster that is up"
+  log "using the cluster that is up (its switches sw1, sw2 removed first, with their sessions)"
+  for a in "${AGENTS[@]}"; do
+    curl -s -o /dev/null -u admin:admin -X DELETE "http://$NET.11:8181/rests/data/rdma-flow-table:rft/switch=sw$a" || true
+  done
   for n in 1 2 3; do
     sed -i "s#^agent-token-file *=.*#agent-token-file = $WORK/token#" "$ROOT/.local/cluster/m$n/etc/io.rst.rft.cfg"
   done
@@ -138,14 +141,14 @@ t_owner=$(date +%s.%N)
 [ "$new" != none ] || fail "no member took the RFT manager over within 60 s"
 # the new owner's log line time is more precise than our polling: take it from its log
 line=$(grep -h "RST RFT manager is the active instance" "$ROOT/.local/cluster/$new/data/log/karaf.log" | tail -1)
-stamp=$(echo "$line" | awk '{print $1" "$2}' | sed 's/,/./')
+stamp=$(echo "$line" | awk '{print $1}' | sed 's/,/./')   # 2026-12-01T09:16:14.918 (local time)
 t_active=$(date -u -d "$stamp" +%s.%N 2>/dev/null || echo "$t_owner")
 log "$new took over: $(echo "$t_active - $t_kill" | bc) s after the kill (log time)"
 
 # the first session the new owner writes: sw1's count on a survivor grows past what it held
 count_s=$(ids_on "${survivors[0]}" sw1 | wc -l)
 t_first=""
-for _ in $(seq 240); do
+for _ in $(seq 120); do
   c=$(ids_on "${survivors[0]}" sw1 | wc -l)
   if [ "$c" -gt "$count_s" ]; then t_first=$(date +%s.%N); break; fi
   sleep 0.5
