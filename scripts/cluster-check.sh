@@ -139,11 +139,21 @@ for _ in $(seq 120); do
 done
 t_owner=$(date +%s.%N)
 [ "$new" != none ] || fail "no member took the RFT manager over within 60 s"
-# the new owner's log line time is more precise than our polling: take it from its log
-line=$(grep -h "RST RFT manager is the active instance" "$ROOT/.local/cluster/$new/data/log/karaf.log" | tail -1)
-stamp=$(echo "$line" | awk '{print $1}' | sed 's/,/./')   # 2026-12-01T09:16:14.918 (local time)
-t_active=$(date -u -d "$stamp" +%s.%N 2>/dev/null || echo "$t_owner")
-log "$new took over: $(echo "$t_active - $t_kill" | bc) s after the kill (log time)"
+# when the new owner's manager started: its log line (the ownership service names the new owner
+# a little before the manager starts there), the last one, written after the kill
+t_active=""
+for _ in $(seq 120); do
+  line=$(grep -h "RST RFT manager is the active instance" "$ROOT/.local/cluster/$new/data/log/karaf.log" | tail -1)
+  stamp=$(echo "$line" | awk '{print $1}' | sed 's/,/./')   # 2026-12-01T09:16:14.918 (local time)
+  t=$(date -d "$stamp" +%s.%N 2>/dev/null || echo 0)
+  if [ "$(echo "$t > $t_kill" | bc)" = 1 ]; then t_active=$t; break; fi
+  sleep 0.5
+done
+if [ -n "$t_active" ]; then
+  log "$new took over: its RFT manager started $(echo "$t_active - $t_kill" | bc) s after the kill"
+else
+  fail "$new is named the owner but its RFT manager did not start"
+fi
 
 # the first session the new owner writes: sw1's count on a survivor grows past what it held
 count_s=$(ids_on "${survivors[0]}" sw1 | wc -l)
