@@ -30,10 +30,11 @@ USAGE='usage: ./rst cluster up [--agent-token-file F] | down | status | kill|sto
   kill N    kill -9 member N (a crash)        stop N    stop member N cleanly
   start N   start member N again (it rejoins with its own data)
   cut N     take member N'"'"'s link down (it is cut off from the others)   heal N   bring it back
+  check     the takeover test (./rst cluster check --help): kill -9 of the singletons'"'"' owner
+            while two agents stream, every session on every survivor, the member rejoins
 Members: mN in namespace rstc-mN at '"$NET"'.(10+N); RESTCONF http://'"$NET"'.(10+N):8181/rests
 (admin/admin). Root only.'
 
-[ "$(id -u)" = 0 ] || die "needs root (network namespaces)"
 
 addr() { echo "$NET.$((10 + $1))"; }
 ns() { echo "rstc-m$1"; }
@@ -214,8 +215,9 @@ member_arg() { # the N of a member command
 
 [ $# -ge 1 ] || { echo "$USAGE" >&2; exit 2; }
 what=$1; shift
+case "$what" in -h|--help|help) echo "$USAGE"; exit 0 ;; esac
+[ "$(id -u)" = 0 ] || die "needs root (network namespaces)"
 case "$what" in
-  -h|--help) echo "$USAGE" ;;
   up) cmd_up "$@" ;;
   down) cmd_down ;;
   status) cmd_status ;;
