@@ -7,7 +7,10 @@
 # every surviving member (no more, none twice). Then the killed member starts again, rejoins, and
 # must hold the same. Prints the takeover time (kill -> new owner's log line, and -> first session
 # written after the kill). Status 0 when every check holds. Root only.
-#   usage: ./rst cluster check [--sessions N] [--pps N] [--keep]
+# With --more, then: a clean stop of the new owner while more traffic runs (takeover, every
+# session on the two left), its restart, and a member cut off from the others (link down 20 s)
+# and healed, which must come back holding every session.
+#   usage: ./rst cluster check [--sessions N] [--pps N] [--more] [--keep]
 #     --sessions N  sessions per agent (default 3000)    --pps N  frames/s per agent (default 300)
 #     --keep        leave the cluster and the agents up at the end (./rst cluster down; then
 #                   ip netns delete rstc-a1 rstc-a2)
@@ -19,12 +22,14 @@ WORK=${RST_CLUSTER_CHECK_DIR:-$ROOT/.local/cluster-check}
 SESSIONS=3000
 PPS=300
 KEEP=0
+MORE=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --sessions) SESSIONS=$2; shift ;;
     --pps) PPS=$2; shift ;;
     --keep) KEEP=1 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --more) MORE=1 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "cluster check: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -107,7 +112,7 @@ for a in "${AGENTS[@]}"; do
   case "$code" in 200|201|204) ;; *) fail "configuring sw$a answered HTTP $code" ;; esac
 done
 
-owner() { "${CLUSTER[@]}" status 2>/dev/null | sed -n 's/^singletons: rft-manager \(m[0-9]*\|none\).*/\1/p'; }
+owner() { "${CLUSTER[@]}" status 2>&1 >/dev/null | sed -n 's/^singletons: rft-manager \(m[0-9]*\|none\).*/\1/p'; }
 for _ in $(seq 60); do o=$(owner); [ "$o" != none ] && [ -n "$o" ] && break; sleep 1; done
 log "RFT manager runs on $o"
 
@@ -208,6 +213,52 @@ for _ in $(seq 60); do
   sleep 2
 done
 [ -n "$ok" ] && log "m$victim rejoined and holds every session" || fail "m$victim rejoined without every session"
+
+if [ $MORE = 1 ]; then
+  o2=$(owner); v2=${o2#m}
+  log "more traffic ($((SESSIONS / 3)) sessions per agent), and a clean stop of the owner $o2"
+  replays=()
+  for a in "${AGENTS[@]}"; do
+    java -Xmx256m -jar "$JAR" gen --out "$WORK/b$a.pcap" --sessions "$((SESSIONS / 3))" \
+      --seed "$((a * 100000 + RANDOM))" --hosts 64 2>/dev/null
+    ip netns exec "rstc-a$a" tcpreplay -q -i inj1 --pps "$PPS" "$WORK/b$a.pcap" > "$WORK/tcpreplay-b$a.log" 2>&1 &
+    replays+=($!)
+  done
+  sleep 3
+  t_stop=$(date +%s.%N)
+  "${CLUSTER[@]}" stop "$v2"
+  left=()
+  for n in 1 2 3; do [ "$n" != "$v2" ] && left+=("$n"); done
+  new2=none
+  for _ in $(seq 120); do
+    new2=$(owner); [ "$new2" != none ] && [ -n "$new2" ] && [ "$new2" != "$o2" ] && break; new2=none; sleep 0.5
+  done
+  [ "$new2" != none ] && log "$new2 took over after the clean stop" || fail "no member took over after the clean stop"
+  wait "${replays[@]}"
+  ok=""
+  for _ in $(seq 90); do
+    if check_members "${left[@]}"; then ok=1; break; fi
+    sleep 2
+  done
+  [ -n "$ok" ] && log "after the clean stop: m${left[*]} hold every session, $(echo "$(date +%s.%N) - $t_stop" | bc) s after it" ||
+    fail "after the clean stop the members left do not hold exactly the agents' sessions"
+  "${CLUSTER[@]}" start "$v2"
+
+  o3=$(owner)
+  for n in 1 2 3; do [ "m$n" != "$o3" ] && { cut=$n; break; }; done
+  log "cutting m$cut off for 20 s"
+  "${CLUSTER[@]}" cut "$cut"
+  sleep 20
+  "${CLUSTER[@]}" heal "$cut"
+  ok=""
+  for _ in $(seq 60); do
+    if restconf_ok=$(curl -s -m 5 -o /dev/null -w '%{http_code}' -u admin:admin "http://$NET.$((10 + cut)):8181/rests/data/rdma-flow-table:rft?content=config") &&
+        [ "$restconf_ok" = 200 ] && check_members "$cut"; then ok=1; break; fi
+    sleep 2
+  done
+  [ -n "$ok" ] && log "m$cut healed and holds every session" ||
+    fail "m$cut, healed, does not hold every session within 120 s (see its log)"
+fi
 "${CLUSTER[@]}" status
 
 log "done in $((SECONDS - t_all)) s: $([ $FAILED = 0 ] && echo PASS || echo FAIL)"

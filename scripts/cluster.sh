@@ -196,7 +196,8 @@ cmd_status() {
     echo "m$n $(url "$n") $state"
   done
   ENTITIES=""
-  echo "singletons: rft-manager $(owner_of rst-rft-manager) rpt $(owner_of rst-rpt)"
+  # on stderr: stdout has one line per member, for scripts (docs/cluster.md)
+  echo "singletons: rft-manager $(owner_of rst-rft-manager) rpt $(owner_of rst-rpt)" >&2
 }
 
 cmd_down() {
