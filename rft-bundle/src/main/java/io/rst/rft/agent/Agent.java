@@ -70,6 +70,8 @@ public final class Agent implements AutoCloseable {
     private final JsonBytes recordJson = new JsonBytes(1024);
     private final String token;
     private final String instance;
+    /** This process among the agent's lives: a client tells a restart by it. */
+    private final String boot = java.util.UUID.randomUUID().toString();
     private volatile AgentApi api;
     /** What the start found in the state directory. */
     private final EventStore.LoadReport restored;
@@ -277,7 +279,9 @@ public final class Agent implements AutoCloseable {
     }
 
     /**
-     * Writes {@code {"seq":N,"sessions":[...]}} to {@code out}, a page of sessions at a time, each
+     * Writes {@code {"seq":N,"instance":ID,"boot":B,"restored_seq":R,"sessions":[...]}} to
+     * {@code out} (B names this process, R is the last event it restored when it started: a
+     * client that applied events beyond R from another process knows they may be lost), a page of sessions at a time, each
      * page serialised on the decode thread, so that neither a large table's JSON is ever whole in
      * memory nor the decode thread held for long. {@code N} is the last event before the first
      * page: a session may be written in a state newer than {@code N}, and the events after
@@ -287,7 +291,8 @@ public final class Agent implements AutoCloseable {
      */
     long writeSnapshot(final OutputStream out) throws IOException {
         final SnapshotStart start = onDecodeThread(() -> new SnapshotStart(log.lastSeq(), processor.sessionHandles()));
-        out.write(("{\"seq\":" + start.seq() + ",\"sessions\":[").getBytes(StandardCharsets.US_ASCII));
+        out.write(("{\"seq\":" + start.seq() + ",\"instance\":\"" + instance + "\",\"boot\":\"" + boot
+            + "\",\"restored_seq\":" + restored.lastSeq() + ",\"sessions\":[").getBytes(StandardCharsets.US_ASCII));
         final Object[] handles = start.handles();
         final java.io.ByteArrayOutputStream page = new java.io.ByteArrayOutputStream(64 * 1024);
         boolean first = true;

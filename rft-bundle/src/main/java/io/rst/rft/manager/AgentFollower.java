@@ -104,6 +104,9 @@ final class AgentFollower implements AutoCloseable {
     private final Map<String, Long> unconfirmed = new HashMap<>();
     private Map<String, String> pendingMarks = new HashMap<>();
     private volatile String lostState = "";
+    // the agent as its last snapshot named it: its event log (instance) and its process (boot)
+    private String agentInstance = "";
+    private String agentBoot = "";
     private long nextSweepMillis;
 
     private volatile boolean closed;
@@ -164,6 +167,7 @@ final class AgentFollower implements AutoCloseable {
     }
 
     private void run() {
+        seedFromDatastore();
         long backoffMillis = 1000;
         while (!closed) {
             try {
@@ -185,6 +189,29 @@ final class AgentFollower implements AutoCloseable {
             } catch (InterruptedException e) {
                 break;
             }
+        }
+    }
+
+    /**
+     * Takes what the flow table already holds for this switch as written: after a takeover in a
+     * cluster (or a new follower on the same member) the first snapshot then rewrites only the
+     * sessions that changed since the previous owner's last commit, and removes those the agent
+     * no longer has, instead of leaving them behind.
+     */
+    private void seedFromDatastore() {
+        final Map<String, Session> stored;
+        try {
+            stored = writer.storedSessions(nodeId);
+        } catch (IllegalStateException e) {
+            LOG.warn("RFT {}: cannot read the sessions already stored, the first snapshot rewrites all", nodeId, e);
+            return;
+        }
+        synchronized (this) {
+            stored.forEach((id, session) -> written.putIfAbsent(id, session.hashCode()));
+        }
+        if (!stored.isEmpty()) {
+            LOG.info("RFT {}: {} sessions already in the flow table, reconciled with the agent's snapshot", nodeId,
+                stored.size());
         }
     }
 
@@ -215,19 +242,42 @@ final class AgentFollower implements AutoCloseable {
         for (var record : snapshot.get("sessions")) {
             addRecord(record, sessions);
         }
+        // did the agent lose state since this follower applied events? Its log is another (lost
+        // state directory), or went back, or its process restarted having restored less than
+        // what was applied (a kill -9 loses the last flush interval)
+        final long applied = appliedSeq.get();
+        final String instance = snapshot.path("instance").asText("");
+        final String boot = snapshot.path("boot").asText("");
+        final long restoredSeq = snapshot.path("restored_seq").asLong(-1);
+        final boolean agentLost = applied > 0 && (snapshot.get("seq").asLong() < applied
+            || !agentInstance.isEmpty() && !instance.isEmpty() && !instance.equals(agentInstance)
+            || !agentBoot.isEmpty() && !boot.isEmpty() && !boot.equals(agentBoot) && restoredSeq >= 0
+                && restoredSeq < applied);
+        agentInstance = instance;
+        agentBoot = boot;
         int rewritten = 0;
         int lost = 0;
         final long now = System.currentTimeMillis();
         final String since = Instant.ofEpochMilli(now).truncatedTo(ChronoUnit.SECONDS).toString();
         synchronized (this) {
-            for (var id : written.keySet()) {
-                if (!sessions.containsKey(id) && !unconfirmed.containsKey(id)) {
-                    // the agent lost it without ending it (a removal would have come as an event):
-                    // the flow table keeps it, marked, rather than forget what the fabric did
+            for (var it = written.keySet().iterator(); it.hasNext();) {
+                final var id = it.next();
+                if (sessions.containsKey(id) || unconfirmed.containsKey(id)) {
+                    continue;
+                }
+                if (agentLost) {
+                    // the agent lost it without ending it: the flow table keeps it, marked,
+                    // rather than forget what the fabric did
                     unconfirmed.put(id, now);
                     pendingMarks.put(id, "not reported by the agent since " + since
                         + ": the agent lost its state (restart without its saved table, or its log rewound)");
                     lost++;
+                } else {
+                    // the agent ended it (aged out, evicted) while the stream was broken, or a
+                    // previous owner left it behind: it goes
+                    it.remove();
+                    pendingRemovals.add(id);
+                    pendingUpserts.remove(id);
                 }
             }
             for (var entry : sessions.entrySet()) {

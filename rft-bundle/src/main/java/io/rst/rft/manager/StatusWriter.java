@@ -12,7 +12,11 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.TransactionChain;
 import org.opendaylight.mdsal.common.api.CommitInfo;
@@ -109,6 +113,26 @@ final class StatusWriter implements AutoCloseable {
         commit.addCallback(logFailure(marks.size() + " unconfirmed sessions of " + nodeId),
             MoreExecutors.directExecutor());
         return commit;
+    }
+
+    /**
+     * The sessions of a switch already in the operational datastore, by session id: what this
+     * member, or the member that ran the RFT manager before it, wrote. Blocks up to 30 s.
+     *
+     * @throws IllegalStateException if the datastore does not answer
+     */
+    Map<String, Session> storedSessions(final String nodeId) {
+        try (var tx = broker.newReadOnlyTransaction()) {
+            final var found = tx.read(LogicalDatastoreType.OPERATIONAL, switchPath(nodeId)).get(30, TimeUnit.SECONDS);
+            final Map<String, Session> sessions = new HashMap<>();
+            found.ifPresent(sw -> sw.nonnullSession().values().forEach(s -> sessions.put(s.getSessionId(), s)));
+            return sessions;
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("reading the sessions of " + nodeId, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted reading the sessions of " + nodeId, e);
+        }
     }
 
     static DataObjectIdentifier<Session> sessionPath(final String nodeId, final String sessionId) {

@@ -41,6 +41,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Session
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yangtools.yang.common.Uint16;
@@ -181,6 +182,33 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
         awaitSessions(Map::isEmpty);
         // the resync runs every 60 s here: the removals came as events
         assertTrue(System.nanoTime() - seen < TimeUnit.SECONDS.toNanos(30));
+    }
+
+    @Test
+    public void aNewOwnerRemovesWhatThePreviousOneLeftBehind() throws Exception {
+        agent = startAgent("owned.pcap", 100, 4);
+        putSwitch(true);
+        final var first = awaitSessions(sessions -> sessions.size() == 100);
+
+        // the owner goes (a takeover in a cluster); the flow table keeps a session the agent no
+        // longer has, as when its removal came after the previous owner's last commit
+        worker.close();
+        final var held = first.values().iterator().next();
+        final var stale = new SessionBuilder(held).setSessionId("10.9.9.9/0x00000001/10.9.9.8")
+            .withKey(new SessionKey("10.9.9.9/0x00000001/10.9.9.8")).build();
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL,
+            StatusWriter.sessionPath("leaf1", stale.getSessionId()), stale);
+        tx.commit().get(5, TimeUnit.SECONDS);
+        assertEquals(101, awaitSessions(sessions -> sessions.size() == 101).size());
+
+        // the new owner reconciles the table with the agent's snapshot: the stale session goes
+        final var executor = Executors.newSingleThreadScheduledExecutor();
+        worker = new RftManager.Worker(getDataBroker(),
+            new HttpAgentProbe(executor, node -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
+            node -> TOKEN, Duration.ofSeconds(60));
+        final var after = awaitSessions(sessions -> sessions.size() == 100);
+        assertEquals(first.keySet(), after.keySet());
     }
 
     private void putSwitch(final boolean enabled) throws Exception {
