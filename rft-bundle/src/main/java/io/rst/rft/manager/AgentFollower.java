@@ -387,7 +387,7 @@ final class AgentFollower implements AutoCloseable {
         flushLocked();
     }
 
-    private void flushLocked() {
+    private synchronized void flushLocked() {
         final long now = System.currentTimeMillis();
         if (now >= nextSweepMillis && !unconfirmed.isEmpty()) {
             // unconfirmed sessions leave after the retention the agents keep finished sessions for
@@ -468,11 +468,11 @@ final class AgentFollower implements AutoCloseable {
     /** Marks whose commit failed go out again, where the session is still unconfirmed. */
     private synchronized void remark(final Map<String, String> marks) {
         failedCommits.incrementAndGet();
-        marks.forEach((id, why) -> {
-            if (unconfirmed.containsKey(id)) {
-                pendingMarks.putIfAbsent(id, why);
+        for (var mark : marks.entrySet()) {
+            if (unconfirmed.containsKey(mark.getKey())) {
+                pendingMarks.putIfAbsent(mark.getKey(), mark.getValue());
             }
-        });
+        }
     }
 
     private synchronized void failed(final long batch, final Map<String, Session> upserts,
