@@ -72,7 +72,7 @@ final class DataPaths {
         }
         final var fwd = PathAssembler.assemble(forward, fabric, requester, responder);
         final var rev = PathAssembler.assemble(reverse, fabric, responder, requester);
-        final var f = new DataForwardBuilder().setComplete(fwd.complete()).setHop(hops(fwd))
+        final var f = new DataForwardBuilder().setComplete(fwd.complete()).setHop(hops(fwd, TrafficKind.Data))
             .setGap(gaps(fwd));
         if (fwd.source() != null) {
             f.setSourceNode(new NodeId(fwd.source().node())).setSourceTp(tp(fwd.source().tp()));
@@ -80,7 +80,7 @@ final class DataPaths {
         if (fwd.destination() != null) {
             f.setDestinationNode(new NodeId(fwd.destination().node())).setDestinationTp(tp(fwd.destination().tp()));
         }
-        final var r = new DataReverseBuilder().setComplete(rev.complete()).setHop(hops(rev))
+        final var r = new DataReverseBuilder().setComplete(rev.complete()).setHop(hops(rev, TrafficKind.Data))
             .setGap(gaps(rev));
         if (rev.source() != null) {
             r.setSourceNode(new NodeId(rev.source().node())).setSourceTp(tp(rev.source().tp()));
@@ -152,12 +152,13 @@ final class DataPaths {
         return names.isEmpty() ? "no CM path" : "CM via " + String.join(", ", names);
     }
 
-    private static List<Hop> hops(final PathAssembler.DirectionResult result) {
+    /** A direction's hops as the model lists them, each saying which traffic it was learnt from. */
+    static List<Hop> hops(final PathAssembler.DirectionResult result, final TrafficKind traffic) {
         final List<Hop> out = new ArrayList<>();
         int index = 0;
         for (var hop : result.hops()) {
             final var b = new HopBuilder().setIndex(Uint16.valueOf(index++)).setNodeId(new NodeId(hop.node()))
-                .setObserved(hop.observed()).setTraffic(TrafficKind.Data);
+                .setObserved(hop.observed()).setTraffic(traffic);
             if (hop.ingressTp() != null) {
                 b.setIngressTp(new TpId(hop.ingressTp()));
             }

@@ -58,7 +58,6 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSe
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSessionOutput;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSessionOutputBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.HopBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ForwardBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ReverseBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
@@ -74,7 +73,6 @@ import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.opendaylight.yangtools.yang.common.Empty;
 import org.opendaylight.yangtools.yang.common.RpcResultBuilder;
-import org.opendaylight.yangtools.yang.common.Uint16;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -425,9 +423,11 @@ final class RptWorker implements AutoCloseable {
         final String responder = latest == null ? null : ipText(latest.getResponderIp());
         final var fwdPath = PathAssembler.assemble(forward, fabric, requester, responder);
         final var revPath = PathAssembler.assemble(reverse, fabric, responder, requester);
-        final var forwardBuilder = new ForwardBuilder().setComplete(fwdPath.complete()).setHop(hops(fwdPath))
+        final var forwardBuilder = new ForwardBuilder().setComplete(fwdPath.complete())
+            .setHop(DataPaths.hops(fwdPath, TrafficKind.Cm))
             .setGap(Set.copyOf(fwdPath.gaps()));
-        final var reverseBuilder = new ReverseBuilder().setComplete(revPath.complete()).setHop(hops(revPath))
+        final var reverseBuilder = new ReverseBuilder().setComplete(revPath.complete())
+            .setHop(DataPaths.hops(revPath, TrafficKind.Cm))
             .setGap(Set.copyOf(revPath.gaps()));
         final var fwdSource = fwdPath.source();
         if (fwdSource != null) {
@@ -474,24 +474,6 @@ final class RptWorker implements AutoCloseable {
 
     private static BigDecimal seconds(final EpochSeconds time) {
         return time == null ? BigDecimal.ZERO : time.getValue().decimalValue();
-    }
-
-    private static List<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop> hops(
-            final PathAssembler.DirectionResult result) {
-        final var out = new ArrayList<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop>();
-        int index = 0;
-        for (var hop : result.hops()) {
-            final var builder = new HopBuilder().setIndex(Uint16.valueOf(index++)).setNodeId(new NodeId(hop.node()))
-                .setObserved(hop.observed()).setTraffic(TrafficKind.Cm);
-            if (hop.ingressTp() != null) {
-                builder.setIngressTp(new TpId(hop.ingressTp()));
-            }
-            if (hop.egressTp() != null) {
-                builder.setEgressTp(new TpId(hop.egressTp()));
-            }
-            out.add(builder.build());
-        }
-        return out;
     }
 
     private static PathAssembler.Observation observation(final String node, final Message message) {
