@@ -17,5 +17,7 @@ mkdir -p -m 700 "$RST_LAB_DIR/tokens"
 "$ROOT/rst" controller --background --agent-token-dir "$RST_LAB_DIR/tokens" >/dev/null
 # agents of the benchmark hold up to 250,000 sessions each (the default) in 192 MiB
 RST_LAB_JAVA_OPTS="-Xmx1g -Drst.agent.heap=-Xmx192m" "$ROOT/rst" lab up
+RST_BENCH_CONTROLLER_PID=$(cat "$ROOT/.local/karaf/karaf.pid" 2>/dev/null || true)
+export RST_BENCH_CONTROLLER_PID
 echo "bench lab: $(nproc) cores, controller heap $RST_HEAP, $(date -u +%FT%TZ)"
 RST_LAB_JAVA_OPTS="-Xmx2g" "$ROOT/rst" lab bench "$@"

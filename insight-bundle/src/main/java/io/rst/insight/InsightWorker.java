@@ -63,6 +63,8 @@ import org.slf4j.LoggerFactory;
  */
 final class InsightWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InsightWorker.class);
+    /** The share of one core the problems' recomputation may take at most. */
+    static final double SHARE = 0.1;
     static final DataObjectIdentifier<Problems> PROBLEMS = DataObjectIdentifier.builder(Problems.class).build();
 
     private final DataBroker broker;
@@ -79,6 +81,8 @@ final class InsightWorker implements AutoCloseable {
     private boolean dirty = true;
     /** System.nanoTime() of the last recomputation: the rate limit runs on the machine's clock. */
     private long lastRecompute = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
+    /** Seconds the last recomputation took: a big fabric's takes long, so it runs less often. */
+    private double lastTook;
     private @Nullable Problems written;
     private volatile Snapshot snapshot = Snapshot.INACTIVE;
     private volatile boolean closed;
@@ -248,13 +252,18 @@ final class InsightWorker implements AutoCloseable {
         }
     }
 
-    /** Recomputes when something changed and a second passed, or when idleRecompute passed. */
+    /**
+     * Recomputes when something changed and a second passed, or when idleRecompute passed; never
+     * sooner than {@link #SHARE} allows after the last recomputation: a scan of 100,000 sessions
+     * must not take the CPU the flow and path tables' own ingest needs.
+     */
     private void tick(final double idleRecompute) {
         if (closed) {
             return;
         }
         final double since = (System.nanoTime() - lastRecompute) / 1e9;
-        if (dirty && since >= 1 || since >= idleRecompute) {
+        final double minimum = Math.max(1, lastTook / SHARE);
+        if (since >= minimum && (dirty || since >= idleRecompute)) {
             recompute(clock.getAsDouble());
         }
     }
@@ -286,6 +295,7 @@ final class InsightWorker implements AutoCloseable {
             }, MoreExecutors.directExecutor());
         }
         snapshot = snapshot(summary, now, (System.nanoTime() - start) / 1e9);
+        lastTook = (System.nanoTime() - start) / 1e9;
     }
 
     private Snapshot snapshot(final ProblemSummary summary, final double now, final double took) {

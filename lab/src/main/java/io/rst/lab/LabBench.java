@@ -30,6 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * then a random sample of the steady period's sessions is checked against the kernel.
  */
 final class LabBench {
+    private static final long POLL_EVERY_NANOS = 100_000_000L;
+
     private LabBench() {
         // utility
     }
@@ -69,8 +71,12 @@ final class LabBench {
                 final long beforeSteady = Truth.read(lab.truthFile()).stream().mapToLong(Truth.Connection::id).max()
                     .orElse(0);
                 t0 = System.nanoTime();
+                final double cpu0 = controllerCpuSeconds();
+                final var metrics0 = rc.metrics();
                 final long made = traffic.run(new Traffic.Options(rate, level, 0, steadySeconds, seed++, 1, false));
                 final double steadyRate = made / ((System.nanoTime() - t0) / 1e9);
+                final double cpu = controllerCpuSeconds() - cpu0;
+                final var metrics1 = rc.metrics();
                 traffic.onRtu(null);
                 traffic.quiesce();
                 final long waitUntil = System.nanoTime() + 15_000_000_000L;
@@ -96,6 +102,21 @@ final class LabBench {
                     + "(%d sampled, %d never complete within 15 s); %s%n", level, rampRate, rate, steadySeconds,
                     steadyRate, rate, ms(sorted, 0.50), ms(sorted, 0.99), ms(sorted, 1.0), sorted.size(), missing,
                     check.summary());
+                if (cpu >= 0 && made > 0) {
+                    // CPU per session holds on a shared machine where wall-clock figures do not
+                    out.printf("bench lab: %d live sessions: the controller used %.1f s of CPU in the steady period: "
+                        + "%.0f us per new session (each also closes an old one)%n", level, cpu, cpu * 1e6 / made);
+                }
+                if (made > 0 && !metrics1.isEmpty()) {
+                    // where the work goes: agents' events and flow-table writes per new session
+                    final double events = sum(metrics1, "rst_agent_last_event_seq") - sum(metrics0,
+                        "rst_agent_last_event_seq");
+                    final double updates = sum(metrics1, "rst_ingest_session_updates_total") - sum(metrics0,
+                        "rst_ingest_session_updates_total");
+                    out.printf("bench lab: %d live sessions: per new session %.1f agent events, %.1f flow-table "
+                        + "writes; ingest lag at the end (max over switches) %.2f s%n", level, events / made,
+                        updates / made, max(metrics1, "rst_ingest_lag_seconds"));
+                }
                 check.mismatches().stream().limit(10).forEach(m -> out.println("  " + m));
                 ok &= check.ok() && missing == 0;
             }
@@ -103,6 +124,36 @@ final class LabBench {
             pollers.shutdownNow();
         }
         return ok ? 0 : 1;
+    }
+
+    /**
+     * The controller's CPU time so far (user and system), from /proc, when ./rst bench lab says its
+     * process id in RST_BENCH_CONTROLLER_PID; negative when not known.
+     */
+    private static double controllerCpuSeconds() {
+        final String pid = System.getenv("RST_BENCH_CONTROLLER_PID");
+        if (pid == null || pid.isBlank()) {
+            return -1;
+        }
+        try {
+            final String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", pid.strip(), "stat"));
+            // fields after the command name (which may hold spaces) in parentheses
+            final String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // utime and stime are fields 14 and 15 of stat; here 12 and 13, counted from 0 after ")"
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private static double sum(final Map<String, Double> metrics, final String name) {
+        return metrics.entrySet().stream().filter(e -> e.getKey().startsWith(name + "{"))
+            .mapToDouble(Map.Entry::getValue).sum();
+    }
+
+    private static double max(final Map<String, Double> metrics, final String name) {
+        return metrics.entrySet().stream().filter(e -> e.getKey().startsWith(name + "{"))
+            .mapToDouble(Map.Entry::getValue).max().orElse(Double.NaN);
     }
 
     private static String ms(final List<Long> sorted, final double q) {
@@ -113,16 +164,25 @@ final class LabBench {
         return String.format("%.0f ms", sorted.get(Math.max(0, i)) / 1e6);
     }
 
-    /** Asks RESTCONF for each pending session's path until both directions are complete. */
+    /**
+     * Asks RESTCONF for each pending session's path until both directions are complete, each at
+     * most every {@link #POLL_EVERY_NANOS}: asking as fast as the controller answers would take
+     * the CPU the measured pipeline needs (a granularity of 50 ms on average instead).
+     */
     private static void poll(final Restconf rc, final Map<String, Long> pending, final List<Long> delays,
             final ExecutorService pool) {
         final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+        final Map<String, Long> asked = new ConcurrentHashMap<>();
         while (!Thread.currentThread().isInterrupted()) {
+            final long now = System.nanoTime();
+            asked.keySet().retainAll(pending.keySet());
             for (var e : pending.entrySet()) {
                 final String id = e.getKey();
-                if (!inFlight.add(id)) {
+                final Long last = asked.get(id);
+                if (last != null && now - last < POLL_EVERY_NANOS || !inFlight.add(id)) {
                     continue;
                 }
+                asked.put(id, now);
                 pool.execute(() -> {
                     try {
                         final var p = rc.get("data/rdma-path-table:rpt/path=" + URLEncoder.encode(id,

@@ -80,6 +80,38 @@ public final class Restconf {
         }
     }
 
+    /**
+     * The controller's Prometheus metrics (/metrics beside /rests, same credentials): each sample
+     * line's name with its labels, and its value; empty when the endpoint does not answer.
+     */
+    public java.util.Map<String, Double> metrics() {
+        final var out = new java.util.HashMap<String, Double>();
+        final String url = base.replaceFirst("/rests$", "") + "/metrics";
+        try {
+            final var rsp = client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Authorization", auth).GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (rsp.statusCode() != 200) {
+                return out;
+            }
+            for (var line : rsp.body().split("\n")) {
+                final int space = line.lastIndexOf(' ');
+                if (line.isEmpty() || line.startsWith("#") || space < 0) {
+                    continue;
+                }
+                try {
+                    out.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+                } catch (NumberFormatException e) {
+                    // not a sample
+                }
+            }
+        } catch (IOException e) {
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return out;
+    }
+
     /** Whether RESTCONF answers with these credentials. */
     public boolean answers() {
         try {

@@ -90,6 +90,14 @@ final class RptWorker implements AutoCloseable {
     static final Duration GATHER = Duration.ofMillis(20);
     /** Paths computed and written in one transaction at most (a backlog goes out in several). */
     private static final int MAX_PATHS_PER_TRANSACTION = 2000;
+    /**
+     * How long a new session's path waits for the rest of its switches while it is incomplete:
+     * a session's switches report it within a few hundred milliseconds of each other (each agent
+     * holds its events briefly to put its ports' captures in order), and a path written half-made
+     * is written again moments later. A path whose switches never all report (a switch without
+     * RFT, a REQ never answered) is written when the wait is over.
+     */
+    static final Duration HOLD_INCOMPLETE = Duration.ofMillis(300);
 
     private final DataBroker broker;
     private final ExecutorService executor;
@@ -115,11 +123,30 @@ final class RptWorker implements AutoCloseable {
     private final Queue<List<DataTreeModification<Switch>>> pendingSwitchChanges = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainQueued = new AtomicBoolean();
     private final Executor gather;
+    // executor-confined: sessions whose first path is held back while incomplete, with the
+    // System.nanoTime() their hold ends
+    private final Map<String, Long> held = new HashMap<>();
+    private boolean heldDrainQueued;
+    private final Executor heldDrain;
+    private final Duration holdIncomplete;
+    private long pathsHeld;
+    private long pathsUnchanged;
 
     RptWorker(final DataBroker broker, final RpcProviderService rpcs, final ExecutorService executor) {
+        this(broker, rpcs, executor, HOLD_INCOMPLETE);
+    }
+
+    /** With another hold of new, incomplete paths (tests). */
+    RptWorker(final DataBroker broker, final RpcProviderService rpcs, final ExecutorService executor,
+            final Duration holdIncomplete) {
         this.broker = broker;
+        this.holdIncomplete = holdIncomplete;
         this.executor = executor;
         this.gather = CompletableFuture.delayedExecutor(GATHER.toMillis(), TimeUnit.MILLISECONDS, executor);
+        // a third of the hold: a held path goes out at most a third of the hold late
+        this.heldDrain = CompletableFuture.delayedExecutor(Math.max(1, holdIncomplete.toMillis() / 3),
+            TimeUnit.MILLISECONDS,
+            executor);
         this.chain = broker.createMergingTransactionChain();
         chain.addCallback(new FutureCallback<Empty>() {
             @Override
@@ -373,6 +400,7 @@ final class RptWorker implements AutoCloseable {
         if (sessionIds.isEmpty()) {
             return;
         }
+        final long now = System.nanoTime();
         var tx = chain.newWriteOnlyTransaction();
         int inTx = 0;
         for (var id : sessionIds) {
@@ -382,19 +410,79 @@ final class RptWorker implements AutoCloseable {
                 tx = chain.newWriteOnlyTransaction();
                 inTx = 0;
             }
-            inTx++;
             final var path = DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(id)).build();
             final var seenBy = switchesBySession.get(id);
             if (seenBy == null || seenBy.isEmpty()) {
-                paths.remove(id);
-                tx.delete(LogicalDatastoreType.OPERATIONAL, path);
+                held.remove(id);
+                if (paths.remove(id) != null) {
+                    tx.delete(LogicalDatastoreType.OPERATIONAL, path);
+                    inTx++;
+                }
                 continue;
             }
             final var assembled = assemble(id, seenBy);
+            final var before = paths.get(id);
+            if (before == null && !(assembled.getForward().getComplete() && assembled.getReverse().getComplete())
+                    && holds(id, now)) {
+                continue;
+            }
+            held.remove(id);
+            if (assembled.equals(before)) {
+                // a change of what the path does not show (a packet count, the last-seen time)
+                pathsUnchanged++;
+                continue;
+            }
             paths.put(id, assembled);
             tx.put(LogicalDatastoreType.OPERATIONAL, path, assembled);
+            inTx++;
         }
-        tx.commit().addCallback(logFailure(inTx + " paths"), MoreExecutors.directExecutor());
+        if (inTx > 0) {
+            tx.commit().addCallback(logFailure(inTx + " paths"), MoreExecutors.directExecutor());
+        } else {
+            tx.cancel();
+        }
+    }
+
+    /** Whether a new session's incomplete path is still held back at {@code now}; starts its hold. */
+    private boolean holds(final String id, final long now) {
+        final Long until = held.get(id);
+        if (until == null) {
+            held.put(id, now + holdIncomplete.toNanos());
+            pathsHeld++;
+            if (!heldDrainQueued) {
+                heldDrainQueued = true;
+                heldDrain.execute(this::drainHeld);
+            }
+            return true;
+        }
+        return now - until < 0;
+    }
+
+    /** Writes the held paths whose hold is over, whole or not, and waits for the others. */
+    private void drainHeld() {
+        heldDrainQueued = false;
+        final long now = System.nanoTime();
+        final Set<String> due = new HashSet<>();
+        for (var entry : held.entrySet()) {
+            if (now - entry.getValue() >= 0) {
+                due.add(entry.getKey());
+            }
+        }
+        recompute(due);
+        if (!held.isEmpty()) {
+            heldDrainQueued = true;
+            heldDrain.execute(this::drainHeld);
+        }
+    }
+
+    /** New sessions whose path was held back while incomplete (since the start). */
+    long pathsHeld() {
+        return pathsHeld;
+    }
+
+    /** Recomputed paths that came out as written before, so were not written again. */
+    long pathsUnchanged() {
+        return pathsUnchanged;
     }
 
     private Path assemble(final String id, final Set<String> seenBy) {

@@ -89,6 +89,9 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     private static final String RESPONDER = "10.2.0.2";
     private static final String ID = REQUESTER + "/0x00000001/" + RESPONDER;
 
+    /** The hold of new, incomplete paths here: long enough that no test's writes outlast it. */
+    private static final java.time.Duration HOLD = java.time.Duration.ofSeconds(3);
+
     private RptWorker worker;
     private RpcService rpcs;
 
@@ -99,7 +102,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         // the router learns the model from schema updates: give it the current one
         customizer.updateSchema(getRuntimeContext());
         worker = new RptWorker(getDataBroker(), new BindingDOMRpcProviderServiceAdapter(customizer.getAdapterContext(),
-            new RouterDOMRpcProviderService(router)), Executors.newSingleThreadExecutor());
+            new RouterDOMRpcProviderService(router)), Executors.newSingleThreadExecutor(), HOLD);
         rpcs = new BindingDOMRpcServiceAdapter(customizer.getAdapterContext(), new RouterDOMRpcService(router));
     }
 
@@ -112,6 +115,59 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
      * A link change recomputes the paths at the link's nodes, not every path (issue 9): a session
      * elsewhere in the fabric keeps its path untouched.
      */
+    @Test
+    public void aNewPathWaitsForItsSwitchesWhileIncompleteAndAnUnchangedPathIsNotWrittenAgain() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        for (var sw : List.of("leaf1", "leaf2", "spine1", "spine2")) {
+            putSwitchWithoutSessions(sw);
+        }
+        final var writes = new java.util.concurrent.CopyOnWriteArrayList<Path>();
+        final var registration = getDataBroker().registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
+            org.opendaylight.yangtools.binding.DataObjectReference.builder(Rpt.class)
+                .child(Path.class, new PathKey(ID)).build(),
+            (org.opendaylight.mdsal.binding.api.DataTreeChangeListener<Path>) changes -> {
+                for (var change : changes) {
+                    if (change.getRootNode().dataAfter() != null) {
+                        writes.add(change.getRootNode().dataAfter());
+                    }
+                }
+            });
+        try {
+            // the first switch alone makes a path with a gap: held back, not written half-made
+            putSession("leaf1", "leaf1-eth1", "leaf1-eth4");
+            Thread.sleep(300);
+            assertEquals("an incomplete new path was written before its hold ended", List.of(), writes);
+            putSession("spine2", "spine2-eth1", "spine2-eth2");
+            putSession("leaf2", "leaf2-eth4", "leaf2-eth1");
+            awaitPath(p -> p.isPresent() && p.orElseThrow().getForward().getComplete()
+                && p.orElseThrow().getReverse().getComplete());
+            Thread.sleep(300);
+            assertEquals("the path was written once, whole", 1, writes.size());
+            assertEquals(List.of("leaf1", "spine2", "leaf2"), nodes(writes.get(0).getForward()));
+
+            // leaf1 reports the session again, changed only where the path does not show
+            final long unchanged = worker.pathsUnchanged();
+            putSession("leaf1", ID, "leaf1-eth1", "leaf1-eth4", null, null, "100.000009");
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (worker.pathsUnchanged() == unchanged && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(unchanged + 1, worker.pathsUnchanged());
+            Thread.sleep(200);
+            assertEquals("an unchanged path was written again", 1, writes.size());
+        } finally {
+            registration.close();
+        }
+
+        // a session only one switch ever reports still gets its path, with its gap, once the hold is over
+        final String lone = "10.9.0.2/0x00000002/10.9.0.3";
+        final long start = System.nanoTime();
+        putSession("leaf1", lone, "leaf1-eth1", "leaf1-eth4");
+        final var incomplete = awaitPath(lone, p -> p.isPresent()).orElseThrow();
+        assertTrue("written before its hold ended", System.nanoTime() - start >= HOLD.toNanos());
+        assertFalse(incomplete.getForward().getComplete());
+    }
+
     @Test
     public void aLinkChangeRewritesOnlyThePathsAtItsNodes() throws Exception {
         final DataObjectIdentifier<Topology> topology = DataObjectIdentifier.builder(NetworkTopology.class)
@@ -464,9 +520,14 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
 
     private void putSession(final String node, final String id, final String reqIngress, final String repIngress,
             final String reqDataIngress, final String repDataIngress) throws Exception {
+        putSession(node, id, reqIngress, repIngress, reqDataIngress, repDataIngress, "100.000003");
+    }
+
+    private void putSession(final String node, final String id, final String reqIngress, final String repIngress,
+            final String reqDataIngress, final String repDataIngress, final String lastSeen) throws Exception {
         final var builder = new SessionBuilder().setSessionId(id).setRequesterIp(ip(REQUESTER))
             .setResponderIp(ip(RESPONDER)).setState(SessionState.ESTABLISHED)
-            .setFirstSeen(seconds("100.000001")).setLastSeen(seconds("100.000003"))
+            .setFirstSeen(seconds("100.000001")).setLastSeen(seconds(lastSeen))
             .setMessage(List.of(
                 new MessageBuilder().setSeq(Uint32.ZERO).setType(CmMessageType.REQ).setIngressTp(new TpId(reqIngress))
                     .setTime(seconds("100.000001")).setFromRequester(true).build(),
@@ -493,12 +554,16 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private Optional<Path> awaitPath(final Predicate<Optional<Path>> condition) throws Exception {
+        return awaitPath(ID, condition);
+    }
+
+    private Optional<Path> awaitPath(final String id, final Predicate<Optional<Path>> condition) throws Exception {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         Optional<Path> last = Optional.empty();
         while (System.nanoTime() < deadline) {
             try (var rtx = getDataBroker().newReadOnlyTransaction()) {
                 last = rtx.read(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rpt.class)
-                    .child(Path.class, new PathKey(ID)).build()).get(5, TimeUnit.SECONDS);
+                    .child(Path.class, new PathKey(id)).build()).get(5, TimeUnit.SECONDS);
             }
             if (condition.test(last)) {
                 return last;
