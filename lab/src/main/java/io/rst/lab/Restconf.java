@@ -86,7 +86,7 @@ public final class Restconf {
      */
     public java.util.Map<String, Double> metrics() {
         final var out = new java.util.HashMap<String, Double>();
-        final String url = base.replaceFirst("/rests$", "") + "/metrics";
+        final String url = base.replaceFirst("/rests/?$", "") + "/metrics/"; // /metrics redirects there
         try {
             final var rsp = client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
                 .header("Authorization", auth).GET().build(), HttpResponse.BodyHandlers.ofString());

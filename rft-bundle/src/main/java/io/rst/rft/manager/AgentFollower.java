@@ -8,19 +8,18 @@
 package io.rst.rft.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -59,6 +58,7 @@ import org.slf4j.LoggerFactory;
 final class AgentFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentFollower.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectReader EVENTS = JSON.readerFor(JsonNode.class);
     /**
      * How long an event may wait for the sessions that come with it: short, because a session's
      * path needs every switch's report; long enough to batch (a transaction per event would cost
@@ -304,16 +304,16 @@ final class AgentFollower implements AutoCloseable {
     private void stream() throws IOException, InterruptedException, AgentException {
         final var path = "/v1/events?after=" + appliedSeq.get() + "&wait=" + resyncInterval.toSeconds();
         final var response = client.send(request(path, null), HttpResponse.BodyHandlers.ofInputStream());
-        try (var body = response.body();
-             var lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
+        try (var body = response.body()) {
             if (response.statusCode() != 200) {
                 throw new AgentException("GET /v1/events answered HTTP " + response.statusCode());
             }
             open = body;
-            String line;
-            while (!closed && (line = lines.readLine()) != null) {
-                if (!line.isBlank()) {
-                    onEvent(JSON.readTree(line));
+            // JSON values parsed straight from the bytes (NDJSON: whitespace between them), not
+            // decoded into lines first: the stream carries every session change of a switch
+            try (MappingIterator<JsonNode> events = EVENTS.readValues(body)) {
+                while (!closed && events.hasNextValue()) {
+                    onEvent(events.nextValue());
                 }
             }
         } finally {
