@@ -215,19 +215,24 @@ final class RptWorker implements AutoCloseable {
         // only the paths a changed link can move: those seen by, or running through, a node at
         // either end of it (a path's every hop is found from the links at its nodes)
         final Set<String> dirty = new HashSet<>();
+        addPathsAt(touched, dirty);
+        LOG.debug("RPT topology: {} links, links at {} changed: {} paths again", links.size(), touched, dirty.size());
+        recompute(dirty);
+    }
+
+    /** Adds the sessions seen by any of {@code nodes}, or whose path runs through one of them. */
+    private void addPathsAt(final Set<String> nodes, final Set<String> dirty) {
         for (var entry : switchesBySession.entrySet()) {
-            if (!java.util.Collections.disjoint(entry.getValue(), touched)) {
+            if (!java.util.Collections.disjoint(entry.getValue(), nodes)) {
                 dirty.add(entry.getKey());
             }
         }
         for (var path : paths.values()) {
             if (!dirty.contains(path.getSessionId())
-                    && (touches(path.getForward(), touched) || touches(path.getReverse(), touched))) {
+                    && (touches(path.getForward(), nodes) || touches(path.getReverse(), nodes))) {
                 dirty.add(path.getSessionId());
             }
         }
-        LOG.debug("RPT topology: {} links, links at {} changed: {} paths again", links.size(), touched, dirty.size());
-        recompute(dirty);
     }
 
     private static boolean touches(final Direction direction, final Set<String> nodes) {
@@ -314,9 +319,15 @@ final class RptWorker implements AutoCloseable {
     }
 
     private void applySwitches(final List<DataTreeModification<Switch>> changes, final Set<String> dirty) {
+        // switches RFT learns or forgets: a path breaks at a node RFT does not trace, while it
+        // infers a traced switch that saw nothing; the paths at the node and its neighbours move
+        final Set<String> learnedOrForgotten = new HashSet<>();
         for (var change : changes) {
             final var root = change.getRootNode();
             final String node = root.coerceKeyStep(Switch.class).key().getNodeId().getValue();
+            if (root instanceof DataObjectDeleted<Switch> ? rftSwitches.contains(node) : !rftSwitches.contains(node)) {
+                learnedOrForgotten.add(node);
+            }
             switch (root) {
                 case DataObjectWritten<Switch> written -> {
                     rftSwitches.add(node);
@@ -338,6 +349,15 @@ final class RptWorker implements AutoCloseable {
                     replaceAll(node, Map.of(), dirty);
                 }
             }
+        }
+        if (!learnedOrForgotten.isEmpty()) {
+            final Set<String> around = new HashSet<>(learnedOrForgotten);
+            for (var node : learnedOrForgotten) {
+                for (var link : links.from(node)) {
+                    around.add(link.dest().node());
+                }
+            }
+            addPathsAt(around, dirty);
         }
     }
 

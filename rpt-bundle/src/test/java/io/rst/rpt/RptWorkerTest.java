@@ -169,6 +169,30 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    public void aSwitchThatRftLearnsOrForgetsMovesThePathsThroughIt() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth4");
+        putSession("leaf2", "leaf2-eth4", "leaf2-eth1");
+        // spine2 unknown to RFT: the path breaks there (a port RFT does not trace)
+        final var before = awaitPath(p -> p.isPresent() && hopCount(p.orElseThrow().getForward()) == 2
+            && p.orElseThrow().getReverse().getHop() != null).orElseThrow();
+        assertTrue(before.getForward().getGap().toString(), before.getForward().getGap().stream()
+            .anyMatch(gap -> gap.contains("does not trace")));
+        // spine2 becomes an RFT switch that saw nothing (RFT off there, say): it is inferred between the leaves
+        putSwitchWithoutSessions("spine2");
+        final var after = awaitPath(p -> p.isPresent() && hopCount(p.orElseThrow().getForward()) == 3).orElseThrow();
+        assertEquals(List.of("leaf1", "spine2", "leaf2"), nodes(after.getForward()));
+        assertEquals(List.of(true, false, true), observed(after.getForward()));
+        assertFalse(after.getForward().getComplete());
+        // and when RFT forgets it again, the path goes back to what it was
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId("spine2"))).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+        awaitPath(p -> p.isPresent() && p.orElseThrow().equals(before));
+    }
+
+    @Test
     public void aLinkChangeRewritesOnlyThePathsAtItsNodes() throws Exception {
         final DataObjectIdentifier<Topology> topology = DataObjectIdentifier.builder(NetworkTopology.class)
             .child(Topology.class, new TopologyKey(new TopologyId("rst"))).build();
