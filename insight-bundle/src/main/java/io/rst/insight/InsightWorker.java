@@ -189,7 +189,7 @@ final class InsightWorker implements AutoCloseable {
                 .setDetail(after.detail()).setTime(ProblemSummary.time(now)).build());
         }
         if (after.dropping() && (before == null || !before.dropping()
-                || before.droppingSince() != after.droppingSince())) {
+                || Double.compare(before.droppingSince(), after.droppingSince()) != 0)) {
             // once each time the agent starts dropping (the status's dropping-since is new)
             publish(new AgentDroppingPacketsBuilder().setNodeId(node).setState(String.valueOf(after.state()))
                 .setDetail(after.detail()).setTime(ProblemSummary.time(now))
