@@ -150,9 +150,25 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
 
     @Test
     public void withoutAnInventoryAddressAnEnabledSwitchHasNoAddress() throws Exception {
-        // a NETCONF device of another node-id is no default for leaf1
+        // leaf9, a switch of the fabric's topology, is also a NETCONF device: no default for leaf1
+        final var fabric = new NodeBuilder().setNodeId(new NodeId("leaf9")).build();
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(NetworkTopology.class)
+            .child(Topology.class, new TopologyKey(new TopologyId("fabric"))).build(), new TopologyBuilder()
+            .setTopologyId(new TopologyId("fabric")).setNode(Map.of(fabric.key(), fabric)).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
         mountNetconfDevice("leaf9", "127.0.0.1");
-        awaitOper("leaf9", sw -> state(sw) == AgentState.NOTCONFIGURED);
+        awaitOper("leaf9", sw -> state(sw) == AgentState.NOTCONFIGURED
+            && sw.orElseThrow().getAgentStatus().getAgentAddress() != null);
+        // the device unmounted: leaf9 stays listed, and its status no longer names an address
+        final var unmount = getDataBroker().newWriteOnlyTransaction();
+        unmount.delete(LogicalDatastoreType.CONFIGURATION, NETCONF);
+        unmount.commit().get(5, TimeUnit.SECONDS);
+        final var listed = awaitOper("leaf9", sw -> state(sw) == AgentState.NOTCONFIGURED
+            && sw.orElseThrow().getAgentStatus().getAgentAddress() == null).orElseThrow().getAgentStatus();
+        assertNull(listed.getAgentAddressSource());
+        assertTrue(listed.getDetail(), listed.getDetail().contains("switch of topology fabric"));
+        assertTrue(listed.getDetail(), !listed.getDetail().contains("defaults to"));
         configure(null, Map.of());
         final var status = awaitOper(sw -> state(sw) == AgentState.NOADDRESS).orElseThrow().getAgentStatus();
         assertNull(status.getAgentAddress());
