@@ -224,7 +224,8 @@ final class AgentStatusTracker implements AutoCloseable {
                 stopCapture(entry);
             }
         } else if (config.agentAddress() == null || config.agentAddress().isBlank()) {
-            publish(entry, AgentState.NOADDRESS, "RFT is on but no agent-address is configured");
+            publish(entry, AgentState.NOADDRESS,
+                "RFT is on but no agent-address is configured, nor a NETCONF device of this node-id mounted");
         } else {
             publish(entry, AgentState.CONNECTING,
                 "reaching the agent at " + config.agentAddress() + ":" + config.agentPort() + addressFrom(entry));
