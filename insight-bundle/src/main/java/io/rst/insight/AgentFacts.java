@@ -12,24 +12,48 @@ import static java.util.Objects.requireNonNull;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
+import org.opendaylight.yangtools.yang.common.Uint64;
 
 /**
  * What the detectors and metrics need of a switch's agent status.
  *
  * @param lastContact seconds since the epoch, NaN when the agent never answered
  * @param lastEventSeq the last agent event the controller applied, -1 when none
+ * @param droppedPackets frames the agent's capture lost since it started (kernel and queue), -1 when unknown
+ * @param kernelDrops of which the kernel dropped, -1 when unknown
+ * @param queueDrops of which the agent's queue dropped, -1 when unknown
+ * @param droppingSince seconds since the epoch since when the agent is dropping, NaN when it is not
+ * @param lastDrop seconds since the epoch of the last probe that found drops grown, NaN when none
  */
 record AgentFacts(String switchId, @Nullable AgentState state, @Nullable String detail, double lastChange,
-        double lastContact, long lastEventSeq) {
+        double lastContact, long lastEventSeq, long droppedPackets, long kernelDrops, long queueDrops,
+        double droppingSince, double lastDrop) {
 
     AgentFacts {
         requireNonNull(switchId);
     }
 
+    /** An agent whose drops are unknown. */
+    AgentFacts(final String switchId, final @Nullable AgentState state, final @Nullable String detail,
+            final double lastChange, final double lastContact, final long lastEventSeq) {
+        this(switchId, state, detail, lastChange, lastContact, lastEventSeq, -1, -1, -1, Double.NaN, Double.NaN);
+    }
+
     static AgentFacts of(final String switchId, final AgentStatus status) {
         final var seq = status.getLastEventSeq();
         return new AgentFacts(switchId, status.getState(), status.getDetail(), Sighting.seconds(status.getLastChange()),
-            Sighting.seconds(status.getLastContact()), seq == null ? -1 : seq.longValue());
+            Sighting.seconds(status.getLastContact()), seq == null ? -1 : seq.longValue(),
+            count(status.getDroppedPackets()), count(status.getKernelDrops()), count(status.getQueueDrops()),
+            Sighting.seconds(status.getDroppingSince()), Sighting.seconds(status.getLastDrop()));
+    }
+
+    private static long count(final @Nullable Uint64 value) {
+        return value == null ? -1 : Math.max(0, value.longValue());
+    }
+
+    /** The agent answers and is dropping captured frames now. */
+    boolean dropping() {
+        return !Double.isNaN(droppingSince) && !lost();
     }
 
     /** An enabled switch whose sessions the controller cannot follow. */

@@ -40,6 +40,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._sw
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentDroppingPacketsBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentReachableBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentUnreachableBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.PathChangedBuilder;
@@ -51,6 +52,7 @@ import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.binding.Notification;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -189,6 +191,14 @@ final class InsightWorker implements AutoCloseable {
         } else if (before != null && before.lost() && after.answers()) {
             publish(new AgentReachableBuilder().setNodeId(node).setState(String.valueOf(after.state()))
                 .setDetail(after.detail()).setTime(ProblemSummary.time(now)).build());
+        }
+        if (after.dropping() && (before == null || !before.dropping()
+                || Double.compare(before.droppingSince(), after.droppingSince()) != 0)) {
+            // once each time the agent starts dropping (the status's dropping-since is new)
+            publish(new AgentDroppingPacketsBuilder().setNodeId(node).setState(String.valueOf(after.state()))
+                .setDetail(after.detail()).setTime(ProblemSummary.time(now))
+                .setDroppedPackets(Uint64.valueOf(Math.max(0, after.droppedPackets())))
+                .setSince(ProblemSummary.time(after.droppingSince())).build());
         }
     }
 

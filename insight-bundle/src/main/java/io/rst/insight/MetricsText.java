@@ -87,6 +87,19 @@ final class MetricsText {
             }
         }
 
+        out.append("# HELP rst_agent_dropped_packets_total Frames the agent's capture lost since the agent started, "
+            + "by cause (kernel: libpcap's buffer; queue: the agent's queue full).\n"
+            + "# TYPE rst_agent_dropped_packets_total counter\n");
+        for (var agent : agents) {
+            if (agent.droppedPackets() >= 0) {
+                final var sw = escape(agent.switchId());
+                out.append("rst_agent_dropped_packets_total{switch=\"").append(sw).append("\",cause=\"kernel\"} ")
+                    .append(Math.max(0, agent.kernelDrops())).append('\n');
+                out.append("rst_agent_dropped_packets_total{switch=\"").append(sw).append("\",cause=\"queue\"} ")
+                    .append(Math.max(0, agent.queueDrops())).append('\n');
+            }
+        }
+
         out.append("# HELP rst_ingest_session_updates_total Session updates written into a switch's flow table "
             + "(its rate is the ingest rate).\n# TYPE rst_ingest_session_updates_total counter\n");
         for (var sw : new TreeMap<>(s.sessionUpdates()).entrySet()) {

@@ -302,9 +302,10 @@ final class ProblemDetector {
                 .orElse(path.forward().isEmpty() ? null : path.forward().get(0));
             final var places = new LinkedHashSet<String>(path.forward());
             places.addAll(path.reverse());
+            final var seen = seen(index, path.sessionId());
             groups.add("asymmetric-path|" + fwd + "|" + rev, ProblemKind.AsymmetricPath, Severity.Notice,
                 "Asymmetric path", "forward " + (fwd.isEmpty() ? "?" : fwd) + ", reverse " + (rev.isEmpty() ? "?" : rev),
-                parting, null, -1, null, null, null, path.sessionId(), Double.NaN,
+                parting, null, -1, null, null, null, path.sessionId(), seen[0], seen[1],
                 places.stream().map(n -> new Problem.Place(n, null)).toList());
         }
         return groups.problems();
@@ -318,20 +319,53 @@ final class ProblemDetector {
                 continue;
             }
             final var where = String.join("; ", path.dataApart());
-            // the switch named first in the first anomaly ("forward data enters leaf2 on ...")
+            // the switch and port named first in the first anomaly ("forward data enters leaf2 on
+            // swp3, its CM on swp4", "forward data crosses spine2 (in on swp2), ...")
             final var words = path.dataApart().get(0).split(" ");
             final String node = words.length > 3 ? words[3] : null;
+            final String tp = dataPort(words);
+            final var seen = seen(index, path.sessionId());
             groups.add("data-path-differs|" + where, ProblemKind.DataPathDiffers, Severity.Notice,
-                "Data path apart from the CM path", where, node, null, -1, null, null, null, path.sessionId(),
-                Double.NaN, node == null ? List.of() : List.of(new Problem.Place(node, null)));
+                "Data path apart from the CM path", where, node, tp, -1, null, null, null, path.sessionId(),
+                seen[0], seen[1], node == null ? List.of() : List.of(new Problem.Place(node, tp)));
         }
         return groups.problems();
     }
 
-    /** Enabled switches whose agents the controller cannot follow. */
+    /** The port where the data entered, from an anomaly's words, or null if it names none. */
+    private static @Nullable String dataPort(final String[] words) {
+        // "... enters NODE on TP, ..." or "... crosses NODE (in on TP) ..."
+        final int at = words.length > 5 && "on".equals(words[4]) ? 5
+            : words.length > 6 && "(in".equals(words[4]) && "on".equals(words[5]) ? 6 : -1;
+        if (at < 0) {
+            return null;
+        }
+        final var tp = words[at].replaceAll("[,;)]+$", "");
+        return tp.isEmpty() || "?".equals(tp) ? null : tp;
+    }
+
+    /** When a session was seen, first and last, by any switch: NaN where none says. */
+    private static double[] seen(final FabricIndex index, final String sessionId) {
+        double first = Double.NaN;
+        double last = Double.NaN;
+        for (var s : index.sightings(sessionId)) {
+            if (!Double.isNaN(s.firstSeen()) && !(s.firstSeen() >= first)) {
+                first = s.firstSeen();
+            }
+            if (!Double.isNaN(s.lastSeen()) && !(s.lastSeen() <= last)) {
+                last = s.lastSeen();
+            }
+        }
+        return new double[] {first, last};
+    }
+
+    /** Enabled switches whose agents the controller cannot follow, or that drop captured frames. */
     private static List<Problem> agents(final FabricIndex index) {
         final var out = new ArrayList<Problem>();
         for (var agent : index.agents()) {
+            if (agent.dropping()) {
+                out.add(dropping(agent));
+            }
             if (!agent.lost()) {
                 continue;
             }
@@ -346,6 +380,19 @@ final class ProblemDetector {
                 agent.lastChange(), List.of(), List.of(new Problem.Place(agent.switchId(), null))));
         }
         return out;
+    }
+
+    /** An agent dropping captured frames: how many, of which kind, since when. */
+    private static Problem dropping(final AgentFacts agent) {
+        final String count = agent.droppedPackets() + " frames dropped (kernel " + agent.kernelDrops() + ", queue "
+            + agent.queueDrops() + ")";
+        final double last = Double.isNaN(agent.lastDrop()) ? agent.droppingSince() : agent.lastDrop();
+        return new Problem("agent-dropping-packets|" + agent.switchId(), ProblemKind.AgentDroppingPackets,
+            Severity.Warning, "Agent dropping packets", agent.switchId() + ": the agent's capture " + count
+                + " since the agent started, and still dropping since " + ProblemSummary.time(agent.droppingSince())
+                .getValue() + ": its flow table may miss sessions and CM messages",
+            agent.switchId(), null, -1, count, null, null, 1, agent.droppingSince(), last, List.of(),
+            List.of(new Problem.Place(agent.switchId(), null)));
     }
 
     /** Problems grouped by an ID: the first occurrence names the group, the rest count. */
@@ -370,6 +417,17 @@ final class ProblemDetector {
                 final String detail, final @Nullable String node, final @Nullable String tp, final int rejectReason,
                 final @Nullable String reason, final @Nullable String requester, final @Nullable String responder,
                 final String sessionId, final double time, final List<Problem.Place> places) {
+            add(id, kind, severity, title, detail, node, tp, rejectReason, reason, requester, responder, sessionId, time,
+                time, places);
+        }
+
+        /** As above, the session seen from {@code first} to {@code last}. */
+        @SuppressWarnings("checkstyle:ParameterNumber")
+        void add(final String id, final ProblemKind kind, final Severity severity, final String title,
+                final String detail, final @Nullable String node, final @Nullable String tp, final int rejectReason,
+                final @Nullable String reason, final @Nullable String requester, final @Nullable String responder,
+                final String sessionId, final double first, final double last, final List<Problem.Place> places) {
+            final double time = first;
             final var group = byId.computeIfAbsent(id, k -> new Builder(new Problem(id, kind, severity, title, detail,
                 node, tp, rejectReason, reason, requester, responder, 1, time, time, List.of(), List.of())));
             group.count++;
@@ -377,9 +435,11 @@ final class ProblemDetector {
                 group.sessions.add(sessionId);
             }
             group.places.addAll(places);
-            if (!Double.isNaN(time)) {
-                group.firstSeen = Double.isNaN(group.firstSeen) ? time : Math.min(group.firstSeen, time);
-                group.lastSeen = Double.isNaN(group.lastSeen) ? time : Math.max(group.lastSeen, time);
+            if (!Double.isNaN(first)) {
+                group.firstSeen = Double.isNaN(group.firstSeen) ? first : Math.min(group.firstSeen, first);
+            }
+            if (!Double.isNaN(last)) {
+                group.lastSeen = Double.isNaN(group.lastSeen) ? last : Math.max(group.lastSeen, last);
             }
         }
 

@@ -51,6 +51,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.Re
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentDroppingPackets;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentReachable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentUnreachable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.PathChanged;
@@ -94,6 +95,7 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         subscriptions.add(subscriber.registerListener(PathChanged.class, received::add, Runnable::run));
         subscriptions.add(subscriber.registerListener(AgentUnreachable.class, received::add, Runnable::run));
         subscriptions.add(subscriber.registerListener(AgentReachable.class, received::add, Runnable::run));
+        subscriptions.add(subscriber.registerListener(AgentDroppingPackets.class, received::add, Runnable::run));
         executor = Executors.newSingleThreadScheduledExecutor();
         now = System.currentTimeMillis() / 1000.0;
         worker = new InsightWorker(getDataBroker(), customizer.createNotificationPublishService(),
@@ -239,9 +241,14 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
 
     @Test
     public void anAsymmetricPathIsAProblemAndARouteChangeIsNotified() throws Exception {
+        putSession("leaf1", "p1", SessionState.ESTABLISHED, -1, now - 20, msg(CmMessageType.REQ, "swp1", now - 20),
+            msg(CmMessageType.RTU, "swp1", now - 19));
         putPath("p1", List.of("leaf1", "spine1", "leaf2"), List.of("leaf2", "spine2", "leaf1"), true);
         final var problem = awaitProblem(p -> p.getKind() == ProblemKind.AsymmetricPath);
         assertEquals("spine1", problem.getNodeId());
+        // when: the session's first and last CM message
+        assertEquals(ProblemSummary.time(now - 20), problem.getFirstSeen());
+        assertEquals(ProblemSummary.time(now - 19), problem.getLastSeen());
         assertEquals(Severity.Notice, problem.getSeverity());
         assertTrue(problem.getDetail(), problem.getDetail().contains("leaf1 > spine1 > leaf2"));
 
@@ -268,9 +275,60 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rpt.class)
             .child(Path.class, new PathKey("d1")).build(), path);
         tx.commit().get(5, TimeUnit.SECONDS);
-        final var problem = awaitProblem(p -> p.getKind() == ProblemKind.DataPathDiffers);
+        putSession("leaf2", "d1", SessionState.ESTABLISHED, -1, now - 8, msg(CmMessageType.REQ, "swp3", now - 8),
+            msg(CmMessageType.RTU, "swp3", now - 7));
+        final var problem = awaitProblem(p -> p.getKind() == ProblemKind.DataPathDiffers && p.getFirstSeen() != null);
         assertEquals("leaf2", problem.getNodeId());
         assertTrue(problem.getDetail(), problem.getDetail().contains("enters leaf2 on swp4, its CM on swp3"));
+        // where: the port the data entered, counted per port; when: the session's CM messages
+        assertEquals("swp4", problem.getTpId());
+        assertEquals(ProblemSummary.time(now - 8), problem.getFirstSeen());
+        assertEquals(ProblemSummary.time(now - 7), problem.getLastSeen());
+        assertTrue(read().nonnullPort().values().stream().anyMatch(p -> p.getNodeId().equals("leaf2")
+            && p.getTpId().equals("swp4") && p.nonnullKind().values().stream()
+                .anyMatch(k -> k.getKind() == ProblemKind.DataPathDiffers)));
+    }
+
+    @Test
+    public void anAgentDroppingPacketsIsAProblemWithItsCountAndSinceWhenAndIsNotifiedOnce() throws Exception {
+        putAgentDrops("spine1", 0, 0, Double.NaN, Double.NaN);
+        putAgent("leaf1", AgentState.UNREACHABLE, "down");
+        // the agent's problem shows, so the problems were computed with spine1's status in
+        awaitProblem(p -> p.getKind() == ProblemKind.AgentUnreachable);
+        assertTrue(read().nonnullProblem().values().stream()
+            .noneMatch(p -> p.getKind() == ProblemKind.AgentDroppingPackets));
+
+        putAgentDrops("spine1", 1000, 234, now - 30, now - 1);
+        final var problem = awaitProblem(p -> p.getKind() == ProblemKind.AgentDroppingPackets);
+        assertEquals("spine1", problem.getNodeId());
+        assertEquals("1234 frames dropped (kernel 1000, queue 234)", problem.getReason());
+        assertEquals(Severity.Warning, problem.getSeverity());
+        assertEquals(ProblemSummary.time(now - 30), problem.getFirstSeen());
+        assertEquals(ProblemSummary.time(now - 1), problem.getLastSeen());
+        assertTrue(problem.getDetail(), problem.getDetail().contains("since " + ProblemSummary.time(now - 30)
+            .getValue()));
+        final var problems = read();
+        assertEquals(Uint32.ONE, problems.nonnullKind().values().stream()
+            .filter(k -> k.getKind() == ProblemKind.AgentDroppingPackets).findFirst().orElseThrow().getCount());
+        assertTrue(problems.nonnullSwitch().values().stream().anyMatch(s -> s.getNodeId().equals("spine1")
+            && s.nonnullKind().values().stream().anyMatch(k -> k.getKind() == ProblemKind.AgentDroppingPackets)));
+        final var dropping = awaitNotification(AgentDroppingPackets.class, n -> n.getNodeId().equals("spine1"));
+        assertEquals(Uint64.valueOf(1234), dropping.getDroppedPackets());
+        assertEquals(ProblemSummary.time(now - 30), dropping.getSince());
+        final var text = MetricsText.render(worker.snapshot(), now);
+        assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"spine1\",cause=\"kernel\"} 1000\n"));
+        assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"spine1\",cause=\"queue\"} 234\n"));
+
+        // still dropping: the count grows, no second notification
+        putAgentDrops("spine1", 1100, 234, now - 30, now);
+        awaitProblem(p -> p.getKind() == ProblemKind.AgentDroppingPackets && p.getReason().startsWith("1334 "));
+        Thread.sleep(300);
+        assertEquals(1, received.stream().filter(n -> n instanceof AgentDroppingPackets).count());
+
+        // a quiet minute later the status no longer says dropping: the problem goes
+        putAgentDrops("spine1", 1100, 234, Double.NaN, now);
+        awaitProblems(p -> p.nonnullProblem().values().stream()
+            .noneMatch(x -> x.getKind() == ProblemKind.AgentDroppingPackets));
     }
 
     @Test
@@ -361,6 +419,25 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
             .child(Switch.class, new SwitchKey(new NodeId(node))).child(AgentStatus.class).build(),
             new AgentStatusBuilder().setState(state).setDetail(detail).setLastChange(seconds(now))
                 .setLastContact(seconds(now)).setLastEventSeq(Uint64.valueOf(42)).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    private void putAgentDrops(final String node, final long kernel, final long queue, final double since,
+            final double last) throws Exception {
+        final var status = new AgentStatusBuilder().setState(AgentState.CAPTURING).setDetail("capturing over TLS")
+            .setLastChange(seconds(now)).setLastContact(seconds(now)).setLastEventSeq(Uint64.valueOf(42))
+            .setDroppedPackets(Uint64.valueOf(kernel + queue)).setKernelDrops(Uint64.valueOf(kernel))
+            .setQueueDrops(Uint64.valueOf(queue));
+        if (!Double.isNaN(since)) {
+            status.setDroppingSince(seconds(since));
+        }
+        if (!Double.isNaN(last)) {
+            status.setLastDrop(seconds(last));
+        }
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        // a put, as the RFT manager writes a whole status: leaves it no longer says go
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId(node))).child(AgentStatus.class).build(), status.build());
         tx.commit().get(5, TimeUnit.SECONDS);
     }
 

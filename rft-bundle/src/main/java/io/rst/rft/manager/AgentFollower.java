@@ -81,6 +81,8 @@ final class AgentFollower implements AutoCloseable {
     private final HttpClient client;
     private final String scheme;
     private final Duration resyncInterval;
+    /** The switch's port map: interface name to tp-id. */
+    private final Map<String, String> ports;
     private final ScheduledFuture<?> flusher;
     private final ScheduledExecutorService scheduler;
     private final Thread reader;
@@ -122,6 +124,17 @@ final class AgentFollower implements AutoCloseable {
     AgentFollower(final String nodeId, final String host, final int port, final Supplier<String> token,
             final StatusWriter writer, final String scheme, final HttpClient client,
             final ScheduledExecutorService scheduler, final Duration resyncInterval) {
+        this(nodeId, host, port, token, writer, scheme, client, scheduler, resyncInterval, Map.of());
+    }
+
+    /**
+     * A follower whose sessions name ports by {@code ports} (interface name to tp-id) where the
+     * switch's interfaces are not named as its termination points.
+     */
+    AgentFollower(final String nodeId, final String host, final int port, final Supplier<String> token,
+            final StatusWriter writer, final String scheme, final HttpClient client,
+            final ScheduledExecutorService scheduler, final Duration resyncInterval, final Map<String, String> ports) {
+        this.ports = Map.copyOf(ports);
         this.scheme = scheme;
         this.nodeId = nodeId;
         this.host = host;
@@ -375,7 +388,7 @@ final class AgentFollower implements AutoCloseable {
 
     private void addRecord(final @Nullable JsonNode record, final Map<String, Session> into) {
         try {
-            final var session = SessionJson.toSession(record);
+            final var session = SessionJson.toSession(record, ports);
             into.put(session.getSessionId(), session);
         } catch (SessionJson.BadRecordException e) {
             badRecords.incrementAndGet();

@@ -25,8 +25,20 @@ interface AgentProbe {
          * @param version the version it reports
          * @param lastSeq its last event sequence number
          * @param encrypted whether it answered over TLS
+         * @param kernelDrops frames the kernel dropped before the capture read them, since the agent started
+         * @param queueDrops frames the agent dropped with its capture queue full, since it started
          */
-        record Answered(boolean capturing, String version, long lastSeq, boolean encrypted) implements Result {
+        record Answered(boolean capturing, String version, long lastSeq, boolean encrypted, long kernelDrops,
+                long queueDrops) implements Result {
+            /** An answer without drop counters. */
+            Answered(final boolean capturing, final String version, final long lastSeq, final boolean encrypted) {
+                this(capturing, version, lastSeq, encrypted, 0, 0);
+            }
+
+            /** Frames the capture lost, all causes together. */
+            long drops() {
+                return kernelDrops + queueDrops;
+            }
         }
 
         /**

@@ -18,9 +18,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentAddressSource;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatusBuilder;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IetfInetUtil;
 import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.Uint64;
 import org.slf4j.Logger;
@@ -48,20 +50,27 @@ final class AgentStatusTracker implements AutoCloseable {
     private final Duration pollInterval;
     private final Clock clock;
     private final Map<String, Entry> entries = new HashMap<>();
+    /** The switches' configurations as the operator wrote them (the entries hold them with defaults applied). */
+    private final Map<String, SwitchConfig> configured = new HashMap<>();
+    /** Management addresses the inventory knows (node -> where from), the default agent addresses. */
+    private Map<String, InventoryAddresses.Address> inventory = Map.of();
     /** Topology switches without configuration, listed NOT_CONFIGURED, with why. */
     private Map<String, String> unconfigured = Map.of();
     /** What was written for them: node -> detail. */
     private final Map<String, String> listedUnconfigured = new HashMap<>();
     private final FollowerFactory followers;
 
-    /** Starts following a reachable agent's sessions. */
+    /** Starts following a reachable agent's sessions (the configuration carries its address, with any default). */
     @FunctionalInterface
     interface FollowerFactory {
-        AgentFollower follow(String nodeId, String host, int port);
+        AgentFollower follow(SwitchConfig config);
     }
 
     private static final class Entry {
         final SwitchConfig config;
+        /** Where config's agent address came from; null when it has none. */
+        final @Nullable AgentAddressSource addressSource;
+        final CaptureDrops drops = new CaptureDrops();
         @Nullable ScheduledFuture<?> poll;
         @Nullable AgentFollower follower;
         @Nullable AgentState state;
@@ -73,13 +82,16 @@ final class AgentStatusTracker implements AutoCloseable {
         String version = "";
         String lostState = "";
         int unconfirmed;
+        /** The drop figures last written (total, and whether dropping), -1 before any. */
+        long dropsWritten = -1;
         long lastSeq;
         long lastChangeMillis;
         long lastContactMillis;
         long lastWriteMillis;
 
-        Entry(final SwitchConfig config) {
+        Entry(final SwitchConfig config, final @Nullable AgentAddressSource addressSource) {
             this.config = config;
+            this.addressSource = addressSource;
         }
     }
 
@@ -101,6 +113,7 @@ final class AgentStatusTracker implements AutoCloseable {
     /** A switch's configuration was removed. */
     void removed(final String nodeId) {
         executor.execute(() -> {
+            configured.remove(nodeId);
             final var old = entries.remove(nodeId);
             if (old != null) {
                 cancel(old);
@@ -124,6 +137,33 @@ final class AgentStatusTracker implements AutoCloseable {
         });
     }
 
+    /**
+     * The management addresses the inventory knows now (node -> address): each is the default agent
+     * address of the switch of the same node-id while its configuration gives none.
+     */
+    void inventoryAddresses(final Map<String, InventoryAddresses.Address> addresses) {
+        final var copy = Map.copyOf(addresses);
+        executor.execute(() -> {
+            if (copy.equals(inventory)) {
+                return;
+            }
+            inventory = copy;
+            for (var config : java.util.List.copyOf(configured.values())) {
+                final var entry = entries.get(config.nodeId());
+                if (!config.hasAgentAddress() && (entry == null || !entry.config.equals(withDefaults(config)))) {
+                    applyConfig(config);
+                }
+            }
+            listUnconfigured();
+        });
+    }
+
+    /** The configuration with the inventory's address where the operator gave none. */
+    private SwitchConfig withDefaults(final SwitchConfig config) {
+        final var known = inventory.get(config.nodeId());
+        return config.hasAgentAddress() || known == null ? config : config.withAgentAddress(known.host());
+    }
+
     private void listUnconfigured() {
         for (var it = listedUnconfigured.entrySet().iterator(); it.hasNext();) {
             final var node = it.next().getKey();
@@ -136,17 +176,28 @@ final class AgentStatusTracker implements AutoCloseable {
             }
         }
         final long now = clock.millis();
-        unconfigured.forEach((node, why) -> {
+        unconfigured.forEach((node, listed) -> {
+            final var known = inventory.get(node);
+            final String why = known == null ? listed : listed + "; its agent address defaults to " + known.host()
+                + " (" + known.from() + ")";
             if (!entries.containsKey(node) && !why.equals(listedUnconfigured.get(node))) {
-                writer.write(node, new AgentStatusBuilder().setState(AgentState.NOTCONFIGURED).setDetail(why)
-                    .setLastChange(epoch(now)).build());
+                final var status = new AgentStatusBuilder().setState(AgentState.NOTCONFIGURED).setDetail(why)
+                    .setLastChange(epoch(now));
+                if (known != null) {
+                    status.setAgentAddress(IetfInetUtil.hostFor(known.host()))
+                        .setAgentAddressSource(AgentAddressSource.NetconfTopology);
+                }
+                writer.write(node, status.build());
                 listedUnconfigured.put(node, why);
             }
         });
     }
 
-    private void applyConfig(final SwitchConfig config) {
-        listedUnconfigured.remove(config.nodeId());
+    private void applyConfig(final SwitchConfig raw) {
+        listedUnconfigured.remove(raw.nodeId());
+        configured.put(raw.nodeId(), raw);
+        // no agent-address configured: the inventory's, if it knows the switch
+        final var config = withDefaults(raw);
         final var old = entries.get(config.nodeId());
         if (old != null) {
             if (old.config.equals(config)) {
@@ -161,7 +212,8 @@ final class AgentStatusTracker implements AutoCloseable {
                 writer.writeSessions(config.nodeId(), java.util.List.of(), follower.knownSessions());
             }
         }
-        final var entry = new Entry(config);
+        final var entry = new Entry(config, raw.hasAgentAddress() ? AgentAddressSource.Configured
+            : config.hasAgentAddress() ? AgentAddressSource.NetconfTopology : null);
         entries.put(config.nodeId(), entry);
         if (!config.enabled()) {
             if (config.agentAddress() == null || config.agentAddress().isBlank()) {
@@ -172,10 +224,11 @@ final class AgentStatusTracker implements AutoCloseable {
                 stopCapture(entry);
             }
         } else if (config.agentAddress() == null || config.agentAddress().isBlank()) {
-            publish(entry, AgentState.NOADDRESS, "RFT is on but no agent-address is configured");
+            publish(entry, AgentState.NOADDRESS,
+                "RFT is on but no agent-address is configured, nor a NETCONF device of this node-id mounted");
         } else {
             publish(entry, AgentState.CONNECTING,
-                "reaching the agent at " + config.agentAddress() + ":" + config.agentPort());
+                "reaching the agent at " + config.agentAddress() + ":" + config.agentPort() + addressFrom(entry));
             entry.poll = executor.scheduleWithFixedDelay(() -> poll(entry), 0, pollInterval.toMillis(),
                 TimeUnit.MILLISECONDS);
         }
@@ -198,9 +251,7 @@ final class AgentStatusTracker implements AutoCloseable {
                 } else {
                     why = switch (result) {
                         case AgentProbe.Result.Answered answered -> {
-                            entry.lastContactMillis = clock.millis();
-                            entry.version = answered.version();
-                            entry.lastSeq = answered.lastSeq();
+                            answered(entry, answered);
                             yield answered.capturing() ? "the agent still reports capturing" : null;
                         }
                         case AgentProbe.Result.Refused refused -> refused.detail();
@@ -231,8 +282,7 @@ final class AgentStatusTracker implements AutoCloseable {
                     return;
                 }
                 if (failure == null && result instanceof AgentProbe.Result.Answered answered && answered.capturing()) {
-                    entry.lastContactMillis = clock.millis();
-                    entry.lastSeq = answered.lastSeq();
+                    answered(entry, answered);
                     entry.startedByController = true;
                     publish(entry, AgentState.CAPTURING, capturingDetail(answered.encrypted(), true));
                     return;
@@ -262,12 +312,9 @@ final class AgentStatusTracker implements AutoCloseable {
                 }
                 switch (result) {
                     case AgentProbe.Result.Answered answered -> {
-                        entry.lastContactMillis = clock.millis();
-                        entry.version = answered.version();
-                        entry.lastSeq = answered.lastSeq();
+                        answered(entry, answered);
                         if (entry.follower == null) {
-                            entry.follower = followers.follow(config.nodeId(),
-                                Objects.requireNonNull(config.agentAddress()), config.agentPort());
+                            entry.follower = followers.follow(config);
                         }
                         if (answered.capturing()) {
                             publish(entry, AgentState.CAPTURING, capturingDetail(answered.encrypted(),
@@ -287,6 +334,24 @@ final class AgentStatusTracker implements AutoCloseable {
             }, executor);
     }
 
+    /** What every answer of the agent tells: contact, version, sequence, capture drops. */
+    private void answered(final Entry entry, final AgentProbe.Result.Answered answered) {
+        final long now = clock.millis();
+        entry.lastContactMillis = now;
+        entry.version = answered.version();
+        entry.lastSeq = answered.lastSeq();
+        entry.drops.update(answered.kernelDrops(), answered.queueDrops(), now);
+    }
+
+    /** Says where the agent address came from when the operator did not configure it. */
+    private String addressFrom(final Entry entry) {
+        if (entry.addressSource != AgentAddressSource.NetconfTopology) {
+            return "";
+        }
+        final var known = inventory.get(entry.config.nodeId());
+        return " (agent-address not configured: " + (known == null ? "the inventory's" : known.from()) + ")";
+    }
+
     /** A capturing agent's detail: whether what crosses the management network is encrypted, first. */
     private static String capturingDetail(final boolean encrypted, final boolean startedByController) {
         return (encrypted ? CAPTURING_TLS : AgentLinks.PLAIN_DETAIL) + (startedByController ? STARTED : "");
@@ -301,7 +366,12 @@ final class AgentStatusTracker implements AutoCloseable {
             || !lostState.equals(entry.lostState) || unconfirmed != entry.unconfirmed;
         entry.lostState = lostState;
         entry.unconfirmed = unconfirmed;
-        if (!changed && now - entry.lastWriteMillis < CONTACT_REFRESH.toMillis()) {
+        // drops as the status last wrote them: a new count or a start or end of dropping is news
+        final var drops = entry.drops;
+        final long dropsNow = drops.known() ? drops.total() * 2 + (drops.sinceMillis() == 0 ? 0 : 1) : -1;
+        final boolean dropsChanged = dropsNow != entry.dropsWritten;
+        entry.dropsWritten = dropsNow;
+        if (!changed && !dropsChanged && now - entry.lastWriteMillis < CONTACT_REFRESH.toMillis()) {
             return;
         }
         if (changed) {
@@ -320,6 +390,20 @@ final class AgentStatusTracker implements AutoCloseable {
         if (entry.lastContactMillis != 0) {
             builder.setLastContact(epoch(entry.lastContactMillis)).setAgentVersion(entry.version)
                 .setLastEventSeq(Uint64.valueOf(entry.lastSeq));
+        }
+        final var address = entry.config.agentAddress();
+        if (address != null && !address.isBlank()) {
+            builder.setAgentAddress(IetfInetUtil.hostFor(address)).setAgentAddressSource(entry.addressSource);
+        }
+        if (drops.known()) {
+            builder.setDroppedPackets(Uint64.valueOf(drops.total())).setKernelDrops(Uint64.valueOf(drops.kernel()))
+                .setQueueDrops(Uint64.valueOf(drops.queue()));
+            if (drops.lastMillis() != 0) {
+                builder.setLastDrop(epoch(drops.lastMillis()));
+            }
+            if (drops.sinceMillis() != 0) {
+                builder.setDroppingSince(epoch(drops.sinceMillis()));
+            }
         }
         writer.write(entry.config.nodeId(), builder.build());
     }

@@ -175,8 +175,11 @@ final class HttpAgentProbe implements AgentProbe {
             if (status == null || !status.isObject()) {
                 return new Result.Unreachable("agent status is not a JSON object");
             }
+            // counters.kernel_drops and counters.queue_drops: sums over the capture's interfaces
+            final var counters = status.path("counters");
             return new Result.Answered(status.path("capturing").asBoolean(false),
-                status.path("version").asText(""), status.path("last_seq").asLong(0), encrypted);
+                status.path("version").asText(""), status.path("last_seq").asLong(0), encrypted,
+                Math.max(0, counters.path("kernel_drops").asLong(0)), Math.max(0, counters.path("queue_drops").asLong(0)));
         } catch (IOException e) {
             return new Result.Unreachable("agent status is not JSON: " + e.getMessage());
         }

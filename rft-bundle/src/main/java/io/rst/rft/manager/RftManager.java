@@ -21,6 +21,7 @@ import java.util.function.Function;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.dom.api.DOMDataBroker;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
 import org.opendaylight.mdsal.singleton.api.ServiceGroupIdentifier;
@@ -48,6 +49,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
     private static final Duration RESYNC_INTERVAL = Duration.ofMinutes(10);
 
     private final DataBroker broker;
+    private final DOMDataBroker domBroker;
     private final AgentTokens tokens;
     private final Duration pollInterval;
     private final String agentCaFile;
@@ -67,6 +69,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         private final AgentStatusTracker tracker;
         private final Registration listener;
         private final List<Registration> topologyListeners = new ArrayList<>();
+        private final @Nullable InventoryAddresses inventory;
 
         Worker(final DataBroker broker, final AgentProbe probe, final Duration pollInterval,
                 final java.util.concurrent.ScheduledExecutorService executor, final Function<String, String> tokens,
@@ -77,21 +80,34 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         Worker(final DataBroker broker, final AgentProbe probe, final Duration pollInterval,
                 final java.util.concurrent.ScheduledExecutorService executor, final Function<String, String> tokens,
                 final Duration resyncInterval, final Set<String> topologies) {
+            this(broker, null, probe, pollInterval, executor, tokens, resyncInterval, topologies);
+        }
+
+        /**
+         * The worker; with {@code domBroker}, NETCONF-mounted devices' hosts are the default agent
+         * addresses of the switches of the same node-id.
+         */
+        @SuppressWarnings("checkstyle:ParameterNumber")
+        Worker(final DataBroker broker, final @Nullable DOMDataBroker domBroker, final AgentProbe probe,
+                final Duration pollInterval, final java.util.concurrent.ScheduledExecutorService executor,
+                final Function<String, String> tokens, final Duration resyncInterval, final Set<String> topologies) {
             writer = new StatusWriter(broker);
             // the probe and the followers share each switch's link (its TLS trust, its plain fallback)
             final var links = probe instanceof HttpAgentProbe http ? http.links()
                 : new AgentLinks(null, null, null, executor, Duration.ofSeconds(5));
             tracker = new AgentStatusTracker(executor, probe, writer, pollInterval, Clock.systemUTC(),
-                (nodeId, host, port) -> {
+                config -> {
+                    final var nodeId = config.nodeId();
                     final var link = links.link(nodeId);
-                    return new AgentFollower(nodeId, host, port, () -> {
+                    return new AgentFollower(nodeId, java.util.Objects.requireNonNull(config.agentAddress()),
+                        config.agentPort(), () -> {
                         try {
                             return tokens.apply(nodeId);
                         } catch (AgentTokens.ExposedTokenException e) {
                             return ""; // the probe reports it; the agent refuses the follower meanwhile
                         }
                     }, writer, link.scheme(),
-                        link.client(), executor, resyncInterval);
+                        link.client(), executor, resyncInterval, config.portMap());
                 });
             listener = broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
                 DataObjectReference.builder(Rft.class).child(Switch.class).build(),
@@ -103,10 +119,14 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
                     DataObjectReference.builder(NetworkTopology.class).child(Topology.class).build(),
                     topologySwitches.listener(store)));
             }
+            inventory = domBroker == null ? null : new InventoryAddresses(domBroker, tracker::inventoryAddresses);
         }
 
         @Override
         public void close() {
+            if (inventory != null) {
+                inventory.close();
+            }
             topologyListeners.forEach(Registration::close);
             listener.close();
             tracker.close();
@@ -126,11 +146,14 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
      * @param topologies comma-separated ids of the network topologies whose switches are listed,
      *        blank for all
      */
-    public RftManager(final DataBroker broker, final ClusterSingletonServiceProvider singletons,
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    public RftManager(final DataBroker broker, final DOMDataBroker domBroker,
+            final ClusterSingletonServiceProvider singletons,
             final String agentTokenFile, final String agentTokenDir, final int pollIntervalSeconds,
             final String agentCaFile, final String agentClientCertFile, final String agentClientKeyFile,
             final String topologies) {
         this.broker = requireNonNull(broker);
+        this.domBroker = requireNonNull(domBroker);
         this.tokens = AgentTokens.of(agentTokenFile, agentTokenDir);
         this.agentCaFile = agentCaFile;
         this.agentClientCertFile = agentClientCertFile;
@@ -158,7 +181,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         final var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
             .name("rst-rft-manager").daemon().factory());
         final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, executor, pollInterval);
-        worker = new Worker(broker, new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval,
+        worker = new Worker(broker, domBroker, new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval,
             executor, tokens::tokenFor, RESYNC_INTERVAL, topologies);
         LOG.info("RST RFT manager is the active instance");
     }

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
@@ -55,6 +56,14 @@ final class SessionJson {
     }
 
     static Session toSession(final JsonNode record) throws BadRecordException {
+        return toSession(record, Map.of());
+    }
+
+    /**
+     * The record as a session, each interface name the agent reports (a message's ingress port, a
+     * data flow's) replaced by the tp-id {@code ports} maps it to, if any.
+     */
+    static Session toSession(final JsonNode record, final Map<String, String> ports) throws BadRecordException {
         if (record == null || !record.isObject()) {
             throw new BadRecordException("session record is not a JSON object");
         }
@@ -108,13 +117,13 @@ final class SessionJson {
             final var requesterData = record.get("requester_data");
             if (requesterData != null && !requesterData.isNull()) {
                 final var d = new RequesterDataBuilder();
-                dataFlow(requesterData, d::setUdpSrcPort, d::setIngressPort, d::setPackets);
+                dataFlow(requesterData, ports, d::setUdpSrcPort, d::setIngressPort, d::setPackets);
                 builder.setRequesterData(d.build());
             }
             final var responderData = record.get("responder_data");
             if (responderData != null && !responderData.isNull()) {
                 final var d = new ResponderDataBuilder();
-                dataFlow(responderData, d::setUdpSrcPort, d::setIngressPort, d::setPackets);
+                dataFlow(responderData, ports, d::setUdpSrcPort, d::setIngressPort, d::setPackets);
                 builder.setResponderData(d.build());
             }
             final var state = text(record, "state");
@@ -138,7 +147,7 @@ final class SessionJson {
                 final var messages = new ArrayList<Message>(log.size());
                 long seq = 0;
                 for (var entry : log) {
-                    messages.add(message(entry, seq++));
+                    messages.add(message(entry, seq++, ports));
                 }
                 builder.setMessage(messages);
             }
@@ -149,7 +158,8 @@ final class SessionJson {
     }
 
     /** One direction's data flow ({@code udp_src_port}, {@code ingress_port}, {@code packets}). */
-    private static void dataFlow(final JsonNode flow, final Consumer<PortNumber> udp, final Consumer<String> port,
+    private static void dataFlow(final JsonNode flow, final Map<String, String> ports,
+            final Consumer<PortNumber> udp, final Consumer<String> port,
             final Consumer<Uint64> packets) {
         if (!flow.isObject()) {
             throw new IllegalArgumentException("a data flow is not a JSON object: " + flow);
@@ -157,7 +167,7 @@ final class SessionJson {
         udp.accept(port(flow.path("udp_src_port")));
         final var ingress = text(flow, "ingress_port");
         if (ingress != null && !ingress.isEmpty()) {
-            port.accept(ingress);
+            port.accept(ports.getOrDefault(ingress, ingress));
         }
         final var count = flow.path("packets");
         if (!count.isIntegralNumber() || !count.canConvertToLong() || count.asLong() < 0) {
@@ -166,7 +176,8 @@ final class SessionJson {
         packets.accept(Uint64.valueOf(count.asLong()));
     }
 
-    private static Message message(final JsonNode entry, final long seq) throws BadRecordException {
+    private static Message message(final JsonNode entry, final long seq, final Map<String, String> ports)
+            throws BadRecordException {
         final var name = text(entry, "msg");
         final var type = name == null ? null : CmMessageType.forName(name);
         if (type == null) {
@@ -176,7 +187,7 @@ final class SessionJson {
             .setTime(seconds(entry.get("time")));
         final var port = text(entry, "ingress_port");
         if (port != null && !port.isEmpty()) {
-            builder.setIngressTp(new TpId(port));
+            builder.setIngressTp(new TpId(ports.getOrDefault(port, port)));
         }
         if (entry.hasNonNull("from_requester")) {
             builder.setFromRequester(entry.get("from_requester").asBoolean());

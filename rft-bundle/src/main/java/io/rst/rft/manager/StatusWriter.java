@@ -61,8 +61,10 @@ final class StatusWriter implements AutoCloseable {
             return;
         }
         final var tx = chain.newWriteOnlyTransaction();
-        tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, switchPath(nodeId),
-            new SwitchBuilder().setNodeId(new NodeId(nodeId)).setAgentStatus(status).build());
+        // put, not merge: a leaf the status no longer has (dropping-since after a quiet minute, a
+        // default address the inventory withdrew) must go
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL,
+            switchPath(nodeId).toBuilder().child(AgentStatus.class).build(), status);
         tx.commit().addCallback(logFailure("status of " + nodeId), MoreExecutors.directExecutor());
     }
 

@@ -9,6 +9,7 @@ package io.rst.rft.manager;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Map;
 import org.eclipse.jdt.annotation.Nullable;
 
 /**
@@ -21,15 +22,34 @@ import org.eclipse.jdt.annotation.Nullable;
  * @param transport how the agent is reached
  * @param tlsFingerprint the agent certificate's pinned SHA-256 fingerprint (lower-case hex pairs with
  *        colons), or null to verify it against the CA file
+ * @param portMap interface name (as the agent captures on it) to the termination point's tp-id,
+ *        for the interfaces whose names differ from their tp-ids
  */
 record SwitchConfig(String nodeId, @Nullable String agentAddress, int agentPort, boolean enabled,
-        AgentLinks.Transport transport, @Nullable String tlsFingerprint) {
+        AgentLinks.Transport transport, @Nullable String tlsFingerprint, Map<String, String> portMap) {
     SwitchConfig {
         requireNonNull(nodeId);
         requireNonNull(transport);
         if (agentPort < 1 || agentPort > 65535) {
             throw new IllegalArgumentException("agent port out of range: " + agentPort);
         }
+        portMap = Map.copyOf(portMap);
+    }
+
+    /** A switch without a port map. */
+    SwitchConfig(final String nodeId, final @Nullable String agentAddress, final int agentPort, final boolean enabled,
+            final AgentLinks.Transport transport, final @Nullable String tlsFingerprint) {
+        this(nodeId, agentAddress, agentPort, enabled, transport, tlsFingerprint, Map.of());
+    }
+
+    /** The same switch, its agent reached at {@code address} (a default the configuration does not give). */
+    SwitchConfig withAgentAddress(final String address) {
+        return new SwitchConfig(nodeId, address, agentPort, enabled, transport, tlsFingerprint, portMap);
+    }
+
+    /** Whether the operator configured an agent address. */
+    boolean hasAgentAddress() {
+        return agentAddress != null && !agentAddress.isBlank();
     }
 
     /** A switch whose transport is not configured (TLS first, plain HTTP as a fallback). */

@@ -8,7 +8,9 @@
 package io.rst.rft.manager;
 
 import io.rst.rft.agent.TlsFiles;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
 import org.opendaylight.mdsal.binding.api.DataObjectModified;
 import org.opendaylight.mdsal.binding.api.DataObjectWritten;
@@ -55,11 +57,13 @@ final class SwitchConfigListener implements DataTreeChangeListener<Switch> {
         final var port = sw.getAgentPort();
         final var transport = sw.getAgentTransport();
         final var fingerprint = sw.getAgentTlsFingerprint();
+        final Map<String, String> ports = new HashMap<>();
+        sw.nonnullPortMap().values().forEach(p -> ports.put(p.getInterface(), p.getTpId().getValue()));
         return new SwitchConfig(sw.getNodeId().getValue(), address == null ? null : address.stringValue(),
             port == null ? 4791 : port.getValue().toJava(), Boolean.TRUE.equals(sw.getEnabled()),
             transport == null ? AgentLinks.Transport.UNSET : switch (transport) {
                 case Tls -> AgentLinks.Transport.TLS;
                 case PlainHttp -> AgentLinks.Transport.PLAIN_HTTP;
-            }, fingerprint == null ? null : TlsFiles.normalizeFingerprint(fingerprint));
+            }, fingerprint == null ? null : TlsFiles.normalizeFingerprint(fingerprint), ports);
     }
 }

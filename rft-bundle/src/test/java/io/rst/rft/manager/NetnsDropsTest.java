@@ -1,0 +1,188 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
+
+import io.rst.rft.pcap.CmTrafficGenerator;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentTransport;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yangtools.yang.common.Uint16;
+
+/**
+ * A real agent process capturing live on a veth in a "switch" network namespace, with a small
+ * kernel buffer and queue, flooded by tcpreplay at top speed: it drops frames, and the RFT
+ * manager's worker (against the real in-memory broker, over a management veth) carries its
+ * kernel and queue drops into the switch's agent-status, with since when it is dropping. Needs
+ * root, iproute2 and tcpreplay; skipped otherwise. The namespace is {@code PREFIX-RANDOM-sw}
+ * (PREFIX from {@code -Drst.test.netnsPrefix}, default {@code rstt}) and always removed.
+ */
+public class NetnsDropsTest extends AbstractConcurrentDataBrokerTest {
+    private static final int PORT = 4807;
+
+    private Path dir;
+    private String ns;
+    private String mgmtRoot;
+    private String mgmtAgent;
+    private Process agent;
+    private ScheduledExecutorService executor;
+    private RftManager.Worker worker;
+
+    @Before
+    public void namespaceAndAgent() throws Exception {
+        assumeTrue("needs root for network namespaces", "root".equals(System.getProperty("user.name")));
+        assumeTrue("needs iproute2 and tcpreplay", Stream.of("ip", "tcpreplay").allMatch(
+            c -> Stream.of("/usr/sbin/", "/sbin/", "/usr/bin/").anyMatch(d -> Files.isExecutable(Path.of(d + c)))));
+        dir = Files.createTempDirectory("rst-netns-drops");
+        final byte[] random = new SecureRandom().generateSeed(3);
+        final String id = HexFormat.of().formatHex(random);
+        // a /30 of its own, so that tests running at once do not share addresses
+        final int net = (random[0] & 0x3f) * 4;
+        mgmtRoot = "10.79." + (random[1] & 0xff) + "." + (net + 1);
+        mgmtAgent = "10.79." + (random[1] & 0xff) + "." + (net + 2);
+        ns = System.getProperty("rst.test.netnsPrefix", "rstt") + "-" + id + "-sw";
+        final String rootIf = "rdr" + id;
+        sh("ip", "netns", "add", ns);
+        sh("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up");
+        sh("ip", "link", "add", rootIf, "type", "veth", "peer", "name", "mgmt-" + id);
+        sh("ip", "link", "set", "mgmt-" + id, "netns", ns);
+        sh("ip", "addr", "add", mgmtRoot + "/30", "dev", rootIf);
+        sh("ip", "link", "set", rootIf, "up");
+        sh("ip", "netns", "exec", ns, "ip", "addr", "add", mgmtAgent + "/30", "dev", "mgmt-" + id);
+        sh("ip", "netns", "exec", ns, "ip", "link", "set", "mgmt-" + id, "up");
+        // the switch port the agent captures on, and its peer the flood comes from
+        sh("ip", "netns", "exec", ns, "ip", "link", "add", "swp1", "type", "veth", "peer", "name", "flood");
+        sh("ip", "netns", "exec", ns, "ip", "link", "set", "swp1", "up");
+        sh("ip", "netns", "exec", ns, "ip", "link", "set", "flood", "up");
+
+        Files.writeString(dir.resolve("token"), "drops-token\n");
+        Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
+        agent = new ProcessBuilder(List.of("ip", "netns", "exec", ns,
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m", "-XX:TieredStopAtLevel=1",
+            "-cp", System.getProperty("java.class.path"), "io.rst.rft.cli.Main", "agent", "--interface", "swp1",
+            "--queue-frames", "64", "--buffer-mb", "1", "--retention", "1000000000", "--listen",
+            mgmtAgent + ":" + PORT, "--token-file", dir.resolve("token").toString(), "--state-dir",
+            dir.resolve("state").toString(), "--agent-id", "leaf1", "--plain-http"))
+            .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
+        executor = Executors.newScheduledThreadPool(2);
+        worker = new RftManager.Worker(getDataBroker(), new HttpAgentProbe(executor, n -> "drops-token",
+            Duration.ofSeconds(3)), Duration.ofMillis(300), executor, n -> "drops-token", Duration.ofSeconds(60));
+    }
+
+    @After
+    public void teardown() throws Exception {
+        if (worker != null) {
+            worker.close();
+        }
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+        if (agent != null) {
+            agent.destroy();
+            if (!agent.waitFor(10, TimeUnit.SECONDS)) {
+                agent.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        if (ns != null) {
+            new ProcessBuilder("ip", "netns", "del", ns).inheritIO().start().waitFor();
+        }
+        if (dir != null) {
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    public void anAgentThatDropsFramesSaysHowManyAndSinceWhenInItsStatus() throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("leaf1"),
+            new SwitchBuilder().setNodeId(new NodeId("leaf1")).setEnabled(true)
+                .setAgentAddress(new Host(new IpAddress(new Ipv4Address(mgmtAgent))))
+                .setAgentPort(new PortNumber(Uint16.valueOf(PORT))).setAgentTransport(AgentTransport.PlainHttp)
+                .build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+
+        // capturing, nothing dropped yet, and not dropping
+        final var quiet = awaitOper(sw -> sw.isPresent() && sw.orElseThrow().getAgentStatus() != null
+            && sw.orElseThrow().getAgentStatus().getState() == AgentState.CAPTURING
+            && sw.orElseThrow().getAgentStatus().getDroppedPackets() != null).orElseThrow().getAgentStatus();
+        assertEquals(0, quiet.getDroppedPackets().longValue());
+        assertEquals(null, quiet.getDroppingSince());
+
+        // 25,000 CM frames at top speed into a 1 MiB kernel buffer and a 64-frame queue
+        final Path pcap = dir.resolve("flood.pcap");
+        new CmTrafficGenerator(CmTrafficGenerator.Options.bench(5_000)).write(pcap);
+        final double before = System.currentTimeMillis() / 1000.0;
+        sh("ip", "netns", "exec", ns, "tcpreplay", "-q", "-i", "flood", "--topspeed", pcap.toString());
+
+        final var dropping = awaitOper(sw -> sw.orElseThrow().getAgentStatus().getDroppingSince() != null)
+            .orElseThrow().getAgentStatus();
+        final long dropped = dropping.getDroppedPackets().longValue();
+        assertTrue("dropped " + dropped, dropped > 0);
+        assertEquals(dropped, dropping.getKernelDrops().longValue() + dropping.getQueueDrops().longValue());
+        final double since = dropping.getDroppingSince().getValue().doubleValue();
+        assertTrue(since + " is not after the flood began at " + before, since >= before - 1);
+        assertNotNull(dropping.getLastDrop());
+        assertTrue(dropping.getLastDrop().getValue().doubleValue() >= since);
+        assertEquals(AgentState.CAPTURING, dropping.getState());
+    }
+
+    private Optional<Switch> awaitOper(final Predicate<Optional<Switch>> condition) throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        Optional<Switch> last;
+        do {
+            try (var tx = getDataBroker().newReadOnlyTransaction()) {
+                last = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1")).get(5,
+                    TimeUnit.SECONDS);
+            }
+            if (condition.test(last)) {
+                return last;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("leaf1 never reached the expected state; last: " + last + "; agent log: "
+            + Files.readString(dir.resolve("agent.log")));
+    }
+
+    private static void sh(final String... cmd) throws Exception {
+        final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(String.join(" ", cmd), p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(String.join(" ", cmd) + ": " + out, 0, p.exitValue());
+    }
+}
