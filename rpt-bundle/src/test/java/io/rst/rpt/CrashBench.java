@@ -332,8 +332,7 @@ public final class CrashBench {
     private final class Controller implements AutoCloseable {
         final IngestBench.Broker broker = new IngestBench.Broker();
         final DataBroker db;
-        final ExecutorService rptExecutor = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("rst-rpt")
-            .daemon().factory());
+        ExecutorService rptExecutor = newRptExecutor();
         RptWorker rpt;
         AutoCloseable rft;
 
@@ -401,6 +400,11 @@ public final class CrashBench {
             }
             rptExecutor.shutdownNow();
         }
+    }
+
+    /** The RPT's thread; a closed RPT worker shuts its executor down, so each worker gets its own. */
+    private static ExecutorService newRptExecutor() {
+        return Executors.newSingleThreadExecutor(Thread.ofPlatform().name("rst-rpt").daemon().factory());
     }
 
     private static DataObjectIdentifier<Switch> switchId() {
@@ -492,6 +496,7 @@ public final class CrashBench {
         c.rpt.close();
         deleteOperational(c.db, DataObjectIdentifier.builder(Rpt.class).build());
         t0 = System.nanoTime();
+        c.rptExecutor = newRptExecutor();
         c.rpt = new RptWorker(c.db, c.broker.rpcs(), c.rptExecutor);
         final long rptMs = awaitPaths(c, sessions, t0);
         System.out.printf("bench crash: REBUILD the RPT restarted over %,d sessions in rft: all %,d paths in %.2f s "
@@ -504,6 +509,7 @@ public final class CrashBench {
         deleteOperational(c.db, DataObjectIdentifier.builder(Rft.class).build());
         final Map<String, Long> cpu0 = threadCpu();
         t0 = System.nanoTime();
+        c.rptExecutor = newRptExecutor();
         c.rpt = new RptWorker(c.db, c.broker.rpcs(), c.rptExecutor);
         c.rft = RftWorkerForBench.start(c.db, TOKEN);
         long rftMs = -1;
