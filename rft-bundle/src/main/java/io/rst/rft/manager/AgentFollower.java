@@ -66,7 +66,9 @@ final class AgentFollower implements AutoCloseable {
      */
     static final Duration FLUSH = Duration.ofMillis(20);
     private static final int FLUSH_AT = 1000;
-    private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    // short: a restarted agent (a crash, an upgrade) is back within seconds, and every second of
+    // back-off is a second the flow table lags behind it; a connection attempt costs little
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(4);
     /**
      * How long a session the agent stopped reporting (it lost state) stays unconfirmed before it
      * leaves: the agents' default retention of finished sessions.
