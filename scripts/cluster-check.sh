@@ -137,13 +137,14 @@ all_followed() { # every switch has a follower; prints "sw1 m2 sw2 m3 ..."
 }
 # how many running members follow switch $1 now, from their logs since their RFT manager started
 following() {
-  local sw=$1 n c=0 last
+  local sw=$1 n c=0 last members
+  members=$("${CLUSTER[@]}" status 2>/dev/null)
   for n in 1 2 3; do
-    "${CLUSTER[@]}" status 2>/dev/null | grep -q "^m$n .* up$" || continue
+    echo "$members" | grep -q "^m$n .* up$" || continue
     last=$(awk '/RST RFT manager started/ {buf=""} {buf = buf "\n" $0} END {print buf}' \
       "$ROOT/.local/cluster/m$n/data/log/karaf.log" |
       grep -E "RFT $sw: (followed by|no longer followed|the ownership service moved it off)" | tail -1)
-    case "$last" in *"followed by member"*) c=$((c + 1)) ;; esac
+    case "$last" in *"no longer followed"*) ;; *"followed by member"*) c=$((c + 1)) ;; esac
   done
   echo $c
 }
@@ -154,7 +155,8 @@ check_followers() { # each switch followed by exactly one member, the one the ow
   [ -n "$line" ] || { fail "not every switch has a follower: $("${CLUSTER[@]}" status 2>&1 >/dev/null | tail -1)"; return; }
   log "agents followed by: $line"
   for a in "${AGENTS[@]}"; do
-    c=$(following "sw$a")
+    # the ownership service names the owner a moment before the member's log says it follows
+    for _ in $(seq 30); do c=$(following "sw$a"); [ "$c" = 1 ] && break; sleep 1; done
     [ "$c" = 1 ] || fail "sw$a is followed by $c members (their logs), not 1"
   done
 }
