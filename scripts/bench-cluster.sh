@@ -136,8 +136,21 @@ for a in "${AGENTS[@]}"; do
   java -Xmx1g -jar "$JAR" gen --out "$WORK/load$a.pcap" --sessions "$PER" --seed "$((a * 1000 + 1))" --hosts 256 2>/dev/null
   java -Xmx256m -jar "$JAR" gen --out "$WORK/kill$a.pcap" --sessions 1000 --seed "$((a * 1000 + 2))" --hosts 256 2>/dev/null
 done
-"${CLUSTER[@]}" down >/dev/null 2>&1 || true
-"${CLUSTER[@]}" up --agent-token-file "$WORK/token"
+agents_down
+if [ "$("${CLUSTER[@]}" status 2>/dev/null | grep -c ' up$')" = 3 ]; then
+  # a cluster already up is used as it is, with this run's token (the RFT manager restarts)
+  log "using the cluster that is up (its switches sw1..sw3 removed first)"
+  for a in "${AGENTS[@]}"; do
+    curl -s -o /dev/null -u admin:admin -X DELETE "http://$NET.11:8181/rests/data/rdma-flow-table:rft/switch=sw$a" || true
+  done
+  for n in 1 2 3; do
+    sed -i "s#^agent-token-file *=.*#agent-token-file = $WORK/token#" "$ROOT/.local/cluster/m$n/etc/io.rst.rft.cfg"
+  done
+  sleep 15
+else
+  "${CLUSTER[@]}" down >/dev/null 2>&1 || true
+  "${CLUSTER[@]}" up --agent-token-file "$WORK/token"
+fi
 agents_up
 for _ in $(seq 90); do [ "$(follower sw3)" != none ] && [ "$(follower sw1)" != none ] && break; sleep 1; done
 log "agents followed by: $("${CLUSTER[@]}" status 2>&1 >/dev/null | sed -n 's/^agents followed by: //p')"
@@ -181,6 +194,8 @@ for k in $(seq "$KILLS"); do
   [ -n "$first" ] && echo "$first" >> "$WORK/first.txt"
   [ -n "$caught" ] && echo "$caught" >> "$WORK/catchup.txt"
   "${CLUSTER[@]}" start "$victim" 2>/dev/null
+  # its RFT manager starts after RESTCONF answers; its switches then come back to it
+  for _ in $(seq 60); do [ "$(follower sw1)" = "$o" ] && break; sleep 1; done
 done
 first_stats=$(pct < "$WORK/first.txt")
 catch_stats=$(pct < "$WORK/catchup.txt")
