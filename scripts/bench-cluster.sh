@@ -118,7 +118,7 @@ ingest() { # MEMBER-N: replay the load captures, seconds until member N holds th
   for _ in $(seq 600); do
     local total=0
     for a in "${AGENTS[@]}"; do total=$((total + $(count_on "$1" "sw$a"))); done
-    [ "$total" -ge "$LIVE" ] && break
+    [ "$total" -ge $((PER * 3)) ] && break
     sleep 2
   done
   echo "$(since "$t0") $total"
