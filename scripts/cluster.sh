@@ -25,13 +25,13 @@ USAGE='usage: ./rst cluster up [--agent-token-file F] | down | status | kill|sto
             answers on each (RST_CLUSTER_MEMBERS, default 3; RST_CLUSTER_HEAP, default 1g)
   down      stop every member (kill -9 after 60 s) and remove the namespaces and the bridge;
             the members'"'"' directories stay in .local/cluster for their logs
-  status    one line per member: name, RESTCONF base URL, up or down, and which member holds
-            the RST singletons (RFT manager, RPT)
+  status    one line per member: name, RESTCONF base URL, up or down; then (stderr) which member
+            holds the RST singletons (RFT manager, RPT) and which member follows each switch'"'"'s agent
   kill N    kill -9 member N (a crash)        stop N    stop member N cleanly
   start N   start member N again (it rejoins with its own data)
   cut N     take member N'"'"'s link down (it is cut off from the others)   heal N   bring it back
-  check     the takeover test (./rst cluster check --help): kill -9 of the singletons'"'"' owner
-            while two agents stream, every session on every survivor, the member rejoins
+  check     the takeover test (./rst cluster check --help): kill -9 of sw1'"'"'s follower
+            while three agents stream, every session on every survivor, the member rejoins
 Members: mN in namespace rstc-mN at '"$NET"'.(10+N); RESTCONF http://'"$NET"'.(10+N):8181/rests
 (admin/admin). Root only.'
 
@@ -137,7 +137,9 @@ entities() {
     member_pid "$n" >/dev/null || continue
     ENTITIES=$(curl -s -m 10 -u admin:admin -X POST -H 'Accept: application/json' \
       "$(url "$n")/operations/odl-entity-owners:get-entities" 2>/dev/null || true)
-    [ -n "$ENTITIES" ] && return 0
+    # a member still starting answers an error: ask the next one
+    case "$ENTITIES" in *odl-entity-owners:output*) return 0 ;; esac
+    ENTITIES=""
   done
 }
 owner_of() { # SERVICE-GROUP (rst-rft-manager, rst-rpt)
@@ -147,6 +149,14 @@ owner_of() { # SERVICE-GROUP (rst-rft-manager, rst-rpt)
     | select(.type == "org.opendaylight.mdsal.ServiceEntityType" and .name == $name) | .["owner-node"] // empty' \
     2>/dev/null | head -1)
   case "$owner" in member-*) echo "m${owner#member-}" ;; *) echo none ;; esac
+}
+
+# Which member follows each switch's agent: the owner of its rst-rft-agent entity ("sw1 m2 sw2 m3").
+followers() {
+  entities
+  echo "$ENTITIES" | jq -r '.["odl-entity-owners:output"].entities[]?
+    | select(.type == "rst-rft-agent") | "\(.name) \(.["owner-node"] // "none")"' 2>/dev/null |
+    sed 's/ member-\([0-9]*\)$/ m\1/' | sort | tr '\n' ' ' | sed 's/ $//'
 }
 
 cmd_up() {
@@ -198,6 +208,7 @@ cmd_status() {
   ENTITIES=""
   # on stderr: stdout has one line per member, for scripts (docs/cluster.md)
   echo "singletons: rft-manager $(owner_of rst-rft-manager) rpt $(owner_of rst-rpt)" >&2
+  echo "agents followed by: $(followers)" >&2
 }
 
 cmd_down() {

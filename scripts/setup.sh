@@ -152,7 +152,7 @@ command -v dpkg >/dev/null || die "this set-up knows Debian and Ubuntu only: ins
 apt_install ca-certificates libpcap0.8 curl
 setup_node
 if [ $test_deps = 1 ]; then
-  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc iputils-ping chromium libyang2-tools prometheus
+  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc jq iputils-ping chromium libyang2-tools prometheus
 fi
 JH=$(setup_jdk)
 MH=$(setup_maven "$JH")

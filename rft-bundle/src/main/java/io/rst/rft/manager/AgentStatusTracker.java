@@ -50,8 +50,16 @@ final class AgentStatusTracker implements AutoCloseable {
     private final Duration pollInterval;
     private final Clock clock;
     private final Map<String, Entry> entries = new HashMap<>();
-    /** The switches' configurations as the operator wrote them (the entries hold them with defaults applied). */
-    private final Map<String, SwitchConfig> configured = new HashMap<>();
+    /** Every configured switch; {@link #entries} holds those this member follows (all, alone). */
+    private final Map<String, SwitchConfig> configs = new HashMap<>();
+    /** The switches this member follows, as {@link #ownership} says. */
+    private final java.util.Set<String> owned = new java.util.HashSet<>();
+    private final SwitchOwnership ownership;
+    /**
+     * Whether this member lists the topology's unconfigured switches: alone always; in a cluster
+     * the member that runs the RFT manager's singleton.
+     */
+    private boolean listsTopology;
     /** Management addresses the inventory knows (node -> where from), the default agent addresses. */
     private Map<String, InventoryAddresses.Address> inventory = Map.of();
     /** Topology switches without configuration, listed NOT_CONFIGURED, with why. */
@@ -97,30 +105,89 @@ final class AgentStatusTracker implements AutoCloseable {
 
     AgentStatusTracker(final ScheduledExecutorService executor, final AgentProbe probe, final StatusWriter writer,
             final Duration pollInterval, final Clock clock, final FollowerFactory followers) {
+        this(executor, probe, writer, pollInterval, clock, followers, SwitchOwnership.alone(), true);
+    }
+
+    /**
+     * A tracker that follows the switches {@code ownership} gives this member, and lists the
+     * topology's unconfigured switches if {@code listsTopology} (until {@link #listTopology} says
+     * otherwise).
+     */
+    AgentStatusTracker(final ScheduledExecutorService executor, final AgentProbe probe, final StatusWriter writer,
+            final Duration pollInterval, final Clock clock, final FollowerFactory followers,
+            final SwitchOwnership ownership, final boolean listsTopology) {
+        this.ownership = ownership;
+        this.listsTopology = listsTopology;
         this.executor = executor;
         this.followers = followers;
         this.probe = probe;
         this.writer = writer;
         this.pollInterval = pollInterval;
         this.clock = clock;
+        executor.execute(() -> ownership.start(new SwitchOwnership.Callbacks() {
+            @Override
+            public void acquired(final String nodeId) {
+                owned.add(nodeId);
+                final var config = configs.get(nodeId);
+                if (config != null && !entries.containsKey(nodeId)) {
+                    applyConfig(config);
+                }
+            }
+
+            @Override
+            public void released(final String nodeId) {
+                owned.remove(nodeId);
+                // another member follows it now: what this one wrote stays, it only stops
+                final var old = entries.remove(nodeId);
+                if (old != null) {
+                    cancel(old);
+                }
+            }
+        }));
     }
 
     /** A switch was configured or its configuration changed. */
     void configured(final SwitchConfig config) {
-        executor.execute(() -> applyConfig(config));
+        executor.execute(() -> {
+            configs.put(config.nodeId(), config);
+            listedUnconfigured.remove(config.nodeId());
+            if (owned.contains(config.nodeId())) {
+                applyConfig(config);
+            } else {
+                ownership.configured(config.nodeId());
+            }
+        });
     }
 
     /** A switch's configuration was removed. */
     void removed(final String nodeId) {
         executor.execute(() -> {
-            configured.remove(nodeId);
+            configs.remove(nodeId);
             final var old = entries.remove(nodeId);
+            ownership.removed(nodeId);
+            owned.remove(nodeId);
             if (old != null) {
                 cancel(old);
                 writer.remove(nodeId);
                 LOG.debug("RFT switch {} removed", nodeId);
-                // still a switch of the topology: listed again, not configured
+            }
+            // still a switch of the topology: listed again, not configured
+            listUnconfigured();
+        });
+    }
+
+    /**
+     * Whether this member lists the topology's switches without configuration (the RFT manager's
+     * singleton runs here).
+     */
+    void listTopology(final boolean lists) {
+        executor.execute(() -> {
+            listsTopology = lists;
+            if (lists) {
                 listUnconfigured();
+            } else {
+                // the next member to list them writes them all again
+                listedUnconfigured.clear();
             }
         });
     }
@@ -148,9 +215,10 @@ final class AgentStatusTracker implements AutoCloseable {
                 return;
             }
             inventory = copy;
-            for (var config : java.util.List.copyOf(configured.values())) {
+            for (var config : java.util.List.copyOf(configs.values())) {
                 final var entry = entries.get(config.nodeId());
-                if (!config.hasAgentAddress() && (entry == null || !entry.config.equals(withDefaults(config)))) {
+                if (!config.hasAgentAddress() && owned.contains(config.nodeId())
+                        && (entry == null || !entry.config.equals(withDefaults(config)))) {
                     applyConfig(config);
                 }
             }
@@ -165,9 +233,12 @@ final class AgentStatusTracker implements AutoCloseable {
     }
 
     private void listUnconfigured() {
+        if (!listsTopology) {
+            return;
+        }
         for (var it = listedUnconfigured.entrySet().iterator(); it.hasNext();) {
             final var node = it.next().getKey();
-            if (entries.containsKey(node)) {
+            if (configs.containsKey(node)) {
                 // configured since: its entry's status replaced the listing
                 it.remove();
             } else if (!unconfigured.containsKey(node)) {
@@ -180,7 +251,7 @@ final class AgentStatusTracker implements AutoCloseable {
             final var known = inventory.get(node);
             final String why = known == null ? listed : listed + "; its agent address defaults to " + known.host()
                 + " (" + known.from() + ")";
-            if (!entries.containsKey(node) && !why.equals(listedUnconfigured.get(node))) {
+            if (!configs.containsKey(node) && !why.equals(listedUnconfigured.get(node))) {
                 final var status = new AgentStatusBuilder().setState(AgentState.NOTCONFIGURED).setDetail(why)
                     .setLastChange(epoch(now));
                 if (known != null) {
@@ -195,7 +266,6 @@ final class AgentStatusTracker implements AutoCloseable {
 
     private void applyConfig(final SwitchConfig raw) {
         listedUnconfigured.remove(raw.nodeId());
-        configured.put(raw.nodeId(), raw);
         // no agent-address configured: the inventory's, if it knows the switch
         final var config = withDefaults(raw);
         final var old = entries.get(config.nodeId());
@@ -425,7 +495,10 @@ final class AgentStatusTracker implements AutoCloseable {
 
     @Override
     public void close() {
-        executor.execute(() -> entries.values().forEach(AgentStatusTracker::cancel));
+        executor.execute(() -> {
+            ownership.close();
+            entries.values().forEach(AgentStatusTracker::cancel);
+        });
         executor.shutdown();
     }
 }

@@ -19,9 +19,11 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.controller.cluster.ActorSystemProvider;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.mdsal.eos.binding.api.EntityOwnershipService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
 import org.opendaylight.mdsal.singleton.api.ServiceGroupIdentifier;
@@ -35,9 +37,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The RFT manager: a thin Blueprint shell. It runs as a cluster singleton (one member of a cluster
- * talks to the agents) and, while it is the owner, follows {@code /rft/switch} in the configuration
- * and keeps each switch's agent status in the operational datastore.
+ * The RFT manager: a thin Blueprint shell. On every member of a cluster it follows
+ * {@code /rft/switch} in the configuration, and follows the agents of the switches the entity
+ * ownership service gives this member ({@link ClusterOwnership}: each switch followed by exactly
+ * one member, the switches spread among the members, moved when a member leaves or comes back),
+ * keeping their agent status and sessions in the operational datastore. A controller alone is a
+ * cluster of one and follows every switch. The listing of the topology's unconfigured switches runs
+ * as a cluster singleton (one member writes it).
  */
 public final class RftManager implements ClusterSingletonService, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RftManager.class);
@@ -48,17 +54,9 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
      */
     private static final Duration RESYNC_INTERVAL = Duration.ofMinutes(10);
 
-    private final DataBroker broker;
-    private final DOMDataBroker domBroker;
-    private final AgentTokens tokens;
-    private final Duration pollInterval;
-    private final String agentCaFile;
-    private final String agentClientCertFile;
-    private final String agentClientKeyFile;
-    private final Set<String> topologies;
     private final Registration singleton;
-
-    private @Nullable Worker worker;
+    private final Worker worker;
+    private boolean listing;
     private boolean closed;
 
     /**
@@ -84,13 +82,37 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         }
 
         /**
-         * The worker; with {@code domBroker}, NETCONF-mounted devices' hosts are the default agent
-         * addresses of the switches of the same node-id.
+         * The worker of a controller alone; with {@code domBroker}, NETCONF-mounted devices' hosts
+         * are the default agent addresses of the switches of the same node-id.
          */
         @SuppressWarnings("checkstyle:ParameterNumber")
         Worker(final DataBroker broker, final @Nullable DOMDataBroker domBroker, final AgentProbe probe,
                 final Duration pollInterval, final java.util.concurrent.ScheduledExecutorService executor,
                 final Function<String, String> tokens, final Duration resyncInterval, final Set<String> topologies) {
+            this(broker, domBroker, probe, pollInterval, executor, tokens, resyncInterval, topologies,
+                SwitchOwnership.alone(), true);
+        }
+
+        /** A member's worker without the inventory's addresses (tests). */
+        @SuppressWarnings("checkstyle:ParameterNumber")
+        Worker(final DataBroker broker, final AgentProbe probe, final Duration pollInterval,
+                final java.util.concurrent.ScheduledExecutorService executor, final Function<String, String> tokens,
+                final Duration resyncInterval, final Set<String> topologies, final SwitchOwnership ownership,
+                final boolean listsTopology) {
+            this(broker, null, probe, pollInterval, executor, tokens, resyncInterval, topologies, ownership,
+                listsTopology);
+        }
+
+        /**
+         * A member's worker: it follows the switches {@code ownership} gives it, and lists the
+         * topology's unconfigured switches while {@link #listTopology} says so ({@code listsTopology}
+         * at first).
+         */
+        @SuppressWarnings("checkstyle:ParameterNumber")
+        Worker(final DataBroker broker, final @Nullable DOMDataBroker domBroker, final AgentProbe probe,
+                final Duration pollInterval, final java.util.concurrent.ScheduledExecutorService executor,
+                final Function<String, String> tokens, final Duration resyncInterval, final Set<String> topologies,
+                final SwitchOwnership ownership, final boolean listsTopology) {
             writer = new StatusWriter(broker);
             // the probe and the followers share each switch's link (its TLS trust, its plain fallback)
             final var links = probe instanceof HttpAgentProbe http ? http.links()
@@ -108,7 +130,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
                         }
                     }, writer, link.scheme(),
                         link.client(), executor, resyncInterval, config.portMap());
-                });
+                }, ownership, listsTopology);
             listener = broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
                 DataObjectReference.builder(Rft.class).child(Switch.class).build(),
                 new SwitchConfigListener(tracker, links));
@@ -120,6 +142,11 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
                     topologySwitches.listener(store)));
             }
             inventory = domBroker == null ? null : new InventoryAddresses(domBroker, tracker::inventoryAddresses);
+        }
+
+        /** Whether this member lists the topology's unconfigured switches. */
+        void listTopology(final boolean lists) {
+            tracker.listTopology(lists);
         }
 
         @Override
@@ -149,21 +176,25 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
     @SuppressWarnings("checkstyle:ParameterNumber")
     public RftManager(final DataBroker broker, final DOMDataBroker domBroker,
             final ClusterSingletonServiceProvider singletons,
+            final EntityOwnershipService ownershipService, final ActorSystemProvider actors,
             final String agentTokenFile, final String agentTokenDir, final int pollIntervalSeconds,
             final String agentCaFile, final String agentClientCertFile, final String agentClientKeyFile,
             final String topologies) {
-        this.broker = requireNonNull(broker);
-        this.domBroker = requireNonNull(domBroker);
-        this.tokens = AgentTokens.of(agentTokenFile, agentTokenDir);
-        this.agentCaFile = agentCaFile;
-        this.agentClientCertFile = agentClientCertFile;
-        this.agentClientKeyFile = agentClientKeyFile;
-        this.topologies = topologies == null ? Set.of() : java.util.Arrays.stream(topologies.split(","))
+        requireNonNull(broker);
+        requireNonNull(domBroker);
+        final var tokens = AgentTokens.of(agentTokenFile, agentTokenDir);
+        final Set<String> topologyIds = topologies == null ? Set.of() : java.util.Arrays.stream(topologies.split(","))
             .map(String::trim).filter(t -> !t.isEmpty()).collect(java.util.stream.Collectors.toUnmodifiableSet());
         if (pollIntervalSeconds < 1) {
             throw new IllegalArgumentException("poll interval must be at least 1 s: " + pollIntervalSeconds);
         }
-        this.pollInterval = Duration.ofSeconds(pollIntervalSeconds);
+        final var pollInterval = Duration.ofSeconds(pollIntervalSeconds);
+        final var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
+            .name("rst-rft-manager").daemon().factory());
+        final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, executor, pollInterval);
+        worker = new Worker(broker, domBroker, new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval,
+            executor, tokens::tokenFor, RESYNC_INTERVAL, topologyIds,
+            new ClusterOwnership(ownershipService, new PekkoMembers(actors), executor), false);
         singleton = singletons.registerClusterSingletonService(this);
         LOG.info("RST RFT manager started ({})", tokens);
     }
@@ -175,23 +206,19 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
 
     @Override
     public synchronized void instantiateServiceInstance() {
-        if (closed || worker != null) {
+        if (closed || listing) {
             return;
         }
-        final var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
-            .name("rst-rft-manager").daemon().factory());
-        final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, executor, pollInterval);
-        worker = new Worker(broker, domBroker, new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval,
-            executor, tokens::tokenFor, RESYNC_INTERVAL, topologies);
+        listing = true;
+        worker.listTopology(true);
         LOG.info("RST RFT manager is the active instance");
     }
 
     @Override
     public synchronized ListenableFuture<?> closeServiceInstance() {
-        final var current = worker;
-        worker = null;
-        if (current != null) {
-            current.close();
+        if (listing) {
+            listing = false;
+            worker.listTopology(false);
             LOG.info("RST RFT manager is no longer the active instance");
         }
         return Futures.immediateFuture(null);
@@ -203,6 +230,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             closed = true;
             singleton.close();
             closeServiceInstance();
+            worker.close();
             LOG.info("RST RFT manager stopped");
         }
     }

@@ -19,6 +19,12 @@
  *                                  oper DS /rft/switch[node-id]/agent-status  (StatusWriter, tx chain)
  * </pre>
  *
+ * <p>In a cluster every member runs the manager; each switch's agent is followed by exactly one
+ * member, the owner of the switch's entity in the entity ownership service
+ * ({@link io.rst.rft.manager.ClusterOwnership}: candidates chosen by rendezvous hashing over the
+ * members up, so the agents spread and move when a member leaves or returns). The listing of the
+ * topology's unconfigured switches is a cluster singleton.
+ *
  * <p>A listener callback never blocks: it hands the change to the tracker's thread. The
  * configuration decides capture: RFT off for a switch stops its agent's capture, RFT on starts it
  * when the agent reports it stopped. Each switch's agent token is read from its own file in
