@@ -56,6 +56,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
 
     private final Registration singleton;
     private final Worker worker;
+    private final java.util.concurrent.ExecutorService httpExecutor;
     private boolean listing;
     private boolean closed;
 
@@ -191,7 +192,14 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         final var pollInterval = Duration.ofSeconds(pollIntervalSeconds);
         final var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
             .name("rst-rft-manager").daemon().factory());
-        final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, executor, pollInterval);
+        // the agents' HTTP (TLS decryption, each event stream's bytes) on threads of its own: on the
+        // manager's one thread it queued behind the followers' batches, and every agent's stream
+        // behind the others' (the lab's flow tables then lagged tens of seconds at a few hundred
+        // sessions a second, with the controller's CPU half idle)
+        httpExecutor = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+            Thread.ofPlatform().name("rst-rft-http-", 0).daemon().factory());
+        final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, httpExecutor,
+            pollInterval);
         worker = new Worker(broker, domBroker, new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval,
             executor, tokens::tokenFor, RESYNC_INTERVAL, topologyIds,
             new ClusterOwnership(ownershipService, new PekkoMembers(actors), executor), false);
@@ -231,6 +239,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             singleton.close();
             closeServiceInstance();
             worker.close();
+            httpExecutor.shutdownNow();
             LOG.info("RST RFT manager stopped");
         }
     }
