@@ -15,8 +15,11 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p -m 700 "$RST_LAB_DIR/tokens"
 "$ROOT/rst" controller --background --agent-token-dir "$RST_LAB_DIR/tokens" >/dev/null
-# agents of the benchmark hold up to 250,000 sessions each (the default) in 192 MiB
-RST_LAB_JAVA_OPTS="-Xmx1g -Drst.agent.heap=-Xmx192m" "$ROOT/rst" lab up
+# agents of the benchmark hold up to 250,000 sessions each (the default) and 262,144 retained
+# events (256 MiB), so that a controller that falls behind for a while resumes from the agents'
+# logs rather than from snapshots of their whole tables
+RST_LAB_JAVA_OPTS="-Xmx1g -Drst.agent.heap=-Xmx640m -Drst.agent.args=--retain-events,262144,--retain-mb,256" \
+  "$ROOT/rst" lab up
 RST_BENCH_CONTROLLER_PID=$(cat "$ROOT/.local/karaf/karaf.pid" 2>/dev/null || true)
 export RST_BENCH_CONTROLLER_PID
 echo "bench lab: $(nproc) cores, controller heap $RST_HEAP, $(date -u +%FT%TZ)"

@@ -271,6 +271,7 @@ public final class Lab {
             final List<String> cmd = new ArrayList<>(List.of("setsid", "ip", "netns", "exec", sw.namespace()));
             cmd.addAll(agentCommand);
             cmd.add("agent");
+            cmd.addAll(LabMain.agentExtraArgs());
             // every data packet too, as sFlow at rate 1 would: the lab shows data paths
             cmd.addAll(List.of("--data-sample", "1"));
             for (var p : fabric.ports(sw.id())) {

@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class LabBench {
     private static final long POLL_EVERY_NANOS = 100_000_000L;
+    private static final long MAX_ASKS_PER_SECOND = 200;
 
     private LabBench() {
         // utility
@@ -46,7 +47,7 @@ final class LabBench {
             final Map<String, Long> pending = new ConcurrentHashMap<>();
             final List<Long> delays = Collections.synchronizedList(new ArrayList<>());
             final AtomicLong counter = new AtomicLong();
-            final ExecutorService pollers = Executors.newFixedThreadPool(4);
+            final ExecutorService pollers = Executors.newFixedThreadPool(2);
             final Thread poller = new Thread(() -> poll(rc, pending, delays, pollers), "bench-poller");
             poller.setDaemon(true);
             poller.start();
@@ -179,7 +180,10 @@ final class LabBench {
             for (var e : pending.entrySet()) {
                 final String id = e.getKey();
                 final Long last = asked.get(id);
-                if (last != null && now - last < POLL_EVERY_NANOS || !inFlight.add(id)) {
+                // each at most every 100 ms, and all together at most MAX_ASKS_PER_SECOND: a
+                // backlog of thousands must not turn the measurement into the load
+                final long every = Math.max(POLL_EVERY_NANOS, pending.size() * 1_000_000_000L / MAX_ASKS_PER_SECOND);
+                if (last != null && now - last < every || !inFlight.add(id)) {
                     continue;
                 }
                 asked.put(id, now);

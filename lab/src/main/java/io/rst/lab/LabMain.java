@@ -53,7 +53,7 @@ public final class LabMain {
                         the lab benchmark (./rst bench lab runs it): ramp to each N live sessions
                         (default 10000,100000), then S s (30) at R new sessions/s (1000) with the
                         oldest closing; RTU -> complete path in RESTCONF p50/p99 on every K-th
-                        session (20); N of them (1000) checked against the kernel
+                        session (R/10: ten a second); N of them (1000) checked against the kernel
           link down|up NODE PORT
                         take a leaf-spine link down (routes withdrawn, topology updated) or up again
         common options: --controller URL (default http://127.0.0.1:8181/rests), --user U, --password P
@@ -156,7 +156,8 @@ public final class LabMain {
                     }
                     final double rate = o.doubleOpt("--rate", 1000);
                     final double steady = o.doubleOpt("--seconds", 30);
-                    final int every = o.intOpt("--sample-every", 20);
+                    // about ten sampled sessions a second, whatever the rate
+                    final int every = o.intOpt("--sample-every", (int) Math.max(1, Math.round(rate / 10)));
                     final int check = o.intOpt("--check", 1000);
                     o.done();
                     return LabBench.run(lab, o.restconf(), levels, rate, steady, every, check, out);
@@ -227,6 +228,16 @@ public final class LabMain {
         return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             System.getProperty("rst.agent.heap", "-Xmx128m"), "-cp", System.getProperty("java.class.path"),
             "io.rst.rft.cli.Main"));
+    }
+
+    /**
+     * Agent options the lab adds to every agent's own, from the system property rst.agent.args
+     * (separated by commas, as a JVM option cannot hold spaces in RST_LAB_JAVA_OPTS; ./rst bench
+     * lab gives the agents a longer event retention with it).
+     */
+    static List<String> agentExtraArgs() {
+        final String extra = System.getProperty("rst.agent.args", "").strip();
+        return extra.isEmpty() ? List.of() : List.of(extra.split("[,\\s]+"));
     }
 
     /** Options of the form {@code --name value} and {@code --flag}. */
