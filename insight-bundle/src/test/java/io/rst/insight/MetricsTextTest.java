@@ -26,7 +26,8 @@ public class MetricsTextTest {
     @Test
     public void everyMetricTheDocsAndTheDashboardNameIsServed() throws Exception {
         final var snapshot = new Snapshot(true, Map.of("leaf1", Map.of("ESTABLISHED", 3L)), 3, 3, 0, 0, Map.of(),
-            List.of(new AgentFacts("leaf1", AgentState.CAPTURING, null, 1, 1, 7)), Map.of("leaf1", 9L),
+            List.of(new AgentFacts("leaf1", AgentState.CAPTURING, null, 1, 1, 7, 5, 3, 2, Double.NaN, Double.NaN)),
+            Map.of("leaf1", 9L),
             Map.of("leaf1", 0.5), 2, 0.001);
         final var text = MetricsText.render(snapshot, 2);
         final var served = new TreeSet<String>();
@@ -46,6 +47,8 @@ public class MetricsTextTest {
         }
         assertTrue(text, text.contains("rst_agent_last_event_seq{switch=\"leaf1\"} 7\n"));
         assertTrue(text, text.contains("rst_agent_last_contact_age_seconds{switch=\"leaf1\"} 1.000000\n"));
+        assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"kernel\"} 3\n"));
+        assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"queue\"} 2\n"));
     }
 
     @Test
