@@ -421,13 +421,15 @@ final class RptWorker implements AutoCloseable {
             return;
         }
         final long now = System.nanoTime();
-        var tx = chain.newWriteOnlyTransaction();
+        // a transaction only once there is something to write: cancelling an empty one fails the
+        // datastore's ping-pong transaction chain (and with it every later path write)
+        org.opendaylight.mdsal.binding.api.WriteTransaction tx = null;
         int inTx = 0;
         for (var id : sessionIds) {
             if (inTx == MAX_PATHS_PER_TRANSACTION) {
                 // a snapshot or a topology change touches 100,000 paths: commit them as they come
                 tx.commit().addCallback(logFailure(inTx + " paths"), MoreExecutors.directExecutor());
-                tx = chain.newWriteOnlyTransaction();
+                tx = null;
                 inTx = 0;
             }
             final var path = DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(id)).build();
@@ -435,6 +437,9 @@ final class RptWorker implements AutoCloseable {
             if (seenBy == null || seenBy.isEmpty()) {
                 held.remove(id);
                 if (paths.remove(id) != null) {
+                    if (tx == null) {
+                        tx = chain.newWriteOnlyTransaction();
+                    }
                     tx.delete(LogicalDatastoreType.OPERATIONAL, path);
                     inTx++;
                 }
@@ -453,13 +458,14 @@ final class RptWorker implements AutoCloseable {
                 continue;
             }
             paths.put(id, assembled);
+            if (tx == null) {
+                tx = chain.newWriteOnlyTransaction();
+            }
             tx.put(LogicalDatastoreType.OPERATIONAL, path, assembled);
             inTx++;
         }
-        if (inTx > 0) {
+        if (tx != null) {
             tx.commit().addCallback(logFailure(inTx + " paths"), MoreExecutors.directExecutor());
-        } else {
-            tx.cancel();
         }
     }
 
