@@ -719,6 +719,22 @@ public final class CrashBench {
                     lags.add(Math.max(0, p - e.getValue()));
                 }
             }
+            // where in the storm the lag was: p99 and max for each second the flow table took a state
+            final Map<Long, List<Long>> bySecond = new java.util.TreeMap<>();
+            for (var e : inRft.entrySet()) {
+                final Long p = inRpt.get(e.getKey());
+                if (p != null) {
+                    bySecond.computeIfAbsent((e.getValue() - t0) / 1_000_000_000L, k -> new ArrayList<>())
+                        .add(Math.max(0, p - e.getValue()));
+                }
+            }
+            final StringBuilder perSecond = new StringBuilder();
+            for (var e : bySecond.entrySet()) {
+                Collections.sort(e.getValue());
+                perSecond.append(String.format(" %ds:%d/%.0f/%.0f", e.getKey(), e.getValue().size(),
+                    quantile(e.getValue(), 0.99), quantile(e.getValue(), 1.0)));
+            }
+            System.out.printf("bench crash:   lag by second of the storm (states/p99 ms/max ms):%s%n", perSecond);
             Collections.sort(lags);
             final double p50 = quantile(lags, 0.5);
             final double p99 = quantile(lags, 0.99);
