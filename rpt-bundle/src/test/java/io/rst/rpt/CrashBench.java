@@ -342,7 +342,7 @@ public final class CrashBench {
             if (withRpt) {
                 rpt = new RptWorker(db, broker.rpcs(), rptExecutor);
             }
-            rft = RftWorkerForBench.start(db, TOKEN);
+            rft = RftWorkerForBench.start(broker, TOKEN);
             final var tx = db.newWriteOnlyTransaction();
             tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, switchId(), new SwitchBuilder()
                 .setNodeId(new NodeId(SWITCH)).setEnabled(true)
@@ -511,7 +511,7 @@ public final class CrashBench {
         t0 = System.nanoTime();
         c.rptExecutor = newRptExecutor();
         c.rpt = new RptWorker(c.db, c.broker.rpcs(), c.rptExecutor);
-        c.rft = RftWorkerForBench.start(c.db, TOKEN);
+        c.rft = RftWorkerForBench.start(c.broker, TOKEN);
         long rftMs = -1;
         long lastPrint = System.nanoTime();
         while (c.paths() < sessions) {

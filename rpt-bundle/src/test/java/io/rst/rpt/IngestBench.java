@@ -213,7 +213,7 @@ public final class IngestBench {
         final var rptExecutor = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("rst-rpt").daemon()
             .factory());
         final var rpt = new RptWorker(db, broker.rpcs(), rptExecutor);
-        final var rft = RftWorkerForBench.start(db, TOKEN);
+        final var rft = RftWorkerForBench.start(broker, TOKEN);
 
         final Map<String, Long> sentAt = new ConcurrentHashMap<>();
         final Map<String, Long> doneAt = new ConcurrentHashMap<>();

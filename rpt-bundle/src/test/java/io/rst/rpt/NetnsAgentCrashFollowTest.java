@@ -151,7 +151,7 @@ class NetnsAgentCrashFollowTest {
         broker.setup();
         rptExecutor = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("rst-rpt").daemon().factory());
         rpt = new RptWorker(broker.getDataBroker(), broker.rpcs(), rptExecutor);
-        rft = RftWorkerForBench.start(broker.getDataBroker(), token);
+        rft = RftWorkerForBench.start(broker, token);
     }
 
     @AfterEach

@@ -105,7 +105,7 @@ public class PortMapPathTest extends AbstractConcurrentDataBrokerTest {
         customizer.updateSchema(getRuntimeContext());
         rpt = new RptWorker(getDataBroker(), new BindingDOMRpcProviderServiceAdapter(customizer.getAdapterContext(),
             new RouterDOMRpcProviderService(router)), Executors.newSingleThreadExecutor());
-        rft = RftWorkerForBench.start(getDataBroker(), TOKEN);
+        rft = RftWorkerForBench.start(this, TOKEN);
     }
 
     @After

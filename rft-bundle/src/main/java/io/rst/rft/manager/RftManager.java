@@ -23,6 +23,7 @@ import org.opendaylight.controller.cluster.ActorSystemProvider;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.mdsal.eos.binding.api.EntityOwnershipService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
@@ -70,37 +71,37 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         private final List<Registration> topologyListeners = new ArrayList<>();
         private final @Nullable InventoryAddresses inventory;
 
-        Worker(final DataBroker broker, final AgentProbe probe, final Duration pollInterval,
+        Worker(final Stores stores, final AgentProbe probe, final Duration pollInterval,
                 final java.util.concurrent.ScheduledExecutorService executor, final Function<String, String> tokens,
                 final Duration resyncInterval) {
-            this(broker, probe, pollInterval, executor, tokens, resyncInterval, Set.of());
+            this(stores, probe, pollInterval, executor, tokens, resyncInterval, Set.of());
         }
 
-        Worker(final DataBroker broker, final AgentProbe probe, final Duration pollInterval,
+        Worker(final Stores stores, final AgentProbe probe, final Duration pollInterval,
                 final java.util.concurrent.ScheduledExecutorService executor, final Function<String, String> tokens,
                 final Duration resyncInterval, final Set<String> topologies) {
-            this(broker, null, probe, pollInterval, executor, tokens, resyncInterval, topologies);
+            this(stores, false, probe, pollInterval, executor, tokens, resyncInterval, topologies);
         }
 
         /**
-         * The worker of a controller alone; with {@code domBroker}, NETCONF-mounted devices' hosts
+         * The worker of a controller alone; with {@code inventory}, NETCONF-mounted devices' hosts
          * are the default agent addresses of the switches of the same node-id.
          */
         @SuppressWarnings("checkstyle:ParameterNumber")
-        Worker(final DataBroker broker, final @Nullable DOMDataBroker domBroker, final AgentProbe probe,
+        Worker(final Stores stores, final boolean inventory, final AgentProbe probe,
                 final Duration pollInterval, final java.util.concurrent.ScheduledExecutorService executor,
                 final Function<String, String> tokens, final Duration resyncInterval, final Set<String> topologies) {
-            this(broker, domBroker, probe, pollInterval, executor, tokens, resyncInterval, topologies,
+            this(stores, inventory, probe, pollInterval, executor, tokens, resyncInterval, topologies,
                 SwitchOwnership.alone(), true);
         }
 
         /** A member's worker without the inventory's addresses (tests). */
         @SuppressWarnings("checkstyle:ParameterNumber")
-        Worker(final DataBroker broker, final AgentProbe probe, final Duration pollInterval,
+        Worker(final Stores stores, final AgentProbe probe, final Duration pollInterval,
                 final java.util.concurrent.ScheduledExecutorService executor, final Function<String, String> tokens,
                 final Duration resyncInterval, final Set<String> topologies, final SwitchOwnership ownership,
                 final boolean listsTopology) {
-            this(broker, null, probe, pollInterval, executor, tokens, resyncInterval, topologies, ownership,
+            this(stores, false, probe, pollInterval, executor, tokens, resyncInterval, topologies, ownership,
                 listsTopology);
         }
 
@@ -110,11 +111,12 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
          * at first).
          */
         @SuppressWarnings("checkstyle:ParameterNumber")
-        Worker(final DataBroker broker, final @Nullable DOMDataBroker domBroker, final AgentProbe probe,
+        Worker(final Stores stores, final boolean inventory, final AgentProbe probe,
                 final Duration pollInterval, final java.util.concurrent.ScheduledExecutorService executor,
                 final Function<String, String> tokens, final Duration resyncInterval, final Set<String> topologies,
                 final SwitchOwnership ownership, final boolean listsTopology) {
-            writer = new StatusWriter(broker);
+            final DataBroker broker = stores.binding();
+            writer = new StatusWriter(stores);
             // the probe and the followers share each switch's link (its TLS trust, its plain fallback)
             final var links = probe instanceof HttpAgentProbe http ? http.links()
                 : new AgentLinks(null, null, null, executor, Duration.ofSeconds(5));
@@ -142,7 +144,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
                     DataObjectReference.builder(NetworkTopology.class).child(Topology.class).build(),
                     topologySwitches.listener(store)));
             }
-            inventory = domBroker == null ? null : new InventoryAddresses(domBroker, tracker::inventoryAddresses);
+            this.inventory = inventory ? new InventoryAddresses(stores.dom(), tracker::inventoryAddresses) : null;
         }
 
         /** Whether this member lists the topology's unconfigured switches. */
@@ -176,7 +178,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
     public RftManager(final DataBroker broker, final DOMDataBroker domBroker,
-            final ClusterSingletonServiceProvider singletons,
+            final BindingNormalizedNodeSerializer codec, final ClusterSingletonServiceProvider singletons,
             final EntityOwnershipService ownershipService, final ActorSystemProvider actors,
             final String agentTokenFile, final String agentTokenDir, final int pollIntervalSeconds,
             final String agentCaFile, final String agentClientCertFile, final String agentClientKeyFile,
@@ -200,7 +202,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             Thread.ofPlatform().name("rst-rft-http-", 0).daemon().factory());
         final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, httpExecutor,
             pollInterval);
-        worker = new Worker(broker, domBroker, new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval,
+        worker = new Worker(new Stores(broker, domBroker, codec), true, new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval,
             executor, tokens::tokenFor, RESYNC_INTERVAL, topologyIds,
             new ClusterOwnership(ownershipService, new PekkoMembers(actors), executor), false);
         singleton = singletons.registerClusterSingletonService(this);

@@ -18,36 +18,42 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.opendaylight.mdsal.binding.api.DataBroker;
-import org.opendaylight.mdsal.binding.api.TransactionChain;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.yangtools.yang.common.Empty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes agent status to the operational datastore through one transaction chain, without ever
- * waiting for a commit. A failed chain is logged and replaced.
+ * Writes agent status and the flow table to the operational datastore through one DOM transaction
+ * chain, without ever waiting for a commit. Sessions go in as nodes built by {@link SessionNodes}
+ * (the binding codec cost more than everything else the RFT manager does), the status through the
+ * binding codec. A failed chain is logged and replaced.
  */
 final class StatusWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusWriter.class);
 
     private final DataBroker broker;
-    private TransactionChain chain;
+    private final DOMDataBroker dom;
+    private final BindingNormalizedNodeSerializer codec;
+    private DOMTransactionChain chain;
     private boolean closed;
 
-    StatusWriter(final DataBroker broker) {
-        this.broker = broker;
+    StatusWriter(final Stores stores) {
+        this.broker = stores.binding();
+        this.dom = stores.dom();
+        this.codec = stores.codec();
         this.chain = newChain();
     }
 
@@ -55,16 +61,17 @@ final class StatusWriter implements AutoCloseable {
         return DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId(nodeId))).build();
     }
 
-    @SuppressWarnings("deprecation")
     synchronized void write(final String nodeId, final AgentStatus status) {
         if (closed) {
             return;
         }
+        final var normalized = codec.toNormalizedDataObject(
+            switchPath(nodeId).toBuilder().child(AgentStatus.class).build(), status);
         final var tx = chain.newWriteOnlyTransaction();
+        tx.merge(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId), SessionNodes.switchEntry(nodeId));
         // put, not merge: a leaf the status no longer has (dropping-since after a quiet minute, a
         // default address the inventory withdrew) must go
-        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL,
-            switchPath(nodeId).toBuilder().child(AgentStatus.class).build(), status);
+        tx.put(LogicalDatastoreType.OPERATIONAL, normalized.path(), normalized.node());
         tx.commit().addCallback(logFailure("status of " + nodeId), MoreExecutors.directExecutor());
     }
 
@@ -84,14 +91,15 @@ final class StatusWriter implements AutoCloseable {
         }
         final var tx = chain.newWriteOnlyTransaction();
         if (!upserts.isEmpty()) {
-            tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, switchPath(nodeId),
-                new SwitchBuilder().setNodeId(new NodeId(nodeId)).build());
+            tx.merge(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId),
+                SessionNodes.switchEntry(nodeId));
         }
         for (var session : upserts) {
-            tx.put(LogicalDatastoreType.OPERATIONAL, sessionPath(nodeId, session.getSessionId()), session);
+            tx.put(LogicalDatastoreType.OPERATIONAL, SessionNodes.sessionPath(nodeId, session.getSessionId()),
+                SessionNodes.session(session));
         }
         for (var id : removals) {
-            tx.delete(LogicalDatastoreType.OPERATIONAL, sessionPath(nodeId, id));
+            tx.delete(LogicalDatastoreType.OPERATIONAL, SessionNodes.sessionPath(nodeId, id));
         }
         final var commit = tx.commit();
         commit.addCallback(logFailure(upserts.size() + " sessions and " + removals.size() + " removals of "
@@ -109,8 +117,8 @@ final class StatusWriter implements AutoCloseable {
             return Futures.immediateFailedFuture(new IllegalStateException("status writer closed"));
         }
         final var tx = chain.newWriteOnlyTransaction();
-        marks.forEach((id, why) -> tx.merge(LogicalDatastoreType.OPERATIONAL, sessionPath(nodeId, id),
-            new SessionBuilder().setSessionId(id).setUnconfirmed(why).build()));
+        marks.forEach((id, why) -> tx.merge(LogicalDatastoreType.OPERATIONAL, SessionNodes.sessionPath(nodeId, id),
+            SessionNodes.unconfirmed(id, why)));
         final var commit = tx.commit();
         commit.addCallback(logFailure(marks.size() + " unconfirmed sessions of " + nodeId),
             MoreExecutors.directExecutor());
@@ -147,12 +155,12 @@ final class StatusWriter implements AutoCloseable {
             return;
         }
         final var tx = chain.newWriteOnlyTransaction();
-        tx.delete(LogicalDatastoreType.OPERATIONAL, switchPath(nodeId));
+        tx.delete(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId));
         tx.commit().addCallback(logFailure("removal of " + nodeId), MoreExecutors.directExecutor());
     }
 
-    private TransactionChain newChain() {
-        final var created = broker.createMergingTransactionChain();
+    private DOMTransactionChain newChain() {
+        final var created = dom.createMergingTransactionChain();
         created.addCallback(new FutureCallback<>() {
             @Override
             public void onSuccess(final Empty result) {
@@ -168,7 +176,7 @@ final class StatusWriter implements AutoCloseable {
         return created;
     }
 
-    private synchronized void replaceChain(final TransactionChain failed) {
+    private synchronized void replaceChain(final DOMTransactionChain failed) {
         if (!closed && chain == failed) {
             chain = newChain();
         }

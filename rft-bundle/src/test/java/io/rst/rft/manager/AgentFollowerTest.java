@@ -68,7 +68,7 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
             port = socket.getLocalPort();
         }
         final var executor = Executors.newSingleThreadScheduledExecutor();
-        worker = new RftManager.Worker(getDataBroker(),
+        worker = new RftManager.Worker(TestStores.of(this),
             new HttpAgentProbe(executor, node -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
             node -> TOKEN, Duration.ofSeconds(60));
     }
@@ -204,7 +204,7 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
 
         // the new owner reconciles the table with the agent's snapshot: the stale session goes
         final var executor = Executors.newSingleThreadScheduledExecutor();
-        worker = new RftManager.Worker(getDataBroker(),
+        worker = new RftManager.Worker(TestStores.of(this),
             new HttpAgentProbe(executor, node -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
             node -> TOKEN, Duration.ofSeconds(60));
         final var after = awaitSessions(sessions -> sessions.size() == 100);

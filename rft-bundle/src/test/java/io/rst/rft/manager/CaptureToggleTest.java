@@ -78,7 +78,7 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
             port = socket.getLocalPort();
         }
         final var executor = Executors.newSingleThreadScheduledExecutor();
-        worker = new RftManager.Worker(getDataBroker(),
+        worker = new RftManager.Worker(TestStores.of(this),
             new HttpAgentProbe(executor, tokens::tokenFor, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
             tokens::tokenFor, Duration.ofSeconds(60));
     }

@@ -93,7 +93,7 @@ public class ClusterWorkersTest extends AbstractConcurrentDataBrokerTest {
                 return Set.copyOf(up);
             }
         }, executor);
-        workers.put(name, new RftManager.Worker(getDataBroker(),
+        workers.put(name, new RftManager.Worker(TestStores.of(this),
             new HttpAgentProbe(executor, node -> name, Duration.ofSeconds(2)), Duration.ofMillis(100), executor,
             node -> name, Duration.ofSeconds(60), Set.of(), ownership, false));
     }

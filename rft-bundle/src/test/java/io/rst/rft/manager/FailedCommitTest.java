@@ -34,12 +34,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
-import org.opendaylight.mdsal.binding.api.DataBroker;
-import org.opendaylight.mdsal.binding.api.TransactionChain;
-import org.opendaylight.mdsal.binding.api.WriteTransaction;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.common.api.TransactionCommitFailedException;
+import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
+import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
@@ -79,7 +79,9 @@ public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
         agent = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
         agent.start();
         scheduler = Executors.newSingleThreadScheduledExecutor();
-        writer = new StatusWriter(failingFirstSessionCommits(getDataBroker()));
+        final var stores = TestStores.of(this);
+        writer = new StatusWriter(new Stores(stores.binding(), failingFirstSessionCommits(stores.dom()),
+            stores.codec()));
     }
 
     @After
@@ -125,17 +127,18 @@ public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
     }
 
     /** The broker, except that the first {@link #toFail} commits that write sessions fail. */
-    private DataBroker failingFirstSessionCommits(final DataBroker real) {
-        return proxy(DataBroker.class, real, (method, result) -> method.getName().endsWith("TransactionChain")
-            ? proxy(TransactionChain.class, (TransactionChain) result, (chainMethod, tx) ->
-                "newWriteOnlyTransaction".equals(chainMethod.getName()) ? failing((WriteTransaction) tx) : tx)
+    private DOMDataBroker failingFirstSessionCommits(final DOMDataBroker real) {
+        return proxy(DOMDataBroker.class, real, (method, result) -> method.getName().endsWith("TransactionChain")
+            ? proxy(DOMTransactionChain.class, (DOMTransactionChain) result, (chainMethod, tx) ->
+                "newWriteOnlyTransaction".equals(chainMethod.getName()) ? failing((DOMDataTreeWriteTransaction) tx)
+                    : tx)
             : result);
     }
 
-    private WriteTransaction failing(final WriteTransaction real) {
+    private DOMDataTreeWriteTransaction failing(final DOMDataTreeWriteTransaction real) {
         final boolean[] writesSessions = {false};
-        return (WriteTransaction) Proxy.newProxyInstance(getClass().getClassLoader(),
-            new Class<?>[] {WriteTransaction.class}, (proxy, method, args) -> {
+        return (DOMDataTreeWriteTransaction) Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {DOMDataTreeWriteTransaction.class}, (proxy, method, args) -> {
                 if ("put".equals(method.getName())) {
                     // the follower puts sessions; status writes merge
                     writesSessions[0] = true;

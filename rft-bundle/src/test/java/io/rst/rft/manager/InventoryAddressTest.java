@@ -92,7 +92,7 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
         agent = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
         agent.start();
         final var executor = Executors.newSingleThreadScheduledExecutor();
-        worker = new RftManager.Worker(getDataBroker(), getDomBroker(),
+        worker = new RftManager.Worker(TestStores.of(this), true,
             new HttpAgentProbe(executor, node -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
             node -> TOKEN, Duration.ofSeconds(60), Set.of());
     }

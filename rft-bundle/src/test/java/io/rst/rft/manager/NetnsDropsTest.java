@@ -99,7 +99,7 @@ public class NetnsDropsTest extends AbstractConcurrentDataBrokerTest {
             dir.resolve("state").toString(), "--agent-id", "leaf1", "--plain-http"))
             .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
         executor = Executors.newScheduledThreadPool(2);
-        worker = new RftManager.Worker(getDataBroker(), new HttpAgentProbe(executor, n -> "drops-token",
+        worker = new RftManager.Worker(TestStores.of(this), new HttpAgentProbe(executor, n -> "drops-token",
             Duration.ofSeconds(3)), Duration.ofMillis(300), executor, n -> "drops-token", Duration.ofSeconds(60));
     }
 

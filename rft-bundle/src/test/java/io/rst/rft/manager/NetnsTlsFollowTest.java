@@ -176,7 +176,7 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
     private void startWorker(final boolean clientCertificate) {
         final var links = new AgentLinks(certs.resolve("ca.crt"), clientCertificate ? certs.resolve("controller.crt")
             : null, clientCertificate ? certs.resolve("controller.key") : null, executor, Duration.ofSeconds(3));
-        worker = new RftManager.Worker(getDataBroker(), new HttpAgentProbe(links, n -> token, Duration.ofSeconds(3)),
+        worker = new RftManager.Worker(TestStores.of(this), new HttpAgentProbe(links, n -> token, Duration.ofSeconds(3)),
             Duration.ofMillis(300), executor, n -> token, Duration.ofSeconds(60));
     }
 

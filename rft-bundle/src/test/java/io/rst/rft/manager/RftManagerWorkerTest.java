@@ -72,7 +72,7 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
         });
         agent.start();
         final var executor = Executors.newSingleThreadScheduledExecutor();
-        worker = new RftManager.Worker(getDataBroker(),
+        worker = new RftManager.Worker(TestStores.of(this),
             new HttpAgentProbe(executor, node -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
             node -> TOKEN, Duration.ofSeconds(60));
     }
@@ -157,7 +157,7 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
     public void wrongTokenIsUnauthorized() throws Exception {
         worker.close();
         final var executor = Executors.newSingleThreadScheduledExecutor();
-        worker = new RftManager.Worker(getDataBroker(),
+        worker = new RftManager.Worker(TestStores.of(this),
             new HttpAgentProbe(executor, node -> "wrong", Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
             node -> "wrong", Duration.ofSeconds(60));
         putSwitch("leaf-x", "127.0.0.1", agent.getAddress().getPort(), true);

@@ -9,7 +9,7 @@ package io.rst.rft.manager;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;
-import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractBaseDataBrokerTest;
 
 /**
  * The RFT manager's worker (probe, followers, status writer) for the ingest benchmark in the RPT's
@@ -21,10 +21,12 @@ public final class RftWorkerForBench {
     }
 
     /** Starts the worker following every switch configured in {@code broker}, with one token for all. */
-    public static AutoCloseable start(final DataBroker broker, final String token) {
+    public static AutoCloseable start(final AbstractBaseDataBrokerTest broker, final String token) {
         final var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("rst-rft-manager")
             .daemon().factory());
-        final var worker = new RftManager.Worker(broker, new HttpAgentProbe(executor, node -> token,
+        final var stores = new Stores(broker.getDataBroker(), broker.getDomBroker(),
+            broker.getDataBrokerTestCustomizer().getAdapterContext().currentSerializer());
+        final var worker = new RftManager.Worker(stores, new HttpAgentProbe(executor, node -> token,
             Duration.ofSeconds(2)), Duration.ofSeconds(1), executor, node -> token, Duration.ofMinutes(10));
         return () -> {
             worker.close();

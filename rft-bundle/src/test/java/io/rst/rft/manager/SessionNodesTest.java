@@ -1,0 +1,124 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.Test;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
+
+/**
+ * The sessions' nodes built by hand are exactly what the binding codec makes of the same sessions,
+ * for every leaf the model has, and the datastore takes them and gives the sessions back.
+ */
+public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public SessionNodesTest() {
+        super(true);
+    }
+
+    /** Every field the agent reports, IPv4 and IPv6, with and without the optional ones. */
+    private static List<Session> sessions() throws Exception {
+        final List<Session> sessions = new ArrayList<>();
+        sessions.add(SessionJson.toSession(JSON.readTree("""
+            {"session_id":"10.0.0.1/0x00000001/10.0.0.2","requester_ip":"10.0.0.1","responder_ip":"10.0.0.2",
+             "requester_comm_id":"0x00000001","responder_comm_id":"0xdeadbeef","requester_qpn":16777215,
+             "responder_qpn":0,"service_id":"0x0000000001064791","roles_known":true,"rdma_cm_src_port":40000,
+             "rdma_cm_dst_port":18515,"requester_udp_src_port":49152,"responder_udp_src_port":65535,
+             "requester_data":{"udp_src_port":50000,"ingress_port":"swp1","packets":9223372036854775807},
+             "responder_data":{"udp_src_port":0,"packets":0},
+             "state":"REJECTED","reject_reason":28,"dropped_messages":4294967295,
+             "first_seen":1764547200.000001,"last_seen":1764547201.5,
+             "message_log":[{"msg":"REQ","time":1764547200.000001,"ingress_port":"swp1","from_requester":true},
+                            {"msg":"REJ","time":1764547201.5}]}"""), Map.of("swp1", "leaf1:1")));
+        sessions.add(SessionJson.toSession(JSON.readTree("""
+            {"session_id":"fd00::1/0x0000abcd/fd00::2","requester_ip":"fd00::1","responder_ip":"fd00::2",
+             "state":"ESTABLISHED","roles_known":false,"first_seen":1764547200,"last_seen":1764547200}""")));
+        // the key alone
+        sessions.add(new SessionBuilder().setSessionId("bare").build());
+        // every state, every message type
+        final var types = CmMessageType.values();
+        for (var state : SessionState.values()) {
+            final var log = new StringBuilder();
+            for (int i = 0; i < types.length; i++) {
+                log.append(i == 0 ? "" : ",").append("{\"msg\":\"").append(types[i].getName())
+                    .append("\",\"time\":1764547200.25,\"from_requester\":").append(i % 2 == 0).append('}');
+            }
+            sessions.add(SessionJson.toSession(JSON.readTree("{\"session_id\":\"s-" + state.getName()
+                + "\",\"state\":\"" + state.getName() + "\",\"message_log\":[" + log + "]}")));
+        }
+        final var unconfirmed = new SessionBuilder(sessions.get(1))
+            .withKey(new SessionKey("fd00::1/0x0000abce/fd00::2")).setSessionId("fd00::1/0x0000abce/fd00::2")
+            .setUnconfirmed("agent restarted at 12:00").build();
+        sessions.add(unconfirmed);
+        return sessions;
+    }
+
+    @Test
+    public void nodesAreWhatTheCodecMakes() throws Exception {
+        final var codec = TestStores.of(this).codec();
+        for (var session : sessions()) {
+            final var path = StatusWriter.sessionPath("leaf1", session.getSessionId());
+            final var expected = codec.toNormalizedDataObject(path, session);
+            assertEquals(session.getSessionId(), expected.path(),
+                SessionNodes.sessionPath("leaf1", session.getSessionId()));
+            assertEquals(session.getSessionId(), expected.node(), SessionNodes.session(session));
+        }
+        assertEquals(codec.toYangInstanceIdentifier(StatusWriter.switchPath("leaf1")), SessionNodes.switchPath("leaf1"));
+    }
+
+    @Test
+    public void aMissedLeafWouldShow() throws Exception {
+        // the comparison sees a single leaf's difference: what the test above relies on
+        final var session = sessions().get(0);
+        final var codec = TestStores.of(this).codec();
+        final var other = new SessionBuilder(session).setDroppedMessages(null).build();
+        assertNotEquals(codec.toNormalizedDataObject(StatusWriter.sessionPath("leaf1", session.getSessionId()),
+            session).node(), SessionNodes.session(other));
+    }
+
+    @Test
+    public void theDatastoreGivesTheSessionsBack() throws Exception {
+        final var stores = TestStores.of(this);
+        final var sessions = sessions();
+        try (var writer = new StatusWriter(stores)) {
+            writer.writeSessions("leaf1", sessions, List.of()).get(10, TimeUnit.SECONDS);
+            writer.markUnconfirmed("leaf1", Map.of("bare", "gone from the agent")).get(10, TimeUnit.SECONDS);
+            writer.writeSessions("leaf1", List.of(), List.of(sessions.get(1).getSessionId()))
+                .get(10, TimeUnit.SECONDS);
+        }
+        try (var tx = getDataBroker().newReadOnlyTransaction()) {
+            final var read = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))
+                .get(10, TimeUnit.SECONDS).orElseThrow().nonnullSession();
+            assertEquals(read.keySet().toString(), sessions.size() - 1, read.size());
+            for (var session : sessions) {
+                final var back = read.get(new SessionKey(session.getSessionId()));
+                if (session.getSessionId().equals(sessions.get(1).getSessionId())) {
+                    assertEquals(null, back);
+                } else if ("bare".equals(session.getSessionId())) {
+                    assertEquals(new SessionBuilder(session).setUnconfirmed("gone from the agent").build(), back);
+                } else {
+                    assertEquals(session, back);
+                }
+            }
+        }
+    }
+}
