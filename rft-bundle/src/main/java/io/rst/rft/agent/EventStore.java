@@ -118,6 +118,8 @@ public final class EventStore implements AutoCloseable {
     private FileChannel wal;
     private ByteBuffer buf = ByteBuffer.allocate(1 << 18);
     private long walBytesSinceCheckpoint;
+    /** The size of the last checkpoint written or found at start (0: none). */
+    private long checkpointBytes;
     /** Bytes in the current WAL file. */
     private long walFileBytes;
     private long checkpoints;
@@ -127,11 +129,17 @@ public final class EventStore implements AutoCloseable {
         this.walDir = stateDir.resolve(WAL_DIR);
         this.mapper = mapper;
         Files.createDirectories(walDir);
+        checkpointBytes = Files.exists(checkpoint) ? Files.size(checkpoint) : 0;
     }
 
     /** Bytes appended to the WAL since the last checkpoint (what a compaction would reclaim). */
     public long walBytesSinceCheckpoint() {
         return walBytesSinceCheckpoint;
+    }
+
+    /** The size of the last checkpoint, written by this process or found at start (0: none). */
+    public long checkpointBytes() {
+        return checkpointBytes;
     }
 
     /** Checkpoints written by this process. */
@@ -499,6 +507,7 @@ public final class EventStore implements AutoCloseable {
             frame(tb, 0, tb.length, TRAILER, true);
             drain(ch);
             ch.force(true);
+            checkpointBytes = ch.size();
         }
         try {
             Files.move(tmp, checkpoint, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -147,6 +147,14 @@ class AgentRestoreTest {
     }
 
     @Test
+    void aLargeTableIsCheckpointedLessOften() {
+        // --wal-mb while the table is small; twice the last checkpoint once that is more
+        assertEquals(64L << 20, Agent.checkpointThreshold(64L << 20, 0));
+        assertEquals(64L << 20, Agent.checkpointThreshold(64L << 20, 32L << 20));
+        assertEquals(200L << 20, Agent.checkpointThreshold(64L << 20, 100L << 20));
+    }
+
+    @Test
     void crashImagesTakenAtRandomMomentsRestoreWhatWasFlushed() throws Exception {
         final Path state = dir.resolve("state");
         final Agent a = start(state, 60_000, 0, "--flush-ms", "10", "--wal-mb", "1");
