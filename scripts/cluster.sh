@@ -19,10 +19,12 @@ HEAP=${RST_CLUSTER_HEAP:-1g}
 die() { echo "rst cluster: $*" >&2; exit 1; }
 say() { echo "rst cluster: $*" >&2; }
 
-USAGE='usage: ./rst cluster up [--agent-token-file F] | down | status | kill|stop|start|cut|heal N
+USAGE='usage: ./rst cluster up [--agent-token-file F] [--agent-token-dir D] [--agent-ca-file F] | down | status
+       ./rst cluster kill|stop|start|cut|heal N | check
   up        unpack a fresh copy of the distribution per member, configure it as member N of the
             cluster, start every member in its own network namespace and wait until RESTCONF
-            answers on each (RST_CLUSTER_MEMBERS, default 3; RST_CLUSTER_HEAP, default 1g)
+            answers on each (RST_CLUSTER_MEMBERS, default 3; RST_CLUSTER_HEAP, default 1g); the
+            agent options go into every member'"'"'s etc/io.rst.rft.cfg as ./rst controller'"'"'s do
   down      stop every member (kill -9 after 60 s) and remove the namespaces and the bridge;
             the members'"'"' directories stay in .local/cluster for their logs
   status    one line per member: name, RESTCONF base URL, up or down; then (stderr) which member
@@ -159,18 +161,30 @@ followers() {
     sed 's/ member-\([0-9]*\)$/ m\1/' | sort | tr '\n' ' ' | sed 's/ $//'
 }
 
+absolute() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+
 cmd_up() {
-  local tgz n t0=$SECONDS token_file=""
+  local tgz n t0=$SECONDS token_file="" token_dir="" ca_file=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --agent-token-file) [ $# -ge 2 ] || die "--agent-token-file needs a file"; token_file=$2; shift ;;
+      --agent-token-dir) [ $# -ge 2 ] || die "--agent-token-dir needs a directory"; token_dir=$2; shift ;;
+      --agent-ca-file) [ $# -ge 2 ] || die "--agent-ca-file needs a file"; ca_file=$2; shift ;;
       *) die "up: unknown option '$1'" ;;
     esac
     shift
   done
   if [ -n "$token_file" ]; then
     [ -r "$token_file" ] || die "cannot read agent token file $token_file"
-    token_file=$(cd "$(dirname "$token_file")" && pwd)/$(basename "$token_file")
+    token_file=$(absolute "$token_file")
+  fi
+  if [ -n "$token_dir" ]; then
+    [ -d "$token_dir" ] || die "no agent token directory $token_dir"
+    token_dir=$(cd "$token_dir" && pwd)
+  fi
+  if [ -n "$ca_file" ]; then
+    [ -r "$ca_file" ] || die "cannot read agent CA file $ca_file"
+    ca_file=$(absolute "$ca_file")
   fi
   tgz=$(ls $DIST_TGZ_GLOB 2>/dev/null | head -1 || true)
   [ -n "$tgz" ] || die "no distribution built: ./rst build first"
@@ -187,6 +201,10 @@ cmd_up() {
     "$(home "$n")/bin/rst-cluster-config" "$n" "${addrs[@]}" 2>/dev/null
     [ -z "$token_file" ] ||
       sed -i "s#^agent-token-file *=.*#agent-token-file = $token_file#" "$(home "$n")/etc/io.rst.rft.cfg"
+    [ -z "$token_dir" ] ||
+      sed -i "s#^agent-token-dir *=.*#agent-token-dir = $token_dir#" "$(home "$n")/etc/io.rst.rft.cfg"
+    [ -z "$ca_file" ] ||
+      sed -i "s#^agent-ca-file *=.*#agent-ca-file = $ca_file#" "$(home "$n")/etc/io.rst.rft.cfg"
   done
   net_up
   for n in $(seq 1 "$MEMBERS"); do start_member "$n"; done
