@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.RpcProviderService;
+import org.opendaylight.mdsal.dom.api.DOMDataBroker;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
 import org.opendaylight.mdsal.singleton.api.ServiceGroupIdentifier;
@@ -31,14 +32,17 @@ public final class RptService implements ClusterSingletonService, AutoCloseable 
     private static final ServiceGroupIdentifier IDENTIFIER = new ServiceGroupIdentifier("rst-rpt");
 
     private final DataBroker broker;
+    // paths are written through the DOM broker (PathNodes), without the binding codec's cost
+    private final DOMDataBroker domBroker;
     private final RpcProviderService rpcs;
     private final Registration singleton;
     private @Nullable RptWorker worker;
     private boolean closed;
 
-    public RptService(final DataBroker broker, final RpcProviderService rpcs,
+    public RptService(final DataBroker broker, final DOMDataBroker domBroker, final RpcProviderService rpcs,
             final ClusterSingletonServiceProvider singletons) {
         this.broker = requireNonNull(broker);
+        this.domBroker = requireNonNull(domBroker);
         this.rpcs = requireNonNull(rpcs);
         singleton = singletons.registerClusterSingletonService(this);
         LOG.info("RST RPT started");
@@ -54,7 +58,7 @@ public final class RptService implements ClusterSingletonService, AutoCloseable 
         if (closed || worker != null) {
             return;
         }
-        worker = new RptWorker(broker, rpcs, Executors.newSingleThreadExecutor(Thread.ofPlatform()
+        worker = new RptWorker(broker, domBroker, rpcs, Executors.newSingleThreadExecutor(Thread.ofPlatform()
             .name("rst-rpt").daemon().factory()));
         LOG.info("RST RPT is the active instance");
     }

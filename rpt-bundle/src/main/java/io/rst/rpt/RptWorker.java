@@ -36,9 +36,11 @@ import org.opendaylight.mdsal.binding.api.DataObjectWritten;
 import org.opendaylight.mdsal.binding.api.DataTreeChangeListener;
 import org.opendaylight.mdsal.binding.api.DataTreeModification;
 import org.opendaylight.mdsal.binding.api.RpcProviderService;
-import org.opendaylight.mdsal.binding.api.TransactionChain;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
+import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
@@ -47,8 +49,6 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.se
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.RptBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThrough;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThroughInput;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThroughOutput;
@@ -68,7 +68,6 @@ import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
-import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.opendaylight.yangtools.yang.common.Empty;
@@ -81,11 +80,12 @@ import org.slf4j.LoggerFactory;
  * topology (links, and hosts with their addresses, from both the configuration datastore, where an
  * operator or an inventory import writes over RESTCONF, and the operational one, where discovery
  * writes), keeps each session's paths, writes them to {@code rdma-path-table:rpt} and answers the
- * RPCs from memory. State is confined to one executor thread; listeners only enqueue.
+ * RPCs from memory. State is confined to one executor thread; listeners only enqueue. Paths are
+ * read and followed through the binding API but written through the DOM one ({@link PathNodes}): in
+ * a CM storm the binding codec's streaming of each path was half of this thread's time.
  */
 final class RptWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RptWorker.class);
-    private static final DataObjectIdentifier<Rpt> RPT = DataObjectIdentifier.builder(Rpt.class).build();
     /** How long flow-table changes are gathered before the paths they touch are computed. */
     static final Duration GATHER = Duration.ofMillis(20);
     /** Paths computed and written in one transaction at most (a backlog goes out in several). */
@@ -99,9 +99,8 @@ final class RptWorker implements AutoCloseable {
      */
     static final Duration HOLD_INCOMPLETE = Duration.ofMillis(300);
 
-    private final DataBroker broker;
     private final ExecutorService executor;
-    private final TransactionChain chain;
+    private final DOMTransactionChain chain;
     private final List<Registration> registrations = new ArrayList<>();
 
     // executor-confined
@@ -132,14 +131,14 @@ final class RptWorker implements AutoCloseable {
     private long pathsHeld;
     private long pathsUnchanged;
 
-    RptWorker(final DataBroker broker, final RpcProviderService rpcs, final ExecutorService executor) {
-        this(broker, rpcs, executor, HOLD_INCOMPLETE);
+    RptWorker(final DataBroker broker, final DOMDataBroker domBroker, final RpcProviderService rpcs,
+            final ExecutorService executor) {
+        this(broker, domBroker, rpcs, executor, HOLD_INCOMPLETE);
     }
 
     /** With another hold of new, incomplete paths (tests). */
-    RptWorker(final DataBroker broker, final RpcProviderService rpcs, final ExecutorService executor,
-            final Duration holdIncomplete) {
-        this.broker = broker;
+    RptWorker(final DataBroker broker, final DOMDataBroker domBroker, final RpcProviderService rpcs,
+            final ExecutorService executor, final Duration holdIncomplete) {
         this.holdIncomplete = holdIncomplete;
         this.executor = executor;
         this.gather = CompletableFuture.delayedExecutor(GATHER.toMillis(), TimeUnit.MILLISECONDS, executor);
@@ -147,7 +146,7 @@ final class RptWorker implements AutoCloseable {
         this.heldDrain = CompletableFuture.delayedExecutor(Math.max(1, holdIncomplete.toMillis() / 3),
             TimeUnit.MILLISECONDS,
             executor);
-        this.chain = broker.createMergingTransactionChain();
+        this.chain = domBroker.createMergingTransactionChain();
         chain.addCallback(new FutureCallback<Empty>() {
             @Override
             public void onSuccess(final Empty result) {
@@ -160,7 +159,7 @@ final class RptWorker implements AutoCloseable {
             }
         });
         final var tx = chain.newWriteOnlyTransaction();
-        tx.put(LogicalDatastoreType.OPERATIONAL, RPT, new RptBuilder().build());
+        tx.put(LogicalDatastoreType.OPERATIONAL, PathNodes.rptIdentifier(), PathNodes.emptyRpt());
         tx.commit().addCallback(logFailure("empty path table"), MoreExecutors.directExecutor());
 
         for (var store : List.of(LogicalDatastoreType.CONFIGURATION, LogicalDatastoreType.OPERATIONAL)) {
@@ -423,7 +422,7 @@ final class RptWorker implements AutoCloseable {
         final long now = System.nanoTime();
         // a transaction only once there is something to write: cancelling an empty one fails the
         // datastore's ping-pong transaction chain (and with it every later path write)
-        org.opendaylight.mdsal.binding.api.WriteTransaction tx = null;
+        DOMDataTreeWriteTransaction tx = null;
         int inTx = 0;
         for (var id : sessionIds) {
             if (inTx == MAX_PATHS_PER_TRANSACTION) {
@@ -432,7 +431,6 @@ final class RptWorker implements AutoCloseable {
                 tx = null;
                 inTx = 0;
             }
-            final var path = DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(id)).build();
             final var seenBy = switchesBySession.get(id);
             if (seenBy == null || seenBy.isEmpty()) {
                 held.remove(id);
@@ -440,7 +438,7 @@ final class RptWorker implements AutoCloseable {
                     if (tx == null) {
                         tx = chain.newWriteOnlyTransaction();
                     }
-                    tx.delete(LogicalDatastoreType.OPERATIONAL, path);
+                    tx.delete(LogicalDatastoreType.OPERATIONAL, PathNodes.identifier(id));
                     inTx++;
                 }
                 continue;
@@ -461,7 +459,7 @@ final class RptWorker implements AutoCloseable {
             if (tx == null) {
                 tx = chain.newWriteOnlyTransaction();
             }
-            tx.put(LogicalDatastoreType.OPERATIONAL, path, assembled);
+            tx.put(LogicalDatastoreType.OPERATIONAL, PathNodes.identifier(id), PathNodes.node(assembled));
             inTx++;
         }
         if (tx != null) {

@@ -340,7 +340,7 @@ public final class CrashBench {
             broker.setup();
             db = broker.getDataBroker();
             if (withRpt) {
-                rpt = new RptWorker(db, broker.rpcs(), rptExecutor);
+                rpt = new RptWorker(db, broker.getDomBroker(), broker.rpcs(), rptExecutor);
             }
             rft = RftWorkerForBench.start(broker, TOKEN);
             final var tx = db.newWriteOnlyTransaction();
@@ -497,7 +497,7 @@ public final class CrashBench {
         deleteOperational(c.db, DataObjectIdentifier.builder(Rpt.class).build());
         t0 = System.nanoTime();
         c.rptExecutor = newRptExecutor();
-        c.rpt = new RptWorker(c.db, c.broker.rpcs(), c.rptExecutor);
+        c.rpt = new RptWorker(c.db, c.broker.getDomBroker(), c.broker.rpcs(), c.rptExecutor);
         final long rptMs = awaitPaths(c, sessions, t0);
         System.out.printf("bench crash: REBUILD the RPT restarted over %,d sessions in rft: all %,d paths in %.2f s "
             + "(floor 10 s); load %s%n", sessions, c.paths(), rptMs / 1e3, loadAverage());
@@ -510,7 +510,7 @@ public final class CrashBench {
         final Map<String, Long> cpu0 = threadCpu();
         t0 = System.nanoTime();
         c.rptExecutor = newRptExecutor();
-        c.rpt = new RptWorker(c.db, c.broker.rpcs(), c.rptExecutor);
+        c.rpt = new RptWorker(c.db, c.broker.getDomBroker(), c.broker.rpcs(), c.rptExecutor);
         c.rft = RftWorkerForBench.start(c.broker, TOKEN);
         long rftMs = -1;
         long lastPrint = System.nanoTime();

@@ -212,7 +212,7 @@ public final class IngestBench {
         final DataBroker db = broker.getDataBroker();
         final var rptExecutor = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("rst-rpt").daemon()
             .factory());
-        final var rpt = new RptWorker(db, broker.rpcs(), rptExecutor);
+        final var rpt = new RptWorker(db, broker.getDomBroker(), broker.rpcs(), rptExecutor);
         final var rft = RftWorkerForBench.start(broker, TOKEN);
 
         final Map<String, Long> sentAt = new ConcurrentHashMap<>();

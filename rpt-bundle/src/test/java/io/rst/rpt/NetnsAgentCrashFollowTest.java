@@ -150,7 +150,7 @@ class NetnsAgentCrashFollowTest {
         broker = new IngestBench.Broker();
         broker.setup();
         rptExecutor = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("rst-rpt").daemon().factory());
-        rpt = new RptWorker(broker.getDataBroker(), broker.rpcs(), rptExecutor);
+        rpt = new RptWorker(broker.getDataBroker(), broker.getDomBroker(), broker.rpcs(), rptExecutor);
         rft = RftWorkerForBench.start(broker, token);
     }
 

@@ -103,8 +103,9 @@ public class PortMapPathTest extends AbstractConcurrentDataBrokerTest {
         final var customizer = getDataBrokerTestCustomizer();
         final var router = new DOMRpcRouter(customizer.getSchemaService());
         customizer.updateSchema(getRuntimeContext());
-        rpt = new RptWorker(getDataBroker(), new BindingDOMRpcProviderServiceAdapter(customizer.getAdapterContext(),
-            new RouterDOMRpcProviderService(router)), Executors.newSingleThreadExecutor());
+        rpt = new RptWorker(getDataBroker(), getDomBroker(),
+            new BindingDOMRpcProviderServiceAdapter(customizer.getAdapterContext(),
+                new RouterDOMRpcProviderService(router)), Executors.newSingleThreadExecutor());
         rft = RftWorkerForBench.start(this, TOKEN);
     }
 

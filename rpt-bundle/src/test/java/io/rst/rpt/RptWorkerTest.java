@@ -101,8 +101,9 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         final var router = new DOMRpcRouter(customizer.getSchemaService());
         // the router learns the model from schema updates: give it the current one
         customizer.updateSchema(getRuntimeContext());
-        worker = new RptWorker(getDataBroker(), new BindingDOMRpcProviderServiceAdapter(customizer.getAdapterContext(),
-            new RouterDOMRpcProviderService(router)), Executors.newSingleThreadExecutor(), HOLD);
+        worker = new RptWorker(getDataBroker(), getDomBroker(),
+            new BindingDOMRpcProviderServiceAdapter(customizer.getAdapterContext(),
+                new RouterDOMRpcProviderService(router)), Executors.newSingleThreadExecutor(), HOLD);
         rpcs = new BindingDOMRpcServiceAdapter(customizer.getAdapterContext(), new RouterDOMRpcService(router));
     }
 
