@@ -28,6 +28,7 @@ import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdent
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
 import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode.BuilderFactory;
 import org.opendaylight.yangtools.yang.data.api.schema.builder.DataContainerNodeBuilder;
 import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 
@@ -77,6 +78,13 @@ final class PathNodes {
     private static final NodeIdentifier OBSERVED = leaf("observed");
     private static final NodeIdentifier TRAFFIC = leaf("traffic");
 
+    // builders sized for their children: a path's entry has up to 13, a direction 7, a hop 6 (the
+    // default size would grow the entry's map while it is filled)
+    private static final BuilderFactory BUILDERS = ImmutableNodes.builderFactory();
+    private static final int PATH_CHILDREN = 13;
+    private static final int DIRECTION_CHILDREN = 7;
+    private static final int HOP_CHILDREN = 6;
+
     private static final YangInstanceIdentifier RPT_PATH = YangInstanceIdentifier.of(RPT);
     private static final YangInstanceIdentifier PATHS = YangInstanceIdentifier.of(RPT, PATH);
 
@@ -102,7 +110,7 @@ final class PathNodes {
     /** The path's list entry, as the binding codec would give it for {@code path}. */
     static MapEntryNode node(final Path path) {
         final String id = path.getSessionId();
-        final var b = ImmutableNodes.newMapEntryBuilder().withNodeIdentifier(key(id))
+        final var b = BUILDERS.newMapEntryBuilder(PATH_CHILDREN).withNodeIdentifier(key(id))
             .withChild(ImmutableNodes.leafNode(SESSION_ID, id));
         ip(b, REQUESTER_IP, path.getRequesterIp());
         ip(b, RESPONDER_IP, path.getResponderIp());
@@ -128,7 +136,7 @@ final class PathNodes {
         if (direction == null) {
             return;
         }
-        final var b = ImmutableNodes.newContainerBuilder().withNodeIdentifier(name);
+        final var b = BUILDERS.newContainerBuilder(DIRECTION_CHILDREN).withNodeIdentifier(name);
         uri(b, SOURCE_NODE, direction.getSourceNode());
         uri(b, SOURCE_TP, direction.getSourceTp());
         uri(b, DESTINATION_NODE, direction.getDestinationNode());
@@ -145,10 +153,10 @@ final class PathNodes {
             return;
         }
         // ordered-by user: the hops' order is the path's
-        final var list = ImmutableNodes.newUserMapBuilder().withNodeIdentifier(HOP);
+        final var list = BUILDERS.newUserMapBuilder(hops.size()).withNodeIdentifier(HOP);
         for (var hop : hops) {
             final var index = hop.getIndex();
-            final var b = ImmutableNodes.newMapEntryBuilder()
+            final var b = BUILDERS.newMapEntryBuilder(HOP_CHILDREN)
                 .withNodeIdentifier(NodeIdentifierWithPredicates.of(Hop.QNAME, INDEX_QNAME, index))
                 .withChild(ImmutableNodes.leafNode(INDEX, index));
             uri(b, NODE_ID, hop.getNodeId());
@@ -168,7 +176,7 @@ final class PathNodes {
         }
         // an empty set stays an empty leaf-list, as the codec writes it: a binding reader gets an
         // empty set back, not null, and the path read equals the path the RPT holds
-        final var b = ImmutableNodes.<String>newSystemLeafSetBuilder().withNodeIdentifier(name);
+        final var b = BUILDERS.<String>newSystemLeafSetBuilder(values.size()).withNodeIdentifier(name);
         for (var value : values) {
             b.withChildValue(value);
         }
