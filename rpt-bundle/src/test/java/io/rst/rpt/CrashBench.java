@@ -594,7 +594,8 @@ public final class CrashBench {
         for (int r = 0; r < rounds; r++) {
             for (boolean wal : new boolean[] {r % 2 == 0, r % 2 != 0}) {
                 final Path state = dir.resolve("state-wal-" + r + "-" + wal);
-                startAgent("256m", state, "--interface", "in0", "--flush-ms", wal ? "200" : "0", "--max-sessions",
+                startAgent(System.getProperty("rst.bench.walHeap", "256m"), state, "--interface", "in0",
+                    "--flush-ms", wal ? "200" : "0", "--max-sessions",
                     Integer.toString(sessions + 50_000));
                 while (!status().path("capture_running").asBoolean()) {
                     Thread.sleep(50);

@@ -79,14 +79,27 @@ public final class EventStore implements AutoCloseable {
     }
 
     /** Writes a checkpoint's sessions, one page at a time. */
+    /** A page's bytes, framed from its own array rather than from a copy. */
+    private static final class PageBuffer extends ByteArrayOutputStream {
+        PageBuffer() {
+            super(64 * 1024);
+        }
+
+        byte[] array() {
+            return buf;
+        }
+    }
+
     @FunctionalInterface
     public interface Pages {
         /**
          * Puts the next page (session objects separated by commas) into {@code out}.
          *
-         * @return false when there are no more pages
+         * @return the number of sessions in the page (the trailer counts them; scanning a page's
+         *         bytes for them cost the persister more than writing it), or -1 when there are no
+         *         more pages
          */
-        boolean next(ByteArrayOutputStream out) throws IOException;
+        int next(ByteArrayOutputStream out) throws IOException;
     }
 
     /**
@@ -480,7 +493,7 @@ public final class EventStore implements AutoCloseable {
     public void checkpoint(final long seq, final long timeMicros, final String instance, final boolean clean,
             final long firstRetainedSeq, final Pages pages) throws IOException {
         final Path tmp = tmp();
-        final ByteArrayOutputStream page = new ByteArrayOutputStream(64 * 1024);
+        final PageBuffer page = new PageBuffer();
         long sessions = 0;
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
@@ -491,15 +504,16 @@ public final class EventStore implements AutoCloseable {
             drain(ch);
             while (true) {
                 page.reset();
-                if (!pages.next(page)) {
+                final int inPage = pages.next(page);
+                if (inPage < 0) {
                     break;
                 }
                 if (page.size() == 0) {
                     continue;
                 }
-                final byte[] pb = page.toByteArray();
-                sessions += countObjects(pb);
-                frame(pb, 0, pb.length, PAGE, true);
+                sessions += inPage;
+                // framed from the page's own array: a copy per page was most of a checkpoint's garbage
+                frame(page.array(), 0, page.size(), PAGE, true);
                 drain(ch);
             }
             final byte[] tb = mapper.writeValueAsBytes(mapper.createObjectNode().put("sessions", sessions)
@@ -525,32 +539,6 @@ public final class EventStore implements AutoCloseable {
                 Files.deleteIfExists(files.get(i).getValue());
             }
         }
-    }
-
-    private static long countObjects(final byte[] page) {
-        // sessions are flat-ish objects: count the top-level ones by brace depth (strings hold no braces)
-        long n = 0;
-        int depth = 0;
-        boolean inString = false;
-        for (int i = 0; i < page.length; i++) {
-            final byte c = page[i];
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '{') {
-                if (depth++ == 0) {
-                    n++;
-                }
-            } else if (c == '}') {
-                depth--;
-            }
-        }
-        return n;
     }
 
     private static void syncDir(final Path dir) {
