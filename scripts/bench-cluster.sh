@@ -12,6 +12,10 @@
 #     --live N   live sessions in all, a third per agent (default 100000)
 #     --kills K  kills (default 10)       --pps P  frames/s per agent while loading (default 3000)
 set -euo pipefail
+# 100,000 sessions and their paths, replicated on every member: with 1 GiB of heap the member that
+# takes the killed one's switches over ran out of room after a few kills (119 full GCs, 252 s of
+# them, on m1 in a 10-kill run) and its catch-up grew from 25 s to 69 s; 2 GiB each held steady
+export RST_CLUSTER_HEAP=${RST_CLUSTER_HEAP:-2g}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NET=${RST_CLUSTER_NET:-10.254.200}
 WORK=${RST_CLUSTER_CHECK_DIR:-$ROOT/.local/bench-cluster}
