@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -309,6 +310,47 @@ public final class CrashBench {
         final String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         // fields 14 and 15 of stat (utime, stime), in clock ticks of 10 ms
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+    }
+
+    /**
+     * The agent's CPU by thread group (JVM thread names as the kernel keeps them, numbers folded:
+     * "GC Thread#0" and "GC Thread#1" are one), user and system time apart, in ms.
+     */
+    private Map<String, long[]> agentThreadCpu() throws IOException {
+        final Map<String, long[]> out = new TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc/" + agent.pid() + "/task"))) {
+            for (Path t : tasks.toList()) {
+                final String stat;
+                try {
+                    stat = Files.readString(t.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // the thread ended
+                }
+                final String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+                    .replaceAll("[#-]?[0-9]+$", "#").strip();
+                final String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                final long[] v = out.computeIfAbsent(name, k -> new long[2]);
+                v[0] += Long.parseLong(f[11]) * 10;
+                v[1] += Long.parseLong(f[12]) * 10;
+            }
+        }
+        return out;
+    }
+
+    private static String threadCpuDelta(final Map<String, long[]> before, final Map<String, long[]> after) {
+        final List<Map.Entry<String, long[]>> delta = new ArrayList<>();
+        after.forEach((k, v) -> {
+            final long[] b = before.getOrDefault(k, new long[2]);
+            if (v[0] - b[0] + v[1] - b[1] > 0) {
+                delta.add(Map.entry(k, new long[] {v[0] - b[0], v[1] - b[1]}));
+            }
+        });
+        delta.sort((x, y) -> Long.compare(y.getValue()[0] + y.getValue()[1], x.getValue()[0] + x.getValue()[1]));
+        final StringBuilder sb = new StringBuilder();
+        for (var e : delta.subList(0, Math.min(8, delta.size()))) {
+            sb.append(String.format(" %s %d+%d;", e.getKey(), e.getValue()[0], e.getValue()[1]));
+        }
+        return sb.toString();
     }
 
     /** Waits until the agent has decoded all it captured or replayed. */
@@ -605,12 +647,14 @@ public final class CrashBench {
                     warm.toString());
                 final JsonNode s0 = awaitDrained();
                 final long cpu0 = agentCpuNanos();
+                final Map<String, long[]> threads0 = agentThreadCpu();
                 final long t0 = System.nanoTime();
                 final String out = sh("ip", "netns", "exec", prefix + "-snd", "tcpreplay", "-q", "-i", "snd0",
                     "--topspeed", storm.toString());
                 final JsonNode s1 = awaitDrained();
                 final double seconds = (System.nanoTime() - t0) / 1e9;
                 final long cpu = agentCpuNanos() - cpu0;
+                final String threads = threadCpuDelta(threads0, agentThreadCpu());
                 final var c0 = s0.path("counters");
                 final var c1 = s1.path("counters");
                 final long decoded = c1.path("frames").asLong() - c0.path("frames").asLong();
@@ -624,6 +668,7 @@ public final class CrashBench {
                     + "%,.0f pps (tcpreplay sent %s pps); agent CPU %.2f us per frame; checkpoints %d; load %s%n",
                     r + 1, wal ? "with WAL" : "without WAL", decoded, frames, drops, seconds, pps, sent, cpuPerFrame,
                     s1.path("durability").path("checkpoints").asLong(), loadAverage());
+                System.out.printf("bench crash:     agent CPU by thread, ms user+system:%s%n", threads);
                 stopAgent();
             }
         }

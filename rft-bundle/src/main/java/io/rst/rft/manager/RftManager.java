@@ -236,6 +236,8 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
 
     @Override
     public synchronized void close() {
+        // a restart after a downing can hang in OpenDaylight's own shutdown: bound it
+        RestartWatchdog.armIfRestarting();
         if (!closed) {
             closed = true;
             singleton.close();
