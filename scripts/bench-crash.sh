@@ -12,13 +12,15 @@ cd "$(dirname "$0")/.."
 for a in "$@"; do
   case "$a" in
     -h|--help) cat <<'EOF_'
-usage: ./rst bench crash [--sessions N,N] [--rebuild N] [--wal-sessions N] [--wal-rounds R]
+usage: ./rst bench crash [--sessions N,N] [--rebuild N] [--wal-sessions N] [--wal-rounds R] [--wal-warm N]
                          [--lag-pps P] [--lag-seconds S] [--only restart|wal|lag|rebuild]...   (root)
   --sessions N,N     live sessions in the agent's table for the restart times (default 100000,1000000)
   --rebuild N        sessions for the controller's rebuild (default 100000)
   --wal-sessions N   connections of the storm the durable log's cost is measured on (default
                      200000: 1,000,000 packets)
   --wal-rounds R     rounds, each with and without the log (default 3)
+  --wal-warm N       connections of the top-speed warm-up storm before each measured one, so that
+                     the log's code is compiled as in an agent that has run a while (default 150000)
   --lag-pps P        the storm's rate for the path lag (default 20000)
   --lag-seconds S    its length (default 20)
   --only PART        run only this part (repeatable)

@@ -514,7 +514,9 @@ public final class Agent implements AutoCloseable {
             flushWal();
             store.startWal(persistedSeq + 1);
         }
-        final SnapshotStart start = onDecodeThread(() -> new SnapshotStart(log.lastSeq(), processor.sessionHandles()));
+        // least recently active first: a checkpoint needs no sorting, and its restore keeps the eviction order
+        final SnapshotStart start = onDecodeThread(() -> new SnapshotStart(log.lastSeq(),
+            processor.checkpointHandles()));
         final Object[] handles = start.handles();
         final int[] next = {0};
         final long[] lastFlush = {System.nanoTime()};

@@ -93,6 +93,11 @@ final class CmFrameProcessor implements FrameProcessor {
     }
 
     @Override
+    public Object[] checkpointHandles() {
+        return table.sessionHandlesInEvictionOrder();
+    }
+
+    @Override
     public int sessionsJson(final Object[] handles, final int from, final int to,
             final com.fasterxml.jackson.databind.ObjectMapper unused, final java.io.ByteArrayOutputStream out) {
         final int[] n = {0};

@@ -129,7 +129,9 @@ public final class EventStore implements AutoCloseable {
     private final ObjectMapper mapper;
     private final CRC32C crc = new CRC32C();
     private FileChannel wal;
-    private ByteBuffer buf = ByteBuffer.allocate(1 << 18);
+    // direct: a heap buffer would be copied once more, into the JDK's temporary direct buffer, on
+    // every write
+    private ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
     private long walBytesSinceCheckpoint;
     /** The size of the last checkpoint written or found at start (0: none). */
     private long checkpointBytes;
@@ -437,6 +439,10 @@ public final class EventStore implements AutoCloseable {
                 wal.force(false);
                 startWal(e.seq());
             }
+            if (buf.remaining() < e.line().length + 8 && buf.position() > 0) {
+                // written when full rather than grown: the buffer stays at its size
+                drain(wal);
+            }
             frame(e.line(), 0, e.line().length, (byte) 0, false);
         }
         drain(wal);
@@ -452,7 +458,7 @@ public final class EventStore implements AutoCloseable {
     private void frame(final byte[] b, final int off, final int len, final byte type, final boolean typed) {
         final int plen = len + (typed ? 1 : 0);
         if (buf.remaining() < plen + 8) {
-            final ByteBuffer bigger = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + plen + 8));
+            final ByteBuffer bigger = ByteBuffer.allocateDirect(Math.max(buf.capacity() * 2, buf.position() + plen + 8));
             buf.flip();
             bigger.put(buf);
             buf = bigger;

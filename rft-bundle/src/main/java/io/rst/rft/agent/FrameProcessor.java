@@ -71,6 +71,14 @@ public interface FrameProcessor {
     Object[] sessionHandles();
 
     /**
+     * The same handles in any order (a checkpoint needs none): by default {@link #sessionHandles()};
+     * on the decode thread.
+     */
+    default Object[] checkpointHandles() {
+        return sessionHandles();
+    }
+
+    /**
      * Writes the sessions of {@code handles[from, to)} still in the table, as JSON objects
      * separated by commas, to {@code out}; on the decode thread.
      *

@@ -515,6 +515,38 @@ class SessionTableTest {
     }
 
     @Test
+    void checkpointHandlesComeLeastRecentlyActiveFirstAndARestoreKeepsTheEvictionOrder() throws Exception {
+        final SessionTable t = table(3, 10_000_000L);
+        fb.timeouts(31, 31, 15);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x51, 0, 1_000L), null);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x52, 0, 2_000L), null);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x53, 0, 3_000L), null);
+        // the first one moves on: it is now the most recently active
+        t.accept(msg(CmMessageType.REP, B, A, 0x61, 0x51, 4_000L), null);
+        final Object[] handles = t.sessionHandlesInEvictionOrder();
+        final ObjectMapper om = new ObjectMapper();
+        final List<String> saved = new ArrayList<>();
+        assertEquals(3, t.snapshotJson(handles, 0, handles.length, new JsonBytes(64), j -> saved.add(j.toString())));
+        assertEquals(List.of("0x00000052", "0x00000053", "0x00000051"),
+            saved.stream().map(l -> {
+                try {
+                    return om.readTree(l).get("requester_comm_id").asText();
+                } catch (java.io.IOException e) {
+                    throw new AssertionError(e);
+                }
+            }).toList());
+        // restored in that order, a full table evicts what was least recently active before the restart
+        final SessionTable after = table(3, 10_000_000L);
+        for (String line : saved) {
+            assertTrue(after.restore(om.readValue(line, SessionRecord.class)), line);
+        }
+        after.accept(msg(CmMessageType.REQ, A, B, 0x54, 0, 5_000L), null);
+        assertEquals(1, after.evictions());
+        assertEquals(List.of("0x00000051", "0x00000053", "0x00000054"),
+            after.snapshot().stream().map(SessionRecord::requesterCommId).sorted().toList());
+    }
+
+    @Test
     void pagedSnapshotWritesCurrentStatesAndSkipsWhatLeftTheTable() {
         final SessionTable t = table(10, 1_000_000L);
         t.accept(msg(CmMessageType.REQ, A, B, 0x31, 0, 1_000L), "swp1");
