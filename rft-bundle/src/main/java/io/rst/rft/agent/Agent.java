@@ -19,6 +19,7 @@ import io.rst.rft.capture.FrameRing;
 import io.rst.rft.capture.PcapFileSource;
 import io.rst.rft.capture.PcapLiveSource;
 import io.rst.rft.decode.JsonBytes;
+import io.rst.rft.session.SessionBinary;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.io.OutputStream;
@@ -120,7 +121,16 @@ public final class Agent implements AutoCloseable {
             public void onSessionJson(final JsonBytes session, final long timeMicros) {
                 log.appendSession(timeMicros, session);
             }
+
+            @Override
+            public void onSessionJson(final JsonBytes session, final SessionBinary wal, final long timeMicros) {
+                log.appendSession(timeMicros, session, wal);
+            }
         });
+        if (options.flushMs() > 0) {
+            // the write-ahead log keeps each event as the session's binary record, a tenth of its line
+            processor.recordBinary();
+        }
         restored = restore();
         restoredSessions = processor.sessionHandles().length;
         capture = new CaptureGroup(sources());
@@ -147,6 +157,19 @@ public final class Agent implements AutoCloseable {
                 if (!processor.restore(record)) {
                     refused[0]++;
                 }
+            }
+
+            private final JsonBytes scratch = new JsonBytes(1024);
+
+            @Override
+            public boolean binaryEvent(final long seq, final long timeMicros, final byte[] record,
+                    final boolean afterCheckpoint) {
+                if (!processor.restoreBinary(record, EventLog.WAL_HEADER, record.length - EventLog.WAL_HEADER,
+                        afterCheckpoint, scratch)) {
+                    return false;
+                }
+                log.restoreSession(seq, timeMicros, scratch);
+                return true;
             }
 
             @Override
@@ -432,8 +455,9 @@ public final class Agent implements AutoCloseable {
         try {
             // events the log forgot before they were written: only a checkpoint makes the table durable again
             final boolean sync = System.nanoTime() - lastFlushNanos >= options.flushMs() * 1_000_000L;
-            if (flushWal(sync) || store.walBytesSinceCheckpoint() > checkpointThreshold(options.walBytes(),
-                    store.checkpointBytes())) {
+            if (flushWal(sync) || checkpointDue(options.walBytes(), store.walBytesSinceCheckpoint(),
+                    store.walEventsSinceCheckpoint(), store.checkpointBytes(), store.checkpointSessions(),
+                    processor.liveSessions())) {
                 checkpoint(false);
             }
         } catch (IOException | RuntimeException e) {
@@ -444,15 +468,25 @@ public final class Agent implements AutoCloseable {
     }
 
     /**
-     * The WAL's size since the last checkpoint that makes the next one: {@code --wal-mb}, or twice
-     * the last checkpoint if that is more. A checkpoint serialises the whole table on the decode
-     * thread, so with a fixed threshold its share of the capture's cost grew with the table (two
-     * checkpoints of 200,000 sessions in a storm of a million frames took a tenth of the capture
-     * rate); so at most a third of the bytes written are checkpoints, and a restart reads a WAL at
-     * most twice the checkpoint's size after it.
+     * Whether the WAL since the last checkpoint makes the next one: when it is larger than
+     * {@code --wal-mb} and holds more than twice as many events as the table has sessions (the
+     * table's sessions now, or at the last checkpoint if that was more; when the sessions are not
+     * known, more than twice the checkpoint's bytes). A checkpoint serialises the whole table on
+     * the decode thread, so with a fixed threshold its share of the capture's cost grew with the
+     * table (two checkpoints of 200,000 sessions in a storm of a million frames took a tenth of the
+     * capture rate); so a checkpoint comes at most every two events per session, and a restart
+     * replays at most about twice the table's sessions in events after the checkpoint. Counted by
+     * the table now rather than by the last checkpoint, a growing table (a connection storm) is not
+     * checkpointed again and again as it grows; counted in events rather than bytes, since the WAL
+     * keeps binary records, a tenth of a checkpoint's JSON per session.
      */
-    static long checkpointThreshold(final long walBytes, final long lastCheckpointBytes) {
-        return Math.max(walBytes, 2 * lastCheckpointBytes);
+    static boolean checkpointDue(final long walMbBytes, final long walBytes, final long walEvents,
+            final long lastCheckpointBytes, final long lastCheckpointSessions, final long liveSessions) {
+        if (walBytes <= walMbBytes) {
+            return false;
+        }
+        final long table = Math.max(lastCheckpointSessions, liveSessions);
+        return table > 0 ? walEvents > 2 * table : walBytes > 2 * lastCheckpointBytes;
     }
 
     private synchronized void checkpointNow() {
@@ -493,6 +527,10 @@ public final class Agent implements AutoCloseable {
                 break;
             }
             store.append(batch);
+            for (EventLog.Event e : batch) {
+                // the ring keeps the line for clients; the binary record dies young
+                e.written();
+            }
             persistedSeq = batch.get(batch.size() - 1).seq();
         }
         if (sync) {

@@ -86,8 +86,8 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --buffer-mb N      kernel capture buffer per interface in MiB (default 16)
           --flush-ms N       write-ahead log flush interval: what a crash may lose at most (default
                              200; 0: no write-ahead log, the table is saved at a clean stop only)
-          --wal-mb N         write-ahead log size that makes a new checkpoint (default 64;
-                             twice the last checkpoint's size if that is more)
+          --wal-mb N         write-ahead log size below which no checkpoint is written
+                             (default 64; beyond it, one at two events per session)
           --tls-cert F       serve the API over TLS with this PEM certificate (chain: leaf first)
           --tls-key F        the certificate's PEM PKCS#8 private key (mode 0600 or stricter)
           --tls-client-ca F  mutual TLS: require a client certificate from these PEM CAs

@@ -55,7 +55,7 @@ final class CmFrameProcessor implements FrameProcessor {
         if (dataMask >= 0) {
             table.trackData();
         }
-        toEvents = j -> events.onSessionJson(j, lastMicros);
+        toEvents = j -> events.onSessionJson(j, table.lastBinary(), lastMicros);
     }
 
     @Override
@@ -95,6 +95,22 @@ final class CmFrameProcessor implements FrameProcessor {
     @Override
     public Object[] checkpointHandles() {
         return table.sessionHandlesInEvictionOrder();
+    }
+
+    @Override
+    public int liveSessions() {
+        return table.size();
+    }
+
+    @Override
+    public void recordBinary() {
+        table.recordBinary();
+    }
+
+    @Override
+    public boolean restoreBinary(final byte[] b, final int off, final int len, final boolean apply,
+            final JsonBytes out) {
+        return table.restoreBinary(b, off, len, apply, out);
     }
 
     @Override

@@ -8,6 +8,7 @@
 package io.rst.rft.agent;
 
 import io.rst.rft.decode.JsonBytes;
+import io.rst.rft.session.SessionBinary;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,13 +22,54 @@ import java.util.List;
  */
 public final class EventLog {
     /** One retained event: its sequence number and its line (NDJSON, newline included). */
-    public record Event(long seq, byte[] line) {
-        public Event {
+    /**
+     * One retained event: its sequence number, its line (NDJSON, newline included) and, until the
+     * write-ahead log has it, its binary record for the log.
+     */
+    public static final class Event {
+        private final long seq;
+        private final byte[] line;
+        /** Released once written ({@link #written()}): the ring keeps events long, the log needs it once. */
+        private byte[] wal;
+
+        /** An event with a binary record for the write-ahead log. */
+        public Event(final long seq, final byte[] line, final byte[] wal) {
             if (seq < 1) {
                 throw new IllegalArgumentException("seq must be positive: " + seq);
             }
+            this.seq = seq;
+            this.line = line;
+            this.wal = wal;
+        }
+
+        /** An event without a binary record: its line is what the write-ahead log keeps. */
+        public Event(final long seq, final byte[] line) {
+            this(seq, line, null);
+        }
+
+        public long seq() {
+            return seq;
+        }
+
+        public byte[] line() {
+            return line;
+        }
+
+        /** The binary record for the write-ahead log; null once written, or when there is none. */
+        public byte[] wal() {
+            return wal;
+        }
+
+        /** The write-ahead log has it: its binary record is let go (by the log's only writer). */
+        public void written() {
+            wal = null;
         }
     }
+
+    /** The first byte of a binary WAL record ({@link #WAL_HEADER} bytes: it, seq, time; then the session's). */
+    public static final byte WAL_BINARY = 'W';
+    /** Bytes before a binary WAL record's session: the type, u64 seq, u64 time in microseconds. */
+    public static final int WAL_HEADER = 17;
 
     private static final byte[] K_SEQ = JsonBytes.ascii("{\"seq\":");
     private static final byte[] K_TIME = JsonBytes.ascii(",\"time\":");
@@ -75,12 +117,58 @@ public final class EventLog {
      * @return the event's sequence number
      */
     public synchronized long appendSession(final long timeMicros, final JsonBytes sessionJson) {
+        return appendSession(timeMicros, sessionJson, null);
+    }
+
+    /**
+     * Appends a session event, with the session's binary record for the write-ahead log when
+     * {@code wal} is not null (kept beside the line: {@link Event#wal()}).
+     *
+     * @return the event's sequence number
+     */
+    public synchronized long appendSession(final long timeMicros, final JsonBytes sessionJson,
+            final SessionBinary wal) {
         final long seq = lastSeq + 1;
+        put(new Event(seq, line(seq, timeMicros, sessionJson), wal == null ? null : walRecord(seq, timeMicros, wal)));
+        return seq;
+    }
+
+    /**
+     * Puts back an event read as a binary record at start-up (its line written anew from the
+     * session's JSON), as {@link #restore(Event)} does.
+     */
+    public synchronized boolean restoreSession(final long seq, final long timeMicros, final JsonBytes sessionJson) {
+        if (seq < 1) {
+            return false;
+        }
+        return restore(new Event(seq, line(seq, timeMicros, sessionJson)));
+    }
+
+    private byte[] line(final long seq, final long timeMicros, final JsonBytes sessionJson) {
         line.reset();
         line.raw(K_SEQ).decimal(seq).raw(K_TIME).seconds(timeMicros * 1000L, 6).raw(K_SESSION).append(sessionJson)
             .raw(END);
-        put(new Event(seq, line.toByteArray()));
-        return seq;
+        return line.toByteArray();
+    }
+
+    private static byte[] walRecord(final long seq, final long timeMicros, final SessionBinary wal) {
+        final byte[] r = new byte[WAL_HEADER + wal.length()];
+        r[0] = WAL_BINARY;
+        for (int i = 0; i < 8; i++) {
+            r[1 + i] = (byte) (seq >>> (56 - 8 * i));
+            r[9 + i] = (byte) (timeMicros >>> (56 - 8 * i));
+        }
+        System.arraycopy(wal.bytes(), 0, r, WAL_HEADER, wal.length());
+        return r;
+    }
+
+    /** A big-endian u64 of a binary WAL record at {@code off}. */
+    public static long walLong(final byte[] r, final int off) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = v << 8 | r[off + i] & 0xff;
+        }
+        return v;
     }
 
     /**

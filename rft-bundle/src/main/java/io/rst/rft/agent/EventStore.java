@@ -45,7 +45,10 @@ import org.slf4j.LoggerFactory;
  * session may be in a state newer than the header's seq: the WAL's events after that seq are full
  * states, so replaying them over the checkpoint comes to the same end.
  *
- * <p>Each WAL record is one event line as the API serves it. A new WAL file is started at every
+ * <p>Each WAL record is one event: {@code W}, u64 seq, u64 time, and the session as a binary
+ * record ({@link io.rst.rft.session.SessionBinary}, a tenth of its JSON), from which the event's
+ * line is written again when read; or, as an older agent wrote them, the event line as the API
+ * serves it. A new WAL file is started at every
  * start (never appending after a torn tail), before every checkpoint and past 8 MiB; files wholly older than
  * the checkpoint and than the in-memory log's retained window are deleted, so that disk use is
  * bounded by the retained events plus the WAL size that triggers a checkpoint.
@@ -76,6 +79,17 @@ public final class EventStore implements AutoCloseable {
          * checkpoint, and only then with its session record (else null: the checkpoint has it).
          */
         void event(EventLog.Event event, JsonNode session, boolean afterCheckpoint);
+
+        /**
+         * An event of the WAL written as a binary record ({@link EventLog#WAL_BINARY}: its session
+         * from byte {@link EventLog#WAL_HEADER} of {@code record} on), in order with the others.
+         *
+         * @return false when its session is damaged (reported as a problem, the event skipped)
+         */
+        default boolean binaryEvent(final long seq, final long timeMicros, final byte[] record,
+                final boolean afterCheckpoint) {
+            return false;
+        }
     }
 
     /** Writes a checkpoint's sessions, one page at a time. */
@@ -133,8 +147,10 @@ public final class EventStore implements AutoCloseable {
     // every write
     private ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
     private long walBytesSinceCheckpoint;
+    private long walEventsSinceCheckpoint;
     /** The size of the last checkpoint written or found at start (0: none). */
     private long checkpointBytes;
+    private long checkpointSessions;
     /** Bytes in the current WAL file. */
     private long walFileBytes;
     private long checkpoints;
@@ -147,6 +163,11 @@ public final class EventStore implements AutoCloseable {
         checkpointBytes = Files.exists(checkpoint) ? Files.size(checkpoint) : 0;
     }
 
+    /** Events appended to the WAL since the last checkpoint. */
+    public long walEventsSinceCheckpoint() {
+        return walEventsSinceCheckpoint;
+    }
+
     /** Bytes appended to the WAL since the last checkpoint (what a compaction would reclaim). */
     public long walBytesSinceCheckpoint() {
         return walBytesSinceCheckpoint;
@@ -155,6 +176,11 @@ public final class EventStore implements AutoCloseable {
     /** The size of the last checkpoint, written by this process or found at start (0: none). */
     public long checkpointBytes() {
         return checkpointBytes;
+    }
+
+    /** Sessions in the last checkpoint, written by this process or read at start (0: none or unknown). */
+    public long checkpointSessions() {
+        return checkpointSessions;
     }
 
     /** Checkpoints written by this process. */
@@ -230,6 +256,22 @@ public final class EventStore implements AutoCloseable {
                 size = Files.size(p);
                 final Frames f = new Frames(in);
                 for (byte[] rec = f.next(); rec.length > 0; rec = f.next()) {
+                    if (rec[0] == EventLog.WAL_BINARY) {
+                        final long seq = rec.length > EventLog.WAL_HEADER ? EventLog.walLong(rec, 1) : 0;
+                        final long time = rec.length > EventLog.WAL_HEADER ? EventLog.walLong(rec, 9) : 0;
+                        if (seq < 1 || !into.binaryEvent(seq, time, rec, seq > cpSeq)) {
+                            problems.add(p.getFileName() + ": record at byte " + f.recordStart
+                                + " is not an event, skipped");
+                            continue;
+                        }
+                        walEvents++;
+                        newerEvents |= seq > cpSeq;
+                        if (seq > lastSeq) {
+                            lastSeq = seq;
+                            lastTime = time;
+                        }
+                        continue;
+                    }
                     // events the checkpoint already holds are only retained again: their seq and
                     // time are read from the line's start, without parsing it all
                     final long[] head = head(rec);
@@ -274,6 +316,9 @@ public final class EventStore implements AutoCloseable {
             } catch (IOException x) {
                 problems.add(p.getFileName() + ": unreadable: " + x.getMessage());
             }
+        }
+        if (cpProblem == null) {
+            checkpointSessions = cpSessions;
         }
         for (String s : problems) {
             LOG.warn("write-ahead log: {}", s);
@@ -439,11 +484,14 @@ public final class EventStore implements AutoCloseable {
                 wal.force(false);
                 startWal(e.seq());
             }
-            if (buf.remaining() < e.line().length + 8 && buf.position() > 0) {
+            // the session's binary record when the event has one (a tenth of its JSON line)
+            final byte[] rec = e.wal() != null ? e.wal() : e.line();
+            if (buf.remaining() < rec.length + 8 && buf.position() > 0) {
                 // written when full rather than grown: the buffer stays at its size
                 drain(wal);
             }
-            frame(e.line(), 0, e.line().length, (byte) 0, false);
+            frame(rec, 0, rec.length, (byte) 0, false);
+            walEventsSinceCheckpoint++;
         }
         drain(wal);
     }
@@ -528,6 +576,7 @@ public final class EventStore implements AutoCloseable {
             drain(ch);
             ch.force(true);
             checkpointBytes = ch.size();
+            checkpointSessions = sessions;
         }
         try {
             Files.move(tmp, checkpoint, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -537,6 +586,7 @@ public final class EventStore implements AutoCloseable {
         syncDir(checkpoint.getParent());
         checkpoints++;
         walBytesSinceCheckpoint = 0;
+        walEventsSinceCheckpoint = 0;
         // a file's events end where the next file's begin
         final List<Map.Entry<Long, Path>> files = new ArrayList<>(walFiles().entrySet());
         for (int i = 0; i + 1 < files.size(); i++) {

@@ -10,6 +10,7 @@ package io.rst.rft.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rst.rft.decode.JsonBytes;
+import io.rst.rft.session.SessionBinary;
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -29,6 +30,14 @@ public interface FrameProcessor {
          * read during the call. The fast path: no record, no Jackson.
          */
         void onSessionJson(JsonBytes session, long timeMicros);
+
+        /**
+         * The same, with the session's binary record for the write-ahead log (read only during the
+         * call; null when not asked for with {@link FrameProcessor#recordBinary()}).
+         */
+        default void onSessionJson(final JsonBytes session, final SessionBinary wal, final long timeMicros) {
+            onSessionJson(session, timeMicros);
+        }
     }
 
     /** One frame; the buffer is reused after the call returns. */
@@ -76,6 +85,31 @@ public interface FrameProcessor {
      */
     default Object[] checkpointHandles() {
         return sessionHandles();
+    }
+
+    /**
+     * Sessions in the table, read from any thread (a value a moment old is good enough: it sizes
+     * the next checkpoint).
+     */
+    default int liveSessions() {
+        return 0;
+    }
+
+    /** Has each session event also carry its binary record (for the write-ahead log). */
+    default void recordBinary() {
+        // no binary records by default
+    }
+
+    /**
+     * Reads a binary record of the write-ahead log: its session's JSON into {@code json} and, when
+     * {@code apply}, the session back into the table (or out, if the record says removed); on the
+     * decode thread or before it starts.
+     *
+     * @return false when the record is damaged or refused
+     */
+    default boolean restoreBinary(final byte[] b, final int off, final int len, final boolean apply,
+            final JsonBytes json) {
+        return false;
     }
 
     /**

@@ -56,6 +56,8 @@ public final class SessionTable {
     private boolean tracking;
     private Session[] changed = new Session[64];
     private int changedCount;
+    /** The write-ahead log's record of each session handed over; null when not asked for. */
+    private SessionBinary walRecords;
 
     private final SessionIndex index = new SessionIndex(false);
     /** Sessions by (IP, QPN) of either side, for data packets; null until {@link #trackData}. */
@@ -518,6 +520,47 @@ public final class SessionTable {
         tracking = true;
     }
 
+    /**
+     * Has {@link #drainChanges} also encode each session it hands over as a binary record
+     * ({@link SessionBinary}: the write-ahead log's), read in the sink with {@link #lastBinary()}.
+     */
+    public void recordBinary() {
+        walRecords = new SessionBinary();
+    }
+
+    /** The binary record of the session being handed to the sink; null unless {@link #recordBinary()}. */
+    public SessionBinary lastBinary() {
+        return walRecords;
+    }
+
+    /**
+     * Reads a binary record ({@link SessionBinary}): writes the session's JSON (the same bytes as
+     * when it was encoded) into {@code json}, and when {@code apply} puts the session back as
+     * {@link #restore(SessionRecord)} does, or takes it out when the record says it was removed.
+     *
+     * @return false when the record is not one {@link SessionBinary} writes
+     */
+    public boolean restoreBinary(final byte[] b, final int off, final int len, final boolean apply,
+            final JsonBytes json) {
+        final Session d = SessionBinary.decode(b, off, len, ports);
+        if (d == null) {
+            return false;
+        }
+        json.reset();
+        writer.writeJson(d, json);
+        if (!apply) {
+            return true;
+        }
+        final SessionRecord r = writer.record(d);
+        if (d.has(Session.F_REMOVED)) {
+            forget(r);
+        } else {
+            // a record this table wrote always parses back
+            restore(r);
+        }
+        return true;
+    }
+
     /** Sessions waiting for {@link #drainChanges}. */
     public int pendingChanges() {
         return changedCount;
@@ -539,6 +582,9 @@ public final class SessionTable {
             s.clear(Session.F_CHANGED);
             scratch.reset();
             writer.writeJson(s, scratch);
+            if (walRecords != null) {
+                walRecords.encode(s, ports);
+            }
             sink.session(scratch);
         }
         changedCount = 0;

@@ -148,10 +148,21 @@ class AgentRestoreTest {
 
     @Test
     void aLargeTableIsCheckpointedLessOften() {
-        // --wal-mb while the table is small; twice the last checkpoint once that is more
-        assertEquals(64L << 20, Agent.checkpointThreshold(64L << 20, 0));
-        assertEquals(64L << 20, Agent.checkpointThreshold(64L << 20, 32L << 20));
-        assertEquals(200L << 20, Agent.checkpointThreshold(64L << 20, 100L << 20));
+        final long mb = 1L << 20;
+        // never below --wal-mb
+        assertFalse(Agent.checkpointDue(64 * mb, 64 * mb, 10_000_000, 0, 0, 0));
+        assertTrue(Agent.checkpointDue(64 * mb, 65 * mb, 10, 0, 0, 0), "an empty table: --wal-mb alone");
+        // beyond it, when the WAL holds more than two events per session of the table
+        assertFalse(Agent.checkpointDue(64 * mb, 100 * mb, 200_000, 100 * mb, 100_000, 100_000));
+        assertTrue(Agent.checkpointDue(64 * mb, 100 * mb, 200_001, 100 * mb, 100_000, 100_000));
+        // the table grew to three times the checkpoint's sessions: counted by its sessions now
+        assertFalse(Agent.checkpointDue(64 * mb, 100 * mb, 600_000, 100 * mb, 100_000, 300_000));
+        assertTrue(Agent.checkpointDue(64 * mb, 100 * mb, 600_001, 100 * mb, 100_000, 300_000));
+        // it shrank: by the checkpoint's
+        assertTrue(Agent.checkpointDue(64 * mb, 100 * mb, 200_001, 100 * mb, 100_000, 10_000));
+        // sessions unknown (a checkpoint found unreadable at start): twice its bytes
+        assertFalse(Agent.checkpointDue(64 * mb, 200 * mb, 1, 100 * mb, 0, 0));
+        assertTrue(Agent.checkpointDue(64 * mb, 201 * mb, 1, 100 * mb, 0, 0));
     }
 
     @Test
