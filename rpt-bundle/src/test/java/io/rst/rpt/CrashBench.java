@@ -639,12 +639,12 @@ public final class CrashBench {
     private boolean walCost(final int sessions, final int rounds, final int warmConnections) throws Exception {
         final Path storm = dir.resolve("storm-wal.pcap");
         gen(storm, sessions, 7);
-        // the warm-up: a storm at top speed too, big enough that the agent with the log writes a
-        // checkpoint in it (the WAL passes --wal-mb, 64 MiB: about 65,000 connections) and that
-        // the log's loops (a few calls a second, thousands of events each) reach the optimising
-        // compiler: the measured storm then finds the log's code compiled, as in an agent that has
-        // run a while. Before, a fresh JVM compiling the WAL's and the checkpoint's code during the
-        // storm (C2 0.3-0.5 s of the 2.5 s) was counted as the log's cost.
+        // the warm-up: a storm at top speed too, big enough that the log's loops (a few calls a
+        // second, thousands of events each) reach the optimising compiler: the measured storm then
+        // finds the log's code compiled, as in an agent that has run a while. Before, a fresh JVM
+        // compiling the WAL's and the checkpoint's code during the storm (C2 0.3-0.5 s of the 2.5 s)
+        // was counted as the log's cost. Neither storm makes a checkpoint (the WAL stays under
+        // --wal-mb): what a checkpoint costs is told apart (the README).
         final int warmSessions = Math.max(20_000, warmConnections);
         final Path warm = dir.resolve("warm.pcap");
         gen(warm, warmSessions, 8);
