@@ -421,6 +421,13 @@ public final class IngestBench {
             perSession = (usedHeap() - baseline) / Math.max(1, done);
             out.printf("bench ingest: heap after a full GC: %d bytes per session (3 flow-table entries and a path; "
                 + "agents closed)%n", perSession);
+            if (System.getenv("RST_BENCH_HISTOGRAM") != null) {
+                // where the heap goes, by class (the top 40), for whoever is cutting it down
+                final var histogram = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+                    new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+                    new Object[] {new String[0]}, new String[] {String[].class.getName()});
+                histogram.lines().limit(43).forEach(out::println);
+            }
         }
         pathListener.close();
         rft.close();
