@@ -7,10 +7,9 @@
  */
 package io.rst.rft.manager;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import java.io.IOException;
@@ -36,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.common.api.CommitInfo;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,8 +56,7 @@ import org.slf4j.LoggerFactory;
  */
 final class AgentFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentFollower.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ObjectReader EVENTS = JSON.readerFor(JsonNode.class);
+    private static final JsonFactory JSON = new JsonFactory();
     /**
      * How long an event may wait for the sessions that come with it: short, because a session's
      * path needs every switch's report; long enough to batch (a transaction per event would cost
@@ -85,6 +83,8 @@ final class AgentFollower implements AutoCloseable {
     private final Duration resyncInterval;
     /** The switch's port map: interface name to tp-id. */
     private final Map<String, String> ports;
+    /** This switch's records into nodes (its port names shared); the reader thread's alone. */
+    private final SessionStream records;
     private final ScheduledFuture<?> flusher;
     private final ScheduledExecutorService scheduler;
     private final Thread reader;
@@ -94,7 +94,7 @@ final class AgentFollower implements AutoCloseable {
     private final AtomicLong rewrittenAfterFailure = new AtomicLong();
 
     // guarded by this
-    private Map<String, Session> pendingUpserts = new LinkedHashMap<>();
+    private Map<String, MapEntryNode> pendingUpserts = new LinkedHashMap<>();
     private Set<String> pendingRemovals = new HashSet<>();
     // what the flow table holds (or will, once pending writes go out): session id -> hash of the
     // session written, so that a re-snapshot rewrites only what changed
@@ -137,6 +137,7 @@ final class AgentFollower implements AutoCloseable {
             final StatusWriter writer, final String scheme, final HttpClient client,
             final ScheduledExecutorService scheduler, final Duration resyncInterval, final Map<String, String> ports) {
         this.ports = Map.copyOf(ports);
+        this.records = new SessionStream(this.ports);
         this.scheme = scheme;
         this.nodeId = nodeId;
         this.host = host;
@@ -214,7 +215,7 @@ final class AgentFollower implements AutoCloseable {
      * no longer has, instead of leaving them behind.
      */
     private void seedFromDatastore() {
-        final Map<String, Session> stored;
+        final Map<String, MapEntryNode> stored;
         try {
             stored = writer.storedSessions(nodeId);
         } catch (IllegalStateException e) {
@@ -245,26 +246,69 @@ final class AgentFollower implements AutoCloseable {
             if (response.statusCode() != 200) {
                 throw new AgentException("GET /v1/sessions answered HTTP " + response.statusCode());
             }
-            applySnapshot(JSON.readTree(body));
+            try (JsonParser parser = JSON.createParser(body)) {
+                applySnapshot(parser.nextToken() == JsonToken.START_OBJECT ? readSnapshot(parser) : null);
+            }
         }
     }
 
-    private void applySnapshot(final @Nullable JsonNode snapshot) throws AgentException {
-        if (snapshot == null || !snapshot.path("seq").isIntegralNumber() || !snapshot.path("sessions").isArray()) {
+    /**
+     * A session table as the agent's snapshot gives it ({@code GET /v1/sessions}, or a reset's
+     * {@code snapshot}); {@code seq} is {@code null} where the snapshot had none.
+     */
+    private record Snapshot(@Nullable Long seq, String instance, String boot, long restoredSeq,
+            @Nullable Map<String, MapEntryNode> sessions) {
+    }
+
+    /** Reads a snapshot object, the parser at its {@code START_OBJECT}, to its {@code END_OBJECT}. */
+    private Snapshot readSnapshot(final JsonParser p) throws IOException {
+        Long seq = null;
+        String instance = "";
+        String boot = "";
+        long restoredSeq = -1;
+        Map<String, MapEntryNode> sessions = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = p.currentName();
+            final JsonToken value = p.nextToken();
+            switch (name) {
+                case "seq" -> seq = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : null;
+                case "instance" -> instance = value.isScalarValue() && value != JsonToken.VALUE_NULL ? p.getText() : "";
+                case "boot" -> boot = value.isScalarValue() && value != JsonToken.VALUE_NULL ? p.getText() : "";
+                case "restored_seq" -> restoredSeq = value.isNumeric() ? p.getValueAsLong(-1) : -1;
+                case "sessions" -> {
+                    if (value == JsonToken.START_ARRAY) {
+                        sessions = new HashMap<>();
+                        JsonToken token;
+                        while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
+                            if (token == null) {
+                                throw new IOException("snapshot ended inside its sessions");
+                            }
+                            addRecord(p, sessions);
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        return new Snapshot(seq, instance, boot, restoredSeq, sessions);
+    }
+
+    private void applySnapshot(final @Nullable Snapshot snapshot) throws AgentException {
+        if (snapshot == null || snapshot.seq() == null || snapshot.sessions() == null) {
             throw new AgentException("session snapshot without seq or sessions");
         }
-        final Map<String, Session> sessions = new HashMap<>();
-        for (var record : snapshot.get("sessions")) {
-            addRecord(record, sessions);
-        }
+        final Map<String, MapEntryNode> sessions = snapshot.sessions();
+        final long snapshotSeq = snapshot.seq();
         // did the agent lose state since this follower applied events? Its log is another (lost
         // state directory), or went back, or its process restarted having restored less than
         // what was applied (a kill -9 loses the last flush interval)
         final long applied = appliedSeq.get();
-        final String instance = snapshot.path("instance").asText("");
-        final String boot = snapshot.path("boot").asText("");
-        final long restoredSeq = snapshot.path("restored_seq").asLong(-1);
-        final boolean agentLost = applied > 0 && (snapshot.get("seq").asLong() < applied
+        final String instance = snapshot.instance();
+        final String boot = snapshot.boot();
+        final long restoredSeq = snapshot.restoredSeq();
+        final boolean agentLost = applied > 0 && (snapshotSeq < applied
             || !agentInstance.isEmpty() && !instance.isEmpty() && !instance.equals(agentInstance)
             || !agentBoot.isEmpty() && !boot.isEmpty() && !boot.equals(agentBoot) && restoredSeq >= 0
                 && restoredSeq < applied);
@@ -312,7 +356,7 @@ final class AgentFollower implements AutoCloseable {
             LOG.warn("RFT {}: {}", nodeId, lostState);
         }
         LOG.debug("RFT {}: snapshot rewrites {} of {} sessions", nodeId, rewritten, sessions.size());
-        appliedSeq.set(snapshot.get("seq").asLong());
+        appliedSeq.set(snapshotSeq);
         LOG.debug("RFT {}: snapshot of {} sessions at seq {}", nodeId, sessions.size(), appliedSeq.get());
     }
 
@@ -324,11 +368,17 @@ final class AgentFollower implements AutoCloseable {
                 throw new AgentException("GET /v1/events answered HTTP " + response.statusCode());
             }
             open = body;
-            // JSON values parsed straight from the bytes (NDJSON: whitespace between them), not
-            // decoded into lines first: the stream carries every session change of a switch
-            try (MappingIterator<JsonNode> events = EVENTS.readValues(body)) {
-                while (!closed && events.hasNextValue()) {
-                    onEvent(events.nextValue());
+            // NDJSON read as a stream of JSON values straight from the bytes, each session record
+            // straight into its node: the stream carries every session change of a switch
+            try (JsonParser parser = JSON.createParser(body)) {
+                JsonToken token;
+                while (!closed && (token = parser.nextToken()) != null) {
+                    if (token == JsonToken.START_OBJECT) {
+                        onEvent(parser);
+                    } else {
+                        // not an event: a heartbeat of another shape, or garbage; skipped whole
+                        parser.skipChildren();
+                    }
                 }
             }
         } finally {
@@ -336,19 +386,47 @@ final class AgentFollower implements AutoCloseable {
         }
     }
 
-    private void onEvent(final JsonNode event) throws AgentException {
-        switch (event.path("type").asText()) {
+    /** Reads one event, the parser at its {@code START_OBJECT}, and applies it. */
+    private void onEvent(final JsonParser p) throws IOException, AgentException {
+        String type = "";
+        long seq = -1;
+        SessionStream.Parsed session = null;
+        boolean hasRecord = false;
+        String reason = "";
+        Snapshot snapshot = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = p.currentName();
+            final JsonToken value = p.nextToken();
+            switch (name) {
+                case "type" -> type = value.isScalarValue() && value != JsonToken.VALUE_NULL ? p.getText() : "";
+                case "seq" -> seq = value.isNumeric() ? p.getValueAsLong(-1) : -1;
+                case "session" -> {
+                    hasRecord = true;
+                    session = readRecord(p, value);
+                }
+                case "reason" -> reason = value.isScalarValue() ? p.getText() : "";
+                case "snapshot" -> {
+                    if (value == JsonToken.START_OBJECT) {
+                        snapshot = readSnapshot(p);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        switch (type) {
             case "session" -> {
-                final long seq = event.path("seq").asLong(-1);
                 if (seq <= appliedSeq.get()) {
                     // already applied (a resumed stream never repeats, but be safe)
                     return;
                 }
-                final var record = event.get("session");
-                if (record != null && record.path("removed").asBoolean(false)
-                        && record.path("session_id").isTextual()) {
+                if (!hasRecord) {
+                    badRecords.incrementAndGet();
+                    LOG.warn("RFT {}: agent sent a session event without its session, skipped", nodeId);
+                } else if (session != null && session.removed()) {
                     // the agent aged the session out or evicted it: so does the flow table
-                    final var id = record.get("session_id").asText();
+                    final var id = session.id();
                     synchronized (this) {
                         pendingUpserts.remove(id);
                         unconfirmed.remove(id);
@@ -357,30 +435,26 @@ final class AgentFollower implements AutoCloseable {
                             pendingRemovals.add(id);
                         }
                     }
-                    appliedSeq.set(seq);
-                    return;
-                }
-                final Map<String, Session> one = new HashMap<>(2);
-                addRecord(record, one);
-                synchronized (this) {
-                    for (var entry : one.entrySet()) {
-                        pendingUpserts.put(entry.getKey(), entry.getValue());
-                        pendingRemovals.remove(entry.getKey());
+                } else if (session != null) {
+                    final var id = session.id();
+                    final var node = session.node();
+                    synchronized (this) {
+                        pendingUpserts.put(id, node);
+                        pendingRemovals.remove(id);
                         // reported again: confirmed (the put replaces the marked session)
-                        unconfirmed.remove(entry.getKey());
-                        pendingMarks.remove(entry.getKey());
-                        written.put(entry.getKey(), entry.getValue().hashCode());
-                    }
-                    if (pendingUpserts.size() >= FLUSH_AT) {
-                        flushLocked();
+                        unconfirmed.remove(id);
+                        pendingMarks.remove(id);
+                        written.put(id, node.hashCode());
+                        if (pendingUpserts.size() >= FLUSH_AT) {
+                            flushLocked();
+                        }
                     }
                 }
                 appliedSeq.set(seq);
             }
             case "reset" -> {
-                LOG.info("RFT {}: agent reset the stream ({}), resynchronising from its snapshot", nodeId,
-                    event.path("reason").asText());
-                applySnapshot(event.get("snapshot"));
+                LOG.info("RFT {}: agent reset the stream ({}), resynchronising from its snapshot", nodeId, reason);
+                applySnapshot(snapshot);
             }
             default -> {
                 // heartbeat, or a type a newer agent sends: ignored by contract
@@ -388,13 +462,21 @@ final class AgentFollower implements AutoCloseable {
         }
     }
 
-    private void addRecord(final @Nullable JsonNode record, final Map<String, Session> into) {
+    /** A session record (at {@code value}), or {@code null} if refused (counted, logged). */
+    private SessionStream.@Nullable Parsed readRecord(final JsonParser p, final JsonToken value) throws IOException {
         try {
-            final var session = SessionJson.toSession(record, ports);
-            into.put(session.getSessionId(), session);
+            return records.read(p);
         } catch (SessionJson.BadRecordException e) {
             badRecords.incrementAndGet();
             LOG.warn("RFT {}: agent sent a session the model cannot take, skipped: {}", nodeId, e.getMessage());
+            return null;
+        }
+    }
+
+    private void addRecord(final JsonParser p, final Map<String, MapEntryNode> into) throws IOException {
+        final var parsed = readRecord(p, p.currentToken());
+        if (parsed != null && !parsed.removed()) {
+            into.put(parsed.id(), parsed.node());
         }
     }
 
@@ -446,7 +528,7 @@ final class AgentFollower implements AutoCloseable {
         for (var id : removals) {
             inFlight.put(id, batch);
         }
-        final var commit = writer.writeSessions(nodeId, upserts.values(), removals);
+        final var commit = writer.writeSessions(nodeId, upserts, removals);
         // not the committing thread: it may hold the writer while this follower's reader waits for it
         Futures.addCallback(commit, new FutureCallback<CommitInfo>() {
             @Override
@@ -470,7 +552,7 @@ final class AgentFollower implements AutoCloseable {
         }
     }
 
-    private synchronized void committed(final long batch, final Map<String, Session> upserts,
+    private synchronized void committed(final long batch, final Map<String, MapEntryNode> upserts,
             final Set<String> removals) {
         for (var id : upserts.keySet()) {
             inFlight.remove(id, batch);
@@ -490,7 +572,7 @@ final class AgentFollower implements AutoCloseable {
         }
     }
 
-    private synchronized void failed(final long batch, final Map<String, Session> upserts,
+    private synchronized void failed(final long batch, final Map<String, MapEntryNode> upserts,
             final Set<String> removals) {
         failedCommits.incrementAndGet();
         int again = 0;

@@ -279,7 +279,7 @@ final class AgentStatusTracker implements AutoCloseable {
                 // RFT turned off, or another agent address: what the old follower wrote goes with
                 // it (a new follower knows only what its own snapshot brings, and would never
                 // remove the rest)
-                writer.writeSessions(config.nodeId(), java.util.List.of(), follower.knownSessions());
+                writer.writeSessions(config.nodeId(), java.util.Map.of(), follower.knownSessions());
             }
         }
         final var entry = new Entry(config, raw.hasAgentAddress() ? AgentAddressSource.Configured

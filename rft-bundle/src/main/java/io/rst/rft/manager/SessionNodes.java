@@ -34,43 +34,43 @@ import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
  * leaf, so a leaf added to the model and not here fails there.
  */
 final class SessionNodes {
-    private static final QName SESSION = Session.QNAME;
-    private static final NodeIdentifier RFT = NodeIdentifier.create(Rft.QNAME);
-    private static final NodeIdentifier SWITCH = NodeIdentifier.create(Switch.QNAME);
-    private static final QName NODE_ID = QName.create(Switch.QNAME, "node-id").intern();
-    private static final NodeIdentifier SESSIONS = NodeIdentifier.create(SESSION);
-    private static final QName SESSION_ID = leaf("session-id");
-    private static final NodeIdentifier SESSION_ID_LEAF = NodeIdentifier.create(SESSION_ID);
-    private static final NodeIdentifier REQUESTER_IP = id("requester-ip");
-    private static final NodeIdentifier RESPONDER_IP = id("responder-ip");
-    private static final NodeIdentifier REQUESTER_COMM_ID = id("requester-comm-id");
-    private static final NodeIdentifier RESPONDER_COMM_ID = id("responder-comm-id");
-    private static final NodeIdentifier REQUESTER_QPN = id("requester-qpn");
-    private static final NodeIdentifier RESPONDER_QPN = id("responder-qpn");
-    private static final NodeIdentifier SERVICE_ID = id("service-id");
-    private static final NodeIdentifier ROLES_KNOWN = id("roles-known");
-    private static final NodeIdentifier RDMA_CM_SRC_PORT = id("rdma-cm-src-port");
-    private static final NodeIdentifier RDMA_CM_DST_PORT = id("rdma-cm-dst-port");
-    private static final NodeIdentifier REQUESTER_UDP_SRC_PORT = id("requester-udp-src-port");
-    private static final NodeIdentifier RESPONDER_UDP_SRC_PORT = id("responder-udp-src-port");
-    private static final NodeIdentifier REQUESTER_DATA = NodeIdentifier.create(RequesterData.QNAME);
-    private static final NodeIdentifier RESPONDER_DATA = NodeIdentifier.create(ResponderData.QNAME);
-    private static final NodeIdentifier UDP_SRC_PORT = id("udp-src-port");
-    private static final NodeIdentifier INGRESS_PORT = id("ingress-port");
-    private static final NodeIdentifier PACKETS = id("packets");
-    private static final NodeIdentifier STATE = id("state");
-    private static final NodeIdentifier REJECT_REASON = id("reject-reason");
-    private static final NodeIdentifier UNCONFIRMED = id("unconfirmed");
-    private static final NodeIdentifier DROPPED_MESSAGES = id("dropped-messages");
-    private static final NodeIdentifier FIRST_SEEN = id("first-seen");
-    private static final NodeIdentifier LAST_SEEN = id("last-seen");
-    private static final NodeIdentifier MESSAGES = NodeIdentifier.create(Message.QNAME);
-    private static final QName SEQ = leaf("seq");
-    private static final NodeIdentifier SEQ_LEAF = NodeIdentifier.create(SEQ);
-    private static final NodeIdentifier TYPE = id("type");
-    private static final NodeIdentifier INGRESS_TP = id("ingress-tp");
-    private static final NodeIdentifier TIME = id("time");
-    private static final NodeIdentifier FROM_REQUESTER = id("from-requester");
+    static final QName SESSION = Session.QNAME;
+    static final NodeIdentifier RFT = NodeIdentifier.create(Rft.QNAME);
+    static final NodeIdentifier SWITCH = NodeIdentifier.create(Switch.QNAME);
+    static final QName NODE_ID = QName.create(Switch.QNAME, "node-id").intern();
+    static final NodeIdentifier SESSIONS = NodeIdentifier.create(SESSION);
+    static final QName SESSION_ID = leaf("session-id");
+    static final NodeIdentifier SESSION_ID_LEAF = NodeIdentifier.create(SESSION_ID);
+    static final NodeIdentifier REQUESTER_IP = id("requester-ip");
+    static final NodeIdentifier RESPONDER_IP = id("responder-ip");
+    static final NodeIdentifier REQUESTER_COMM_ID = id("requester-comm-id");
+    static final NodeIdentifier RESPONDER_COMM_ID = id("responder-comm-id");
+    static final NodeIdentifier REQUESTER_QPN = id("requester-qpn");
+    static final NodeIdentifier RESPONDER_QPN = id("responder-qpn");
+    static final NodeIdentifier SERVICE_ID = id("service-id");
+    static final NodeIdentifier ROLES_KNOWN = id("roles-known");
+    static final NodeIdentifier RDMA_CM_SRC_PORT = id("rdma-cm-src-port");
+    static final NodeIdentifier RDMA_CM_DST_PORT = id("rdma-cm-dst-port");
+    static final NodeIdentifier REQUESTER_UDP_SRC_PORT = id("requester-udp-src-port");
+    static final NodeIdentifier RESPONDER_UDP_SRC_PORT = id("responder-udp-src-port");
+    static final NodeIdentifier REQUESTER_DATA = NodeIdentifier.create(RequesterData.QNAME);
+    static final NodeIdentifier RESPONDER_DATA = NodeIdentifier.create(ResponderData.QNAME);
+    static final NodeIdentifier UDP_SRC_PORT = id("udp-src-port");
+    static final NodeIdentifier INGRESS_PORT = id("ingress-port");
+    static final NodeIdentifier PACKETS = id("packets");
+    static final NodeIdentifier STATE = id("state");
+    static final NodeIdentifier REJECT_REASON = id("reject-reason");
+    static final NodeIdentifier UNCONFIRMED = id("unconfirmed");
+    static final NodeIdentifier DROPPED_MESSAGES = id("dropped-messages");
+    static final NodeIdentifier FIRST_SEEN = id("first-seen");
+    static final NodeIdentifier LAST_SEEN = id("last-seen");
+    static final NodeIdentifier MESSAGES = NodeIdentifier.create(Message.QNAME);
+    static final QName SEQ = leaf("seq");
+    static final NodeIdentifier SEQ_LEAF = NodeIdentifier.create(SEQ);
+    static final NodeIdentifier TYPE = id("type");
+    static final NodeIdentifier INGRESS_TP = id("ingress-tp");
+    static final NodeIdentifier TIME = id("time");
+    static final NodeIdentifier FROM_REQUESTER = id("from-requester");
 
     private SessionNodes() {
         // utility
@@ -93,6 +93,11 @@ final class SessionNodes {
     static YangInstanceIdentifier sessionPath(final String nodeId, final String sessionId) {
         return YangInstanceIdentifier.of(RFT, SWITCH, NodeIdentifierWithPredicates.of(Switch.QNAME, NODE_ID, nodeId),
             SESSIONS, NodeIdentifierWithPredicates.of(SESSION, SESSION_ID, sessionId));
+    }
+
+    /** {@code switch/session[session-id]} under a switch's path (from {@link #switchPath}). */
+    static YangInstanceIdentifier sessionPath(final YangInstanceIdentifier switchPath, final String sessionId) {
+        return switchPath.node(SESSIONS).node(NodeIdentifierWithPredicates.of(SESSION, SESSION_ID, sessionId));
     }
 
     /** A switch entry with its key alone: what a merge needs to make sure the entry exists. */

@@ -32,6 +32,8 @@ import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.yangtools.yang.common.Empty;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+import org.opendaylight.yangtools.yang.data.api.schema.MapNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,7 +84,7 @@ final class StatusWriter implements AutoCloseable {
      * must watch: a failed commit wrote nothing, and the sessions are the caller's to write again.
      */
     synchronized ListenableFuture<? extends CommitInfo> writeSessions(final String nodeId,
-            final Collection<Session> upserts, final Collection<String> removals) {
+            final Map<String, MapEntryNode> upserts, final Collection<String> removals) {
         if (closed) {
             return Futures.immediateFailedFuture(new IllegalStateException("status writer closed"));
         }
@@ -94,12 +96,13 @@ final class StatusWriter implements AutoCloseable {
             tx.merge(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId),
                 SessionNodes.switchEntry(nodeId));
         }
-        for (var session : upserts) {
-            tx.put(LogicalDatastoreType.OPERATIONAL, SessionNodes.sessionPath(nodeId, session.getSessionId()),
-                SessionNodes.session(session));
+        final var switchPath = SessionNodes.switchPath(nodeId);
+        for (var session : upserts.entrySet()) {
+            tx.put(LogicalDatastoreType.OPERATIONAL, SessionNodes.sessionPath(switchPath, session.getKey()),
+                session.getValue());
         }
         for (var id : removals) {
-            tx.delete(LogicalDatastoreType.OPERATIONAL, SessionNodes.sessionPath(nodeId, id));
+            tx.delete(LogicalDatastoreType.OPERATIONAL, SessionNodes.sessionPath(switchPath, id));
         }
         final var commit = tx.commit();
         commit.addCallback(logFailure(upserts.size() + " sessions and " + removals.size() + " removals of "
@@ -131,11 +134,19 @@ final class StatusWriter implements AutoCloseable {
      *
      * @throws IllegalStateException if the datastore does not answer
      */
-    Map<String, Session> storedSessions(final String nodeId) {
-        try (var tx = broker.newReadOnlyTransaction()) {
-            final var found = tx.read(LogicalDatastoreType.OPERATIONAL, switchPath(nodeId)).get(30, TimeUnit.SECONDS);
-            final Map<String, Session> sessions = new HashMap<>();
-            found.ifPresent(sw -> sw.nonnullSession().values().forEach(s -> sessions.put(s.getSessionId(), s)));
+    Map<String, MapEntryNode> storedSessions(final String nodeId) {
+        try (var tx = dom.newReadOnlyTransaction()) {
+            final var found = tx.read(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId))
+                .get(30, TimeUnit.SECONDS);
+            final Map<String, MapEntryNode> sessions = new HashMap<>();
+            if (found.isPresent() && found.orElseThrow() instanceof MapEntryNode sw
+                    && sw.childByArg(SessionNodes.SESSIONS) instanceof MapNode list) {
+                for (var session : list.body()) {
+                    if (session.name().getValue(SessionNodes.SESSION_ID) instanceof String id) {
+                        sessions.put(id, session);
+                    }
+                }
+            }
             return sessions;
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("reading the sessions of " + nodeId, e);

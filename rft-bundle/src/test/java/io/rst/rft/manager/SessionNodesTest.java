@@ -12,6 +12,7 @@ import static org.junit.Assert.assertNotEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Session
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 
 /**
  * The sessions' nodes built by hand are exactly what the binding codec makes of the same sessions,
@@ -100,9 +102,13 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
         final var stores = TestStores.of(this);
         final var sessions = sessions();
         try (var writer = new StatusWriter(stores)) {
-            writer.writeSessions("leaf1", sessions, List.of()).get(10, TimeUnit.SECONDS);
+            final Map<String, MapEntryNode> nodes = new LinkedHashMap<>();
+            sessions.forEach(session -> nodes.put(session.getSessionId(), SessionNodes.session(session)));
+            writer.writeSessions("leaf1", nodes, List.of()).get(10, TimeUnit.SECONDS);
+            // what a new follower reads back to start from: the nodes written
+            assertEquals(nodes, writer.storedSessions("leaf1"));
             writer.markUnconfirmed("leaf1", Map.of("bare", "gone from the agent")).get(10, TimeUnit.SECONDS);
-            writer.writeSessions("leaf1", List.of(), List.of(sessions.get(1).getSessionId()))
+            writer.writeSessions("leaf1", Map.of(), List.of(sessions.get(1).getSessionId()))
                 .get(10, TimeUnit.SECONDS);
         }
         try (var tx = getDataBroker().newReadOnlyTransaction()) {

@@ -1,0 +1,584 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.HashMap;
+import java.util.Map;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
+import org.opendaylight.yangtools.yang.common.Decimal64;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
+import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+import org.opendaylight.yangtools.yang.data.api.schema.UserMapNode;
+import org.opendaylight.yangtools.yang.data.api.schema.builder.CollectionNodeBuilder;
+import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
+
+/**
+ * An agent's session record read straight from the JSON stream into the flow table's node, in one
+ * pass: no JSON tree, no binding object, no regular expression for the common values. It takes
+ * and refuses what {@link SessionJson} does (the agent API's record, checked against the model);
+ * {@code SessionStreamTest} holds the two to the same nodes and the same refusals. Parsing was most
+ * of a follower's time, and a follower reads every session change of its switch.
+ *
+ * <p>One instance per follower (not thread-safe): it keeps the switch's port names, so that a
+ * million sessions share a few strings for their ports.
+ */
+final class SessionStream {
+    /** One record: its session id, and its node, or {@code null} if the agent removed the session. */
+    record Parsed(String id, @Nullable MapEntryNode node) {
+        boolean removed() {
+            return node == null;
+        }
+    }
+
+    private static final int CACHED_SEQS = 64;
+    private static final NodeIdentifierWithPredicates[] SEQ_KEYS = new NodeIdentifierWithPredicates[CACHED_SEQS];
+
+    static {
+        for (int i = 0; i < CACHED_SEQS; i++) {
+            SEQ_KEYS[i] = NodeIdentifierWithPredicates.of(Message.QNAME, SessionNodes.SEQ, Uint32.valueOf(i));
+        }
+    }
+
+    private static final int MAX_NAMES = 4096;
+
+    private final Map<String, String> ports;
+    // port names (tp-ids) as shared strings; bounded, as what the agent sends is not ours to trust
+    private final Map<String, String> names = new HashMap<>();
+
+    SessionStream(final Map<String, String> ports) {
+        this.ports = Map.copyOf(ports);
+    }
+
+    /**
+     * Reads one session record, the parser at its {@code START_OBJECT}; leaves the parser at its
+     * {@code END_OBJECT} whether the record is taken or refused, so that the stream goes on.
+     *
+     * @throws SessionJson.BadRecordException the record does not fit the model: nothing of it is taken
+     * @throws IOException the stream is not JSON
+     */
+    Parsed read(final JsonParser p) throws IOException, SessionJson.BadRecordException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            throw new SessionJson.BadRecordException("session record is not a JSON object");
+        }
+        final var r = new Fields();
+        String error = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = p.currentName();
+            final JsonToken value = p.nextToken();
+            if (error != null) {
+                p.skipChildren();
+                continue;
+            }
+            try {
+                field(r, name, value, p);
+            } catch (IllegalArgumentException e) {
+                error = e.getMessage();
+                p.skipChildren();
+            } catch (SessionJson.BadRecordException e) {
+                // the value was read to its end (a message log to its last entry)
+                error = e.getMessage();
+            }
+        }
+        if (r.id == null || r.id.isEmpty()) {
+            throw new SessionJson.BadRecordException("session record without session_id");
+        }
+        if (r.removed) {
+            // the session's last appearance: it leaves, whatever else the record says
+            return new Parsed(r.id, null);
+        }
+        if (error != null) {
+            throw new SessionJson.BadRecordException("session " + r.id + ": " + error);
+        }
+        return new Parsed(r.id, r.build());
+    }
+
+    /** The record's fields as they come (JSON does not order them). */
+    private static final class Fields {
+        String id;
+        boolean removed;
+        String requesterIp;
+        String responderIp;
+        String requesterCommId;
+        String responderCommId;
+        Uint32 requesterQpn;
+        Uint32 responderQpn;
+        String serviceId;
+        Boolean rolesKnown;
+        Uint16 rdmaCmSrcPort;
+        Uint16 rdmaCmDstPort;
+        Uint16 requesterUdpSrcPort;
+        Uint16 responderUdpSrcPort;
+        ContainerNode requesterData;
+        ContainerNode responderData;
+        String state;
+        Uint16 rejectReason;
+        Uint32 droppedMessages;
+        Decimal64 firstSeen;
+        Decimal64 lastSeen;
+        UserMapNode messages;
+
+        MapEntryNode build() {
+            final var b = ImmutableNodes.newMapEntryBuilder()
+                .withNodeIdentifier(NodeIdentifierWithPredicates.of(SessionNodes.SESSION, SessionNodes.SESSION_ID, id))
+                .withChild(ImmutableNodes.leafNode(SessionNodes.SESSION_ID_LEAF, id));
+            leaf(b, SessionNodes.REQUESTER_IP, requesterIp);
+            leaf(b, SessionNodes.RESPONDER_IP, responderIp);
+            leaf(b, SessionNodes.REQUESTER_COMM_ID, requesterCommId);
+            leaf(b, SessionNodes.RESPONDER_COMM_ID, responderCommId);
+            leaf(b, SessionNodes.REQUESTER_QPN, requesterQpn);
+            leaf(b, SessionNodes.RESPONDER_QPN, responderQpn);
+            leaf(b, SessionNodes.SERVICE_ID, serviceId);
+            leaf(b, SessionNodes.ROLES_KNOWN, rolesKnown);
+            leaf(b, SessionNodes.RDMA_CM_SRC_PORT, rdmaCmSrcPort);
+            leaf(b, SessionNodes.RDMA_CM_DST_PORT, rdmaCmDstPort);
+            leaf(b, SessionNodes.REQUESTER_UDP_SRC_PORT, requesterUdpSrcPort);
+            leaf(b, SessionNodes.RESPONDER_UDP_SRC_PORT, responderUdpSrcPort);
+            if (requesterData != null) {
+                b.withChild(requesterData);
+            }
+            if (responderData != null) {
+                b.withChild(responderData);
+            }
+            leaf(b, SessionNodes.STATE, state);
+            leaf(b, SessionNodes.REJECT_REASON, rejectReason);
+            leaf(b, SessionNodes.DROPPED_MESSAGES, droppedMessages);
+            leaf(b, SessionNodes.FIRST_SEEN, firstSeen);
+            leaf(b, SessionNodes.LAST_SEEN, lastSeen);
+            if (messages != null && messages.size() > 0) {
+                // an empty log is no list, as the model's codec makes it
+                b.withChild(messages);
+            }
+            return b.build();
+        }
+
+        private static void leaf(
+                final org.opendaylight.yangtools.yang.data.api.schema.builder.DataContainerNodeBuilder<?, ?> b,
+                final NodeIdentifier which, final @Nullable Object value) {
+            if (value != null) {
+                b.withChild(ImmutableNodes.leafNode(which, value));
+            }
+        }
+    }
+
+    private void field(final Fields r, final String name, final JsonToken value, final JsonParser p)
+            throws IOException, SessionJson.BadRecordException {
+        if (value == JsonToken.VALUE_NULL) {
+            // absent, as SessionJson takes a null
+            return;
+        }
+        switch (name) {
+            case "session_id" -> r.id = text(p, value);
+            case "removed" -> r.removed = bool(p, value);
+            case "requester_ip" -> r.requesterIp = ipAddress(text(p, value));
+            case "responder_ip" -> r.responderIp = ipAddress(text(p, value));
+            case "requester_comm_id" -> r.requesterCommId = hex(text(p, value), 8, "comm-id");
+            case "responder_comm_id" -> r.responderCommId = hex(text(p, value), 8, "comm-id");
+            case "requester_qpn" -> r.requesterQpn = qpn(p, value);
+            case "responder_qpn" -> r.responderQpn = qpn(p, value);
+            case "service_id" -> r.serviceId = hex(text(p, value), 16, "service-id");
+            case "roles_known" -> r.rolesKnown = bool(p, value);
+            case "rdma_cm_src_port" -> r.rdmaCmSrcPort = lenientPort(p, value);
+            case "rdma_cm_dst_port" -> r.rdmaCmDstPort = lenientPort(p, value);
+            case "requester_udp_src_port" -> r.requesterUdpSrcPort = port(p, value);
+            case "responder_udp_src_port" -> r.responderUdpSrcPort = port(p, value);
+            case "requester_data" -> r.requesterData = dataFlow(SessionNodes.REQUESTER_DATA, p, value);
+            case "responder_data" -> r.responderData = dataFlow(SessionNodes.RESPONDER_DATA, p, value);
+            case "state" -> {
+                final var text = text(p, value);
+                final var parsed = SessionState.forName(text);
+                if (parsed == null) {
+                    throw new SessionJson.BadRecordException("unknown session state " + text);
+                }
+                r.state = parsed.getName();
+            }
+            case "reject_reason" -> r.rejectReason = Uint16.valueOf(lenientInt(p, value));
+            case "dropped_messages" -> r.droppedMessages = Uint32.valueOf(lenientLong(p, value));
+            case "first_seen" -> r.firstSeen = seconds(p, value);
+            case "last_seen" -> r.lastSeen = seconds(p, value);
+            case "message_log" -> {
+                if (value == JsonToken.START_ARRAY) {
+                    r.messages = messages(p);
+                } else {
+                    // SessionJson ignores a log that is not an array
+                    p.skipChildren();
+                }
+            }
+            default -> p.skipChildren();
+        }
+    }
+
+    private UserMapNode messages(final JsonParser p) throws IOException, SessionJson.BadRecordException {
+        final CollectionNodeBuilder<MapEntryNode, UserMapNode> list = ImmutableNodes.newUserMapBuilder()
+            .withNodeIdentifier(SessionNodes.MESSAGES);
+        int seq = 0;
+        SessionJson.BadRecordException bad = null;
+        JsonToken token;
+        while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (token == null) {
+                throw new IOException("stream ended inside a message log");
+            }
+            if (bad != null) {
+                p.skipChildren();
+                continue;
+            }
+            try {
+                list.withChild(message(p, token, seq++));
+            } catch (SessionJson.BadRecordException e) {
+                // the entry was read to its end; the rest of the log is skipped, then refused
+                bad = e;
+            }
+        }
+        if (bad != null) {
+            throw bad;
+        }
+        return list.build();
+    }
+
+    private MapEntryNode message(final JsonParser p, final JsonToken start, final int seq)
+            throws IOException, SessionJson.BadRecordException {
+        String type = null;
+        String tp = null;
+        Decimal64 time = null;
+        Boolean fromRequester = null;
+        if (start == JsonToken.START_OBJECT) {
+            JsonToken value;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                final String name = p.currentName();
+                value = p.nextToken();
+                if (value == JsonToken.VALUE_NULL) {
+                    continue;
+                }
+                switch (name) {
+                    case "msg" -> type = text(p, value);
+                    case "time" -> time = seconds(p, value);
+                    case "ingress_port" -> {
+                        final var port = text(p, value);
+                        tp = port.isEmpty() ? null : portName(port);
+                    }
+                    case "from_requester" -> fromRequester = bool(p, value);
+                    default -> p.skipChildren();
+                }
+            }
+        } else {
+            p.skipChildren();
+        }
+        final var parsed = type == null ? null : CmMessageType.forName(type);
+        if (parsed == null) {
+            // the entry is read to its end: the log's rest is skipped by the caller
+            throw new SessionJson.BadRecordException("unknown CM message type " + type);
+        }
+        final Uint32 seqValue = Uint32.valueOf(seq);
+        final var b = ImmutableNodes.newMapEntryBuilder()
+            .withNodeIdentifier(seq < CACHED_SEQS ? SEQ_KEYS[seq]
+                : NodeIdentifierWithPredicates.of(Message.QNAME, SessionNodes.SEQ, seqValue))
+            .withChild(ImmutableNodes.leafNode(SessionNodes.SEQ_LEAF, seqValue))
+            .withChild(ImmutableNodes.leafNode(SessionNodes.TYPE, parsed.getName()));
+        if (tp != null) {
+            b.withChild(ImmutableNodes.leafNode(SessionNodes.INGRESS_TP, tp));
+        }
+        if (time != null) {
+            b.withChild(ImmutableNodes.leafNode(SessionNodes.TIME, time));
+        }
+        if (fromRequester != null) {
+            b.withChild(ImmutableNodes.leafNode(SessionNodes.FROM_REQUESTER, fromRequester));
+        }
+        return b.build();
+    }
+
+    private ContainerNode dataFlow(final NodeIdentifier which, final JsonParser p, final JsonToken start)
+            throws IOException {
+        if (start != JsonToken.START_OBJECT) {
+            throw new IllegalArgumentException("a data flow is not a JSON object: " + p.getText());
+        }
+        Uint16 udp = null;
+        String ingress = null;
+        Uint64 packets = null;
+        String bad = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = p.currentName();
+            final JsonToken value = p.nextToken();
+            switch (name) {
+                case "udp_src_port" -> {
+                    if (value != JsonToken.VALUE_NUMBER_INT || !fitsInt(p)) {
+                        bad = "not a port number: " + p.getText();
+                        p.skipChildren();
+                    } else if (p.getIntValue() < 0 || p.getIntValue() > 0xFFFF) {
+                        // refused once the object is read to its end, so that the stream goes on
+                        bad = "Invalid range: " + p.getIntValue() + ", expected: [[0..65535]].";
+                    } else {
+                        udp = Uint16.valueOf(p.getIntValue());
+                    }
+                }
+                case "ingress_port" -> {
+                    if (value != JsonToken.VALUE_NULL) {
+                        final var text = text(p, value);
+                        ingress = text.isEmpty() ? null : portName(text);
+                    }
+                }
+                case "packets" -> {
+                    if (value != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                            || p.getLongValue() < 0) {
+                        bad = "not a packet count: " + p.getText();
+                        p.skipChildren();
+                    } else {
+                        packets = Uint64.valueOf(p.getLongValue());
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        if (bad != null) {
+            throw new IllegalArgumentException(bad);
+        }
+        if (udp == null) {
+            throw new IllegalArgumentException("not a port number: missing");
+        }
+        if (packets == null) {
+            throw new IllegalArgumentException("not a packet count: missing");
+        }
+        final var b = ImmutableNodes.newContainerBuilder().withNodeIdentifier(which)
+            .withChild(ImmutableNodes.leafNode(SessionNodes.UDP_SRC_PORT, udp));
+        if (ingress != null) {
+            b.withChild(ImmutableNodes.leafNode(SessionNodes.INGRESS_PORT, ingress));
+        }
+        return b.withChild(ImmutableNodes.leafNode(SessionNodes.PACKETS, packets)).build();
+    }
+
+    /** A port name through the switch's port map, as a string shared by every session. */
+    private String portName(final String name) {
+        final String mapped = ports.getOrDefault(name, name);
+        final String known = names.get(mapped);
+        if (known != null) {
+            return known;
+        }
+        if (names.size() < MAX_NAMES) {
+            names.put(mapped, mapped);
+        }
+        return mapped;
+    }
+
+    /**
+     * A value as text, as Jackson's {@code asText()} gives it: a scalar's text, and an empty text
+     * for an object or an array (read to its end).
+     */
+    private static String text(final JsonParser p, final JsonToken value) throws IOException {
+        if (value.isScalarValue()) {
+            return p.getValueAsString(p.getText());
+        }
+        p.skipChildren();
+        return "";
+    }
+
+    private static boolean fitsInt(final JsonParser p) throws IOException {
+        return p.getNumberType() == JsonParser.NumberType.INT;
+    }
+
+    private static Boolean bool(final JsonParser p, final JsonToken value) throws IOException {
+        // Jackson's asBoolean(): true, or a number other than 0, or the text "true"
+        return switch (value) {
+            case VALUE_TRUE -> Boolean.TRUE;
+            case VALUE_FALSE -> Boolean.FALSE;
+            case VALUE_NUMBER_INT -> p.getLongValue() != 0;
+            case VALUE_STRING -> "true".equals(p.getText().trim());
+            default -> {
+                p.skipChildren();
+                yield Boolean.FALSE;
+            }
+        };
+    }
+
+    private static Uint32 qpn(final JsonParser p, final JsonToken value) throws IOException {
+        final long qpn = lenientLong(p, value);
+        if (qpn < 0 || qpn > 0xFFFFFF) {
+            throw new IllegalArgumentException("Invalid range: " + qpn + ", expected: [[0..16777215]].");
+        }
+        return Uint32.valueOf(qpn);
+    }
+
+    /** A port as SessionJson's {@code port()} takes it: an integral number that fits an int. */
+    private static Uint16 port(final JsonParser p, final JsonToken value) throws IOException {
+        if (value != JsonToken.VALUE_NUMBER_INT || !fitsInt(p)) {
+            final var text = value.isScalarValue() ? p.getText() : value.asString();
+            p.skipChildren();
+            throw new IllegalArgumentException("not a port number: " + text);
+        }
+        return Uint16.valueOf(p.getIntValue());
+    }
+
+    /** As Jackson's {@code asInt()} then {@code Uint16.valueOf}. */
+    private static Uint16 lenientPort(final JsonParser p, final JsonToken value) throws IOException {
+        return Uint16.valueOf(lenientInt(p, value));
+    }
+
+    /** Jackson's {@code asInt()}: a number truncated, a numeric text parsed, anything else 0. */
+    private static int lenientInt(final JsonParser p, final JsonToken value) throws IOException {
+        return switch (value) {
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> p.getValueAsInt();
+            case VALUE_TRUE -> 1;
+            case VALUE_STRING -> p.getValueAsInt(0);
+            default -> {
+                p.skipChildren();
+                yield 0;
+            }
+        };
+    }
+
+    /** Jackson's {@code asLong()}: a number truncated, a numeric text parsed, anything else 0. */
+    private static long lenientLong(final JsonParser p, final JsonToken value) throws IOException {
+        return switch (value) {
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> p.getValueAsLong();
+            case VALUE_TRUE -> 1;
+            case VALUE_STRING -> p.getValueAsLong(0);
+            default -> {
+                p.skipChildren();
+                yield 0;
+            }
+        };
+    }
+
+    /**
+     * Seconds since the epoch to the microsecond, rounded half-even (pcapng times may carry
+     * nanoseconds), read from the number's digits; anything but a number is absent.
+     */
+    private static @Nullable Decimal64 seconds(final JsonParser p, final JsonToken value) throws IOException {
+        if (value != JsonToken.VALUE_NUMBER_INT && value != JsonToken.VALUE_NUMBER_FLOAT) {
+            p.skipChildren();
+            return null;
+        }
+        final long micros = micros(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        if (micros != Long.MIN_VALUE) {
+            // through BigDecimal as SessionJson goes: Decimal64 keeps the scale it is given, and
+            // nodes must come out equal to be compared
+            return Decimal64.valueOf(BigDecimal.valueOf(micros, 6));
+        }
+        return Decimal64.valueOf(p.getDecimalValue().setScale(6, RoundingMode.HALF_EVEN));
+    }
+
+    /**
+     * {@code [-]digits[.digits]} as microseconds, half-even; {@code Long.MIN_VALUE} for anything
+     * else (an exponent, too many digits), which the caller takes the slow way.
+     */
+    static long micros(final char[] text, final int offset, final int length) {
+        int i = offset;
+        final int end = offset + length;
+        boolean negative = false;
+        if (i < end && text[i] == '-') {
+            negative = true;
+            i++;
+        }
+        long whole = 0;
+        int digits = 0;
+        while (i < end && text[i] >= '0' && text[i] <= '9') {
+            whole = whole * 10 + (text[i++] - '0');
+            if (++digits > 12) {
+                return Long.MIN_VALUE;
+            }
+        }
+        if (digits == 0) {
+            return Long.MIN_VALUE;
+        }
+        long fraction = 0;
+        int fractionDigits = 0;
+        int roundDigit = -1;
+        boolean beyond = false;
+        if (i < end && text[i] == '.') {
+            i++;
+            if (i == end) {
+                return Long.MIN_VALUE;
+            }
+            while (i < end && text[i] >= '0' && text[i] <= '9') {
+                final int d = text[i++] - '0';
+                if (fractionDigits < 6) {
+                    fraction = fraction * 10 + d;
+                    fractionDigits++;
+                } else if (roundDigit < 0) {
+                    roundDigit = d;
+                } else if (d != 0) {
+                    beyond = true;
+                }
+            }
+        }
+        if (i != end) {
+            return Long.MIN_VALUE;
+        }
+        while (fractionDigits < 6) {
+            fraction *= 10;
+            fractionDigits++;
+        }
+        long result = whole * 1_000_000 + fraction;
+        if (roundDigit > 5 || roundDigit == 5 && (beyond || (result & 1) == 1)) {
+            result++;
+        }
+        return negative ? -result : result;
+    }
+
+    /** {@code 0x} and {@code n} lowercase hex digits, as the model's pattern says. */
+    private static String hex(final String text, final int n, final String what) {
+        if (text.length() != n + 2 || text.charAt(0) != '0' || text.charAt(1) != 'x') {
+            throw new IllegalArgumentException("not a " + what + ": " + text);
+        }
+        for (int i = 2; i < text.length(); i++) {
+            final char c = text.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                throw new IllegalArgumentException("not a " + what + ": " + text);
+            }
+        }
+        return text;
+    }
+
+    /** An address as the model takes it: a dotted quad checked here, anything else by the model. */
+    private static String ipAddress(final String text) {
+        if (isDottedQuad(text)) {
+            return text;
+        }
+        final IpAddress ip = text.indexOf(':') >= 0 ? new IpAddress(new Ipv6Address(text))
+            : new IpAddress(new Ipv4Address(text));
+        return ip.stringValue();
+    }
+
+    private static boolean isDottedQuad(final String s) {
+        int i = 0;
+        final int n = s.length();
+        for (int part = 0; part < 4; part++) {
+            if (part > 0) {
+                if (i >= n || s.charAt(i) != '.') {
+                    return false;
+                }
+                i++;
+            }
+            final int start = i;
+            int value = 0;
+            while (i < n && i - start < 3 && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+                value = value * 10 + (s.charAt(i++) - '0');
+            }
+            final int len = i - start;
+            if (len == 0 || value > 255 || len > 1 && s.charAt(start) == '0') {
+                return false;
+            }
+        }
+        return i == n;
+    }
+
+}

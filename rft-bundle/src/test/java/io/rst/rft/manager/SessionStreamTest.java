@@ -1,0 +1,239 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.Test;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+
+/**
+ * The one-pass reader takes exactly what the JSON tree and the binding model take, into the same
+ * nodes, and refuses exactly what they refuse: thousands of records made of valid, odd and wrong
+ * values in any order, read both ways. Read one after another from one stream, a refused record
+ * leaves the next one intact.
+ */
+public class SessionStreamTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final Map<String, String> PORTS = Map.of("swp1", "leaf1:1", "swp2", "leaf1:2");
+
+    /** The reference: the tree, the binding session, the node built from it; or why it was refused. */
+    private static Object reference(final String record) throws Exception {
+        try {
+            return SessionNodes.session(SessionJson.toSession(JSON.readTree(record), PORTS));
+        } catch (SessionJson.BadRecordException e) {
+            return "refused";
+        }
+    }
+
+    private static Object streamed(final SessionStream stream, final JsonParser parser) throws Exception {
+        try {
+            final var parsed = stream.read(parser);
+            assertEquals(parsed.id(), parsed.node().name().getValue(SessionNodes.SESSION_ID));
+            return parsed.node();
+        } catch (SessionJson.BadRecordException e) {
+            return "refused";
+        }
+    }
+
+    @Test
+    public void takesAndRefusesWhatTheModelDoes() throws Exception {
+        final var random = new Random(42);
+        final var stream = new SessionStream(PORTS);
+        final List<String> records = new ArrayList<>();
+        int taken = 0;
+        int refused = 0;
+        for (int i = 0; i < 5000; i++) {
+            final String record = randomRecord(random, i);
+            records.add(record);
+            final Object expected = reference(record);
+            try (JsonParser parser = FACTORY.createParser(record)) {
+                assertSame(JsonToken.START_OBJECT, parser.nextToken());
+                final Object actual = streamed(stream, parser);
+                assertEquals(record, expected, actual);
+                // the record was read to its end, nothing more
+                assertSame(record, JsonToken.END_OBJECT, parser.currentToken());
+                assertNull(record, parser.nextToken());
+            }
+            if (expected instanceof MapEntryNode) {
+                taken++;
+            } else {
+                refused++;
+            }
+        }
+        // the corpus has both, in numbers
+        assertTrue("taken " + taken, taken > 1000);
+        assertTrue("refused " + refused, refused > 1000);
+
+        // one stream of all of them, as the agent's events come: each read as alone
+        try (JsonParser parser = FACTORY.createParser("[" + String.join(",", records) + "]")) {
+            assertSame(JsonToken.START_ARRAY, parser.nextToken());
+            for (var record : records) {
+                assertSame(JsonToken.START_OBJECT, parser.nextToken());
+                assertEquals(record, reference(record), streamed(stream, parser));
+            }
+            assertSame(JsonToken.END_ARRAY, parser.nextToken());
+        }
+    }
+
+    @Test
+    public void aRemovedSessionIsItsIdAlone() throws Exception {
+        try (JsonParser parser = FACTORY.createParser(
+                "{\"session_id\":\"10.0.0.1/0x00000001/10.0.0.2\",\"removed\":true,\"state\":\"NOPE\"}")) {
+            parser.nextToken();
+            final var parsed = new SessionStream(Map.of()).read(parser);
+            assertTrue(parsed.removed());
+            assertEquals("10.0.0.1/0x00000001/10.0.0.2", parsed.id());
+        }
+    }
+
+    @Test
+    public void portNamesAreShared() throws Exception {
+        final var stream = new SessionStream(PORTS);
+        final List<MapEntryNode> nodes = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            try (JsonParser parser = FACTORY.createParser("{\"session_id\":\"s" + i + "\",\"message_log\":["
+                    + "{\"msg\":\"REQ\",\"ingress_port\":\"" + "eth" + 7 + "\"}]}")) {
+                parser.nextToken();
+                nodes.add(stream.read(parser).node());
+            }
+        }
+        assertSame(tp(nodes.get(0)), tp(nodes.get(1)));
+    }
+
+    private static Object tp(final MapEntryNode session) {
+        final var log = (org.opendaylight.yangtools.yang.data.api.schema.MapNode) session.childByArg(
+            SessionNodes.MESSAGES);
+        return log.body().iterator().next().childByArg(SessionNodes.INGRESS_TP).body();
+    }
+
+    @Test
+    public void microsecondsRoundHalfEvenAsBigDecimalDoes() {
+        final var random = new Random(7);
+        final List<String> numbers = new ArrayList<>(List.of("0", "1", "-1", "1764547200", "1764547200.5",
+            "1764547200.0000005", "1764547200.0000015", "1764547200.00000050001", "1764547200.0000025",
+            "1796103779.307350123", "-2.0000005", "999999999999.999999"));
+        for (int i = 0; i < 10000; i++) {
+            final var sb = new StringBuilder().append(random.nextInt(2) == 0 ? "" : "-")
+                .append(Math.abs(random.nextLong()) % 10_000_000_000L);
+            if (random.nextBoolean()) {
+                sb.append('.');
+                final int digits = 1 + random.nextInt(11);
+                for (int d = 0; d < digits; d++) {
+                    sb.append(random.nextInt(10) < 3 ? '5' : (char) ('0' + random.nextInt(10)));
+                }
+            }
+            numbers.add(sb.toString());
+        }
+        for (var n : numbers) {
+            final long expected = new BigDecimal(n).setScale(6, RoundingMode.HALF_EVEN).unscaledValue().longValueExact();
+            assertEquals(n, expected, SessionStream.micros(n.toCharArray(), 0, n.length()));
+        }
+        // what it leaves to BigDecimal
+        for (var n : List.of("1e9", "1.5E3", "1234567890123.5", ".5", "1.", "")) {
+            assertEquals(n, Long.MIN_VALUE, SessionStream.micros(n.toCharArray(), 0, n.length()));
+        }
+    }
+
+    /** A record whose every field is valid, odd, wrong or absent, in a random order. */
+    private static String randomRecord(final Random r, final int i) {
+        final List<String> fields = new ArrayList<>();
+        if (r.nextInt(40) != 0) {
+            fields.add("\"session_id\":" + pick(r, "\"10.0.0.1/0x0000000" + (i % 10) + "/10.0.0.2-" + i + "\"",
+                "\"s" + i + "\"", "\"\"", "null", String.valueOf(i), "{\"a\":1}", "[1,2]"));
+        }
+        maybe(r, fields, "requester_ip", "\"10.0.0.1\"", "\"192.168.255.254\"", "\"fd00::1\"", "\"::ffff:10.0.0.1\"",
+            "\"10.0.0.256\"", "\"010.0.0.1\"", "\"10.0.0\"", "\"10.0.0.1%eth0\"", "\"x\"", "\"\"", "null", "5",
+            "{\"x\":[1,{\"y\":2}]}");
+        maybe(r, fields, "responder_ip", "\"10.0.0.2\"", "\"0.0.0.0\"", "\"fe80::1%eth0\"", "\"1.2.3.4.5\"",
+            "\"fd00::g\"", "null");
+        maybe(r, fields, "requester_comm_id", "\"0x00000001\"", "\"0xdeadbeef\"", "\"0xDEADBEEF\"", "\"0x1\"",
+            "\"00000000001\"", "\"0x0000000g\"", "null", "12");
+        maybe(r, fields, "responder_comm_id", "\"0xffffffff\"", "\"0x00000000\"", "\"0x123456789\"", "null");
+        maybe(r, fields, "requester_qpn", "0", "16777215", "16777216", "-1", "\"77\"", "\"x\"", "1.9", "true",
+            "null", "[3]", "4294967296");
+        maybe(r, fields, "responder_qpn", "12345", "0", "99999999", "null");
+        maybe(r, fields, "service_id", "\"0x0000000001064791\"", "\"0xffffffffffffffff\"", "\"0x000000000106479\"", "\"0x000000000106479G\"",
+            "null");
+        maybe(r, fields, "roles_known", "true", "false", "1", "0", "\"true\"", "\"yes\"", "2.5", "null", "{}");
+        maybe(r, fields, "rdma_cm_src_port", "40000", "65535", "65536", "-5", "\"80\"", "8.7", "null");
+        maybe(r, fields, "rdma_cm_dst_port", "18515", "0", "true", "null");
+        maybe(r, fields, "requester_udp_src_port", "49152", "0", "65535", "65536", "-1", "\"1\"", "1.5",
+            "99999999999", "null", "[]");
+        maybe(r, fields, "responder_udp_src_port", "60000", "1", "70000", "null");
+        maybe(r, fields, "requester_data", "{\"udp_src_port\":50000,\"ingress_port\":\"swp1\",\"packets\":12}",
+            "{\"udp_src_port\":50000,\"packets\":0}", "{\"udp_src_port\":1,\"ingress_port\":\"\",\"packets\":3}",
+            "{\"udp_src_port\":2,\"ingress_port\":\"eth9\",\"packets\":9223372036854775807,\"extra\":[1,2]}",
+            "{\"udp_src_port\":\"2\",\"packets\":3}", "{\"packets\":3}", "{\"udp_src_port\":2}",
+            "{\"udp_src_port\":2,\"packets\":-1}", "{\"udp_src_port\":2,\"packets\":1.5}",
+            "{\"udp_src_port\":2,\"packets\":92233720368547758070}", "{\"udp_src_port\":2,\"packets\":3,"
+                + "\"ingress_port\":{\"a\":\"b\"}}", "[1]", "7", "null");
+        maybe(r, fields, "responder_data", "{\"udp_src_port\":0,\"packets\":0}",
+            "{\"udp_src_port\":9,\"ingress_port\":\"swp2\",\"packets\":1}", "{\"udp_src_port\":65536,\"packets\":0}", "null");
+        maybe(r, fields, "state", "\"ESTABLISHED\"", "\"REQ_SENT\"", "\"TIMED_OUT\"", "\"established\"", "\"\"",
+            "null", "3");
+        maybe(r, fields, "reject_reason", "28", "65535", "65536", "-1", "\"4\"", "null");
+        maybe(r, fields, "dropped_messages", "0", "4294967295", "4294967296", "null");
+        maybe(r, fields, "first_seen", "1764547200.000001", "1764547200", "1764547200.0000005", "1.5e9",
+            "\"1764547200\"", "null", "-3.25", "1764547200.1234567891");
+        maybe(r, fields, "last_seen", "1764547201.5", "1796103779.307350123", "true", "null");
+        maybe(r, fields, "message_log", messageLog(r), messageLog(r), messageLog(r), "[]", "null", "{\"a\":1}",
+            "\"REQ\"");
+        maybe(r, fields, "unknown_field", "{\"nested\":[1,{\"deeper\":[]}]}", "[[],[{}]]", "\"x\"", "null");
+        maybe(r, fields, "removed", "false");
+        Collections.shuffle(fields, r);
+        return "{" + String.join(",", fields) + "}";
+    }
+
+    private static String messageLog(final Random r) {
+        final List<String> entries = new ArrayList<>();
+        final int n = r.nextInt(5);
+        for (int k = 0; k < n; k++) {
+            final List<String> fields = new ArrayList<>();
+            if (r.nextInt(60) != 0) {
+                fields.add("\"msg\":" + pick(r, "\"REQ\"", "\"REP\"", "\"RTU\"", "\"DREQ\"", "\"DREP\"", "\"REJ\"",
+                    "\"MRA\"", "\"SIDR_REQ\"", "\"LAP\"", "\"FOO\"", "null", "1", "{\"x\":1}"));
+            }
+            maybe(r, fields, "time", "1764547200.000001", "1764547200.0000035", "\"t\"", "null", "2e9");
+            maybe(r, fields, "ingress_port", "\"swp1\"", "\"swp2\"", "\"eth3\"", "\"\"", "null", "4", "[\"a\"]");
+            maybe(r, fields, "from_requester", "true", "false", "0", "\"true\"", "null");
+            maybe(r, fields, "note", "{\"a\":[{}]}");
+            Collections.shuffle(fields, r);
+            entries.add(r.nextInt(40) == 0 ? pick(r, "7", "\"x\"", "[]") : "{" + String.join(",", fields) + "}");
+        }
+        return "[" + String.join(",", entries) + "]";
+    }
+
+    private static void maybe(final Random r, final List<String> fields, final String name, final String... values) {
+        if (r.nextInt(3) != 0) {
+            // mostly the first values (the valid ones), now and then an odd one
+            final String value = r.nextInt(12) != 0 ? values[r.nextInt(Math.min(2, values.length))]
+                : values[r.nextInt(values.length)];
+            fields.add("\"" + name + "\":" + value);
+        }
+    }
+
+    private static String pick(final Random r, final String... values) {
+        return r.nextInt(8) != 0 ? values[0] : values[r.nextInt(values.length)];
+    }
+}
