@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.dom.api.DOMDataBroker;
 import org.opendaylight.mdsal.binding.api.NotificationPublishService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
@@ -33,15 +34,17 @@ public final class InsightService implements ClusterSingletonService, AutoClosea
     private static final ServiceGroupIdentifier IDENTIFIER = new ServiceGroupIdentifier("rst-insight");
 
     private final DataBroker broker;
+    private final DOMDataBroker dom;
     private final NotificationPublishService notifications;
     private final Registration singleton;
     private @Nullable InsightWorker worker;
     private @Nullable ScheduledExecutorService executor;
     private boolean closed;
 
-    public InsightService(final DataBroker broker, final NotificationPublishService notifications,
-            final ClusterSingletonServiceProvider singletons) {
+    public InsightService(final DataBroker broker, final DOMDataBroker dom,
+            final NotificationPublishService notifications, final ClusterSingletonServiceProvider singletons) {
         this.broker = requireNonNull(broker);
+        this.dom = requireNonNull(dom);
         this.notifications = requireNonNull(notifications);
         singleton = singletons.registerClusterSingletonService(this);
         LOG.info("RST insight started");
@@ -70,7 +73,7 @@ public final class InsightService implements ClusterSingletonService, AutoClosea
         final var exec = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("rst-insight").daemon()
             .factory());
         executor = exec;
-        worker = new InsightWorker(broker, notifications, ProblemDetector.Options.DEFAULTS, exec,
+        worker = new InsightWorker(broker, dom, notifications, ProblemDetector.Options.DEFAULTS, exec,
             () -> System.currentTimeMillis() / 1000.0, 5);
         LOG.info("RST insight is the active instance");
     }

@@ -26,18 +26,17 @@ import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
 import org.opendaylight.mdsal.binding.api.DataObjectModification;
-import org.opendaylight.mdsal.binding.api.DataObjectModified;
-import org.opendaylight.mdsal.binding.api.DataObjectWritten;
 import org.opendaylight.mdsal.binding.api.DataTreeChangeListener;
 import org.opendaylight.mdsal.binding.api.DataTreeModification;
 import org.opendaylight.mdsal.binding.api.NotificationPublishService;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeChangeListener;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentDroppingPacketsBuilder;
@@ -53,6 +52,9 @@ import org.opendaylight.yangtools.binding.Notification;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidate;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidateNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,7 +97,7 @@ final class InsightWorker implements AutoCloseable {
      * @param idleRecompute seconds between recomputations when nothing changed (time alone can
      *     make a problem: a DREQ that stays unanswered)
      */
-    InsightWorker(final DataBroker broker, final NotificationPublishService notifications,
+    InsightWorker(final DataBroker broker, final DOMDataBroker dom, final NotificationPublishService notifications,
             final ProblemDetector.Options options, final ScheduledExecutorService executor, final DoubleSupplier clock,
             final double idleRecompute) {
         this.broker = requireNonNull(broker);
@@ -103,9 +105,26 @@ final class InsightWorker implements AutoCloseable {
         detector = new ProblemDetector(options);
         this.executor = requireNonNull(executor);
         this.clock = requireNonNull(clock);
+        // the sessions through the DOM API, read leaf by leaf (SessionLeaves); the agents' status,
+        // rare, through the binding one
+        final var dtcs = requireNonNull(dom.extension(DOMDataBroker.DataTreeChangeExtension.class),
+            "the DOM data broker follows no data tree changes");
+        registrations.add(dtcs.registerTreeChangeListener(
+            DOMDataTreeIdentifier.of(LogicalDatastoreType.OPERATIONAL, SessionLeaves.switches()),
+            new DOMDataTreeChangeListener() {
+                @Override
+                public void onDataTreeChanged(final List<DataTreeCandidate> changes) {
+                    executor.execute(() -> onSwitches(changes));
+                }
+
+                @Override
+                public void onInitialData() {
+                    // nothing yet: nothing to index
+                }
+            }));
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
-            DataObjectReference.builder(Rft.class).child(Switch.class).build(),
-            (DataTreeChangeListener<Switch>) changes -> executor.execute(() -> onSwitches(changes))));
+            DataObjectReference.builder(Rft.class).child(Switch.class).child(AgentStatus.class).build(),
+            (DataTreeChangeListener<AgentStatus>) changes -> executor.execute(() -> onAgents(changes))));
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
             DataObjectReference.builder(Rpt.class).child(Path.class).build(),
             (DataTreeChangeListener<Path>) changes -> executor.execute(() -> onPaths(changes))));
@@ -116,7 +135,21 @@ final class InsightWorker implements AutoCloseable {
         return snapshot;
     }
 
-    private void onSwitches(final List<DataTreeModification<Switch>> changes) {
+    private void onAgents(final List<DataTreeModification<AgentStatus>> changes) {
+        if (closed) {
+            return;
+        }
+        final double now = clock.getAsDouble();
+        for (var change : changes) {
+            final var root = change.getRootNode();
+            if (root instanceof DataObjectModification.WithDataAfter<AgentStatus> present) {
+                final String node = change.path().toLegacy().firstKeyOf(Switch.class).getNodeId().getValue();
+                agent(node, present.dataAfter(), now);
+            }
+        }
+    }
+
+    private void onSwitches(final List<DataTreeCandidate> changes) {
         if (closed) {
             return;
         }
@@ -124,43 +157,17 @@ final class InsightWorker implements AutoCloseable {
         final Set<String> touched = new HashSet<>();
         for (var change : changes) {
             final var root = change.getRootNode();
-            final String node = root.coerceKeyStep(Switch.class).key().getNodeId().getValue();
-            switch (root) {
-                case DataObjectWritten<Switch> written -> {
-                    // a whole switch written: its sessions replace what the index held for it
-                    final var after = written.dataAfter();
-                    final var now2 = after.nonnullSession();
-                    for (var id : index.sessionsOf(node)) {
-                        if (!now2.containsKey(new SessionKey(id))) {
-                            index.removeSighting(node, id);
-                            touched.add(id);
-                        }
+            final var path = change.getRootPath();
+            final String rootSwitch = path.isEmpty() ? null : SessionLeaves.nodeId(path.getLastPathArgument());
+            if (rootSwitch != null) {
+                onSwitch(rootSwitch, root, now, touched);
+            } else {
+                // the list itself: its entries are the switches
+                for (var child : root.childNodes()) {
+                    final String node = SessionLeaves.nodeId(child.name());
+                    if (node != null) {
+                        onSwitch(node, child, now, touched);
                     }
-                    for (var session : now2.values()) {
-                        index.putSighting(Sighting.of(node, session), session.getSessionId(), now);
-                        touched.add(session.getSessionId());
-                    }
-                    agent(node, after.getAgentStatus(), now);
-                }
-                case DataObjectModified<Switch> modified -> {
-                    for (var child : modified.getModifiedChildren(Session.class)) {
-                        final String id = child.coerceKeyStep(Session.class).key().getSessionId();
-                        touched.add(id);
-                        switch (child) {
-                            case DataObjectDeleted<Session> gone -> index.removeSighting(node, id);
-                            case DataObjectModification.WithDataAfter<Session> present ->
-                                index.putSighting(Sighting.of(node, present.dataAfter()), id, now);
-                        }
-                    }
-                    final var status = modified.getModifiedChildContainer(AgentStatus.class);
-                    if (status != null) {
-                        agent(node, status instanceof DataObjectModification.WithDataAfter<AgentStatus> present
-                            ? present.dataAfter() : null, now);
-                    }
-                }
-                case DataObjectDeleted<Switch> deleted -> {
-                    touched.addAll(index.sessionsOf(node));
-                    index.removeSwitch(node);
                 }
             }
         }
@@ -177,6 +184,70 @@ final class InsightWorker implements AutoCloseable {
         }
         dirty = true;
         tick(1);
+    }
+
+    /** One switch entry's change: its sessions' sightings follow it. */
+    private void onSwitch(final String node, final DataTreeCandidateNode change, final double now,
+            final Set<String> touched) {
+        switch (change.modificationType()) {
+            case DELETE, DISAPPEARED -> {
+                touched.addAll(index.sessionsOf(node));
+                index.removeSwitch(node);
+            }
+            case WRITE, APPEARED -> {
+                // a whole switch written: its sessions replace what the index held for it
+                final Map<String, MapEntryNode> after = new HashMap<>();
+                if (change.dataAfter() instanceof MapEntryNode sw) {
+                    for (var session : SessionLeaves.sessionsOf(sw)) {
+                        final String id = SessionLeaves.sessionId(session.name());
+                        if (id != null) {
+                            after.put(id, session);
+                        }
+                    }
+                }
+                for (var id : index.sessionsOf(node)) {
+                    if (!after.containsKey(id)) {
+                        index.removeSighting(node, id);
+                        touched.add(id);
+                    }
+                }
+                after.forEach((id, session) -> {
+                    index.putSighting(SessionLeaves.sighting(node, session), id, now);
+                    touched.add(id);
+                });
+            }
+            case SUBTREE_MODIFIED -> {
+                final var sessions = change.modifiedChild(SessionLeaves.SESSIONS);
+                if (sessions == null) {
+                    // the agent's status, say: no session moved
+                    return;
+                }
+                for (var child : sessions.childNodes()) {
+                    final String id = SessionLeaves.sessionId(child.name());
+                    if (id == null) {
+                        continue;
+                    }
+                    switch (child.modificationType()) {
+                        case UNMODIFIED -> {
+                            // nothing
+                        }
+                        case DELETE, DISAPPEARED -> {
+                            index.removeSighting(node, id);
+                            touched.add(id);
+                        }
+                        default -> {
+                            if (child.dataAfter() instanceof MapEntryNode session) {
+                                index.putSighting(SessionLeaves.sighting(node, session), id, now);
+                                touched.add(id);
+                            }
+                        }
+                    }
+                }
+            }
+            default -> {
+                // unmodified
+            }
+        }
     }
 
     private void agent(final String node, final @Nullable AgentStatus status, final double now) {

@@ -98,7 +98,7 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         subscriptions.add(subscriber.registerListener(AgentDroppingPackets.class, received::add, Runnable::run));
         executor = Executors.newSingleThreadScheduledExecutor();
         now = System.currentTimeMillis() / 1000.0;
-        worker = new InsightWorker(getDataBroker(), customizer.createNotificationPublishService(),
+        worker = new InsightWorker(getDataBroker(), getDomBroker(), customizer.createNotificationPublishService(),
             ProblemDetector.Options.DEFAULTS, executor, () -> now, 1);
     }
 
@@ -473,7 +473,9 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private Problems awaitProblems(final Predicate<Problems> condition) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        // generous: the first test of the class pays the codec's and the JIT's warm-up, on a
+        // machine that may be busy with other builds
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         Optional<Problems> last = Optional.empty();
         while (System.nanoTime() < deadline) {
             try (var rtx = getDataBroker().newReadOnlyTransaction()) {

@@ -1,0 +1,91 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import static org.junit.Assert.assertEquals;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.Test;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.ServiceId;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.yang.common.Decimal64;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+
+/**
+ * A sighting read leaf by leaf from the datastore's node is the one read from the binding session,
+ * for every field it takes: states, message types, absent leaves, IPv4 and IPv6.
+ */
+public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
+    @Test
+    public void theSightingOfTheNodeIsTheSightingOfTheSession() throws Exception {
+        final var customizer = getDataBrokerTestCustomizer();
+        customizer.updateSchema(getRuntimeContext());
+        final var codec = customizer.getAdapterContext().currentSerializer();
+        final List<Session> sessions = new ArrayList<>();
+        sessions.add(new SessionBuilder().setSessionId("bare").build());
+        int n = 0;
+        for (var state : SessionState.values()) {
+            final List<Message> log = new ArrayList<>();
+            long seq = 0;
+            for (var type : CmMessageType.values()) {
+                final var m = new MessageBuilder().setSeq(Uint32.valueOf(seq++)).setType(type);
+                if (seq % 2 == 0) {
+                    m.setIngressTp(new TpId("swp" + seq)).setTime(seconds("1764547200." + seq));
+                }
+                log.add(m.build());
+                // a second of the same type: the first counts
+                log.add(new MessageBuilder().setSeq(Uint32.valueOf(100 + seq)).setType(type)
+                    .setIngressTp(new TpId("late")).setTime(seconds("1764547300")).build());
+            }
+            final var b = new SessionBuilder().setSessionId("s" + n++).setState(state).setMessage(log)
+                .setFirstSeen(seconds("1764547200.000001")).setLastSeen(seconds("1764547201.5"));
+            if (n % 2 == 0) {
+                b.setRequesterIp(new IpAddress(new Ipv4Address("10.0.0.1")))
+                    .setResponderIp(new IpAddress(new Ipv4Address("10.0.0.2")))
+                    .setServiceId(new ServiceId("0x0000000001064791")).setRolesKnown(false)
+                    .setRejectReason(Uint16.valueOf(28));
+            } else {
+                b.setRequesterIp(new IpAddress(new Ipv6Address("fd00::1")))
+                    .setResponderIp(new IpAddress(new Ipv6Address("fd00::2"))).setRolesKnown(true);
+            }
+            sessions.add(b.build());
+        }
+        for (var session : sessions) {
+            final var path = DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId("sw")))
+                .child(Session.class, new SessionKey(session.getSessionId())).build();
+            final var node = (MapEntryNode) codec.toNormalizedDataObject(path, session).node();
+            assertEquals(session.getSessionId(), Sighting.of("sw", session), SessionLeaves.sighting("sw", node));
+            assertEquals(session.getSessionId(), SessionLeaves.sessionId(node.name()));
+        }
+    }
+
+    private static EpochSeconds seconds(final String text) {
+        return new EpochSeconds(Decimal64.valueOf(new BigDecimal(text).setScale(6)));
+    }
+}
