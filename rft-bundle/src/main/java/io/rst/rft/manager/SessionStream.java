@@ -10,7 +10,6 @@ package io.rst.rft.manager;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.HashMap;
 import java.util.Map;
@@ -469,11 +468,24 @@ final class SessionStream {
         }
         final long micros = micros(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
         if (micros != Long.MIN_VALUE) {
-            // through BigDecimal as SessionJson goes: Decimal64 keeps the scale it is given, and
-            // nodes must come out equal to be compared
-            return Decimal64.valueOf(BigDecimal.valueOf(micros, 6));
+            return decimal(micros);
         }
         return Decimal64.valueOf(p.getDecimalValue().setScale(6, RoundingMode.HALF_EVEN));
+    }
+
+    /**
+     * Microseconds as the Decimal64 that {@code Decimal64.valueOf(BigDecimal)} makes of them (the
+     * scale of the shortest fraction, at least one digit), without its trip through a string:
+     * Decimal64 keeps the scale it is given, and nodes must come out equal to be compared.
+     */
+    static Decimal64 decimal(final long micros) {
+        long unscaled = micros;
+        int scale = 6;
+        while (scale > 1 && unscaled % 10 == 0) {
+            unscaled /= 10;
+            scale--;
+        }
+        return Decimal64.of(scale, unscaled);
     }
 
     /**

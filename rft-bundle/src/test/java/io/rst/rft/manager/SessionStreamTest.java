@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.Test;
+import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 
 /**
@@ -146,8 +147,15 @@ public class SessionStreamTest {
             numbers.add(sb.toString());
         }
         for (var n : numbers) {
-            final long expected = new BigDecimal(n).setScale(6, RoundingMode.HALF_EVEN).unscaledValue().longValueExact();
-            assertEquals(n, expected, SessionStream.micros(n.toCharArray(), 0, n.length()));
+            final var exact = new BigDecimal(n).setScale(6, RoundingMode.HALF_EVEN);
+            final long micros = SessionStream.micros(n.toCharArray(), 0, n.length());
+            assertEquals(n, exact.unscaledValue().longValueExact(), micros);
+            // the same Decimal64 as the codec's way makes, scale and all
+            final var expected = Decimal64.valueOf(exact);
+            final var actual = SessionStream.decimal(micros);
+            assertEquals(n, expected, actual);
+            assertEquals(n, expected.scale(), actual.scale());
+            assertEquals(n, expected.toString(), actual.toString());
         }
         // what it leaves to BigDecimal
         for (var n : List.of("1e9", "1.5E3", "1234567890123.5", ".5", "1.", "")) {
