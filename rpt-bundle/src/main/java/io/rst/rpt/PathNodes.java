@@ -7,13 +7,16 @@
  */
 package io.rst.rpt;
 
+import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop;
@@ -165,7 +168,7 @@ final class PathNodes {
             b.withChild(ImmutableNodes.leafNode(RESPONDER_QPN, Uint32.valueOf(path.responderQpn())));
         }
         if (path.state() != null) {
-            b.withChild(cache.leaf(STATE, path.state().getName()));
+            b.withChild(cache.state(path.state()));
         }
         b.withChild(cache.direction(Cache.FORWARD, path.forward()));
         b.withChild(cache.direction(Cache.REVERSE, path.reverse()));
@@ -208,13 +211,12 @@ final class PathNodes {
         private record HopKey(int index, PathAssembler.HopResult hop, boolean data) {
         }
 
-        private record LeafKey(NodeIdentifier name, String value) {
-        }
-
         private final List<Map<PathAssembler.DirectionResult, ContainerNode>> directions = List.of(lru(), lru(), lru(),
             lru());
         private final Map<HopKey, MapEntryNode> hops = lru();
-        private final Map<LeafKey, LeafNode<String>> leaves = lru();
+        // by leaf (a handful), then by value
+        private final Map<NodeIdentifier, Map<String, LeafNode<String>>> leaves = new IdentityHashMap<>();
+        private final Map<SessionState, LeafNode<String>> states = new EnumMap<>(SessionState.class);
         private final Map<Integer, NodeIdentifierWithPredicates> hopKeys = new HashMap<>();
         private final Map<Integer, LeafNode<Uint16>> hopIndexes = new HashMap<>();
         private final LeafNode<String>[] traffic;
@@ -237,14 +239,18 @@ final class PathNodes {
         }
 
         LeafNode<String> leaf(final NodeIdentifier name, final String value) {
-            final var key = new LeafKey(name, value);
-            final var known = leaves.get(key);
+            final var byValue = leaves.computeIfAbsent(name, k -> lru());
+            final var known = byValue.get(value);
             if (known != null) {
                 return known;
             }
             final LeafNode<String> made = ImmutableNodes.leafNode(name, value);
-            leaves.put(key, made);
+            byValue.put(value, made);
             return made;
+        }
+
+        LeafNode<String> state(final SessionState state) {
+            return states.computeIfAbsent(state, s -> ImmutableNodes.leafNode(STATE, s.getName()));
         }
 
         ContainerNode direction(final int which, final PathAssembler.DirectionResult direction) {
