@@ -25,7 +25,7 @@ import org.eclipse.jdt.annotation.Nullable;
 final class HostIndex {
     static final HostIndex EMPTY = new HostIndex(Map.of(), Set.of(), Set.of());
     /** Addresses' texts whose host is remembered at most. */
-    private static final int MAX_TEXTS = 65_536;
+    private static final int MAX_TEXTS = 16_384;
 
     private final Map<InetAddress, String> hostByIp;
     private final Set<String> hosts;

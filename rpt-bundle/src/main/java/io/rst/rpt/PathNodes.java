@@ -155,11 +155,12 @@ final class PathNodes {
         final String id = path.sessionId();
         final var b = BUILDERS.newMapEntryBuilder(PATH_CHILDREN).withNodeIdentifier(key(id))
             .withChild(ImmutableNodes.leafNode(SESSION_ID, id));
+        // addresses are not cached: there may be as many as paths
         if (path.requesterIp() != null) {
-            b.withChild(cache.leaf(REQUESTER_IP, path.requesterIp()));
+            b.withChild(ImmutableNodes.leafNode(REQUESTER_IP, path.requesterIp()));
         }
         if (path.responderIp() != null) {
-            b.withChild(cache.leaf(RESPONDER_IP, path.responderIp()));
+            b.withChild(ImmutableNodes.leafNode(RESPONDER_IP, path.responderIp()));
         }
         if (path.requesterQpn() >= 0) {
             b.withChild(ImmutableNodes.leafNode(REQUESTER_QPN, Uint32.valueOf(path.requesterQpn())));
@@ -192,8 +193,8 @@ final class PathNodes {
 
     /**
      * The parts of path nodes that repeat between paths, made once: a direction (the sessions
-     * between two hosts that took the same way have the same), a hop, a leaf naming a node, a port,
-     * an address or a state. Nodes are immutable, so the datastore holds one copy for all the paths
+     * between two hosts that took the same way have the same), a hop, a leaf naming a node or a
+     * port, a state. Nodes are immutable, so the datastore holds one copy for all the paths
      * that have it. Each kind is kept for the {@link #SIZE} last used. Not thread-safe: the RPT's
      * thread only.
      */

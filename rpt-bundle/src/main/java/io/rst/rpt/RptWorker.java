@@ -422,16 +422,19 @@ final class RptWorker implements AutoCloseable {
     }
 
     /** Records the session as {@code seen}'s switch has it; dirty unless that changed nothing a path shows. */
-    private void put(final String id, final SwitchSession seen, final Set<String> dirty) {
+    private void put(final String id, final SwitchSession reported, final Set<String> dirty) {
         final var before = sessions.getOrDefault(id, NO_SWITCHES);
-        final int at = indexOf(before, seen.node());
+        final int at = indexOf(before, reported.node());
+        if (at >= 0 && before[at].equals(reported)) {
+            // what the path needs is as it was (a packet count changed, say): the path is too
+            return;
+        }
+        // the session's addresses once, whichever switches have them
+        final var seen = before.length == 0 ? reported : reported.sharing(before[at == 0 && before.length > 1 ? 1 : 0]);
         final SwitchSession[] after;
         if (at < 0) {
             after = Arrays.copyOf(before, before.length + 1);
             after[before.length] = seen;
-        } else if (before[at].equals(seen)) {
-            // what the path needs is as it was (a packet count changed, say): the path is too
-            return;
         } else {
             after = before.clone();
             after[at] = seen;

@@ -91,8 +91,9 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
      * @param node the switch, already interned
      */
     static SwitchSession of(final String node, final MapEntryNode entry) {
-        final String requesterIp = Names.intern(string(entry, REQUESTER_IP));
-        final String responderIp = Names.intern(string(entry, RESPONDER_IP));
+        // addresses are not interned: there may be as many as sessions (see sharing())
+        final String requesterIp = string(entry, REQUESTER_IP);
+        final String responderIp = string(entry, RESPONDER_IP);
         final String stateName = string(entry, STATE);
         final SessionState state = stateName == null ? null : SessionState.forName(stateName);
         boolean forward = false;
@@ -126,6 +127,22 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
             reverseTp, reverseMicros, requesterData != null,
             requesterData == null ? null : Names.intern(string(requesterData, INGRESS_PORT)), responderData != null,
             responderData == null ? null : Names.intern(string(responderData, INGRESS_PORT)));
+    }
+
+    /**
+     * This, with the addresses' strings of {@code other} (the same session at another switch) where
+     * they are equal: one copy per session rather than one per switch.
+     */
+    SwitchSession sharing(final SwitchSession other) {
+        final boolean requester = requesterIp != null && requesterIp.equals(other.requesterIp);
+        final boolean responder = responderIp != null && responderIp.equals(other.responderIp);
+        if (!requester && !responder) {
+            return this;
+        }
+        return new SwitchSession(node, requester ? other.requesterIp : requesterIp,
+            responder ? other.responderIp : responderIp, requesterQpn, responderQpn, state, firstSeenMicros,
+            lastSeenMicros, forward, forwardTp, forwardMicros, reverse, reverseTp, reverseMicros, requesterData,
+            requesterDataPort, responderData, responderDataPort);
     }
 
     /** REQ and RTU come from the requester, REP, REJ and MRA (of a REQ) from the responder. */
