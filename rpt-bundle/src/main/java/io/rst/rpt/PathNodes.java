@@ -44,7 +44,8 @@ import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 
 /**
  * A path as the datastore stores it ({@code rdma-path-table:rpt/path}, a {@code MapEntryNode}),
- * built by hand from the binding {@link Path}. The binding codec streams a DataObject through a
+ * built by hand from the RPT's {@link PathValue} (or from a binding {@link Path}, which the tests
+ * hold against the codec and the value's node against). The binding codec streams a DataObject through a
  * generic, reflective writer, and a profile of a CM storm showed the RPT's thread spending half its
  * time there; these builders with identifiers made once cost a fraction of that. The values are
  * those the codec gives (enumerations as their YANG names, {@code rft:qpn} as {@code Uint32},
@@ -126,7 +127,10 @@ final class PathNodes {
         return PATHS.node(key(sessionId));
     }
 
-    /** The path's list entry, as the binding codec would give it for {@code path}. */
+    /**
+     * The path's list entry, as the binding codec would give it for {@code path}. The RPT writes
+     * {@link #node(PathValue, Cache)}; this one is the reference the tests hold that against.
+     */
     static MapEntryNode node(final Path path) {
         final String id = path.getSessionId();
         final var b = BUILDERS.newMapEntryBuilder(PATH_CHILDREN).withNodeIdentifier(key(id))

@@ -225,6 +225,41 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     /**
+     * A switch's entry put again whole (not merged) replaces its table: the sessions it no longer
+     * has are gone from the paths, those it still has stay.
+     */
+    @Test
+    public void aSwitchPutAgainWholeReplacesItsSessions() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        final String other = "10.9.0.2/0x00000002/10.9.0.3";
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth4");
+        putSession("leaf1", other, "leaf1-eth1", "leaf1-eth4");
+        putSession("spine2", "spine2-eth1", "spine2-eth2");
+        putSession("leaf2", "leaf2-eth4", "leaf2-eth1");
+        awaitPath(p -> p.isPresent() && p.orElseThrow().getForward().getComplete());
+        final var kept = new SessionBuilder(readSession("leaf1", other)).build();
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.put(LogicalDatastoreType.OPERATIONAL,
+            DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId("leaf1"))).build(),
+            new SwitchBuilder().setNodeId(new NodeId("leaf1"))
+                .setAgentStatus(new AgentStatusBuilder().setState(AgentState.CAPTURING).build())
+                .setSession(Map.of(kept.key(), kept)).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+        // leaf1 saw nothing of the first session any more: its hop is inferred
+        final var path = awaitPath(p -> p.isPresent() && !p.orElseThrow().getForward().getComplete()).orElseThrow();
+        assertEquals(List.of(false, true, true), observed(path.getForward()));
+        assertTrue(awaitPath(other, p -> p.isPresent()).isPresent());
+    }
+
+    private Session readSession(final String node, final String id) throws Exception {
+        try (var rtx = getDataBroker().newReadOnlyTransaction()) {
+            return rtx.read(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+                .child(Switch.class, new SwitchKey(new NodeId(node))).child(Session.class, new SessionKey(id)).build())
+                .get(5, TimeUnit.SECONDS).orElseThrow();
+        }
+    }
+
+    /**
      * Sessions a switch has without messages or with little else than their id still make their
      * (gapped) paths, and do not keep the other sessions of the same commit from theirs.
      */
