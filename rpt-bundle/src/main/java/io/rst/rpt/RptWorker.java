@@ -406,7 +406,7 @@ final class RptWorker implements AutoCloseable {
     }
 
     private void replaceAll(final String node, final Map<String, SwitchSession> now, final Set<String> dirty) {
-        // rare (a switch learnt or forgotten): every session is looked at for the switch's
+        // rare (a switch learnt or forgotten): every session is looked at for those of the switch
         final List<String> gone = new ArrayList<>();
         for (var entry : sessions.entrySet()) {
             if (!now.containsKey(entry.getKey()) && indexOf(entry.getValue(), node) >= 0) {
@@ -421,7 +421,7 @@ final class RptWorker implements AutoCloseable {
         }
     }
 
-    /** Records the session as {@code seen}'s switch has it; dirty unless that changed nothing a path shows. */
+    /** Records the session as {@code reported}'s switch has it; dirty unless that changes what a path shows. */
     private void put(final String id, final SwitchSession reported, final Set<String> dirty) {
         final var before = sessions.getOrDefault(id, NO_SWITCHES);
         final int at = indexOf(before, reported.node());
