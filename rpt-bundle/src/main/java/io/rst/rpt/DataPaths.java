@@ -10,18 +10,12 @@ package io.rst.rpt;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.eclipse.jdt.annotation.Nullable;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.DataFlow;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.HopBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataForwardBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataReverseBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathBuilder;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
 import org.opendaylight.yangtools.yang.common.Uint16;
@@ -50,53 +44,63 @@ final class DataPaths {
     }
 
     /**
-     * Adds {@code data-forward}, {@code data-reverse}, {@code data-path-differs} and the anomalies
-     * to {@code builder}.
+     * A session's data paths and the verdict on them.
      *
-     * @param byNode the session as each switch that saw it has it
+     * @param forward the requester's data, its gaps worded for data
+     * @param reverse the responder's data
+     * @param differs whether either parted from its CM ({@code data-path-differs})
+     * @param anomalies where, in words, or null where nowhere
      */
-    static void add(final PathBuilder builder, final Map<String, Session> byNode, final PathAssembler.Fabric fabric,
+    record Result(PathAssembler.DirectionResult forward, PathAssembler.DirectionResult reverse, boolean differs,
+            @Nullable List<String> anomalies) {
+    }
+
+    /**
+     * The session's {@code data-forward}, {@code data-reverse}, {@code data-path-differs} and
+     * anomalies, or null where no switch sampled its data.
+     *
+     * @param seen the session as each switch that saw it has it
+     */
+    static @Nullable Result of(final List<SwitchSession> seen, final PathAssembler.Fabric fabric,
             final @Nullable String requester, final @Nullable String responder,
             final PathAssembler.DirectionResult cmForward, final PathAssembler.DirectionResult cmReverse) {
-        final List<PathAssembler.Observation> forward = new ArrayList<>();
-        final List<PathAssembler.Observation> reverse = new ArrayList<>();
-        for (var entry : byNode.entrySet()) {
-            final Session s = entry.getValue();
-            final long first = s.getFirstSeen() == null ? 0
-                : s.getFirstSeen().getValue().decimalValue().movePointRight(6).longValue();
-            observe(entry.getKey(), s.getRequesterData(), first, forward);
-            observe(entry.getKey(), s.getResponderData(), first, reverse);
+        List<PathAssembler.Observation> forward = null;
+        List<PathAssembler.Observation> reverse = null;
+        for (var s : seen) {
+            if (s.requesterData()) {
+                if (forward == null) {
+                    forward = new ArrayList<>();
+                }
+                forward.add(new PathAssembler.Observation(s.node(), s.requesterDataPort(), s.firstSeenMicros()));
+            }
+            if (s.responderData()) {
+                if (reverse == null) {
+                    reverse = new ArrayList<>();
+                }
+                reverse.add(new PathAssembler.Observation(s.node(), s.responderDataPort(), s.firstSeenMicros()));
+            }
         }
-        if (forward.isEmpty() && reverse.isEmpty()) {
-            return;
+        if (forward == null && reverse == null) {
+            return null;
         }
-        final var fwd = PathAssembler.assemble(forward, fabric, requester, responder);
-        final var rev = PathAssembler.assemble(reverse, fabric, responder, requester);
-        final var f = new DataForwardBuilder().setComplete(fwd.complete()).setHop(hops(fwd, TrafficKind.Data))
-            .setGap(gaps(fwd));
-        if (fwd.source() != null) {
-            f.setSourceNode(new NodeId(fwd.source().node())).setSourceTp(tp(fwd.source().tp()));
+        if (forward == null) {
+            forward = List.of();
         }
-        if (fwd.destination() != null) {
-            f.setDestinationNode(new NodeId(fwd.destination().node())).setDestinationTp(tp(fwd.destination().tp()));
+        if (reverse == null) {
+            reverse = List.of();
         }
-        final var r = new DataReverseBuilder().setComplete(rev.complete()).setHop(hops(rev, TrafficKind.Data))
-            .setGap(gaps(rev));
-        if (rev.source() != null) {
-            r.setSourceNode(new NodeId(rev.source().node())).setSourceTp(tp(rev.source().tp()));
-        }
-        if (rev.destination() != null) {
-            r.setDestinationNode(new NodeId(rev.destination().node())).setDestinationTp(tp(rev.destination().tp()));
-        }
+        final var fwd = dataGaps(PathAssembler.assemble(forward, fabric, requester, responder));
+        final var rev = dataGaps(PathAssembler.assemble(reverse, fabric, responder, requester));
         final Set<String> anomalies = new LinkedHashSet<>();
-        final var existing = builder.getAnomaly();
-        if (existing != null) {
-            anomalies.addAll(existing);
-        }
         final boolean fwdDiffers = differ("forward", cmForward, forward, anomalies);
         final boolean revDiffers = differ("reverse", cmReverse, reverse, anomalies);
-        builder.setDataForward(f.build()).setDataReverse(r.build()).setDataPathDiffers(fwdDiffers || revDiffers)
-            .setAnomaly(anomalies.isEmpty() ? null : anomalies);
+        return new Result(fwd, rev, fwdDiffers || revDiffers, anomalies.isEmpty() ? null : List.copyOf(anomalies));
+    }
+
+    /** The direction with its gaps worded for data, each once. */
+    private static PathAssembler.DirectionResult dataGaps(final PathAssembler.DirectionResult path) {
+        return new PathAssembler.DirectionResult(path.hops(), path.complete(), List.copyOf(gaps(path)), path.source(),
+            path.destination());
     }
 
     private static Set<String> gaps(final PathAssembler.DirectionResult path) {
@@ -105,13 +109,6 @@ final class DataPaths {
             out.add(gap.replace(PathAssembler.SILENT, SILENT_DATA));
         }
         return out;
-    }
-
-    private static void observe(final String node, final @Nullable DataFlow flow, final long first,
-            final List<PathAssembler.Observation> out) {
-        if (flow != null) {
-            out.add(new PathAssembler.Observation(node, flow.getIngressPort(), first));
-        }
     }
 
     /**
@@ -168,9 +165,5 @@ final class DataPaths {
             out.add(b.build());
         }
         return out;
-    }
-
-    private static @Nullable TpId tp(final @Nullable String tp) {
-        return tp == null ? null : new TpId(tp);
     }
 }

@@ -12,7 +12,9 @@ import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jdt.annotation.Nullable;
 
 /**
@@ -22,10 +24,15 @@ import org.eclipse.jdt.annotation.Nullable;
  */
 final class HostIndex {
     static final HostIndex EMPTY = new HostIndex(Map.of(), Set.of(), Set.of());
+    /** Addresses' texts whose host is remembered at most. */
+    private static final int MAX_TEXTS = 16_384;
 
     private final Map<InetAddress, String> hostByIp;
     private final Set<String> hosts;
     private final Set<String> switches;
+    // hostOf by the address's text, as asked: every path asks for its two ends, and parsing the
+    // text each time was a tenth of the path's assembly; bounded, the rest is parsed each time
+    private final Map<String, Optional<String>> hostByText = new ConcurrentHashMap<>();
 
     private HostIndex(final Map<InetAddress, String> hostByIp, final Set<String> hosts, final Set<String> switches) {
         this.hostByIp = hostByIp;
@@ -38,8 +45,19 @@ final class HostIndex {
      * the topology does not say which), or {@code ip} is not an address.
      */
     @Nullable String hostOf(final @Nullable String ip) {
+        if (ip == null || hostByIp.isEmpty()) {
+            return null;
+        }
+        final var known = hostByText.get(ip);
+        if (known != null) {
+            return known.orElse(null);
+        }
         final var address = parse(ip);
-        return address == null ? null : hostByIp.get(address);
+        final String host = address == null ? null : hostByIp.get(address);
+        if (hostByText.size() < MAX_TEXTS) {
+            hostByText.put(ip, Optional.ofNullable(host));
+        }
+        return host;
     }
 
     /** Whether the topology says {@code node} is a host. */

@@ -10,7 +10,6 @@ package io.rst.rpt;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -42,6 +41,10 @@ import org.eclipse.jdt.annotation.Nullable;
  * </pre>
  */
 final class PathAssembler {
+    /** Observations by the time they were first seen, then by node. */
+    private static final Comparator<Observation> EARLIEST_FIRST =
+        Comparator.comparingLong(Observation::firstSeenMicros).thenComparing(Observation::node);
+
     /** Why a switch on the way is silent, in a gap. */
     static final String SILENT = "RFT there saw nothing (off, agent down, or lost)";
 
@@ -162,7 +165,9 @@ final class PathAssembler {
         final Map<String, LinkIndex.End> feeding = new HashMap<>();
         final Map<String, String> nextOf = new HashMap<>();
         final List<String> gaps = new ArrayList<>();
-        for (var obs : sorted(byNode.values())) {
+        // earliest first (the same order each time: by time, then by node)
+        final var ordered = sorted(byNode.values());
+        for (var obs : ordered) {
             if (obs.ingressTp() == null) {
                 gaps.add(obs.node() + " did not say on which port the session's messages entered");
                 continue;
@@ -181,7 +186,7 @@ final class PathAssembler {
         // chains of observed hops: each starts at a hop not fed by another observed hop; earliest first
         final List<List<Hop>> chains = new ArrayList<>();
         final Set<String> placed = new HashSet<>();
-        for (var start : sorted(byNode.values())) {
+        for (var start : ordered) {
             final var src = feeding.get(start.node());
             if (src != null && byNode.containsKey(src.node()) && !src.node().equals(start.node())
                     && start.node().equals(nextOf.get(src.node()))) {
@@ -197,7 +202,7 @@ final class PathAssembler {
             }
             chains.add(chain);
         }
-        for (var obs : sorted(byNode.values())) {
+        for (var obs : ordered) {
             if (!placed.contains(obs.node())) {
                 // a loop among the observations: report it, keep the hop
                 gaps.add(obs.node() + " is on a forwarding loop");
@@ -422,9 +427,9 @@ final class PathAssembler {
     }
 
     private static List<Observation> sorted(final java.util.Collection<Observation> observations) {
-        return observations.stream()
-            .sorted(Comparator.comparingLong(Observation::firstSeenMicros).thenComparing(Observation::node))
-            .toList();
+        final List<Observation> out = new ArrayList<>(observations);
+        out.sort(EARLIEST_FIRST);
+        return out;
     }
 
     /**
@@ -434,9 +439,17 @@ final class PathAssembler {
         if (forward.hops().isEmpty() || reverse.hops().isEmpty()) {
             return false;
         }
-        final var fwd = forward.hops().stream().map(HopResult::node).toList();
-        final var rev = new ArrayList<>(reverse.hops().stream().map(HopResult::node).toList());
-        Collections.reverse(rev);
-        return !fwd.equals(rev);
+        final var fwd = forward.hops();
+        final var rev = reverse.hops();
+        if (fwd.size() != rev.size()) {
+            return true;
+        }
+        // the reverse's switches, last first, are the forward's
+        for (int i = 0, last = rev.size() - 1; i <= last; i++) {
+            if (!fwd.get(i).node().equals(rev.get(last - i).node())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

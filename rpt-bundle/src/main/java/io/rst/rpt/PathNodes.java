@@ -7,10 +7,16 @@
  */
 package io.rst.rpt;
 
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop;
@@ -21,12 +27,16 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.Re
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Uri;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
 import org.opendaylight.yangtools.binding.EnumTypeObject;
 import org.opendaylight.yangtools.yang.common.QName;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
 import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
+import org.opendaylight.yangtools.yang.data.api.schema.LeafNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode.BuilderFactory;
 import org.opendaylight.yangtools.yang.data.api.schema.builder.DataContainerNodeBuilder;
@@ -34,7 +44,8 @@ import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 
 /**
  * A path as the datastore stores it ({@code rdma-path-table:rpt/path}, a {@code MapEntryNode}),
- * built by hand from the binding {@link Path}. The binding codec streams a DataObject through a
+ * built by hand from the RPT's {@link PathValue} (or from a binding {@link Path}, which the tests
+ * hold against the codec and the value's node against). The binding codec streams a DataObject through a
  * generic, reflective writer, and a profile of a CM storm showed the RPT's thread spending half its
  * time there; these builders with identifiers made once cost a fraction of that. The values are
  * those the codec gives (enumerations as their YANG names, {@code rft:qpn} as {@code Uint32},
@@ -78,6 +89,15 @@ final class PathNodes {
     private static final NodeIdentifier OBSERVED = leaf("observed");
     private static final NodeIdentifier TRAFFIC = leaf("traffic");
 
+    private static final LeafNode<Boolean> DATA_PATH_DIFFERS_TRUE = ImmutableNodes.leafNode(DATA_PATH_DIFFERS, true);
+    private static final LeafNode<Boolean> DATA_PATH_DIFFERS_FALSE = ImmutableNodes.leafNode(DATA_PATH_DIFFERS, false);
+    private static final LeafNode<Boolean> ASYMMETRIC_TRUE = ImmutableNodes.leafNode(ASYMMETRIC, true);
+    private static final LeafNode<Boolean> ASYMMETRIC_FALSE = ImmutableNodes.leafNode(ASYMMETRIC, false);
+    private static final LeafNode<Boolean> COMPLETE_TRUE = ImmutableNodes.leafNode(COMPLETE, true);
+    private static final LeafNode<Boolean> COMPLETE_FALSE = ImmutableNodes.leafNode(COMPLETE, false);
+    private static final LeafNode<Boolean> OBSERVED_TRUE = ImmutableNodes.leafNode(OBSERVED, true);
+    private static final LeafNode<Boolean> OBSERVED_FALSE = ImmutableNodes.leafNode(OBSERVED, false);
+
     // builders sized for their children: a path's entry has up to 13, a direction 7, a hop 6 (the
     // default size would grow the entry's map while it is filled)
     private static final BuilderFactory BUILDERS = ImmutableNodes.builderFactory();
@@ -107,7 +127,10 @@ final class PathNodes {
         return PATHS.node(key(sessionId));
     }
 
-    /** The path's list entry, as the binding codec would give it for {@code path}. */
+    /**
+     * The path's list entry, as the binding codec would give it for {@code path}. The RPT writes
+     * {@link #node(PathValue, Cache)}; this one is the reference the tests hold that against.
+     */
     static MapEntryNode node(final Path path) {
         final String id = path.getSessionId();
         final var b = BUILDERS.newMapEntryBuilder(PATH_CHILDREN).withNodeIdentifier(key(id))
@@ -125,6 +148,182 @@ final class PathNodes {
         bool(b, ASYMMETRIC, path.getAsymmetric());
         strings(b, ANOMALY, path.getAnomaly());
         return b.build();
+    }
+
+    /**
+     * The list entry of {@code path}: what {@link #node(Path)} gives for {@link PathValue#toBinding()},
+     * built without the binding objects, and from parts shared between paths where they repeat
+     * (the {@link Cache}'s).
+     */
+    static MapEntryNode node(final PathValue path, final Cache cache) {
+        final String id = path.sessionId();
+        final var b = BUILDERS.newMapEntryBuilder(PATH_CHILDREN).withNodeIdentifier(key(id))
+            .withChild(ImmutableNodes.leafNode(SESSION_ID, id));
+        // addresses are not cached: there may be as many as paths
+        if (path.requesterIp() != null) {
+            b.withChild(ImmutableNodes.leafNode(REQUESTER_IP, path.requesterIp()));
+        }
+        if (path.responderIp() != null) {
+            b.withChild(ImmutableNodes.leafNode(RESPONDER_IP, path.responderIp()));
+        }
+        if (path.requesterQpn() >= 0) {
+            b.withChild(ImmutableNodes.leafNode(REQUESTER_QPN, Uint32.valueOf(path.requesterQpn())));
+        }
+        if (path.responderQpn() >= 0) {
+            b.withChild(ImmutableNodes.leafNode(RESPONDER_QPN, Uint32.valueOf(path.responderQpn())));
+        }
+        if (path.state() != null) {
+            b.withChild(cache.state(path.state()));
+        }
+        b.withChild(cache.direction(Cache.FORWARD, path.forward()));
+        b.withChild(cache.direction(Cache.REVERSE, path.reverse()));
+        final var data = path.data();
+        if (data != null) {
+            b.withChild(cache.direction(Cache.DATA_FORWARD, data.forward()));
+            b.withChild(cache.direction(Cache.DATA_REVERSE, data.reverse()));
+            b.withChild(data.differs() ? DATA_PATH_DIFFERS_TRUE : DATA_PATH_DIFFERS_FALSE);
+            final var anomalies = data.anomalies();
+            if (anomalies != null) {
+                final var set = BUILDERS.<String>newSystemLeafSetBuilder(anomalies.size()).withNodeIdentifier(ANOMALY);
+                for (var anomaly : anomalies) {
+                    set.withChildValue(anomaly);
+                }
+                b.withChild(set.build());
+            }
+        }
+        b.withChild(path.asymmetric() ? ASYMMETRIC_TRUE : ASYMMETRIC_FALSE);
+        return b.build();
+    }
+
+    /**
+     * The parts of path nodes that repeat between paths, made once: a direction (the sessions
+     * between two hosts that took the same way have the same), a hop, a leaf naming a node or a
+     * port, a state. Nodes are immutable, so the datastore holds one copy for all the paths
+     * that have it. Each kind is kept for the {@link #SIZE} last used. Not thread-safe: the RPT's
+     * thread only.
+     */
+    static final class Cache {
+        static final int FORWARD = 0;
+        static final int REVERSE = 1;
+        static final int DATA_FORWARD = 2;
+        static final int DATA_REVERSE = 3;
+        /** Entries of each kind kept at most. */
+        static final int SIZE = 8192;
+
+        private static final NodeIdentifier[] CONTAINERS = {
+            NodeIdentifier.create(Forward.QNAME), NodeIdentifier.create(Reverse.QNAME),
+            NodeIdentifier.create(DataForward.QNAME), NodeIdentifier.create(DataReverse.QNAME)};
+        private record HopKey(int index, PathAssembler.HopResult hop, boolean data) {
+        }
+
+        private final List<Map<PathAssembler.DirectionResult, ContainerNode>> directions = List.of(lru(), lru(), lru(),
+            lru());
+        private final Map<HopKey, MapEntryNode> hops = lru();
+        // by leaf (a handful), then by value
+        private final Map<NodeIdentifier, Map<String, LeafNode<String>>> leaves = new IdentityHashMap<>();
+        private final Map<SessionState, LeafNode<String>> states = new EnumMap<>(SessionState.class);
+        private final Map<Integer, NodeIdentifierWithPredicates> hopKeys = new HashMap<>();
+        private final Map<Integer, LeafNode<Uint16>> hopIndexes = new HashMap<>();
+        private final LeafNode<String>[] traffic;
+
+        @SuppressWarnings("unchecked")
+        Cache() {
+            traffic = new LeafNode[] {ImmutableNodes.leafNode(TRAFFIC, TrafficKind.Cm.getName()),
+                ImmutableNodes.leafNode(TRAFFIC, TrafficKind.Data.getName())};
+        }
+
+        private static <K, V> Map<K, V> lru() {
+            return new LinkedHashMap<>(64, 0.75f, true) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(final Map.Entry<K, V> eldest) {
+                    return size() > SIZE;
+                }
+            };
+        }
+
+        LeafNode<String> leaf(final NodeIdentifier name, final String value) {
+            final var byValue = leaves.computeIfAbsent(name, k -> lru());
+            final var known = byValue.get(value);
+            if (known != null) {
+                return known;
+            }
+            final LeafNode<String> made = ImmutableNodes.leafNode(name, value);
+            byValue.put(value, made);
+            return made;
+        }
+
+        LeafNode<String> state(final SessionState state) {
+            return states.computeIfAbsent(state, s -> ImmutableNodes.leafNode(STATE, s.getName()));
+        }
+
+        ContainerNode direction(final int which, final PathAssembler.DirectionResult direction) {
+            final var byDirection = directions.get(which);
+            final var known = byDirection.get(direction);
+            if (known != null) {
+                return known;
+            }
+            final var b = BUILDERS.newContainerBuilder(DIRECTION_CHILDREN).withNodeIdentifier(CONTAINERS[which]);
+            final var source = direction.source();
+            if (source != null) {
+                b.withChild(leaf(SOURCE_NODE, source.node()));
+                if (source.tp() != null) {
+                    b.withChild(leaf(SOURCE_TP, source.tp()));
+                }
+            }
+            final var destination = direction.destination();
+            if (destination != null) {
+                b.withChild(leaf(DESTINATION_NODE, destination.node()));
+                if (destination.tp() != null) {
+                    b.withChild(leaf(DESTINATION_TP, destination.tp()));
+                }
+            }
+            b.withChild(direction.complete() ? COMPLETE_TRUE : COMPLETE_FALSE);
+            final var hopResults = direction.hops();
+            if (!hopResults.isEmpty()) {
+                final boolean data = which >= DATA_FORWARD;
+                final var list = BUILDERS.newUserMapBuilder(hopResults.size()).withNodeIdentifier(HOP);
+                int index = 0;
+                for (var hop : hopResults) {
+                    list.withChild(hop(index++, hop, data));
+                }
+                b.withChild(list.build());
+            }
+            // the gaps are a set: each once, as the binding path has them
+            final var gaps = BUILDERS.<String>newSystemLeafSetBuilder(direction.gaps().size()).withNodeIdentifier(GAP);
+            for (var gap : direction.gaps()) {
+                gaps.withChildValue(gap);
+            }
+            b.withChild(gaps.build());
+            final var made = b.build();
+            byDirection.put(direction, made);
+            return made;
+        }
+
+        private MapEntryNode hop(final int index, final PathAssembler.HopResult hop, final boolean data) {
+            final var key = new HopKey(index, hop, data);
+            final var known = hops.get(key);
+            if (known != null) {
+                return known;
+            }
+            final var b = BUILDERS.newMapEntryBuilder(HOP_CHILDREN)
+                .withNodeIdentifier(hopKeys.computeIfAbsent(index,
+                    i -> NodeIdentifierWithPredicates.of(Hop.QNAME, INDEX_QNAME, Uint16.valueOf(i))))
+                .withChild(hopIndexes.computeIfAbsent(index, i -> ImmutableNodes.leafNode(INDEX, Uint16.valueOf(i))))
+                .withChild(leaf(NODE_ID, hop.node()));
+            if (hop.ingressTp() != null) {
+                b.withChild(leaf(INGRESS_TP, hop.ingressTp()));
+            }
+            if (hop.egressTp() != null) {
+                b.withChild(leaf(EGRESS_TP, hop.egressTp()));
+            }
+            b.withChild(hop.observed() ? OBSERVED_TRUE : OBSERVED_FALSE);
+            b.withChild(traffic[data ? 1 : 0]);
+            final var made = b.build();
+            hops.put(key, made);
+            return made;
+        }
     }
 
     private static NodeIdentifierWithPredicates key(final String sessionId) {

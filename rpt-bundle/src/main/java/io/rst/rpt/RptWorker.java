@@ -10,19 +10,19 @@ package io.rst.rpt;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +30,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
-import org.opendaylight.mdsal.binding.api.DataObjectModification;
 import org.opendaylight.mdsal.binding.api.DataObjectModified;
 import org.opendaylight.mdsal.binding.api.DataObjectWritten;
 import org.opendaylight.mdsal.binding.api.DataTreeChangeListener;
@@ -39,16 +38,13 @@ import org.opendaylight.mdsal.binding.api.RpcProviderService;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeChangeListener;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
 import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThrough;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThroughInput;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThroughOutput;
@@ -57,21 +53,24 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSe
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSessionInput;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSessionOutput;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSessionOutputBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ForwardBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ReverseBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstNodeAttributes;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
-import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
-import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.opendaylight.yangtools.yang.common.Empty;
+import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.RpcResultBuilder;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+import org.opendaylight.yangtools.yang.data.api.schema.MapNode;
+import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidate;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidateNode;
+import org.opendaylight.yangtools.yang.data.tree.api.ModificationType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,9 +79,12 @@ import org.slf4j.LoggerFactory;
  * topology (links, and hosts with their addresses, from both the configuration datastore, where an
  * operator or an inventory import writes over RESTCONF, and the operational one, where discovery
  * writes), keeps each session's paths, writes them to {@code rdma-path-table:rpt} and answers the
- * RPCs from memory. State is confined to one executor thread; listeners only enqueue. Paths are
- * read and followed through the binding API but written through the DOM one ({@link PathNodes}): in
- * a CM storm the binding codec's streaming of each path was half of this thread's time.
+ * RPCs from memory. State is confined to one executor thread; listeners only enqueue. The flow
+ * tables are followed through the DOM API: of each session a switch has, only what a path needs is
+ * kept ({@link SwitchSession}), read straight from the changed list entries, and each path is kept
+ * as a {@link PathValue} and written as the node {@link PathNodes} makes of it; the binding objects
+ * of the sessions and paths (a session's decoded lazily, then cached) were most of this thread's
+ * time and of the heap per session. Only the RPCs, which are rare, make binding paths.
  */
 final class RptWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RptWorker.class);
@@ -99,13 +101,19 @@ final class RptWorker implements AutoCloseable {
      */
     static final Duration HOLD_INCOMPLETE = Duration.ofMillis(300);
 
+    private static final NodeIdentifier RFT = NodeIdentifier.create(Rft.QNAME);
+    private static final NodeIdentifier SWITCH = NodeIdentifier.create(Switch.QNAME);
+    private static final QName NODE_ID = QName.create(Switch.QNAME, "node-id").intern();
+    /** {@code rft/switch}: the switches' list, whose entries' changes come as its candidate's children. */
+    private static final YangInstanceIdentifier SWITCHES = YangInstanceIdentifier.of(RFT, SWITCH);
+    private static final SwitchSession[] NO_SWITCHES = new SwitchSession[0];
+
     private final ExecutorService executor;
     private final DOMTransactionChain chain;
     private final List<Registration> registrations = new ArrayList<>();
 
-    // executor-confined
-    private final Map<String, Map<String, Session>> sessionsBySwitch = new HashMap<>();
-    private final Map<String, Set<String>> switchesBySession = new HashMap<>();
+    // executor-confined: each session as each switch that saw it has it (a few switches each)
+    private final Map<String, SwitchSession[]> sessions = new HashMap<>();
     // every switch RFT knows, whether or not it has sessions now: a path through one that saw
     // nothing is a gap, while a node RFT does not know (a host) is where a path starts or ends
     private final Set<String> rftSwitches = new HashSet<>();
@@ -116,10 +124,12 @@ final class RptWorker implements AutoCloseable {
         LogicalDatastoreType.CONFIGURATION, new HashMap<>(), LogicalDatastoreType.OPERATIONAL, new HashMap<>());
 
     // read by RPC threads
-    private final Map<String, Path> paths = new ConcurrentHashMap<>();
+    private final Map<String, PathValue> paths = new ConcurrentHashMap<>();
+    // executor-confined: the parts of path nodes that repeat between paths, made once
+    private final PathNodes.Cache nodes = new PathNodes.Cache();
 
     // listener threads add, the executor drains
-    private final Queue<List<DataTreeModification<Switch>>> pendingSwitchChanges = new ConcurrentLinkedQueue<>();
+    private final Queue<List<DataTreeCandidate>> pendingSwitchChanges = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainQueued = new AtomicBoolean();
     private final Executor gather;
     // executor-confined: sessions whose first path is held back while incomplete, with the
@@ -167,9 +177,22 @@ final class RptWorker implements AutoCloseable {
                 DataObjectReference.builder(NetworkTopology.class).child(Topology.class).build(),
                 (DataTreeChangeListener<Topology>) changes -> executor.execute(() -> onTopology(store, changes))));
         }
-        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
-            DataObjectReference.builder(Rft.class).child(Switch.class).build(),
-            (DataTreeChangeListener<Switch>) this::enqueueSwitches));
+        final var treeChanges = domBroker.extension(DOMDataBroker.DataTreeChangeExtension.class);
+        if (treeChanges == null) {
+            throw new IllegalStateException("the DOM data broker " + domBroker + " has no tree change listeners");
+        }
+        registrations.add(treeChanges.registerTreeChangeListener(
+            DOMDataTreeIdentifier.of(LogicalDatastoreType.OPERATIONAL, SWITCHES), new DOMDataTreeChangeListener() {
+                @Override
+                public void onDataTreeChanged(final List<DataTreeCandidate> changes) {
+                    enqueueSwitches(changes);
+                }
+
+                @Override
+                public void onInitialData() {
+                    // no switch yet
+                }
+            }));
         registrations.add(rpcs.registerRpcImplementations((TraceSession) this::traceSession,
             (SessionsThrough) this::sessionsThrough));
     }
@@ -208,7 +231,7 @@ final class RptWorker implements AutoCloseable {
         if (hostsChanged) {
             // a host's addresses decide where paths start and end: every path again (rare)
             LOG.debug("RPT topology: hosts changed, {} links: every path again", links.size());
-            recompute(new HashSet<>(switchesBySession.keySet()));
+            recompute(new HashSet<>(sessions.keySet()));
             return;
         }
         // only the paths a changed link can move: those seen by, or running through, a node at
@@ -221,38 +244,19 @@ final class RptWorker implements AutoCloseable {
 
     /** Adds the sessions seen by any of {@code nodes}, or whose path runs through one of them. */
     private void addPathsAt(final Set<String> nodes, final Set<String> dirty) {
-        for (var entry : switchesBySession.entrySet()) {
-            if (!java.util.Collections.disjoint(entry.getValue(), nodes)) {
-                dirty.add(entry.getKey());
-            }
-        }
-        for (var path : paths.values()) {
-            if (!dirty.contains(path.getSessionId())
-                    && (touches(path.getForward(), nodes) || touches(path.getReverse(), nodes))) {
-                dirty.add(path.getSessionId());
-            }
-        }
-    }
-
-    private static boolean touches(final Direction direction, final Set<String> nodes) {
-        if (direction == null) {
-            return false;
-        }
-        final var source = direction.getSourceNode();
-        final var destination = direction.getDestinationNode();
-        if (source != null && nodes.contains(source.getValue())
-                || destination != null && nodes.contains(destination.getValue())) {
-            return true;
-        }
-        final var hops = direction.getHop();
-        if (hops != null) {
-            for (var hop : hops) {
-                if (hop.getNodeId() != null && nodes.contains(hop.getNodeId().getValue())) {
-                    return true;
+        for (var entry : sessions.entrySet()) {
+            for (var seen : entry.getValue()) {
+                if (nodes.contains(seen.node())) {
+                    dirty.add(entry.getKey());
+                    break;
                 }
             }
         }
-        return false;
+        for (var path : paths.values()) {
+            if (!dirty.contains(path.sessionId()) && path.touches(nodes)) {
+                dirty.add(path.sessionId());
+            }
+        }
     }
 
     private static void addLinks(final Topology topology, final LinkIndex.Builder builder) {
@@ -293,7 +297,7 @@ final class RptWorker implements AutoCloseable {
      * together and each touched path is computed and written once, while an idle worker still
      * takes a single change at once.
      */
-    private void enqueueSwitches(final List<DataTreeModification<Switch>> changes) {
+    private void enqueueSwitches(final List<DataTreeCandidate> changes) {
         pendingSwitchChanges.add(changes);
         if (drainQueued.compareAndSet(false, true)) {
             // a session's switches report it within a few milliseconds of each other (their
@@ -305,7 +309,7 @@ final class RptWorker implements AutoCloseable {
     private void drainSwitches() {
         drainQueued.set(false);
         final Set<String> dirty = new HashSet<>();
-        List<DataTreeModification<Switch>> changes;
+        List<DataTreeCandidate> changes;
         // a bounded batch: a backlog goes out as a stream of transactions, each path in it soon,
         // rather than as one that holds every path back until all are computed
         while (dirty.size() < MAX_PATHS_PER_TRANSACTION && (changes = pendingSwitchChanges.poll()) != null) {
@@ -317,36 +321,18 @@ final class RptWorker implements AutoCloseable {
         }
     }
 
-    private void applySwitches(final List<DataTreeModification<Switch>> changes, final Set<String> dirty) {
+    private void applySwitches(final List<DataTreeCandidate> changes, final Set<String> dirty) {
         // switches RFT learns or forgets: a path breaks at a node RFT does not trace, while it
         // infers a traced switch that saw nothing; the paths at the node and its neighbours move
         final Set<String> learnedOrForgotten = new HashSet<>();
         for (var change : changes) {
+            // registered at rft/switch: the root is the list, its children the switches
             final var root = change.getRootNode();
-            final String node = root.coerceKeyStep(Switch.class).key().getNodeId().getValue();
-            if (root instanceof DataObjectDeleted<Switch> ? rftSwitches.contains(node) : !rftSwitches.contains(node)) {
-                learnedOrForgotten.add(node);
+            if (root.modificationType() == ModificationType.UNMODIFIED) {
+                continue;
             }
-            switch (root) {
-                case DataObjectWritten<Switch> written -> {
-                    rftSwitches.add(node);
-                    if (written.dataBefore() == null) {
-                        replaceAll(node, sessionsOf(written.dataAfter()), dirty);
-                    } else {
-                        // a switch entry merged or put again (its agent status, say) still says
-                        // which sessions changed: re-reading 100,000 of them per commit would not do
-                        applySessions(node, written, dirty);
-                    }
-                }
-                case DataObjectModified<Switch> modified -> {
-                    // only the sessions that changed: a switch's table can hold 250,000 of them
-                    rftSwitches.add(node);
-                    applySessions(node, modified, dirty);
-                }
-                case DataObjectDeleted<Switch> deleted -> {
-                    rftSwitches.remove(node);
-                    replaceAll(node, Map.of(), dirty);
-                }
+            for (var child : root.childNodes()) {
+                applySwitch(child, learnedOrForgotten, dirty);
             }
         }
         if (!learnedOrForgotten.isEmpty()) {
@@ -360,57 +346,140 @@ final class RptWorker implements AutoCloseable {
         }
     }
 
-    private void applySessions(final String node, final DataObjectModification<Switch> modification,
+    private void applySwitch(final DataTreeCandidateNode change, final Set<String> learnedOrForgotten,
             final Set<String> dirty) {
-        for (var child : modification.getModifiedChildren(Session.class)) {
-            final String id = child.coerceKeyStep(Session.class).key().getSessionId();
-            switch (child) {
-                case DataObjectDeleted<Session> gone -> forget(node, id, dirty);
-                // reported as modified: changed, no need to compare it field by field
-                case DataObjectModification.WithDataAfter<Session> now -> put(node, now.dataAfter(), dirty, false);
-            }
+        if (change.modificationType() == ModificationType.UNMODIFIED
+                || !(change.name() instanceof NodeIdentifierWithPredicates key)
+                || !(key.getValue(NODE_ID) instanceof String name)) {
+            return;
         }
-    }
-
-    private void replaceAll(final String node, final Map<String, Session> now, final Set<String> dirty) {
-        for (var id : List.copyOf(sessionsBySwitch.getOrDefault(node, Map.of()).keySet())) {
-            if (!now.containsKey(id)) {
+        final String node = Names.intern(name);
+        final var after = change.dataAfter();
+        if (after == null) {
+            if (rftSwitches.remove(node)) {
+                learnedOrForgotten.add(node);
+            }
+            replaceAll(node, Map.of(), dirty);
+            return;
+        }
+        if (rftSwitches.add(node)) {
+            learnedOrForgotten.add(node);
+        }
+        if (change.dataBefore() == null) {
+            replaceAll(node, sessionsOf(node, after), dirty);
+            return;
+        }
+        // only the sessions that changed: a switch's table can hold 250,000 of them. A switch entry
+        // written with its agent status alone leaves them unmodified; one put again still says
+        // which sessions changed
+        final var table = change.modifiedChild(SwitchSession.SESSION);
+        if (table == null || table.modificationType() == ModificationType.UNMODIFIED) {
+            return;
+        }
+        for (var entry : table.childNodes()) {
+            if (entry.modificationType() == ModificationType.UNMODIFIED
+                    || !(entry.name() instanceof NodeIdentifierWithPredicates entryKey)
+                    || !(entryKey.getValue(SwitchSession.SESSION_ID) instanceof String id)) {
+                continue;
+            }
+            final var now = entry.dataAfter();
+            if (now == null) {
                 forget(node, id, dirty);
+            } else if (now instanceof MapEntryNode session) {
+                final var seen = read(node, id, session);
+                if (seen != null) {
+                    put(id, seen, dirty);
+                }
             }
-        }
-        for (var session : now.values()) {
-            put(node, session, dirty, true);
         }
     }
 
-    private void put(final String node, final Session session, final Set<String> dirty, final boolean compare) {
-        final var id = session.getSessionId();
-        final var previous = sessionsBySwitch.computeIfAbsent(node, k -> new HashMap<>()).put(id, session);
-        if (!compare || !session.equals(previous)) {
-            dirty.add(id);
-            switchesBySession.computeIfAbsent(id, k -> new HashSet<>()).add(node);
+    /** What a path needs of a session's entry, or null (logged) where the entry cannot be read. */
+    private static @Nullable SwitchSession read(final String node, final String id, final MapEntryNode session) {
+        try {
+            return SwitchSession.of(node, session);
+        } catch (RuntimeException e) {
+            // the datastore validates what it stores: not expected, and one session only
+            LOG.warn("RPT skips session {} of {}: its entry cannot be read", id, node, e);
+            return null;
         }
+    }
+
+    private void replaceAll(final String node, final Map<String, SwitchSession> now, final Set<String> dirty) {
+        // rare (a switch learnt or forgotten): every session is looked at for those of the switch
+        final List<String> gone = new ArrayList<>();
+        for (var entry : sessions.entrySet()) {
+            if (!now.containsKey(entry.getKey()) && indexOf(entry.getValue(), node) >= 0) {
+                gone.add(entry.getKey());
+            }
+        }
+        for (var id : gone) {
+            forget(node, id, dirty);
+        }
+        for (var entry : now.entrySet()) {
+            put(entry.getKey(), entry.getValue(), dirty);
+        }
+    }
+
+    /** Records the session as {@code reported}'s switch has it; dirty unless that changes what a path shows. */
+    private void put(final String id, final SwitchSession reported, final Set<String> dirty) {
+        final var before = sessions.getOrDefault(id, NO_SWITCHES);
+        final int at = indexOf(before, reported.node());
+        if (at >= 0 && before[at].equals(reported)) {
+            // what the path needs is as it was (a packet count changed, say): the path is too
+            return;
+        }
+        // the session's addresses once, whichever switches have them
+        final var seen = before.length == 0 ? reported : reported.sharing(before[at == 0 && before.length > 1 ? 1 : 0]);
+        final SwitchSession[] after;
+        if (at < 0) {
+            after = Arrays.copyOf(before, before.length + 1);
+            after[before.length] = seen;
+        } else {
+            after = before.clone();
+            after[at] = seen;
+        }
+        sessions.put(id, after);
+        dirty.add(id);
     }
 
     private void forget(final String node, final String id, final Set<String> dirty) {
-        final var table = sessionsBySwitch.get(node);
-        if (table == null || table.remove(id) == null) {
+        final var before = sessions.get(id);
+        final int at = before == null ? -1 : indexOf(before, node);
+        if (at < 0) {
             return;
         }
-        if (table.isEmpty()) {
-            sessionsBySwitch.remove(node);
+        if (before.length == 1) {
+            sessions.remove(id);
+        } else {
+            final var after = new SwitchSession[before.length - 1];
+            System.arraycopy(before, 0, after, 0, at);
+            System.arraycopy(before, at + 1, after, at, before.length - at - 1);
+            sessions.put(id, after);
         }
         dirty.add(id);
-        final var seen = switchesBySession.get(id);
-        if (seen != null && seen.remove(node) && seen.isEmpty()) {
-            switchesBySession.remove(id);
-        }
     }
 
-    private static Map<String, Session> sessionsOf(final Switch sw) {
-        final Map<String, Session> map = new HashMap<>();
-        for (var session : sw.nonnullSession().values()) {
-            map.put(session.getSessionId(), session);
+    private static int indexOf(final SwitchSession[] seen, final String node) {
+        for (int i = 0; i < seen.length; i++) {
+            if (seen[i].node().equals(node)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static Map<String, SwitchSession> sessionsOf(final String node, final NormalizedNode sw) {
+        final Map<String, SwitchSession> map = new HashMap<>();
+        if (sw instanceof MapEntryNode entry && entry.childByArg(SwitchSession.SESSION) instanceof MapNode table) {
+            for (var session : table.body()) {
+                if (session.name().getValue(SwitchSession.SESSION_ID) instanceof String id) {
+                    final var seen = read(node, id, session);
+                    if (seen != null) {
+                        map.put(id, seen);
+                    }
+                }
+            }
         }
         return map;
     }
@@ -431,8 +500,8 @@ final class RptWorker implements AutoCloseable {
                 tx = null;
                 inTx = 0;
             }
-            final var seenBy = switchesBySession.get(id);
-            if (seenBy == null || seenBy.isEmpty()) {
+            final var seenBy = sessions.get(id);
+            if (seenBy == null || seenBy.length == 0) {
                 held.remove(id);
                 if (paths.remove(id) != null) {
                     if (tx == null) {
@@ -445,7 +514,7 @@ final class RptWorker implements AutoCloseable {
             }
             final var assembled = assemble(id, seenBy);
             final var before = paths.get(id);
-            if (before == null && !(assembled.getForward().getComplete() && assembled.getReverse().getComplete())
+            if (before == null && !(assembled.forward().complete() && assembled.reverse().complete())
                     && holds(id, now)) {
                 continue;
             }
@@ -459,7 +528,7 @@ final class RptWorker implements AutoCloseable {
             if (tx == null) {
                 tx = chain.newWriteOnlyTransaction();
             }
-            tx.put(LogicalDatastoreType.OPERATIONAL, PathNodes.identifier(id), PathNodes.node(assembled));
+            tx.put(LogicalDatastoreType.OPERATIONAL, PathNodes.identifier(id), PathNodes.node(assembled, nodes));
             inTx++;
         }
         if (tx != null) {
@@ -509,122 +578,32 @@ final class RptWorker implements AutoCloseable {
         return pathsUnchanged;
     }
 
-    private Path assemble(final String id, final Set<String> seenBy) {
-        final List<PathAssembler.Observation> forward = new ArrayList<>();
-        final List<PathAssembler.Observation> reverse = new ArrayList<>();
-        Session latest = null;
-        for (var node : seenBy) {
-            final var session = sessionsBySwitch.get(node).get(id);
-            if (latest == null || seconds(session.getLastSeen()).compareTo(seconds(latest.getLastSeen())) > 0) {
+    private PathValue assemble(final String id, final SwitchSession[] seenBy) {
+        final List<PathAssembler.Observation> forward = new ArrayList<>(seenBy.length);
+        final List<PathAssembler.Observation> reverse = new ArrayList<>(seenBy.length);
+        SwitchSession latest = null;
+        for (var session : seenBy) {
+            // the latest report of the session says its addresses, QPs and state (ties: the first)
+            if (latest == null || session.lastSeenMicros() > latest.lastSeenMicros()) {
                 latest = session;
             }
-        }
-        for (var node : seenBy) {
-            final var session = sessionsBySwitch.get(node).get(id);
-            final var fwd = firstOf(session.getMessage(), true);
+            final var fwd = session.forwardObservation();
             if (fwd != null) {
-                forward.add(observation(node, fwd));
+                forward.add(fwd);
             }
-            final var rev = firstOf(session.getMessage(), false);
+            final var rev = session.reverseObservation();
             if (rev != null) {
-                reverse.add(observation(node, rev));
+                reverse.add(rev);
             }
         }
         final var fabric = new PathAssembler.Fabric(links, hosts, rftSwitches);
-        final String requester = latest == null ? null : ipText(latest.getRequesterIp());
-        final String responder = latest == null ? null : ipText(latest.getResponderIp());
+        final String requester = latest.requesterIp();
+        final String responder = latest.responderIp();
         final var fwdPath = PathAssembler.assemble(forward, fabric, requester, responder);
         final var revPath = PathAssembler.assemble(reverse, fabric, responder, requester);
-        final var forwardBuilder = new ForwardBuilder().setComplete(fwdPath.complete())
-            .setHop(DataPaths.hops(fwdPath, TrafficKind.Cm))
-            .setGap(Set.copyOf(fwdPath.gaps()));
-        final var reverseBuilder = new ReverseBuilder().setComplete(revPath.complete())
-            .setHop(DataPaths.hops(revPath, TrafficKind.Cm))
-            .setGap(Set.copyOf(revPath.gaps()));
-        final var fwdSource = fwdPath.source();
-        if (fwdSource != null) {
-            forwardBuilder.setSourceNode(new NodeId(fwdSource.node())).setSourceTp(tp(fwdSource.tp()));
-        }
-        final var fwdDestination = fwdPath.destination();
-        if (fwdDestination != null) {
-            forwardBuilder.setDestinationNode(new NodeId(fwdDestination.node()))
-                .setDestinationTp(tp(fwdDestination.tp()));
-        }
-        final var revSource = revPath.source();
-        if (revSource != null) {
-            reverseBuilder.setSourceNode(new NodeId(revSource.node())).setSourceTp(tp(revSource.tp()));
-        }
-        final var revDestination = revPath.destination();
-        if (revDestination != null) {
-            reverseBuilder.setDestinationNode(new NodeId(revDestination.node()))
-                .setDestinationTp(tp(revDestination.tp()));
-        }
-        final var builder = new PathBuilder().setSessionId(id)
-            .setForward(forwardBuilder.build())
-            .setReverse(reverseBuilder.build())
-            .setAsymmetric(PathAssembler.asymmetric(fwdPath, revPath));
-        if (latest != null) {
-            builder.setRequesterIp(latest.getRequesterIp()).setResponderIp(latest.getResponderIp())
-                .setRequesterQpn(latest.getRequesterQpn()).setResponderQpn(latest.getResponderQpn())
-                .setState(latest.getState());
-        }
-        final Map<String, Session> byNode = new HashMap<>();
-        for (var node : seenBy) {
-            byNode.put(node, sessionsBySwitch.get(node).get(id));
-        }
-        DataPaths.add(builder, byNode, fabric, requester, responder, fwdPath, revPath);
-        return builder.build();
-    }
-
-    private static @Nullable String ipText(final @Nullable IpAddress ip) {
-        return ip == null ? null : ip.stringValue();
-    }
-
-    private static @Nullable TpId tp(final @Nullable String tp) {
-        return tp == null ? null : new TpId(tp);
-    }
-
-    private static BigDecimal seconds(final EpochSeconds time) {
-        return time == null ? BigDecimal.ZERO : time.getValue().decimalValue();
-    }
-
-    private static PathAssembler.Observation observation(final String node, final Message message) {
-        final var tp = message.getIngressTp();
-        final var time = message.getTime();
-        return new PathAssembler.Observation(node, tp == null ? null : String.valueOf(tp.getValue()),
-            time == null ? 0 : time.getValue().decimalValue().movePointRight(6).longValue());
-    }
-
-    /** Who sent a message. */
-    private enum Sender { REQUESTER, RESPONDER, UNKNOWN }
-
-    /** The first message the session's requester (forward) or responder (reverse) sent. */
-    private static Message firstOf(final List<Message> messages, final boolean forward) {
-        if (messages == null) {
-            return null;
-        }
-        final var wanted = forward ? Sender.REQUESTER : Sender.RESPONDER;
-        for (var message : messages) {
-            final var fromRequester = message.getFromRequester();
-            final var sender = fromRequester != null ? fromRequester ? Sender.REQUESTER : Sender.RESPONDER
-                : senderByType(message.getType());
-            if (sender == wanted) {
-                return message;
-            }
-        }
-        return null;
-    }
-
-    /** REQ and RTU come from the requester, REP, REJ and MRA (of a REQ) from the responder. */
-    private static Sender senderByType(final CmMessageType type) {
-        if (type == null) {
-            return Sender.UNKNOWN;
-        }
-        return switch (type) {
-            case REQ, RTU -> Sender.REQUESTER;
-            case REP, REJ, MRA -> Sender.RESPONDER;
-            default -> Sender.UNKNOWN;
-        };
+        return new PathValue(id, requester, responder, latest.requesterQpn(), latest.responderQpn(), latest.state(),
+            fwdPath, revPath, PathAssembler.asymmetric(fwdPath, revPath),
+            DataPaths.of(Arrays.asList(seenBy), fabric, requester, responder, fwdPath, revPath));
     }
 
     private ListenableFuture<org.opendaylight.yangtools.yang.common.RpcResult<TraceSessionOutput>> traceSession(
@@ -637,18 +616,16 @@ final class RptWorker implements AutoCloseable {
                 .buildFuture();
         }
         final var qpn = input.getQpn();
-        final Map<PathKey, Path> out = new HashMap<>();
+        final String one = src.stringValue();
+        final String other = dst.stringValue();
+        final List<PathValue> out = new ArrayList<>();
         for (var path : paths.values()) {
-            final boolean ends = src.equals(path.getRequesterIp()) && dst.equals(path.getResponderIp())
-                || dst.equals(path.getRequesterIp()) && src.equals(path.getResponderIp());
-            final boolean qpnMatches = qpn == null || qpn.equals(path.getRequesterQpn())
-                || qpn.equals(path.getResponderQpn());
-            if (ends && qpnMatches) {
-                out.put(path.key(), path);
+            if (path.between(one, other, qpn)) {
+                out.add(path);
             }
         }
-        return RpcResultBuilder.success(new TraceSessionOutputBuilder().setPath(RpcPaths.trace(out.values())).build())
-            .buildFuture();
+        return RpcResultBuilder.success(new TraceSessionOutputBuilder()
+            .setPath(RpcPaths.trace(PathValue.toBinding(out))).build()).buildFuture();
     }
 
     private ListenableFuture<org.opendaylight.yangtools.yang.common.RpcResult<SessionsThroughOutput>> sessionsThrough(
@@ -660,27 +637,16 @@ final class RptWorker implements AutoCloseable {
                 .buildFuture();
         }
         final var tp = input.getTpId();
-        final List<Path> out = new ArrayList<>();
+        final String nodeName = node.getValue();
+        final String tpName = tp == null ? null : tp.getValue();
+        final List<PathValue> out = new ArrayList<>();
         for (var path : paths.values()) {
-            if (crosses(path.getForward(), node, tp) || crosses(path.getReverse(), node, tp)) {
+            if (path.crosses(nodeName, tpName)) {
                 out.add(path);
             }
         }
-        return RpcResultBuilder.success(new SessionsThroughOutputBuilder().setPath(RpcPaths.through(out)).build())
-            .buildFuture();
-    }
-
-    private static boolean crosses(final Direction direction, final NodeId node, final TpId tp) {
-        if (direction == null || direction.getHop() == null) {
-            return false;
-        }
-        for (var hop : direction.getHop()) {
-            if (node.equals(hop.getNodeId())
-                    && (tp == null || tp.equals(hop.getIngressTp()) || tp.equals(hop.getEgressTp()))) {
-                return true;
-            }
-        }
-        return false;
+        return RpcResultBuilder.success(new SessionsThroughOutputBuilder()
+            .setPath(RpcPaths.through(PathValue.toBinding(out))).build()).buildFuture();
     }
 
     private static FutureCallback<CommitInfo> logFailure(final String what) {
@@ -697,8 +663,9 @@ final class RptWorker implements AutoCloseable {
         };
     }
 
+    /** The paths as a binding reader has them (tests). */
     Collection<Path> paths() {
-        return paths.values();
+        return PathValue.toBinding(paths.values());
     }
 
     @Override

@@ -16,5 +16,9 @@
  *  config + oper /network-topology -&gt;- RptWorker (1 thread) --&lt;
  *    (links, host ip-address)         PathAssembler (pure)   \--> RPCs, from memory
  * </pre>
+ *
+ * <p>The flow tables are followed through the DOM API and kept compact (a {@code SwitchSession}
+ * per switch and session, a {@code PathValue} per path); paths are written as DOM nodes
+ * ({@code PathNodes}) that share their repeated parts; only the RPCs make binding objects.
  */
 package io.rst.rpt;

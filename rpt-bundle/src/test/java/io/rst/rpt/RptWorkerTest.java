@@ -169,6 +169,128 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertFalse(incomplete.getForward().getComplete());
     }
 
+    /**
+     * A switch's entry is written again and again with its agent's status alone (the RFT manager's
+     * probe): its sessions are not looked at, no path is computed or written for it; nor for a
+     * session reported again with only what no path shows changed (its data's packet count).
+     */
+    @Test
+    public void aStatusOnlyWriteOrAPacketCountTouchesNoPath() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth4", "leaf1-eth1", null);
+        putSession("spine2", "spine2-eth1", "spine2-eth2");
+        putSession("leaf2", "leaf2-eth4", "leaf2-eth1");
+        awaitPath(p -> p.isPresent() && p.orElseThrow().getForward().getComplete()
+            && p.orElseThrow().getReverse().getComplete() && p.orElseThrow().getDataForward() != null);
+        final var writes = new java.util.concurrent.atomic.AtomicInteger();
+        final var registration = getDataBroker().registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
+            org.opendaylight.yangtools.binding.DataObjectReference.builder(Rpt.class)
+                .child(Path.class, new PathKey(ID)).build(),
+            (org.opendaylight.mdsal.binding.api.DataTreeChangeListener<Path>) changes ->
+                writes.addAndGet(changes.size()));
+        try {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (writes.get() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals("the path as it stands", 1, writes.get());
+            final long unchanged = worker.pathsUnchanged();
+            for (var state : List.of(AgentState.CAPTURING, AgentState.UNREACHABLE, AgentState.CAPTURING)) {
+                for (var sw : List.of("leaf1", "spine2", "leaf2")) {
+                    final var tx = getDataBroker().newWriteOnlyTransaction();
+                    tx.merge(LogicalDatastoreType.OPERATIONAL,
+                        DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId(sw)))
+                            .build(),
+                        new SwitchBuilder().setNodeId(new NodeId(sw))
+                            .setAgentStatus(new AgentStatusBuilder().setState(state).build()).build());
+                    tx.commit().get(5, TimeUnit.SECONDS);
+                }
+            }
+            // leaf1's data sampled again: one more packet, the same port
+            final var tx = getDataBroker().newWriteOnlyTransaction();
+            tx.merge(LogicalDatastoreType.OPERATIONAL, sessionPath("leaf1").toBuilder()
+                .child(org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterData
+                    .class).build(),
+                new RequesterDataBuilder().setPackets(Uint64.valueOf(2)).build());
+            tx.commit().get(5, TimeUnit.SECONDS);
+            Thread.sleep(500);
+            assertEquals("a path was computed again", unchanged, worker.pathsUnchanged());
+            assertEquals("a path was written again", 1, writes.get());
+        } finally {
+            registration.close();
+        }
+        // and the switches' sessions are still there: one going away still moves the path
+        deleteSession("spine2");
+        awaitPath(p -> p.isPresent() && !p.orElseThrow().getForward().getComplete());
+    }
+
+    /**
+     * A switch's entry put again whole (not merged) replaces its table: the sessions it no longer
+     * has are gone from the paths, those it still has stay.
+     */
+    @Test
+    public void aSwitchPutAgainWholeReplacesItsSessions() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        final String other = "10.9.0.2/0x00000002/10.9.0.3";
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth4");
+        putSession("leaf1", other, "leaf1-eth1", "leaf1-eth4");
+        putSession("spine2", "spine2-eth1", "spine2-eth2");
+        putSession("leaf2", "leaf2-eth4", "leaf2-eth1");
+        awaitPath(p -> p.isPresent() && p.orElseThrow().getForward().getComplete());
+        final var kept = new SessionBuilder(readSession("leaf1", other)).build();
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.put(LogicalDatastoreType.OPERATIONAL,
+            DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId("leaf1"))).build(),
+            new SwitchBuilder().setNodeId(new NodeId("leaf1"))
+                .setAgentStatus(new AgentStatusBuilder().setState(AgentState.CAPTURING).build())
+                .setSession(Map.of(kept.key(), kept)).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+        // leaf1 saw nothing of the first session any more: its hop is inferred
+        final var path = awaitPath(p -> p.isPresent() && !p.orElseThrow().getForward().getComplete()).orElseThrow();
+        assertEquals(List.of(false, true, true), observed(path.getForward()));
+        assertTrue(awaitPath(other, p -> p.isPresent()).isPresent());
+    }
+
+    private Session readSession(final String node, final String id) throws Exception {
+        try (var rtx = getDataBroker().newReadOnlyTransaction()) {
+            return rtx.read(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+                .child(Switch.class, new SwitchKey(new NodeId(node))).child(Session.class, new SessionKey(id)).build())
+                .get(5, TimeUnit.SECONDS).orElseThrow();
+        }
+    }
+
+    /**
+     * Sessions a switch has without messages or with little else than their id still make their
+     * (gapped) paths, and do not keep the other sessions of the same commit from theirs.
+     */
+    @Test
+    public void sessionsWithoutMessagesDoNotHoldUpTheOthers() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        final String bare = "bare";
+        final String silent = "10.9.0.2/0x00000003/10.9.0.3";
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId("leaf1"))).child(Session.class, new SessionKey(bare))
+            .build(), new SessionBuilder().setSessionId(bare).build());
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId("leaf1"))).child(Session.class, new SessionKey(silent))
+            .build(), new SessionBuilder().setSessionId(silent).setRequesterIp(ip("10.9.0.2"))
+                .setState(SessionState.REQSENT).setMessage(List.of(new MessageBuilder().setSeq(Uint32.ZERO).build()))
+                .build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth4");
+        putSession("spine2", "spine2-eth1", "spine2-eth2");
+        putSession("leaf2", "leaf2-eth4", "leaf2-eth1");
+        awaitPath(p -> p.isPresent() && p.orElseThrow().getForward().getComplete());
+        final var bareHop = awaitPath(bare, p -> p.isPresent()).orElseThrow();
+        assertEquals(null, bareHop.getForward().getHop());
+        assertFalse(bareHop.getForward().getComplete());
+        final var silentPath = awaitPath(silent, p -> p.isPresent()).orElseThrow();
+        assertEquals(SessionState.REQSENT, silentPath.getState());
+        assertEquals(ip("10.9.0.2"), silentPath.getRequesterIp());
+        assertEquals(null, silentPath.getReverse().getHop());
+    }
+
     @Test
     public void aSwitchThatRftLearnsOrForgetsMovesThePathsThroughIt() throws Exception {
         writeFabric(LogicalDatastoreType.CONFIGURATION, true);

@@ -1,0 +1,210 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rpt;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.common.collect.Interner;
+import com.google.common.collect.Interners;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataForwardBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataReverseBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ForwardBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ReverseBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathBuilder;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
+import org.opendaylight.yangtools.yang.common.Uint32;
+
+/**
+ * A session's path as the RPT holds it: what {@code rdma-path-table:rpt/path} shows, in a compact
+ * form (strings shared through {@link Names}, directions shared between the sessions that took the
+ * same way), in place of a binding {@link Path} per session. {@link PathNodes} writes it; the RPCs,
+ * which are rare, make the binding {@link Path} of the few they answer with ({@link #toBinding()}).
+ * Two equal values are the same path: an unchanged path is not written again.
+ *
+ * @param sessionId the session
+ * @param requesterIp the requester's address, or null
+ * @param responderIp the responder's address, or null
+ * @param requesterQpn the requester's QP number, -1 where unknown
+ * @param responderQpn the responder's QP number, -1 where unknown
+ * @param state the session's state, or null
+ * @param forward the CM path from the requester
+ * @param reverse the CM path from the responder
+ * @param asymmetric whether the two CM paths cross other switches
+ * @param data the data paths, or null where no switch sampled the session's data
+ */
+record PathValue(String sessionId, @Nullable String requesterIp, @Nullable String responderIp, int requesterQpn,
+        int responderQpn, @Nullable SessionState state, PathAssembler.DirectionResult forward,
+        PathAssembler.DirectionResult reverse, boolean asymmetric, DataPaths.@Nullable Result data) {
+
+    /**
+     * Directions as many sessions share them (those between the same hosts that took the same
+     * way): one copy each, for as long as a path holds it.
+     */
+    private static final Interner<PathAssembler.DirectionResult> DIRECTIONS = Interners.newWeakInterner();
+
+    PathValue {
+        requireNonNull(sessionId);
+        forward = share(forward);
+        reverse = share(reverse);
+        if (data != null) {
+            data = new DataPaths.Result(share(data.forward()), share(data.reverse()), data.differs(),
+                data.anomalies());
+        }
+    }
+
+    /** One copy of {@code direction}, its gaps each once (the model's gaps are a set). */
+    private static PathAssembler.DirectionResult share(final PathAssembler.DirectionResult direction) {
+        final var gaps = direction.gaps();
+        final var distinct = gaps.size() < 2 ? direction : new PathAssembler.DirectionResult(direction.hops(),
+            direction.complete(), List.copyOf(new LinkedHashSet<>(gaps)), direction.source(),
+            direction.destination());
+        return DIRECTIONS.intern(distinct);
+    }
+
+    /** Whether either CM path starts, ends or has a hop at one of {@code nodes}. */
+    boolean touches(final Set<String> nodes) {
+        return touches(forward, nodes) || touches(reverse, nodes);
+    }
+
+    private static boolean touches(final PathAssembler.DirectionResult direction, final Set<String> nodes) {
+        final var source = direction.source();
+        final var destination = direction.destination();
+        if (source != null && nodes.contains(source.node())
+                || destination != null && nodes.contains(destination.node())) {
+            return true;
+        }
+        for (var hop : direction.hops()) {
+            if (nodes.contains(hop.node())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether either CM path has a hop at {@code node} (and {@code tp}, in or out, where given). */
+    boolean crosses(final String node, final @Nullable String tp) {
+        return crosses(forward, node, tp) || crosses(reverse, node, tp);
+    }
+
+    private static boolean crosses(final PathAssembler.DirectionResult direction, final String node,
+            final @Nullable String tp) {
+        for (var hop : direction.hops()) {
+            if (node.equals(hop.node())
+                    && (tp == null || tp.equals(hop.ingressTp()) || tp.equals(hop.egressTp()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the session runs between these two addresses (either way) with this QP number, if any. */
+    boolean between(final String one, final String other, final @Nullable Qpn qpn) {
+        final boolean ends = one.equals(requesterIp) && other.equals(responderIp)
+            || other.equals(requesterIp) && one.equals(responderIp);
+        if (!ends) {
+            return false;
+        }
+        if (qpn == null) {
+            return true;
+        }
+        final long wanted = qpn.getValue().longValue();
+        return wanted == requesterQpn || wanted == responderQpn;
+    }
+
+    /** The path as the binding API has it (what a reader of {@code rpt/path} gets). */
+    Path toBinding() {
+        final var forwardBuilder = new ForwardBuilder().setComplete(forward.complete())
+            .setHop(DataPaths.hops(forward, TrafficKind.Cm)).setGap(Set.copyOf(forward.gaps()));
+        if (forward.source() != null) {
+            forwardBuilder.setSourceNode(new NodeId(forward.source().node())).setSourceTp(tp(forward.source().tp()));
+        }
+        if (forward.destination() != null) {
+            forwardBuilder.setDestinationNode(new NodeId(forward.destination().node()))
+                .setDestinationTp(tp(forward.destination().tp()));
+        }
+        final var reverseBuilder = new ReverseBuilder().setComplete(reverse.complete())
+            .setHop(DataPaths.hops(reverse, TrafficKind.Cm)).setGap(Set.copyOf(reverse.gaps()));
+        if (reverse.source() != null) {
+            reverseBuilder.setSourceNode(new NodeId(reverse.source().node())).setSourceTp(tp(reverse.source().tp()));
+        }
+        if (reverse.destination() != null) {
+            reverseBuilder.setDestinationNode(new NodeId(reverse.destination().node()))
+                .setDestinationTp(tp(reverse.destination().tp()));
+        }
+        final var builder = new PathBuilder().setSessionId(sessionId)
+            .setRequesterIp(ip(requesterIp)).setResponderIp(ip(responderIp))
+            .setRequesterQpn(qpn(requesterQpn)).setResponderQpn(qpn(responderQpn))
+            .setState(state)
+            .setForward(forwardBuilder.build())
+            .setReverse(reverseBuilder.build())
+            .setAsymmetric(asymmetric);
+        if (data != null) {
+            final var fwd = data.forward();
+            final var f = new DataForwardBuilder().setComplete(fwd.complete())
+                .setHop(DataPaths.hops(fwd, TrafficKind.Data)).setGap(new LinkedHashSet<>(fwd.gaps()));
+            if (fwd.source() != null) {
+                f.setSourceNode(new NodeId(fwd.source().node())).setSourceTp(tp(fwd.source().tp()));
+            }
+            if (fwd.destination() != null) {
+                f.setDestinationNode(new NodeId(fwd.destination().node()))
+                    .setDestinationTp(tp(fwd.destination().tp()));
+            }
+            final var rev = data.reverse();
+            final var r = new DataReverseBuilder().setComplete(rev.complete())
+                .setHop(DataPaths.hops(rev, TrafficKind.Data)).setGap(new LinkedHashSet<>(rev.gaps()));
+            if (rev.source() != null) {
+                r.setSourceNode(new NodeId(rev.source().node())).setSourceTp(tp(rev.source().tp()));
+            }
+            if (rev.destination() != null) {
+                r.setDestinationNode(new NodeId(rev.destination().node()))
+                    .setDestinationTp(tp(rev.destination().tp()));
+            }
+            builder.setDataForward(f.build()).setDataReverse(r.build()).setDataPathDiffers(data.differs())
+                .setAnomaly(data.anomalies() == null ? null : new LinkedHashSet<>(data.anomalies()));
+        }
+        return builder.build();
+    }
+
+    /** The binding paths of {@code values}, for the RPCs' answers. */
+    static List<Path> toBinding(final Iterable<PathValue> values) {
+        final List<Path> out = new ArrayList<>();
+        for (var value : values) {
+            out.add(value.toBinding());
+        }
+        return out;
+    }
+
+    private static @Nullable IpAddress ip(final @Nullable String text) {
+        if (text == null) {
+            return null;
+        }
+        // the union's members in the model's order, as the codec tries them: an IPv4 address has no colon
+        return text.indexOf(':') < 0 ? new IpAddress(new Ipv4Address(text)) : new IpAddress(new Ipv6Address(text));
+    }
+
+    private static @Nullable Qpn qpn(final int value) {
+        return value < 0 ? null : new Qpn(Uint32.valueOf(value));
+    }
+
+    private static @Nullable TpId tp(final @Nullable String tp) {
+        return tp == null ? null : new TpId(tp);
+    }
+}

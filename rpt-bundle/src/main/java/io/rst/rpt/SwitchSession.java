@@ -1,0 +1,203 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rpt;
+
+import static java.util.Objects.requireNonNull;
+
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterData;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.ResponderData;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yangtools.yang.common.Decimal64;
+import org.opendaylight.yangtools.yang.common.QName;
+import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
+import org.opendaylight.yangtools.yang.data.api.schema.DataContainerNode;
+import org.opendaylight.yangtools.yang.data.api.schema.LeafNode;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+import org.opendaylight.yangtools.yang.data.api.schema.MapNode;
+
+/**
+ * What the RPT needs of a session as one switch has it ({@code rft/switch/session}), and nothing
+ * else: read straight from the session's list entry, so that neither the binding objects of the
+ * session and its messages (decoded lazily, then cached) nor the entry itself are kept. A path is
+ * assembled from these alone ({@link RptWorker}, {@link DataPaths}); two that are equal give the
+ * same path, so a session reported again with only what no path shows changed (a packet count,
+ * an unconfirmed mark) is not assembled again.
+ *
+ * @param node the switch, one shared copy ({@link Names})
+ * @param requesterIp the requester's address as the datastore has it, or null
+ * @param responderIp the responder's address, or null
+ * @param requesterQpn the requester's QP number, or -1 where absent
+ * @param responderQpn the responder's QP number, or -1 where absent
+ * @param state the session's state, or null
+ * @param firstSeenMicros first-seen in microseconds since the epoch, 0 where absent
+ * @param lastSeenMicros last-seen in microseconds, 0 where absent
+ * @param forward whether a message from the requester was seen
+ * @param forwardTp where the requester's first message entered the switch (may be null if it did not say)
+ * @param forwardMicros when the switch saw it
+ * @param reverse whether a message from the responder was seen
+ * @param reverseTp where the responder's first message entered
+ * @param reverseMicros when the switch saw it
+ * @param requesterData whether the switch sampled the requester's data
+ * @param requesterDataPort where that data entered, or null
+ * @param responderData whether the switch sampled the responder's data
+ * @param responderDataPort where that data entered, or null
+ */
+record SwitchSession(String node, @Nullable String requesterIp, @Nullable String responderIp, int requesterQpn,
+        int responderQpn, @Nullable SessionState state, long firstSeenMicros, long lastSeenMicros, boolean forward,
+        @Nullable String forwardTp, long forwardMicros, boolean reverse, @Nullable String reverseTp,
+        long reverseMicros, boolean requesterData, @Nullable String requesterDataPort, boolean responderData,
+        @Nullable String responderDataPort) {
+
+    static final NodeIdentifier SESSION = NodeIdentifier.create(Session.QNAME);
+    static final QName SESSION_ID = leafName("session-id");
+    private static final NodeIdentifier REQUESTER_IP = leaf("requester-ip");
+    private static final NodeIdentifier RESPONDER_IP = leaf("responder-ip");
+    private static final NodeIdentifier REQUESTER_QPN = leaf("requester-qpn");
+    private static final NodeIdentifier RESPONDER_QPN = leaf("responder-qpn");
+    private static final NodeIdentifier STATE = leaf("state");
+    private static final NodeIdentifier FIRST_SEEN = leaf("first-seen");
+    private static final NodeIdentifier LAST_SEEN = leaf("last-seen");
+    private static final NodeIdentifier REQUESTER_DATA = NodeIdentifier.create(RequesterData.QNAME);
+    private static final NodeIdentifier RESPONDER_DATA = NodeIdentifier.create(ResponderData.QNAME);
+    private static final NodeIdentifier INGRESS_PORT = leaf("ingress-port");
+    private static final NodeIdentifier MESSAGE = NodeIdentifier.create(Message.QNAME);
+    private static final NodeIdentifier TYPE = leaf("type");
+    private static final NodeIdentifier INGRESS_TP = leaf("ingress-tp");
+    private static final NodeIdentifier TIME = leaf("time");
+    private static final NodeIdentifier FROM_REQUESTER = leaf("from-requester");
+    /** Fraction digits of {@code rft:epoch-seconds}: its unscaled value is microseconds. */
+    private static final int MICROS_SCALE = 6;
+
+    SwitchSession {
+        requireNonNull(node);
+    }
+
+    /** Who sent a message. */
+    private enum Sender { REQUESTER, RESPONDER, UNKNOWN }
+
+    /**
+     * Reads a session's list entry. Leaves of another type than the model's are taken as absent (the
+     * datastore validates what it stores, so they are not expected).
+     *
+     * @param node the switch, already interned
+     */
+    static SwitchSession of(final String node, final MapEntryNode entry) {
+        // addresses are not interned: there may be as many as sessions (see sharing())
+        final String requesterIp = string(entry, REQUESTER_IP);
+        final String responderIp = string(entry, RESPONDER_IP);
+        final String stateName = string(entry, STATE);
+        final SessionState state = stateName == null ? null : SessionState.forName(stateName);
+        boolean forward = false;
+        String forwardTp = null;
+        long forwardMicros = 0;
+        boolean reverse = false;
+        String reverseTp = null;
+        long reverseMicros = 0;
+        if (entry.childByArg(MESSAGE) instanceof MapNode messages) {
+            // ordered-by user: the first of each side in the order the switch saw them
+            for (var message : messages.body()) {
+                final var sender = sender(message);
+                if (sender == Sender.REQUESTER && !forward) {
+                    forward = true;
+                    forwardTp = Names.intern(string(message, INGRESS_TP));
+                    forwardMicros = micros(message, TIME);
+                } else if (sender == Sender.RESPONDER && !reverse) {
+                    reverse = true;
+                    reverseTp = Names.intern(string(message, INGRESS_TP));
+                    reverseMicros = micros(message, TIME);
+                }
+                if (forward && reverse) {
+                    break;
+                }
+            }
+        }
+        final var requesterData = entry.childByArg(REQUESTER_DATA) instanceof DataContainerNode data ? data : null;
+        final var responderData = entry.childByArg(RESPONDER_DATA) instanceof DataContainerNode data ? data : null;
+        return new SwitchSession(node, requesterIp, responderIp, qpn(entry, REQUESTER_QPN), qpn(entry, RESPONDER_QPN),
+            state, micros(entry, FIRST_SEEN), micros(entry, LAST_SEEN), forward, forwardTp, forwardMicros, reverse,
+            reverseTp, reverseMicros, requesterData != null,
+            requesterData == null ? null : Names.intern(string(requesterData, INGRESS_PORT)), responderData != null,
+            responderData == null ? null : Names.intern(string(responderData, INGRESS_PORT)));
+    }
+
+    /**
+     * This, with the addresses' strings of {@code other} (the same session at another switch) where
+     * they are equal: one copy per session rather than one per switch.
+     */
+    SwitchSession sharing(final SwitchSession other) {
+        final boolean requester = requesterIp != null && requesterIp.equals(other.requesterIp);
+        final boolean responder = responderIp != null && responderIp.equals(other.responderIp);
+        if (!requester && !responder) {
+            return this;
+        }
+        return new SwitchSession(node, requester ? other.requesterIp : requesterIp,
+            responder ? other.responderIp : responderIp, requesterQpn, responderQpn, state, firstSeenMicros,
+            lastSeenMicros, forward, forwardTp, forwardMicros, reverse, reverseTp, reverseMicros, requesterData,
+            requesterDataPort, responderData, responderDataPort);
+    }
+
+    /** REQ and RTU come from the requester, REP, REJ and MRA (of a REQ) from the responder. */
+    private static Sender sender(final DataContainerNode message) {
+        if (value(message, FROM_REQUESTER) instanceof Boolean fromRequester) {
+            return fromRequester ? Sender.REQUESTER : Sender.RESPONDER;
+        }
+        final String type = string(message, TYPE);
+        if (type == null) {
+            return Sender.UNKNOWN;
+        }
+        return switch (type) {
+            case "REQ", "RTU" -> Sender.REQUESTER;
+            case "REP", "REJ", "MRA" -> Sender.RESPONDER;
+            default -> Sender.UNKNOWN;
+        };
+    }
+
+    private static @Nullable Object value(final DataContainerNode parent, final NodeIdentifier name) {
+        return parent.childByArg(name) instanceof LeafNode<?> leaf ? leaf.body() : null;
+    }
+
+    private static @Nullable String string(final DataContainerNode parent, final NodeIdentifier name) {
+        return value(parent, name) instanceof String text ? text : null;
+    }
+
+    private static int qpn(final DataContainerNode parent, final NodeIdentifier name) {
+        // a 24-bit number: it fits an int, and -1 stands for none
+        return value(parent, name) instanceof Uint32 qpn && qpn.longValue() <= Integer.MAX_VALUE ? qpn.intValue() : -1;
+    }
+
+    /** An {@code epoch-seconds} leaf in microseconds (truncated, as the binding path took it), 0 where absent. */
+    private static long micros(final DataContainerNode parent, final NodeIdentifier name) {
+        if (value(parent, name) instanceof Decimal64 time) {
+            return time.scale() == MICROS_SCALE ? time.unscaledValue()
+                : time.decimalValue().movePointRight(MICROS_SCALE).longValue();
+        }
+        return 0;
+    }
+
+    private static QName leafName(final String localName) {
+        return QName.create(Session.QNAME, localName).intern();
+    }
+
+    private static NodeIdentifier leaf(final String localName) {
+        return NodeIdentifier.create(leafName(localName));
+    }
+
+    /** The requester's first message as an observation, or null where none was seen. */
+    PathAssembler.@Nullable Observation forwardObservation() {
+        return forward ? new PathAssembler.Observation(node, forwardTp, forwardMicros) : null;
+    }
+
+    /** The responder's first message as an observation, or null where none was seen. */
+    PathAssembler.@Nullable Observation reverseObservation() {
+        return reverse ? new PathAssembler.Observation(node, reverseTp, reverseMicros) : null;
+    }
+}

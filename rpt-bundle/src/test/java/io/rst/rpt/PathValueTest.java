@@ -1,0 +1,214 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rpt;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertTrue;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Set;
+import org.junit.Test;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterDataBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathKey;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
+import org.opendaylight.yangtools.yang.common.Decimal64;
+import org.opendaylight.yangtools.yang.common.QName;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
+
+/**
+ * The compact forms against the binding ones they stand in for: a {@link PathValue} written by
+ * {@link PathNodes} is what the codec makes of its binding {@link Path} (and so what the RPT wrote
+ * before it kept paths compact), and a {@link SwitchSession} says of a session's entry what the
+ * binding {@link Session} says.
+ */
+public class PathValueTest extends AbstractConcurrentDataBrokerTest {
+    private static final String ID = "10.1.0.2/0x00000001/10.2.0.2";
+
+    @Test
+    public void aPathValueIsWrittenAsTheCodecWritesItsBindingPath() {
+        final var cache = new PathNodes.Cache();
+        for (var value : values()) {
+            final var binding = value.toBinding();
+            final var codec = serializer().toNormalizedDataObject(identifier(value.sessionId()), binding).node();
+            assertEquals(value.toString(), codec, PathNodes.node(value, cache));
+            // again, from the cache's parts
+            assertEquals(value.toString(), codec, PathNodes.node(value, cache));
+            assertEquals(PathNodes.node(binding), PathNodes.node(value, new PathNodes.Cache()));
+        }
+    }
+
+    @Test
+    public void pathsThatTookTheSameWayShareTheirDirections() {
+        final var one = values().get(0);
+        final var other = new PathValue("another", one.requesterIp(), one.responderIp(), 7, 8, one.state(),
+            copy(one.forward()), copy(one.reverse()), one.asymmetric(), null);
+        assertSame(one.forward(), other.forward());
+        assertSame(one.reverse(), other.reverse());
+        final var cache = new PathNodes.Cache();
+        final var a = PathNodes.node(one, cache);
+        final var b = PathNodes.node(other, cache);
+        assertSame(a.childByArg(new NodeIdentifier(QName.create(Path.QNAME, "forward"))),
+            b.childByArg(new NodeIdentifier(QName.create(Path.QNAME, "forward"))));
+    }
+
+    @Test
+    public void theRpcsMatchAsTheBindingPathsDid() {
+        final var value = values().get(0);
+        assertTrue(value.between("10.1.0.2", "10.2.0.2", null));
+        assertTrue(value.between("10.2.0.2", "10.1.0.2", new Qpn(Uint32.valueOf(0x000101))));
+        assertFalse(value.between("10.2.0.2", "10.1.0.2", new Qpn(Uint32.valueOf(5))));
+        assertFalse(value.between("10.1.0.2", "10.1.0.2", null));
+        assertTrue(value.crosses("spine1", null));
+        assertTrue(value.crosses("spine1", "spine1-eth2"));
+        assertFalse(value.crosses("spine1", "spine1-eth9"));
+        assertFalse(value.crosses("spine2", null));
+        assertTrue(value.touches(Set.of("h1a")));
+        assertFalse(value.touches(Set.of("spine2")));
+    }
+
+    @Test
+    public void aSessionEntryReadsAsItsBindingSession() {
+        final var session = new SessionBuilder().setSessionId(ID)
+            .setRequesterIp(new IpAddress(new Ipv4Address("10.1.0.2")))
+            .setResponderIp(new IpAddress(new Ipv4Address("10.2.0.2")))
+            .setRequesterQpn(new Qpn(Uint32.valueOf(0x101))).setResponderQpn(new Qpn(Uint32.valueOf(0xabcd)))
+            .setState(SessionState.ESTABLISHED)
+            .setFirstSeen(seconds("100.000001")).setLastSeen(seconds("100.5"))
+            .setMessage(List.of(
+                // a DREQ whose sender is unknown says nothing; types say where from-requester is absent
+                new MessageBuilder().setSeq(Uint32.ZERO).setType(CmMessageType.DREQ).setIngressTp(new TpId("x"))
+                    .build(),
+                new MessageBuilder().setSeq(Uint32.ONE).setType(CmMessageType.REP).setIngressTp(new TpId("leaf1-eth3"))
+                    .setTime(seconds("100.000002")).build(),
+                new MessageBuilder().setSeq(Uint32.TWO).setType(CmMessageType.REQ).setIngressTp(new TpId("leaf1-eth1"))
+                    .setTime(seconds("100.000001")).setFromRequester(true).build(),
+                new MessageBuilder().setSeq(Uint32.valueOf(3)).setType(CmMessageType.RTU)
+                    .setIngressTp(new TpId("leaf1-eth9")).setTime(seconds("100.000003")).build()))
+            .setRequesterData(new RequesterDataBuilder().setIngressPort("leaf1-eth1")
+                .setUdpSrcPort(new PortNumber(Uint16.valueOf(50001))).setPackets(Uint64.TEN).build())
+            .build();
+        final var entry = (MapEntryNode) serializer().toNormalizedDataObject(DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId("leaf1"))).child(Session.class, new SessionKey(ID)).build(),
+            session).node();
+        assertEquals(new SwitchSession("leaf1", "10.1.0.2", "10.2.0.2", 0x101, 0xabcd, SessionState.ESTABLISHED,
+            100_000_001, 100_500_000, true, "leaf1-eth1", 100_000_001, true, "leaf1-eth3", 100_000_002, true,
+            "leaf1-eth1", false, null), SwitchSession.of("leaf1", entry));
+    }
+
+    @Test
+    public void oddLeavesReadAsAbsent() {
+        final var entry = ImmutableNodes.newMapEntryBuilder()
+            .withNodeIdentifier(NodeIdentifierWithPredicates.of(Session.QNAME, SwitchSession.SESSION_ID, ID))
+            .withChild(ImmutableNodes.leafNode(SwitchSession.SESSION_ID, ID))
+            .withChild(ImmutableNodes.leafNode(leaf("requester-qpn"), "not a number"))
+            .withChild(ImmutableNodes.leafNode(leaf("state"), "NO_SUCH_STATE"))
+            .withChild(ImmutableNodes.leafNode(leaf("first-seen"), 12))
+            .withChild(ImmutableNodes.leafNode(leaf("requester-ip"), Uint32.ONE))
+            .withChild(ImmutableNodes.newUserMapBuilder().withNodeIdentifier(NodeIdentifier.create(
+                    org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message.QNAME))
+                .withChild(ImmutableNodes.newMapEntryBuilder()
+                    .withNodeIdentifier(NodeIdentifierWithPredicates.of(
+                        org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message.QNAME,
+                        QName.create(Session.QNAME, "seq"), Uint32.ZERO))
+                    .withChild(ImmutableNodes.leafNode(leaf("from-requester"), "yes"))
+                    .withChild(ImmutableNodes.leafNode(leaf("type"), "REQ"))
+                    .withChild(ImmutableNodes.leafNode(leaf("ingress-tp"), 3))
+                    .withChild(ImmutableNodes.leafNode(leaf("time"), "soon"))
+                    .build())
+                .build())
+            .build();
+        assertEquals(new SwitchSession("leaf1", null, null, -1, -1, null, 0, 0, true, null, 0, false, null, 0, false,
+            null, false, null), SwitchSession.of("leaf1", entry));
+    }
+
+    private static NodeIdentifier leaf(final String name) {
+        return NodeIdentifier.create(QName.create(Session.QNAME, name));
+    }
+
+    private static EpochSeconds seconds(final String value) {
+        return new EpochSeconds(Decimal64.valueOf(new BigDecimal(value)));
+    }
+
+    private static PathAssembler.DirectionResult copy(final PathAssembler.DirectionResult direction) {
+        return new PathAssembler.DirectionResult(List.copyOf(direction.hops()), direction.complete(),
+            List.copyOf(direction.gaps()), direction.source(), direction.destination());
+    }
+
+    private static List<PathValue> values() {
+        final var forward = new PathAssembler.DirectionResult(List.of(
+                new PathAssembler.HopResult("leaf1", "leaf1-eth1", "leaf1-eth3", true),
+                new PathAssembler.HopResult("spine1", "spine1-eth1", "spine1-eth2", true),
+                new PathAssembler.HopResult("leaf2", "leaf2-eth3", "leaf2-eth1", true)),
+            true, List.of(), new PathAssembler.HostEnd("h1a", "h1a-eth0"), new PathAssembler.HostEnd("h2a", "h2a-eth0"));
+        final var reverse = new PathAssembler.DirectionResult(List.of(
+                new PathAssembler.HopResult("leaf2", "leaf2-eth1", "leaf2-eth3", true),
+                new PathAssembler.HopResult("spine1", null, "spine1-eth1", false),
+                new PathAssembler.HopResult("leaf1", "leaf1-eth3", null, true)),
+            false, List.of("switch spine1 saw nothing", "a gap twice", "a gap twice"),
+            new PathAssembler.HostEnd("h2a", null), null);
+        final var nobody = new PathAssembler.DirectionResult(List.of(), false, List.of("no switch saw this direction"),
+            null, new PathAssembler.HostEnd("h2a", null));
+        final var data = new DataPaths.Result(forward, nobody, true,
+            List.of("forward data enters leaf2 on leaf2-eth4, its CM on leaf2-eth3", "reverse: another"));
+        return List.of(
+            new PathValue(ID, "10.1.0.2", "10.2.0.2", 0x000101, 0x00abcd, SessionState.ESTABLISHED, forward, reverse,
+                true, null),
+            new PathValue(ID, "10.1.0.2", "fd00:0:0:2::2", 0, 0xFFFFFF, SessionState.REQSENT, forward, nobody, false,
+                data),
+            new PathValue(ID, null, null, -1, -1, null, nobody, nobody, false,
+                new DataPaths.Result(nobody, reverse, false, null)),
+            new PathValue("bare", null, null, -1, -1, null, nobody, nobody, false, null));
+    }
+
+    private BindingNormalizedNodeSerializer serializer() {
+        return getDataBrokerTestCustomizer().getAdapterContext().currentSerializer();
+    }
+
+    private static DataObjectIdentifier.WithKey<Path, PathKey> identifier(final String id) {
+        return DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(id)).build();
+    }
+
+    @Test
+    public void theComparisonIsNotBlind() {
+        final var value = values().get(0);
+        final var other = new PathValue(ID, value.requesterIp(), value.responderIp(), value.requesterQpn(),
+            value.responderQpn(), SessionState.CLOSED, value.forward(), value.reverse(), value.asymmetric(), null);
+        assertNotEquals(value, other);
+        assertNotEquals(PathNodes.node(value, new PathNodes.Cache()), PathNodes.node(other, new PathNodes.Cache()));
+    }
+}
