@@ -61,7 +61,23 @@ final class SessionStream {
 
     private static final int MAX_NAMES = 4096;
 
+    /**
+     * Recent strings of every follower in this JVM, by hash: each switch on a session's path
+     * reports it within milliseconds of the others, and this makes their flow-table entries (and
+     * the paths built from them) share the session's id, addresses and ids instead of holding a
+     * copy each, about a kilobyte per session in a three-switch path. A slot is overwritten by
+     * the next string of its hash; a miss costs only the sharing. Strings are immutable, so racy
+     * reads and writes of a slot are safe.
+     */
+    private static final String[] SHARED = new String[1 << 16];
+    /** Uint16 values (ports, reject reasons), one object per value for the whole JVM. */
+    private static final Uint16[] UINT16 = new Uint16[1 << 16];
+
     private final Map<String, String> ports;
+    // the times this follower read last (a record's first-seen and last-seen are its messages')
+    private final long[] recentMicros = new long[4];
+    private final @Nullable Decimal64[] recentDecimals = new Decimal64[4];
+    private int nextRecent;
     // port names (tp-ids) as shared strings; bounded, as what the agent sends is not ours to trust
     private final Map<String, String> names = new HashMap<>();
 
@@ -188,15 +204,15 @@ final class SessionStream {
             return;
         }
         switch (name) {
-            case "session_id" -> r.id = text(p, value);
+            case "session_id" -> r.id = shared(text(p, value));
             case "removed" -> r.removed = bool(p, value);
-            case "requester_ip" -> r.requesterIp = ipAddress(text(p, value));
-            case "responder_ip" -> r.responderIp = ipAddress(text(p, value));
-            case "requester_comm_id" -> r.requesterCommId = hex(text(p, value), 8, "comm-id");
-            case "responder_comm_id" -> r.responderCommId = hex(text(p, value), 8, "comm-id");
+            case "requester_ip" -> r.requesterIp = shared(ipAddress(text(p, value)));
+            case "responder_ip" -> r.responderIp = shared(ipAddress(text(p, value)));
+            case "requester_comm_id" -> r.requesterCommId = shared(hex(text(p, value), 8, "comm-id"));
+            case "responder_comm_id" -> r.responderCommId = shared(hex(text(p, value), 8, "comm-id"));
             case "requester_qpn" -> r.requesterQpn = qpn(p, value);
             case "responder_qpn" -> r.responderQpn = qpn(p, value);
-            case "service_id" -> r.serviceId = hex(text(p, value), 16, "service-id");
+            case "service_id" -> r.serviceId = shared(hex(text(p, value), 16, "service-id"));
             case "roles_known" -> r.rolesKnown = bool(p, value);
             case "rdma_cm_src_port" -> r.rdmaCmSrcPort = lenientPort(p, value);
             case "rdma_cm_dst_port" -> r.rdmaCmDstPort = lenientPort(p, value);
@@ -212,7 +228,7 @@ final class SessionStream {
                 }
                 r.state = parsed.getName();
             }
-            case "reject_reason" -> r.rejectReason = Uint16.valueOf(lenientInt(p, value));
+            case "reject_reason" -> r.rejectReason = uint16(lenientInt(p, value));
             case "dropped_messages" -> r.droppedMessages = Uint32.valueOf(lenientLong(p, value));
             case "first_seen" -> r.firstSeen = seconds(p, value);
             case "last_seen" -> r.lastSeen = seconds(p, value);
@@ -327,7 +343,7 @@ final class SessionStream {
                         // refused once the object is read to its end, so that the stream goes on
                         bad = "Invalid range: " + p.getIntValue() + ", expected: [[0..65535]].";
                     } else {
-                        udp = Uint16.valueOf(p.getIntValue());
+                        udp = uint16(p.getIntValue());
                     }
                 }
                 case "ingress_port" -> {
@@ -363,6 +379,30 @@ final class SessionStream {
             b.withChild(ImmutableNodes.leafNode(SessionNodes.INGRESS_PORT, ingress));
         }
         return b.withChild(ImmutableNodes.leafNode(SessionNodes.PACKETS, packets)).build();
+    }
+
+    /** The string equal to {@code text} that a recent record used, or {@code text} as the one now. */
+    static String shared(final String text) {
+        final int slot = text.hashCode() & SHARED.length - 1;
+        final String known = SHARED[slot];
+        if (text.equals(known)) {
+            return known;
+        }
+        SHARED[slot] = text;
+        return text;
+    }
+
+    /** {@code Uint16.valueOf(value)}, one object per value; a value out of range is refused. */
+    static Uint16 uint16(final int value) {
+        if (value < 0 || value >= UINT16.length) {
+            return Uint16.valueOf(value);
+        }
+        Uint16 known = UINT16[value];
+        if (known == null) {
+            known = Uint16.valueOf(value);
+            UINT16[value] = known;
+        }
+        return known;
     }
 
     /** A port name through the switch's port map, as a string shared by every session. */
@@ -423,12 +463,12 @@ final class SessionStream {
             p.skipChildren();
             throw new IllegalArgumentException("not a port number: " + text);
         }
-        return Uint16.valueOf(p.getIntValue());
+        return uint16(p.getIntValue());
     }
 
     /** As Jackson's {@code asInt()} then {@code Uint16.valueOf}. */
     private static Uint16 lenientPort(final JsonParser p, final JsonToken value) throws IOException {
-        return Uint16.valueOf(lenientInt(p, value));
+        return uint16(lenientInt(p, value));
     }
 
     /** Jackson's {@code asInt()}: a number truncated, a numeric text parsed, anything else 0. */
@@ -461,14 +501,26 @@ final class SessionStream {
      * Seconds since the epoch to the microsecond, rounded half-even (pcapng times may carry
      * nanoseconds), read from the number's digits; anything but a number is absent.
      */
-    private static @Nullable Decimal64 seconds(final JsonParser p, final JsonToken value) throws IOException {
+    private @Nullable Decimal64 seconds(final JsonParser p, final JsonToken value) throws IOException {
         if (value != JsonToken.VALUE_NUMBER_INT && value != JsonToken.VALUE_NUMBER_FLOAT) {
             p.skipChildren();
             return null;
         }
         final long micros = micros(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
         if (micros != Long.MIN_VALUE) {
-            return decimal(micros);
+            // a session's first-seen is its first message's time, its last-seen its last one's:
+            // one object for each
+            for (int i = 0; i < recentMicros.length; i++) {
+                final var known = recentDecimals[i];
+                if (known != null && recentMicros[i] == micros) {
+                    return known;
+                }
+            }
+            final var made = decimal(micros);
+            recentMicros[nextRecent] = micros;
+            recentDecimals[nextRecent] = made;
+            nextRecent = (nextRecent + 1) % recentMicros.length;
+            return made;
         }
         return Decimal64.valueOf(p.getDecimalValue().setScale(6, RoundingMode.HALF_EVEN));
     }

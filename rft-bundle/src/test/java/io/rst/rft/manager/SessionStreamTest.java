@@ -122,6 +122,31 @@ public class SessionStreamTest {
         assertSame(tp(nodes.get(0)), tp(nodes.get(1)));
     }
 
+    @Test
+    public void theSwitchesOfAPathShareTheSessionsStringsAndNumbers() throws Exception {
+        // two followers (two switches) read the same session within moments of each other
+        final String record = "{\"session_id\":\"10.0.0.1/0x0000abcd/10.0.0.2\",\"requester_ip\":\"10.0.0.1\","
+            + "\"responder_ip\":\"10.0.0.2\",\"requester_comm_id\":\"0x0000abcd\",\"requester_udp_src_port\":"
+            + "51234,\"first_seen\":1764547200.25,\"last_seen\":1764547200.5,\"message_log\":[{\"msg\":\"REQ\","
+            + "\"time\":1764547200.25},{\"msg\":\"REP\",\"time\":1764547200.5}]}";
+        final List<MapEntryNode> nodes = new ArrayList<>();
+        for (var follower : List.of(new SessionStream(Map.of()), new SessionStream(Map.of()))) {
+            try (JsonParser parser = FACTORY.createParser(record)) {
+                parser.nextToken();
+                nodes.add(follower.read(parser).node());
+            }
+        }
+        for (var leaf : List.of(SessionNodes.SESSION_ID_LEAF, SessionNodes.REQUESTER_IP, SessionNodes.RESPONDER_IP,
+                SessionNodes.REQUESTER_COMM_ID, SessionNodes.REQUESTER_UDP_SRC_PORT)) {
+            assertSame(leaf.toString(), nodes.get(0).childByArg(leaf).body(), nodes.get(1).childByArg(leaf).body());
+        }
+        // first-seen is the first message's time: one object
+        final var log = (org.opendaylight.yangtools.yang.data.api.schema.MapNode) nodes.get(0).childByArg(
+            SessionNodes.MESSAGES);
+        assertSame(nodes.get(0).childByArg(SessionNodes.FIRST_SEEN).body(),
+            log.body().iterator().next().childByArg(SessionNodes.TIME).body());
+    }
+
     private static Object tp(final MapEntryNode session) {
         final var log = (org.opendaylight.yangtools.yang.data.api.schema.MapNode) session.childByArg(
             SessionNodes.MESSAGES);
