@@ -208,6 +208,9 @@ cmd_up() {
       sed -i "s#^agent-token-dir *=.*#agent-token-dir = $token_dir#" "$(home "$n")/etc/io.rst.rft.cfg"
     [ -z "$ca_file" ] ||
       sed -i "s#^agent-ca-file *=.*#agent-ca-file = $ca_file#" "$(home "$n")/etc/io.rst.rft.cfg"
+    # RST_CLUSTER_HOOK: a command (or a function the caller exported) given the member's
+    # directory before its first start, to change its etc/ (./rst bench dsbench adds a feature)
+    [ -z "${RST_CLUSTER_HOOK:-}" ] || "$RST_CLUSTER_HOOK" "$(home "$n")" || die "RST_CLUSTER_HOOK failed on m$n"
   done
   net_up
   for n in $(seq 1 "$MEMBERS"); do start_member "$n"; done
