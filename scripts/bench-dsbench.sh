@@ -12,8 +12,10 @@
 # ratio ours/dsbenchmark. Floors (issue 9): 50,000 session updates/s; ratio >= 0.5.
 # Root only, like ./rst bench cluster. Needs the network once: benchmark-api and dsbenchmark
 # 12.0.3 are fetched from Maven Central into ~/.m2 (mvn dependency:get) when absent.
-#   usage: ./rst bench dsbench [--sessions N] [--pps P] [--runs R] [--inner K]
-#     --sessions N  sessions in all, a third per agent (default 60000)
+#   usage: ./rst bench dsbench [--sessions N] [--warmup W] [--pps P] [--runs R] [--inner K]
+#     --sessions N  sessions measured, a third per agent (default 60000)
+#     --warmup W    sessions replayed first, not measured, so that the JIT has compiled the
+#                   ingest (default N/5; 0: none); they stay in the datastore
 #     --pps P       frames/s each agent's replay sends (default 20000: above what the
 #                   controller takes, so that the figure is the controller's)
 #     --runs R      dsbenchmark runs per mode, the best kept (default 2; the first warms up)
@@ -25,12 +27,14 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SESSIONS=60000
+WARMUP=""
 PPS=20000
 RUNS=2
 INNER=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --sessions) SESSIONS=${2:?}; shift ;;
+    --warmup) WARMUP=${2:?}; shift ;;
     --pps) PPS=${2:?}; shift ;;
     --runs) RUNS=${2:?}; shift ;;
     --inner) INNER=${2:?}; shift ;;
@@ -43,6 +47,9 @@ for v in "$SESSIONS" "$PPS" "$RUNS" ${INNER:+"$INNER"}; do
   [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "bench dsbench: '$v' is not a positive number (see: ./rst bench dsbench --help)" >&2; exit 2; }
 done
 [ "$SESSIONS" -ge 3 ] || { echo "bench dsbench: --sessions must be at least 3" >&2; exit 2; }
+WARMUP=${WARMUP:-$((SESSIONS / 5))}
+[[ $WARMUP =~ ^[0-9]+$ ]] && { [ "$WARMUP" = 0 ] || [ "$WARMUP" -ge 3 ]; } ||
+  { echo "bench dsbench: --warmup must be 0 or at least 3 (see: ./rst bench dsbench --help)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "bench dsbench: needs root (network namespaces)" >&2; exit 1; }
 for c in tcpreplay jq bc curl java mvn; do
   command -v $c >/dev/null || { echo "bench dsbench: $c is missing" >&2; exit 1; }
@@ -154,15 +161,24 @@ rm -rf "$WORK"/a*.state "$WORK"/*.pcap "$WORK"/*.ids "$WORK"/*.log
 head -c 24 /dev/urandom | base64 > "$WORK/token"; chmod 600 "$WORK/token"
 
 # --- captures (before anything is timed) ---------------------------------------------------
-declare -A PER
-for a in "${AGENTS[@]}"; do PER[$a]=$((SESSIONS / 3 + (a <= SESSIONS % 3 ? 1 : 0))); done
-log "generating $SESSIONS live sessions (REQ REP RTU), a third per agent, and their session ids"
-for a in "${AGENTS[@]}"; do
-  java -Xmx1g -jar "$JAR" gen --out "$WORK/load$a.pcap" --sessions "${PER[$a]}" --seed "$((a * 1000 + 7))" --hosts 256 2>/dev/null
-  java -Xmx1g -jar "$JAR" sessions "$WORK/load$a.pcap" 2>/dev/null | jq -r .session_id | sort > "$WORK/pcap$a.ids"
-done
-sort -mu "$WORK"/pcap?.ids > "$WORK/pcap-all.ids"
-FRAMES=$(( $(wc -l < "$WORK/pcap1.ids") * 3 ))
+# PHASE warm: WARMUP sessions first (their own seeds), so that the measured ingest is a running
+# controller's rather than a fresh JVM's compiling (dsbenchmark gets its warm-up run too); they stay
+# in the datastore. PHASE load: the measured SESSIONS.
+per() { echo $(($1 / 3 + ($2 <= $1 % 3 ? 1 : 0))); } # TOTAL AGENT
+gen_phase() { # PHASE TOTAL SEED-OFFSET
+  local a
+  for a in "${AGENTS[@]}"; do
+    java -Xmx1g -jar "$JAR" gen --out "$WORK/$1$a.pcap" --sessions "$(per "$2" "$a")" --seed "$((a * 1000 + $3))" \
+      --hosts 256 2>/dev/null
+    java -Xmx1g -jar "$JAR" sessions "$WORK/$1$a.pcap" 2>/dev/null | jq -r .session_id | sort > "$WORK/pcap-$1$a.ids"
+  done
+}
+log "generating $SESSIONS live sessions (REQ REP RTU) and $WARMUP for the warm-up, a third per agent, and their session ids"
+gen_phase load "$SESSIONS" 7
+[ "$WARMUP" = 0 ] || gen_phase warm "$WARMUP" 5
+sort -mu "$WORK"/pcap-*.ids > "$WORK/pcap-all.ids"
+[ "$(wc -l < "$WORK/pcap-all.ids")" = $((SESSIONS + WARMUP)) ] ||
+  log "the captures hold $(wc -l < "$WORK/pcap-all.ids") distinct sessions, not $((SESSIONS + WARMUP)): some repeat"
 
 # --- the controller ------------------------------------------------------------------------
 log "starting one controller (./rst cluster up, one member, namespace $PREFIX-m1, heap $RST_CLUSTER_HEAP) with dsbenchmark $DSB_VERSION at boot"
@@ -218,68 +234,95 @@ counts() {
 }
 
 # --- our ingest ------------------------------------------------------------------------------
-log "ingest: $SESSIONS sessions, $FRAMES frames per agent at $PPS frames/s each (the replay takes $(div "$FRAMES" "$PPS") s)"
-t0=$(now)
-for a in "${AGENTS[@]}"; do
-  ip netns exec "$PREFIX-a$a" tcpreplay -q -i inj1 --pps "$PPS" "$WORK/load$a.pcap" > "$WORK/tcpreplay$a.log" 2>&1 &
-  REPLAYS+=($!)
-done
-targets=""; t_replayed=""; t_done=""; last=""; deadline=$((SECONDS + 600 + SESSIONS / 100))
 declare -A LIVE SEQ
-while [ $SECONDS -lt $deadline ]; do
-  t=$(now)
-  last=$(counts || echo "0 0 0 0")
-  if [ -z "$t_replayed" ]; then
-    running=0
-    for p in "${REPLAYS[@]}"; do kill -0 "$p" 2>/dev/null && running=1; done
-    if [ $running = 0 ]; then
-      t_replayed=$(now)
-      for p in "${REPLAYS[@]}"; do wait "$p" || log "tcpreplay ended with status $? (see $WORK/tcpreplay*.log)"; done
-      REPLAYS=()
-    fi
-  fi
-  if [ -n "$t_replayed" ] && [ -z "$targets" ]; then
-    # the agents have decoded every frame once their queue is empty and their counts hold still
-    drained=1
-    for a in "${AGENTS[@]}"; do
-      s=$(agent_get "$a" /v1/status)
-      read -r backlog live seq < <(echo "$s" | jq -r '"\(.counters.queue_backlog) \(.counters.sessions_live) \(.last_seq)"' 2>/dev/null) ||
-        { backlog=x; live=x; seq=x; }
-      [ "$backlog" = 0 ] && [ "$live" = "${LIVE[$a]:-}" ] && [ "$seq" = "${SEQ[$a]:-}" ] || drained=0
-      LIVE[$a]=$live; SEQ[$a]=$seq
-    done
-    if [ $drained = 1 ]; then
-      targets="${LIVE[1]} ${LIVE[2]} ${LIVE[3]}"
-      sum_live=$((LIVE[1] + LIVE[2] + LIVE[3]))
-      if [ "$sum_live" = "$SESSIONS" ]; then
-        paths=$(wc -l < "$WORK/pcap-all.ids")
-      else
-        # the agents' tables differ from the captures (frames lost): their own ids tell the paths
-        log "the agents hold $sum_live sessions, not $SESSIONS (frames lost? see their drops below): reading their ids"
-        for a in "${AGENTS[@]}"; do agent_get "$a" /v1/sessions | jq -r '.sessions[].session_id' | sort > "$WORK/agent$a.ids"; done
-        paths=$(sort -mu "$WORK"/agent?.ids | wc -l)
+# ingest PHASE: replay PHASE's captures into the three agents; sets T_S (seconds from the replay's
+# start to the datastore holding every session the agents hold in rft and a path for each in rpt),
+# T_REPLAY, EVENTS (the agents' events of this phase), N_RFT and N_RPT (what the datastore holds)
+ingest() {
+  local phase=$1 a p t t0 t_replayed="" t_done="" targets="" last="" running drained s backlog live seq paths
+  local expect=$((SESSIONS + WARMUP)) seq0=0 pids=() deadline
+  [ "$phase" = warm ] && expect=$WARMUP
+  for a in "${AGENTS[@]}"; do
+    seq0=$((seq0 + $(agent_get "$a" /v1/status | jq -r .last_seq)))
+    LIVE[$a]=""; SEQ[$a]=""
+  done
+  deadline=$((SECONDS + 600 + expect / 100))
+  t0=$(now)
+  for a in "${AGENTS[@]}"; do
+    ip netns exec "$PREFIX-a$a" tcpreplay -q -i inj1 --pps "$PPS" "$WORK/$phase$a.pcap" > "$WORK/tcpreplay-$phase$a.log" 2>&1 &
+    pids+=($!)
+  done
+  REPLAYS=("${pids[@]}")
+  while [ $SECONDS -lt $deadline ]; do
+    t=$(now)
+    last=$(counts || echo "0 0 0 0")
+    if [ -z "$t_replayed" ]; then
+      running=0
+      for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && running=1; done
+      if [ $running = 0 ]; then
+        t_replayed=$(now)
+        for p in "${pids[@]}"; do wait "$p" || log "tcpreplay ended with status $? (see $WORK/tcpreplay-$phase*.log)"; done
+        REPLAYS=()
       fi
-      targets="$targets $paths"
-      log "replayed in $(div "$(echo "$t_replayed - $t0" | bc)" 1) s; the agents hold $sum_live sessions and $paths distinct ones (paths), $((SEQ[1] + SEQ[2] + SEQ[3])) events; datastore now: $last"
     fi
-  fi
-  if [ -n "$targets" ] && [ "$last" = "$targets" ]; then t_done=$t; break; fi
-  sleep 0.5
-done
-[ -n "$t_done" ] || die "the datastore did not get every session and path in time (last counts $last, target ${targets:-unknown}; sw1 sw2 sw3 paths)"
-INGEST_S=$(echo "scale=3; ($t_done - $t0) / 1" | bc)
-N_RFT=$((LIVE[1] + LIVE[2] + LIVE[3]))
-read -r _ _ _ N_RPT <<< "$targets"
-UPDATES=$((SEQ[1] + SEQ[2] + SEQ[3]))
-SPS=$(div "$N_RFT" "$INGEST_S" 0)
+    if [ -n "$t_replayed" ] && [ -z "$targets" ]; then
+      # the agents have decoded every frame once their queue is empty and their counts hold still
+      drained=1
+      for a in "${AGENTS[@]}"; do
+        s=$(agent_get "$a" /v1/status)
+        read -r backlog live seq < <(echo "$s" | jq -r '"\(.counters.queue_backlog) \(.counters.sessions_live) \(.last_seq)"' 2>/dev/null) ||
+          { backlog=x; live=x; seq=x; }
+        [ "$backlog" = 0 ] && [ "$live" = "${LIVE[$a]}" ] && [ "$seq" = "${SEQ[$a]}" ] || drained=0
+        LIVE[$a]=$live; SEQ[$a]=$seq
+      done
+      if [ $drained = 1 ]; then
+        N_RFT=$((LIVE[1] + LIVE[2] + LIVE[3]))
+        if [ "$N_RFT" = "$expect" ]; then
+          if [ "$phase" = warm ]; then paths=$(sort -mu "$WORK"/pcap-warm?.ids | wc -l); else paths=$(wc -l < "$WORK/pcap-all.ids"); fi
+        else
+          # the agents' tables differ from the captures (frames lost): their own ids tell the paths
+          log "the agents hold $N_RFT sessions, not $expect (frames lost? see their drops below): reading their ids"
+          for a in "${AGENTS[@]}"; do agent_get "$a" /v1/sessions | jq -r '.sessions[].session_id' | sort > "$WORK/agent$a.ids"; done
+          paths=$(sort -mu "$WORK"/agent?.ids | wc -l)
+        fi
+        N_RPT=$paths
+        targets="${LIVE[1]} ${LIVE[2]} ${LIVE[3]} $paths"
+        EVENTS=$((SEQ[1] + SEQ[2] + SEQ[3] - seq0))
+        log "$phase: replayed in $(div "$(echo "$t_replayed - $t0" | bc)" 1) s; the agents hold $N_RFT sessions ($paths distinct: the paths), $EVENTS events this phase; the datastore now: $last (sw1 sw2 sw3 paths)"
+      fi
+    fi
+    if [ -n "$targets" ] && [ "$last" = "$targets" ]; then t_done=$t; break; fi
+    sleep 0.5
+  done
+  [ -n "$t_done" ] || die "$phase: the datastore did not get every session and path in time (last counts $last, target ${targets:-unknown}; sw1 sw2 sw3 paths)"
+  T_S=$(echo "scale=3; ($t_done - $t0) / 1" | bc)
+  T_REPLAY=$(echo "scale=3; ($t_replayed - $t0) / 1" | bc)
+}
+
+WARM_RFT=0; WARM_NOTE="no warm-up"
+if [ "$WARMUP" != 0 ]; then
+  log "warm-up: $WARMUP sessions at $PPS frames/s per agent"
+  ingest warm
+  WARM_RFT=$N_RFT
+  WARM_NOTE="after a warm-up of $WARM_RFT sessions, taken at $(div "$WARM_RFT" "$T_S" 0) sessions/s"
+  log "warm-up: every session and path in the datastore $T_S s after the replay's start ($(div "$WARM_RFT" "$T_S" 0) sessions/s)"
+  sleep 3
+fi
+log "ingest: $SESSIONS sessions, $((SESSIONS * 3)) frames in all, at $PPS frames/s per agent"
+ingest load
+INGEST_S=$T_S
+UPDATES=$EVENTS
+MEASURED=$((N_RFT - WARM_RFT))
+SPS=$(div "$MEASURED" "$INGEST_S" 0)
 UPS=$(div "$UPDATES" "$INGEST_S" 0)
+
 LOAD_INGEST=$(cut -d' ' -f1-3 /proc/loadavg)
-log "ingest: $N_RFT sessions in rft and $N_RPT paths in rpt $INGEST_S s after the replay's start: $SPS sessions/s, $UPS session updates/s"
+log "ingest: $MEASURED more sessions in rft ($N_RFT in all) and their paths in rpt ($N_RPT) $INGEST_S s after the replay's start: $SPS sessions/s, $UPS session updates/s"
 
 # exactly what the agents hold, in rft; every path in rpt (read once, after the timing)
 verified=yes
 for a in "${AGENTS[@]}"; do
-  [ -f "$WORK/agent$a.ids" ] || agent_get "$a" /v1/sessions | jq -r '.sessions[].session_id' | sort > "$WORK/agent$a.ids"
+  agent_get "$a" /v1/sessions | jq -r '.sessions[].session_id' | sort > "$WORK/agent$a.ids"
   rc_get "data/rdma-flow-table:rft/switch=sw$a?content=nonconfig&fields=session(session-id)" 120 |
     jq -r '.["rdma-flow-table:switch"][0].session // [] | .[]["session-id"]' | sort > "$WORK/rft$a.ids"
   cmp -s "$WORK/agent$a.ids" "$WORK/rft$a.ids" || { verified="no: rft of sw$a differs from its agent's table"; }
@@ -302,15 +345,15 @@ for mode in BINDING-INDEPENDENT BINDING-AWARE; do
   for r in $(seq "$RUNS"); do
     out=$(curl -s -m 1800 -u admin:admin -X POST -H 'Content-Type: application/json' -H 'Accept: application/json' \
       "$BASE/rests/operations/dsbenchmark:start-test" \
-      -d "{\"input\":{\"operation\":\"PUT\",\"data-format\":\"$mode\",\"transaction-type\":\"TX-CHAINING\",\"data-store\":\"OPERATIONAL\",\"outerElements\":$N_RFT,\"innerElements\":$INNER,\"putsPerTx\":1000,\"listeners\":0}}")
+      -d "{\"input\":{\"operation\":\"PUT\",\"data-format\":\"$mode\",\"transaction-type\":\"TX-CHAINING\",\"data-store\":\"OPERATIONAL\",\"outerElements\":$MEASURED,\"innerElements\":$INNER,\"putsPerTx\":1000,\"listeners\":0}}")
     status=$(echo "$out" | jq -r '.["dsbenchmark:output"].status // empty' 2>/dev/null)
     [ "$status" = OK ] || die "dsbenchmark $mode run $r failed: $out"
     us=$(echo "$out" | jq -r '.["dsbenchmark:output"].execTime')
     tx=$(echo "$out" | jq -r '.["dsbenchmark:output"].txOk')
     txerr=$(echo "$out" | jq -r '.["dsbenchmark:output"].txError')
     [ "$txerr" = 0 ] || die "dsbenchmark $mode run $r: $txerr transactions failed: $out"
-    eps=$(echo "scale=0; $N_RFT * 1000000 / $us" | bc)
-    log "dsbenchmark $mode run $r: $N_RFT entries ($INNER inner each) in $(div "$us" 1000000 2) s, $tx transactions: $eps entries/s"
+    eps=$(echo "scale=0; $MEASURED * 1000000 / $us" | bc)
+    log "dsbenchmark $mode run $r: $MEASURED entries ($INNER inner each) in $(div "$us" 1000000 2) s, $tx transactions: $eps entries/s"
     RUNS_OF[$mode]="${RUNS_OF[$mode]:-}${RUNS_OF[$mode]:+, }$eps"
     if [ "$eps" -gt "${BEST[$mode]:-0}" ]; then BEST[$mode]=$eps; TXOK[$mode]=$tx; fi
   done
@@ -323,11 +366,12 @@ floor_ratio=$([ "$(echo "$R >= 0.5" | bc)" = 1 ] && echo met || echo "NOT MET")
 
 cat <<REPORT
 bench dsbench ($(nproc) cores; load average $LOAD0 at the start, $LOAD_INGEST after our ingest, $(cut -d' ' -f1-3 /proc/loadavg) at the end)
-  ours: $N_RFT sessions from 3 agents into rdma-flow-table:rft and $N_RPT paths into rdma-path-table:rpt
-        in $INGEST_S s from the replay's start ($PPS frames/s per agent; replay $(div "$(echo "$t_replayed - $t0" | bc)" 1) s):
+  ours: $MEASURED sessions from 3 agents into rdma-flow-table:rft and their paths into rdma-path-table:rpt
+        in $INGEST_S s from the replay's start ($PPS frames/s per agent; replay $(div "$T_REPLAY" 1) s;
+        $WARM_NOTE; rft then held $N_RFT sessions, rpt $N_RPT paths):
         $SPS sessions/s, $UPS session updates/s ($UPDATES agent events)
         checked against the agents' tables: $verified; capture drops: $DROPS
-  dsbenchmark $DSB_VERSION, same Karaf: PUT, TX-CHAINING, OPERATIONAL, $N_RFT outer-list entries of $INNER
+  dsbenchmark $DSB_VERSION, same Karaf: PUT, TX-CHAINING, OPERATIONAL, $MEASURED outer-list entries of $INNER
         inner-list entries each (a session entry: $LEAVES leaves in yang/, $ENTRY_LEAVES leaves written with its
         messages), 1000 per transaction, best of $RUNS:
         BINDING-INDEPENDENT $BI entries/s (runs: ${RUNS_OF[BINDING-INDEPENDENT]})
