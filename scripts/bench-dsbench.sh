@@ -265,6 +265,7 @@ ingest() {
     LIVE[$a]=""; SEQ[$a]=""
   done
   deadline=$((SECONDS + 600 + expect / 100))
+  echo "# seconds-since-replay-start sw1 sw2 sw3 paths insight-recompute-seconds" > "$WORK/progress-$phase.txt"
   t0=$(now)
   for a in "${AGENTS[@]}"; do
     ip netns exec "$PREFIX-a$a" tcpreplay -q -i inj1 --pps "$PPS" "$WORK/$phase$a.pcap" > "$WORK/tcpreplay-$phase$a.log" 2>&1 &
@@ -275,6 +276,7 @@ ingest() {
     t=$(now)
     counts > "$WORK/counts.txt" || echo "0 0 0 0" > "$WORK/counts.txt"
     last=$(cat "$WORK/counts.txt")
+    echo "$(echo "$t - $t0" | bc) $last $RECOMPUTE" >> "$WORK/progress-$phase.txt"
     if [ -z "$t_replayed" ]; then
       running=0
       for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && running=1; done
