@@ -172,7 +172,10 @@ gen_phase() { # PHASE TOTAL SEED-OFFSET
   for a in "${AGENTS[@]}"; do
     java -Xmx1g -jar "$JAR" gen --out "$WORK/$1$a.pcap" --sessions "$(per "$2" "$a")" --seed "$((a * 1000 + $3))" \
       --hosts 256 2>/dev/null
-    java -Xmx1g -jar "$JAR" sessions "$WORK/$1$a.pcap" 2>/dev/null | jq -r .session_id | sort > "$WORK/pcap-$1$a.ids"
+    # rst sessions prints each session after its last packet: the last line is the last one replayed
+    java -Xmx1g -jar "$JAR" sessions "$WORK/$1$a.pcap" 2>/dev/null | jq -r .session_id > "$WORK/pcap-$1$a.order"
+    tail -1 "$WORK/pcap-$1$a.order" > "$WORK/last-$1$a.id"
+    sort "$WORK/pcap-$1$a.order" > "$WORK/pcap-$1$a.ids"
   done
 }
 log "generating $SESSIONS live sessions (REQ REP RTU) and $WARMUP for the warm-up, a third per agent, and their session ids"
@@ -239,9 +242,9 @@ for _ in $(seq 120); do [ "$(capturing)" = 3 ] && break; sleep 1; done
 [ "$(capturing)" = 3 ] || die "the controller does not follow the three agents (see $WORK/cluster/m1/data/log/karaf.log)"
 sleep 2
 
-# The datastore's counts, read cheaply: insight's figures on /metrics (taken from the datastore's
-# change listeners), one line "SW1 SW2 SW3 PATHS"; RECOMPUTE gets how long insight's last
-# recomputation took: it recomputes every max(1 s, ten times that), so its counts are that old at most
+# Progress, read cheaply: insight's figures on /metrics, one line "SW1 SW2 SW3 PATHS" (insight
+# recomputes them every second, or ten times its last recomputation's time: on a loaded machine
+# they can be 20 s old, so they only show the curve; the end is timed by check_all below)
 RECOMPUTE=0
 counts() {
   curl -s -m 10 -u admin:admin "$BASE/metrics/" > "$WORK/metrics.txt" || true
@@ -250,6 +253,33 @@ counts() {
     /^rst_paths / { p = $2 }
     END { printf "%d %d %d %d\n", n["sw1"], n["sw2"], n["sw3"], p }' "$WORK/metrics.txt"
 }
+enc() { sed 's#/#%2F#g'; }
+# sentinels_in: every agent's last replayed session has its path in rpt (one small read each)
+sentinels_in() {
+  local a
+  for a in "${AGENTS[@]}"; do
+    [ "$(curl -s -m 10 -o /dev/null -w '%{http_code}' -u admin:admin \
+      "$BASE/rests/data/rdma-path-table:rpt/path=$(enc < "$WORK/sentinel$a.id")?fields=session-id")" = 200 ] || return 1
+  done
+}
+# check_all: rpt holds exactly the expected paths and each switch's rft exactly its expected
+# sessions (expect-rpt.ids, expect-rft-swN.ids). CHECK_AT: when the read of rpt began. A path is
+# written only after its session is in rft, so rpt complete at CHECK_AT means rft was too.
+CHECK_AT=""
+CHECKS=0
+check_all() {
+  local a
+  CHECKS=$((CHECKS + 1))
+  CHECK_AT=$(now)
+  rc_get 'data/rdma-path-table:rpt?fields=path(session-id)' 120 |
+    jq -r '.["rdma-path-table:rpt"].path // [] | .[]["session-id"]' | sort > "$WORK/rpt.ids"
+  cmp -s "$WORK/expect-rpt.ids" "$WORK/rpt.ids" || return 1
+  for a in "${AGENTS[@]}"; do
+    rc_get "data/rdma-flow-table:rft/switch=sw$a?content=nonconfig&fields=session(session-id)" 120 |
+      jq -r '.["rdma-flow-table:switch"][0].session // [] | .[]["session-id"]' | sort > "$WORK/rft$a.ids"
+    cmp -s "$WORK/expect-rft-sw$a.ids" "$WORK/rft$a.ids" || return 1
+  done
+}
 
 # --- our ingest ------------------------------------------------------------------------------
 declare -A LIVE SEQ
@@ -257,7 +287,7 @@ declare -A LIVE SEQ
 # start to the datastore holding every session the agents hold in rft and a path for each in rpt),
 # T_REPLAY, EVENTS (the agents' events of this phase), N_RFT and N_RPT (what the datastore holds)
 ingest() {
-  local phase=$1 a p t t0 t_replayed="" t_done="" targets="" last="" running drained s backlog live seq paths
+  local phase=$1 a p t t0 t_replayed="" t_done="" targets="" last="" running drained s backlog live seq paths sentinels=1
   local expect=$((SESSIONS + WARMUP)) seq0=0 pids=() deadline
   [ "$phase" = warm ] && expect=$WARMUP
   for a in "${AGENTS[@]}"; do
@@ -265,6 +295,7 @@ ingest() {
     LIVE[$a]=""; SEQ[$a]=""
   done
   deadline=$((SECONDS + 600 + expect / 100))
+  CHECKS=0
   echo "# seconds-since-replay-start sw1 sw2 sw3 paths insight-recompute-seconds" > "$WORK/progress-$phase.txt"
   t0=$(now)
   for a in "${AGENTS[@]}"; do
@@ -298,32 +329,43 @@ ingest() {
       done
       if [ $drained = 1 ]; then
         N_RFT=$((LIVE[1] + LIVE[2] + LIVE[3]))
-        if [ "$N_RFT" = "$expect" ]; then
-          if [ "$phase" = warm ]; then paths=$(sort -mu "$WORK"/pcap-warm?.ids | wc -l); else paths=$(wc -l < "$WORK/pcap-all.ids"); fi
-        else
-          # the agents' tables differ from the captures (frames lost): their own ids tell the paths
-          log "the agents hold $N_RFT sessions, not $expect (frames lost? see their drops below): reading their ids"
-          for a in "${AGENTS[@]}"; do agent_get "$a" /v1/sessions | jq -r '.sessions[].session_id' | sort > "$WORK/agent$a.ids"; done
-          paths=$(sort -mu "$WORK"/agent?.ids | wc -l)
+        sentinels=1
+        for a in "${AGENTS[@]}"; do
+          if [ "$phase" = warm ]; then cp "$WORK/pcap-warm$a.ids" "$WORK/expect-rft-sw$a.ids"
+          elif [ "$WARMUP" = 0 ]; then cp "$WORK/pcap-load$a.ids" "$WORK/expect-rft-sw$a.ids"
+          else sort -mu "$WORK/pcap-load$a.ids" "$WORK/pcap-warm$a.ids" > "$WORK/expect-rft-sw$a.ids"; fi
+          cp "$WORK/last-$phase$a.id" "$WORK/sentinel$a.id"
+        done
+        if [ "$N_RFT" != "$expect" ] || [ "$(cat "$WORK"/expect-rft-sw?.ids | wc -l)" != "$expect" ]; then
+          # the agents' tables differ from the captures (frames lost): their own tables are expected
+          log "the agents hold $N_RFT sessions, not $expect (frames lost? see their drops below): expecting their tables"
+          for a in "${AGENTS[@]}"; do
+            agent_get "$a" /v1/sessions | jq -r '.sessions[].session_id' | sort > "$WORK/expect-rft-sw$a.ids"
+          done
+          sentinels=0
         fi
+        sort -mu "$WORK"/expect-rft-sw?.ids > "$WORK/expect-rpt.ids"
+        paths=$(wc -l < "$WORK/expect-rpt.ids")
         N_RPT=$paths
         targets="${LIVE[1]} ${LIVE[2]} ${LIVE[3]} $paths"
         EVENTS=$((SEQ[1] + SEQ[2] + SEQ[3] - seq0))
         log "$phase: replayed in $(div "$(echo "$t_replayed - $t0" | bc)" 1) s; the agents hold $N_RFT sessions ($paths distinct: the paths), $EVENTS events this phase; the datastore now: $last (sw1 sw2 sw3 paths)"
       fi
     fi
-    if [ -n "$targets" ] && [ "$last" = "$targets" ]; then t_done=$t; break; fi
-    sleep 0.5
+    # the end: once every agent's last session has its path (or, without sentinels, every 2 s),
+    # an exact read; the follower writes an agent's events in order, so the rest is in or nearly
+    if [ -n "$targets" ] && { [ $sentinels = 0 ] || sentinels_in; }; then
+      if check_all; then t_done=$CHECK_AT; break; fi
+      [ $sentinels = 1 ] || sleep 1.5
+    fi
+    sleep 0.3
   done
   [ -n "$t_done" ] || die "$phase: the datastore did not get every session and path in time (last counts $last, target ${targets:-unknown}; sw1 sw2 sw3 paths)"
   T_S=$(echo "scale=3; ($t_done - $t0) / 1" | bc)
+  log "$phase: every session and path found by exact read $CHECKS of this phase"
   sleep 0.1
   CPU_S=$(cpu_between "$t0" "$t_done")
   T_REPLAY=$(echo "scale=3; ($t_replayed - $t0) / 1" | bc)
-  # how late the counts can be: insight's period at this size (a second at least) and one recomputation
-  local took=${RECOMPUTE:-0}
-  [[ $took =~ ^[0-9.]+$ ]] || took=0
-  T_LATE=$(echo "r = $took * 10; if (r < 1) r = 1; r = r + $took; scale=1; r / 1" | bc)
 }
 
 WARM_RFT=0; WARM_NOTE="no warm-up"
@@ -341,7 +383,6 @@ INGEST_S=$T_S
 UPDATES=$EVENTS
 MEASURED=$((N_RFT - WARM_RFT))
 SPS=$(div "$MEASURED" "$INGEST_S" 0)
-SPS_HI=$(div "$MEASURED" "$(echo "$INGEST_S - $T_LATE" | bc)" 0)
 UPS=$(div "$UPDATES" "$INGEST_S" 0)
 CPU_OURS=$CPU_S
 US_OURS=$(div "$CPU_OURS * 1000000" "$MEASURED" 0)
@@ -406,8 +447,8 @@ bench dsbench ($(nproc) cores; load average $LOAD0 at the start, $LOAD_INGEST af
         in $INGEST_S s from the replay's start ($PPS frames/s per agent; replay $(div "$T_REPLAY" 1) s;
         $WARM_NOTE; rft then held $N_RFT sessions, rpt $N_RPT paths):
         $SPS sessions/s, $UPS session updates/s ($UPDATES agent events)
-        (the counts are insight's on /metrics, recomputed about every $T_LATE s at this size: the time is up to
-        $T_LATE s late, so at most $SPS_HI sessions/s)
+        (the end: the start of the RESTCONF read that found every path in rpt and then every session
+        in rft, read once every agent's last replayed session had its path, polled every 0.3 s)
         checked against the agents' tables: $verified; capture drops: $DROPS
   dsbenchmark $DSB_VERSION, same Karaf: PUT, TX-CHAINING, OPERATIONAL, $MEASURED outer-list entries of $INNER
         inner-list entries each (a session entry: $LEAVES leaves in yang/, $ENTRY_LEAVES leaves written with its
