@@ -18,7 +18,8 @@
 #                   ingest (default N/5; 0: none); they stay in the datastore
 #     --pps P       frames/s each agent's replay sends (default 20000: above what the
 #                   controller takes, so that the figure is the controller's)
-#     --runs R      dsbenchmark runs per mode, the best kept (default 2; the first warms up)
+#     --runs R      dsbenchmark runs per mode, the best kept (default 3; the first warms up,
+#                   and on a shared machine its runs vary by half)
 #     --inner K     dsbenchmark inner-list entries per outer entry (default: the leaves of
 #                   grouping rdma-session in yang/, 19)
 #   env: RST_CLUSTER_HEAP (controller heap, default 2g), RST_DSBENCH_DIR (work directory,
@@ -29,7 +30,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SESSIONS=60000
 WARMUP=""
 PPS=20000
-RUNS=2
+RUNS=3
 INNER=""
 while [ $# -gt 0 ]; do
   case "$1" in
