@@ -11,7 +11,10 @@ STATE=${RST_CLUSTER_DIR:-$ROOT/.local/cluster}
 DIST_TGZ_GLOB="$ROOT/karaf-distribution/target/rst-karaf-*.tar.gz"
 MEMBERS=${RST_CLUSTER_MEMBERS:-3}
 NET=${RST_CLUSTER_NET:-10.254.200}   # a /24; .1 is this host's end of the bridge
-BRIDGE=rstc-br0
+# the names of the namespaces, veths and bridge: another prefix (and RST_CLUSTER_NET,
+# RST_CLUSTER_DIR) keeps a second set of members, e.g. ./rst bench dsbench's, apart from these
+PREFIX=${RST_CLUSTER_PREFIX:-rstc}
+BRIDGE=$PREFIX-br0
 # Three members and the lab fit a 2-core, 24 GiB machine with 1 GiB of heap each (about 1.6 GiB
 # of RSS per member once the datastore holds 100,000 sessions on every member).
 HEAP=${RST_CLUSTER_HEAP:-1g}
@@ -34,12 +37,12 @@ USAGE='usage: ./rst cluster up [--agent-token-file F] [--agent-token-dir D] [--a
   cut N     take member N'"'"'s link down (it is cut off from the others)   heal N   bring it back
   check     the takeover test (./rst cluster check --help): kill -9 of sw1'"'"'s follower
             while three agents stream, every session on every survivor, the member rejoins
-Members: mN in namespace rstc-mN at '"$NET"'.(10+N); RESTCONF http://'"$NET"'.(10+N):8181/rests
+Members: mN in namespace '"$PREFIX"'-mN at '"$NET"'.(10+N); RESTCONF http://'"$NET"'.(10+N):8181/rests
 (admin/admin). Root only.'
 
 
 addr() { echo "$NET.$((10 + $1))"; }
-ns() { echo "rstc-m$1"; }
+ns() { echo "$PREFIX-m$1"; }
 home() { echo "$STATE/m$1"; }
 url() { echo "http://$(addr "$1"):8181/rests"; }
 
@@ -66,8 +69,8 @@ net_up() {
     ip netns list | grep -qw "$(ns "$n")" && continue
     ip netns add "$(ns "$n")"
     ip netns exec "$(ns "$n")" ip link set lo up
-    ip link add "rstc-m$n-h" type veth peer name eth0 netns "$(ns "$n")"
-    ip link set "rstc-m$n-h" master "$BRIDGE" up
+    ip link add "$PREFIX-m$n-h" type veth peer name eth0 netns "$(ns "$n")"
+    ip link set "$PREFIX-m$n-h" master "$BRIDGE" up
     ip netns exec "$(ns "$n")" ip addr add "$(addr "$n")/24" dev eth0
     ip netns exec "$(ns "$n")" ip link set eth0 up
     # the host's end of the bridge is the way to anything else (agents elsewhere)
@@ -79,7 +82,7 @@ net_down() {
   local n
   for n in $(seq 1 "$MEMBERS"); do
     ip netns list | grep -qw "$(ns "$n")" && ip netns delete "$(ns "$n")"
-    ip link delete "rstc-m$n-h" 2>/dev/null || true
+    ip link delete "$PREFIX-m$n-h" 2>/dev/null || true
   done
   ip link delete "$BRIDGE" 2>/dev/null || true
 }
@@ -205,6 +208,9 @@ cmd_up() {
       sed -i "s#^agent-token-dir *=.*#agent-token-dir = $token_dir#" "$(home "$n")/etc/io.rst.rft.cfg"
     [ -z "$ca_file" ] ||
       sed -i "s#^agent-ca-file *=.*#agent-ca-file = $ca_file#" "$(home "$n")/etc/io.rst.rft.cfg"
+    # RST_CLUSTER_HOOK: a command (or a function the caller exported) given the member's
+    # directory before its first start, to change its etc/ (./rst bench dsbench adds a feature)
+    [ -z "${RST_CLUSTER_HOOK:-}" ] || "$RST_CLUSTER_HOOK" "$(home "$n")" || die "RST_CLUSTER_HOOK failed on m$n"
   done
   net_up
   for n in $(seq 1 "$MEMBERS"); do start_member "$n"; done
