@@ -70,6 +70,9 @@ final class SessionStream {
      * reads and writes of a slot are safe.
      */
     private static final String[] SHARED = new String[1 << 16];
+    /** Recent queue pair numbers and session keys, shared the same way as the strings. */
+    private static final Uint32[] SHARED_QPNS = new Uint32[1 << 14];
+    private static final NodeIdentifierWithPredicates[] SHARED_KEYS = new NodeIdentifierWithPredicates[1 << 14];
     /** Uint16 values (ports, reject reasons), one object per value for the whole JVM. */
     private static final Uint16[] UINT16 = new Uint16[1 << 16];
 
@@ -156,7 +159,7 @@ final class SessionStream {
 
         MapEntryNode build() {
             final var b = ImmutableNodes.newMapEntryBuilder()
-                .withNodeIdentifier(NodeIdentifierWithPredicates.of(SessionNodes.SESSION, SessionNodes.SESSION_ID, id))
+                .withNodeIdentifier(sessionKey(id))
                 .withChild(ImmutableNodes.leafNode(SessionNodes.SESSION_ID_LEAF, id));
             leaf(b, SessionNodes.REQUESTER_IP, requesterIp);
             leaf(b, SessionNodes.RESPONDER_IP, responderIp);
@@ -453,7 +456,30 @@ final class SessionStream {
         if (qpn < 0 || qpn > 0xFFFFFF) {
             throw new IllegalArgumentException("Invalid range: " + qpn + ", expected: [[0..16777215]].");
         }
-        return Uint32.valueOf(qpn);
+        // the switches of a path report the same queue pairs: one object, as for the strings
+        final int slot = (int) (qpn ^ qpn >>> 12) & SHARED_QPNS.length - 1;
+        final Uint32 known = SHARED_QPNS[slot];
+        if (known != null && known.longValue() == qpn) {
+            return known;
+        }
+        final Uint32 made = Uint32.valueOf(qpn);
+        SHARED_QPNS[slot] = made;
+        return made;
+    }
+
+    /**
+     * A session entry's key, shared by the switches of its path as its id is (the id given is the
+     * shared one from {@link #shared}).
+     */
+    static NodeIdentifierWithPredicates sessionKey(final String id) {
+        final int slot = id.hashCode() & SHARED_KEYS.length - 1;
+        final NodeIdentifierWithPredicates known = SHARED_KEYS[slot];
+        if (known != null && id.equals(known.getValue(SessionNodes.SESSION_ID))) {
+            return known;
+        }
+        final var made = NodeIdentifierWithPredicates.of(SessionNodes.SESSION, SessionNodes.SESSION_ID, id);
+        SHARED_KEYS[slot] = made;
+        return made;
     }
 
     /** A port as SessionJson's {@code port()} takes it: an integral number that fits an int. */

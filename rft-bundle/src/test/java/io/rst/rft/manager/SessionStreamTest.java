@@ -126,7 +126,8 @@ public class SessionStreamTest {
     public void theSwitchesOfAPathShareTheSessionsStringsAndNumbers() throws Exception {
         // two followers (two switches) read the same session within moments of each other
         final String record = "{\"session_id\":\"10.0.0.1/0x0000abcd/10.0.0.2\",\"requester_ip\":\"10.0.0.1\","
-            + "\"responder_ip\":\"10.0.0.2\",\"requester_comm_id\":\"0x0000abcd\",\"requester_udp_src_port\":"
+            + "\"responder_ip\":\"10.0.0.2\",\"requester_comm_id\":\"0x0000abcd\",\"requester_qpn\":4660,"
+            + "\"requester_udp_src_port\":"
             + "51234,\"first_seen\":1764547200.25,\"last_seen\":1764547200.5,\"message_log\":[{\"msg\":\"REQ\","
             + "\"time\":1764547200.25},{\"msg\":\"REP\",\"time\":1764547200.5}]}";
         final List<MapEntryNode> nodes = new ArrayList<>();
@@ -136,8 +137,9 @@ public class SessionStreamTest {
                 nodes.add(follower.read(parser).node());
             }
         }
+        assertSame(nodes.get(0).name(), nodes.get(1).name());
         for (var leaf : List.of(SessionNodes.SESSION_ID_LEAF, SessionNodes.REQUESTER_IP, SessionNodes.RESPONDER_IP,
-                SessionNodes.REQUESTER_COMM_ID, SessionNodes.REQUESTER_UDP_SRC_PORT)) {
+                SessionNodes.REQUESTER_COMM_ID, SessionNodes.REQUESTER_UDP_SRC_PORT, SessionNodes.REQUESTER_QPN)) {
             assertSame(leaf.toString(), nodes.get(0).childByArg(leaf).body(), nodes.get(1).childByArg(leaf).body());
         }
         // first-seen is the first message's time: one object
