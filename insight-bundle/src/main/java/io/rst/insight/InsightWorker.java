@@ -24,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
-import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
 import org.opendaylight.mdsal.binding.api.DataObjectModification;
 import org.opendaylight.mdsal.binding.api.DataTreeChangeListener;
 import org.opendaylight.mdsal.binding.api.DataTreeModification;
@@ -37,8 +36,6 @@ import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentDroppingPacketsBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentReachableBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentUnreachableBuilder;
@@ -125,9 +122,20 @@ final class InsightWorker implements AutoCloseable {
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
             DataObjectReference.builder(Rft.class).child(Switch.class).child(AgentStatus.class).build(),
             (DataTreeChangeListener<AgentStatus>) changes -> executor.execute(() -> onAgents(changes))));
-        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
-            DataObjectReference.builder(Rpt.class).child(Path.class).build(),
-            (DataTreeChangeListener<Path>) changes -> executor.execute(() -> onPaths(changes))));
+        // the paths too, read leaf by leaf (PathLeaves)
+        registrations.add(dtcs.registerTreeChangeListener(
+            DOMDataTreeIdentifier.of(LogicalDatastoreType.OPERATIONAL, PathLeaves.paths()),
+            new DOMDataTreeChangeListener() {
+                @Override
+                public void onDataTreeChanged(final List<DataTreeCandidate> changes) {
+                    executor.execute(() -> onPaths(changes));
+                }
+
+                @Override
+                public void onInitialData() {
+                    // no path yet
+                }
+            }));
         ticker = executor.scheduleWithFixedDelay(() -> tick(idleRecompute), 1, 1, TimeUnit.SECONDS);
     }
 
@@ -273,18 +281,38 @@ final class InsightWorker implements AutoCloseable {
         }
     }
 
-    private void onPaths(final List<DataTreeModification<Path>> changes) {
+    private void onPaths(final List<DataTreeCandidate> changes) {
         if (closed) {
             return;
         }
         final double now = clock.getAsDouble();
         for (var change : changes) {
-            final var root = change.getRootNode();
-            switch (root) {
-                case DataObjectDeleted<Path> deleted ->
-                    index.removePath(root.coerceKeyStep(Path.class).key().getSessionId());
-                case DataObjectModification.WithDataAfter<Path> present -> {
-                    final var after = PathFacts.of(present.dataAfter());
+            final var path = change.getRootPath();
+            final String rootPath = path.isEmpty() ? null : PathLeaves.sessionId(path.getLastPathArgument());
+            if (rootPath != null) {
+                onPath(rootPath, change.getRootNode(), now);
+            } else {
+                // the list itself: its entries are the paths
+                for (var child : change.getRootNode().childNodes()) {
+                    final String id = PathLeaves.sessionId(child.name());
+                    if (id != null) {
+                        onPath(id, child, now);
+                    }
+                }
+            }
+        }
+        dirty = true;
+    }
+
+    private void onPath(final String id, final DataTreeCandidateNode change, final double now) {
+        switch (change.modificationType()) {
+            case UNMODIFIED -> {
+                // nothing
+            }
+            case DELETE, DISAPPEARED -> index.removePath(id);
+            default -> {
+                if (change.dataAfter() instanceof MapEntryNode node) {
+                    final var after = PathLeaves.facts(id, node);
                     final var before = index.putPath(after);
                     if (before != null && after.replaces(before)) {
                         publish(pathChanged(before, after, now));
@@ -292,7 +320,6 @@ final class InsightWorker implements AutoCloseable {
                 }
             }
         }
-        dirty = true;
     }
 
     private static Notification<?> sessionFailed(final String id, final Verdict verdict, final double now) {

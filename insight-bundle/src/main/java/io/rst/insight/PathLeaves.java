@@ -1,0 +1,109 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
+import org.opendaylight.yangtools.yang.common.QName;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
+import org.opendaylight.yangtools.yang.data.api.schema.DataContainerNode;
+import org.opendaylight.yangtools.yang.data.api.schema.LeafSetNode;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+import org.opendaylight.yangtools.yang.data.api.schema.MapNode;
+
+/**
+ * A path's facts read from the path table's node itself, leaf by leaf, as {@link SessionLeaves}
+ * reads sessions: a binding {@code Path} decodes lazily and checks its addresses' patterns on
+ * each read. {@code PathLeavesTest} holds it to {@link PathFacts#of(Path)}.
+ */
+final class PathLeaves {
+    static final NodeIdentifier RPT = NodeIdentifier.create(Rpt.QNAME);
+    static final NodeIdentifier PATH = NodeIdentifier.create(Path.QNAME);
+    static final QName SESSION_ID = leaf("session-id");
+    private static final NodeIdentifier REQUESTER_IP = id("requester-ip");
+    private static final NodeIdentifier RESPONDER_IP = id("responder-ip");
+    private static final NodeIdentifier FORWARD = id("forward");
+    private static final NodeIdentifier REVERSE = id("reverse");
+    private static final NodeIdentifier HOP = id("hop");
+    private static final NodeIdentifier NODE_ID = id("node-id");
+    private static final NodeIdentifier COMPLETE = id("complete");
+    private static final NodeIdentifier ASYMMETRIC = id("asymmetric");
+    private static final NodeIdentifier DATA_PATH_DIFFERS = id("data-path-differs");
+    private static final NodeIdentifier ANOMALY = id("anomaly");
+
+    private PathLeaves() {
+        // utility
+    }
+
+    private static QName leaf(final String name) {
+        return QName.create(Path.QNAME, name).intern();
+    }
+
+    private static NodeIdentifier id(final String name) {
+        return NodeIdentifier.create(leaf(name));
+    }
+
+    /** {@code rpt/path}: the list the insight worker follows. */
+    static YangInstanceIdentifier paths() {
+        return YangInstanceIdentifier.of(RPT, PATH);
+    }
+
+    /** The session id of a path entry's key, or {@code null} for another path argument. */
+    static @Nullable String sessionId(final YangInstanceIdentifier.PathArgument arg) {
+        return arg instanceof NodeIdentifierWithPredicates key && key.getValue(SESSION_ID) instanceof String id ? id
+            : null;
+    }
+
+    static PathFacts facts(final String sessionId, final MapEntryNode path) {
+        final List<String> dataApart = new ArrayList<>();
+        if (Boolean.TRUE.equals(value(path, DATA_PATH_DIFFERS)) && path.childByArg(ANOMALY) instanceof LeafSetNode<?> set) {
+            // where data and CM part: the rpt's anomalies that say so
+            for (var anomaly : set.body()) {
+                if (anomaly.body() instanceof String text && text.contains(" data ")) {
+                    dataApart.add(text);
+                }
+            }
+            dataApart.sort(null);
+        }
+        final var forward = path.childByArg(FORWARD) instanceof DataContainerNode d ? d : null;
+        final var reverse = path.childByArg(REVERSE) instanceof DataContainerNode d ? d : null;
+        return new PathFacts(sessionId, text(path, REQUESTER_IP), text(path, RESPONDER_IP), nodes(forward),
+            nodes(reverse), complete(forward), complete(reverse), Boolean.TRUE.equals(value(path, ASYMMETRIC)),
+            dataApart);
+    }
+
+    private static List<String> nodes(final @Nullable DataContainerNode direction) {
+        final var out = new ArrayList<String>();
+        if (direction != null && direction.childByArg(HOP) instanceof MapNode hops) {
+            for (var hop : hops.body()) {
+                if (value(hop, NODE_ID) instanceof String node) {
+                    out.add(node);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean complete(final @Nullable DataContainerNode direction) {
+        return direction != null && Boolean.TRUE.equals(value(direction, COMPLETE));
+    }
+
+    private static @Nullable Object value(final DataContainerNode node, final NodeIdentifier leaf) {
+        final var child = node.childByArg(leaf);
+        return child == null ? null : child.body();
+    }
+
+    private static @Nullable String text(final DataContainerNode node, final NodeIdentifier leaf) {
+        return value(node, leaf) instanceof String text ? text : null;
+    }
+}

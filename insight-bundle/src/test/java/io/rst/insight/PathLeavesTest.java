@@ -1,0 +1,74 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import static org.junit.Assert.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.Test;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.HopBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ForwardBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ReverseBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathKey;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+
+/**
+ * A path's facts read leaf by leaf from the datastore's node are the ones read from the binding
+ * path: hops in order, completeness, asymmetry, the anomalies that tell data apart from CM, and
+ * absent leaves.
+ */
+public class PathLeavesTest extends AbstractConcurrentDataBrokerTest {
+    @Test
+    public void theFactsOfTheNodeAreTheFactsOfThePath() throws Exception {
+        final var customizer = getDataBrokerTestCustomizer();
+        customizer.updateSchema(getRuntimeContext());
+        final var codec = customizer.getAdapterContext().currentSerializer();
+        final List<Path> paths = new ArrayList<>();
+        paths.add(new PathBuilder().setSessionId("bare").build());
+        paths.add(new PathBuilder().setSessionId("v4").setRequesterIp(new IpAddress(new Ipv4Address("10.0.0.1")))
+            .setResponderIp(new IpAddress(new Ipv4Address("10.0.0.2")))
+            .setForward(new ForwardBuilder().setHop(hops("leaf1", "spine2", "leaf3")).setComplete(true).build())
+            .setReverse(new ReverseBuilder().setHop(hops("leaf3", "spine1", "leaf1")).setComplete(false).build())
+            .setAsymmetric(true).setDataPathDiffers(true)
+            .setAnomaly(Set.of("requester data leaves spine2 for spine1", "zz: the data took another spine",
+                "forward: gap at spine2"))
+            .build());
+        paths.add(new PathBuilder().setSessionId("v6").setRequesterIp(new IpAddress(new Ipv6Address("fd00::1")))
+            .setForward(new ForwardBuilder().setHop(hops("leaf1")).build())
+            .setDataPathDiffers(false).setAnomaly(Set.of("the data went elsewhere")).build());
+        for (var path : paths) {
+            final var id = DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(path.getSessionId()))
+                .build();
+            final var node = (MapEntryNode) codec.toNormalizedDataObject(id, path).node();
+            assertEquals(path.getSessionId(), PathFacts.of(path), PathLeaves.facts(path.getSessionId(), node));
+            assertEquals(path.getSessionId(), PathLeaves.sessionId(node.name()));
+        }
+    }
+
+    private static List<Hop> hops(final String... nodes) {
+        final List<Hop> out = new ArrayList<>();
+        for (int i = 0; i < nodes.length; i++) {
+            out.add(new HopBuilder().setIndex(Uint16.valueOf(i)).setNodeId(new NodeId(nodes[i])).setObserved(true)
+                .build());
+        }
+        return out;
+    }
+}
