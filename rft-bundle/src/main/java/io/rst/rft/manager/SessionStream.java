@@ -69,10 +69,10 @@ final class SessionStream {
      * the next string of its hash; a miss costs only the sharing. Strings are immutable, so racy
      * reads and writes of a slot are safe.
      */
-    private static final String[] SHARED = new String[1 << 16];
+    private static final String[] SHARED = new String[1 << 18];
     /** Recent queue pair numbers and session keys, shared the same way as the strings. */
-    private static final Uint32[] SHARED_QPNS = new Uint32[1 << 14];
-    private static final NodeIdentifierWithPredicates[] SHARED_KEYS = new NodeIdentifierWithPredicates[1 << 14];
+    private static final Uint32[] SHARED_QPNS = new Uint32[1 << 16];
+    private static final NodeIdentifierWithPredicates[] SHARED_KEYS = new NodeIdentifierWithPredicates[1 << 16];
     /** Uint16 values (ports, reject reasons), one object per value for the whole JVM. */
     private static final Uint16[] UINT16 = new Uint16[1 << 16];
 
