@@ -84,28 +84,13 @@ final class SessionLeaves {
     }
 
     static Sighting sighting(final String switchId, final MapEntryNode session) {
-        int types = 0;
-        Sighting.Seen req = null;
-        Sighting.Seen rep = null;
-        Sighting.Seen rej = null;
-        Sighting.Seen dreq = null;
+        final var seen = new Sighting.Messages();
         if (session.childByArg(MESSAGES) instanceof MapNode messages) {
             for (var message : messages.body()) {
                 final var type = value(message, TYPE) instanceof String name ? CmMessageType.forName(name) : null;
-                if (type == null) {
-                    continue;
-                }
-                types |= 1 << type.ordinal();
-                final var seen = new Sighting.Seen(value(message, INGRESS_TP) instanceof String tp ? tp : null,
-                    seconds(message, TIME));
-                switch (type) {
-                    case REQ -> req = req == null ? seen : req;
-                    case REP, MRA -> rep = rep == null ? seen : rep;
-                    case REJ -> rej = rej == null ? seen : rej;
-                    case DREQ -> dreq = dreq == null ? seen : dreq;
-                    default -> {
-                        // the other types tell no problem's place
-                    }
+                if (type != null) {
+                    seen.add(type, value(message, INGRESS_TP) instanceof String tp ? tp : null,
+                        seconds(message, TIME));
                 }
             }
         }
@@ -113,7 +98,8 @@ final class SessionLeaves {
         final var reason = value(session, REJECT_REASON) instanceof Number number ? number.intValue() : -1;
         return new Sighting(switchId, state, text(session, REQUESTER_IP), text(session, RESPONDER_IP),
             text(session, SERVICE_ID), !Boolean.FALSE.equals(value(session, ROLES_KNOWN)), reason,
-            seconds(session, FIRST_SEEN), seconds(session, LAST_SEEN), types, req, rep, rej, dreq);
+            seconds(session, FIRST_SEEN), seconds(session, LAST_SEEN), seen.types, seen.req, seen.rep, seen.rej,
+            seen.dreq);
     }
 
     private static @Nullable Object value(final DataContainerNode node, final NodeIdentifier leaf) {

@@ -38,34 +38,44 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
     record Seen(@Nullable String tp, double time) {
     }
 
+    /**
+     * A switch's messages, gathered in the order it saw them: which types, and the first of each
+     * telling one. Both readers (binding and the datastore's nodes) go through it.
+     */
+    static final class Messages {
+        int types;
+        @Nullable Seen req;
+        @Nullable Seen rep;
+        @Nullable Seen rej;
+        @Nullable Seen dreq;
+
+        void add(final CmMessageType type, final @Nullable String tp, final double time) {
+            types |= 1 << type.ordinal();
+            switch (type) {
+                case REQ -> req = req == null ? new Seen(tp, time) : req;
+                case REP, MRA -> rep = rep == null ? new Seen(tp, time) : rep;
+                case REJ -> rej = rej == null ? new Seen(tp, time) : rej;
+                case DREQ -> dreq = dreq == null ? new Seen(tp, time) : dreq;
+                default -> {
+                    // the other types tell no problem's place
+                }
+            }
+        }
+    }
+
     Sighting {
         requireNonNull(switchId);
     }
 
     static Sighting of(final String switchId, final Session session) {
-        int types = 0;
-        Seen req = null;
-        Seen rep = null;
-        Seen rej = null;
-        Seen dreq = null;
+        final var seen = new Messages();
         final List<Message> messages = session.getMessage();
         if (messages != null) {
             for (var message : messages) {
                 final var type = message.getType();
-                if (type == null) {
-                    continue;
-                }
-                types |= 1 << type.ordinal();
-                final var tp = message.getIngressTp();
-                final var seen = new Seen(tp == null ? null : String.valueOf(tp.getValue()), seconds(message.getTime()));
-                switch (type) {
-                    case REQ -> req = req == null ? seen : req;
-                    case REP, MRA -> rep = rep == null ? seen : rep;
-                    case REJ -> rej = rej == null ? seen : rej;
-                    case DREQ -> dreq = dreq == null ? seen : dreq;
-                    default -> {
-                        // the other types tell no problem's place
-                    }
+                if (type != null) {
+                    final var tp = message.getIngressTp();
+                    seen.add(type, tp == null ? null : String.valueOf(tp.getValue()), seconds(message.getTime()));
                 }
             }
         }
@@ -74,7 +84,7 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
         return new Sighting(switchId, session.getState(), ip(session.getRequesterIp()), ip(session.getResponderIp()),
             service == null ? null : service.getValue(), !Boolean.FALSE.equals(session.getRolesKnown()),
             reason == null ? -1 : reason.intValue(), seconds(session.getFirstSeen()), seconds(session.getLastSeen()),
-            types, req, rep, rej, dreq);
+            seen.types, seen.req, seen.rep, seen.rej, seen.dreq);
     }
 
     boolean saw(final CmMessageType type) {

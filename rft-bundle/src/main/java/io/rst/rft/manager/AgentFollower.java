@@ -402,7 +402,7 @@ final class AgentFollower implements AutoCloseable {
                 case "seq" -> seq = value.isNumeric() ? p.getValueAsLong(-1) : -1;
                 case "session" -> {
                     hasRecord = true;
-                    session = readRecord(p, value);
+                    session = readRecord(p);
                 }
                 case "reason" -> reason = value.isScalarValue() ? p.getText() : "";
                 case "snapshot" -> {
@@ -463,7 +463,7 @@ final class AgentFollower implements AutoCloseable {
     }
 
     /** A session record (at {@code value}), or {@code null} if refused (counted, logged). */
-    private SessionStream.@Nullable Parsed readRecord(final JsonParser p, final JsonToken value) throws IOException {
+    private SessionStream.@Nullable Parsed readRecord(final JsonParser p) throws IOException {
         try {
             return records.read(p);
         } catch (SessionJson.BadRecordException e) {
@@ -474,7 +474,7 @@ final class AgentFollower implements AutoCloseable {
     }
 
     private void addRecord(final JsonParser p, final Map<String, MapEntryNode> into) throws IOException {
-        final var parsed = readRecord(p, p.currentToken());
+        final var parsed = readRecord(p);
         if (parsed != null && !parsed.removed()) {
             into.put(parsed.id(), parsed.node());
         }

@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
@@ -46,14 +45,12 @@ import org.slf4j.LoggerFactory;
 final class StatusWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusWriter.class);
 
-    private final DataBroker broker;
     private final DOMDataBroker dom;
     private final BindingNormalizedNodeSerializer codec;
     private DOMTransactionChain chain;
     private boolean closed;
 
     StatusWriter(final Stores stores) {
-        this.broker = stores.binding();
         this.dom = stores.dom();
         this.codec = stores.codec();
         this.chain = newChain();
