@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class LabBench {
     private static final long POLL_EVERY_NANOS = 100_000_000L;
-    private static final long MAX_ASKS_PER_SECOND = 200;
+    private static final long MAX_ASKS_PER_SECOND = 50;
 
     private LabBench() {
         // utility

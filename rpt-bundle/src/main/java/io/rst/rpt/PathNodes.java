@@ -13,7 +13,9 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
@@ -36,8 +38,10 @@ import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
 import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
+import org.opendaylight.yangtools.yang.data.api.schema.DataContainerChild;
 import org.opendaylight.yangtools.yang.data.api.schema.LeafNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode.BuilderFactory;
 import org.opendaylight.yangtools.yang.data.api.schema.builder.DataContainerNodeBuilder;
 import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
@@ -184,15 +188,69 @@ final class PathNodes {
             b.withChild(data.differs() ? DATA_PATH_DIFFERS_TRUE : DATA_PATH_DIFFERS_FALSE);
             final var anomalies = data.anomalies();
             if (anomalies != null) {
-                final var set = BUILDERS.<String>newSystemLeafSetBuilder(anomalies.size()).withNodeIdentifier(ANOMALY);
-                for (var anomaly : anomalies) {
-                    set.withChildValue(anomaly);
-                }
-                b.withChild(set.build());
+                b.withChild(anomalies(anomalies));
             }
         }
         b.withChild(path.asymmetric() ? ASYMMETRIC_TRUE : ASYMMETRIC_FALSE);
         return b.build();
+    }
+
+    private static DataContainerChild anomalies(final List<String> anomalies) {
+        final var set = BUILDERS.<String>newSystemLeafSetBuilder(anomalies.size()).withNodeIdentifier(ANOMALY);
+        for (var anomaly : anomalies) {
+            set.withChildValue(anomaly);
+        }
+        return set.build();
+    }
+
+    /**
+     * What writing {@code after} where {@code before} was written changes, child by child of the
+     * path's entry: the new child where it differs, {@code null} where {@code after} has it no
+     * more (a delete). The RPT writes these instead of the whole entry when a path it wrote
+     * changes: the datastore's commit serialises what is written, and a session's state changing
+     * (set up, closing, closed) is one leaf of a path's hundred. Applied to {@code node(before)},
+     * they give {@code node(after)}.
+     */
+    static Map<NodeIdentifier, @Nullable NormalizedNode> changes(final PathValue before, final PathValue after,
+            final Cache cache) {
+        final Map<NodeIdentifier, @Nullable NormalizedNode> out = new LinkedHashMap<>();
+        change(out, REQUESTER_IP, before.requesterIp(), after.requesterIp(),
+            () -> ImmutableNodes.leafNode(REQUESTER_IP, after.requesterIp()));
+        change(out, RESPONDER_IP, before.responderIp(), after.responderIp(),
+            () -> ImmutableNodes.leafNode(RESPONDER_IP, after.responderIp()));
+        change(out, REQUESTER_QPN, qpn(before.requesterQpn()), qpn(after.requesterQpn()),
+            () -> ImmutableNodes.leafNode(REQUESTER_QPN, Uint32.valueOf(after.requesterQpn())));
+        change(out, RESPONDER_QPN, qpn(before.responderQpn()), qpn(after.responderQpn()),
+            () -> ImmutableNodes.leafNode(RESPONDER_QPN, Uint32.valueOf(after.responderQpn())));
+        change(out, STATE, before.state(), after.state(), () -> cache.state(after.state()));
+        change(out, FORWARD, before.forward(), after.forward(),
+            () -> cache.direction(Cache.FORWARD, after.forward()));
+        change(out, REVERSE, before.reverse(), after.reverse(),
+            () -> cache.direction(Cache.REVERSE, after.reverse()));
+        final var was = before.data();
+        final var now = after.data();
+        change(out, DATA_FORWARD, was == null ? null : was.forward(), now == null ? null : now.forward(),
+            () -> cache.direction(Cache.DATA_FORWARD, now.forward()));
+        change(out, DATA_REVERSE, was == null ? null : was.reverse(), now == null ? null : now.reverse(),
+            () -> cache.direction(Cache.DATA_REVERSE, now.reverse()));
+        change(out, DATA_PATH_DIFFERS, was == null ? null : was.differs(), now == null ? null : now.differs(),
+            () -> now.differs() ? DATA_PATH_DIFFERS_TRUE : DATA_PATH_DIFFERS_FALSE);
+        change(out, ANOMALY, was == null ? null : was.anomalies(), now == null ? null : now.anomalies(),
+            () -> anomalies(now.anomalies()));
+        change(out, ASYMMETRIC, before.asymmetric(), after.asymmetric(),
+            () -> after.asymmetric() ? ASYMMETRIC_TRUE : ASYMMETRIC_FALSE);
+        return out;
+    }
+
+    private static @Nullable Integer qpn(final int qpn) {
+        return qpn >= 0 ? qpn : null;
+    }
+
+    private static void change(final Map<NodeIdentifier, @Nullable NormalizedNode> out, final NodeIdentifier child,
+            final @Nullable Object before, final @Nullable Object after, final Supplier<NormalizedNode> made) {
+        if (!Objects.equals(before, after)) {
+            out.put(child, after == null ? null : made.get());
+        }
     }
 
     /**

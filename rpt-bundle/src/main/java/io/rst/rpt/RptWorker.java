@@ -140,6 +140,7 @@ final class RptWorker implements AutoCloseable {
     private final Duration holdIncomplete;
     private long pathsHeld;
     private long pathsUnchanged;
+    private long pathsRewrittenInPart;
 
     RptWorker(final DataBroker broker, final DOMDataBroker domBroker, final RpcProviderService rpcs,
             final ExecutorService executor) {
@@ -528,7 +529,22 @@ final class RptWorker implements AutoCloseable {
             if (tx == null) {
                 tx = chain.newWriteOnlyTransaction();
             }
-            tx.put(LogicalDatastoreType.OPERATIONAL, PathNodes.identifier(id), PathNodes.node(assembled, nodes));
+            final var path = PathNodes.identifier(id);
+            if (before == null) {
+                tx.put(LogicalDatastoreType.OPERATIONAL, path, PathNodes.node(assembled, nodes));
+            } else {
+                // only what changed: the commit serialises what is written (a state is one leaf)
+                for (var change : PathNodes.changes(before, assembled, nodes).entrySet()) {
+                    final var child = path.node(change.getKey());
+                    final var value = change.getValue();
+                    if (value == null) {
+                        tx.delete(LogicalDatastoreType.OPERATIONAL, child);
+                    } else {
+                        tx.put(LogicalDatastoreType.OPERATIONAL, child, value);
+                    }
+                }
+                pathsRewrittenInPart++;
+            }
             inTx++;
         }
         if (tx != null) {
@@ -571,6 +587,11 @@ final class RptWorker implements AutoCloseable {
     /** New sessions whose path was held back while incomplete (since the start). */
     long pathsHeld() {
         return pathsHeld;
+    }
+
+    /** Paths written again as the children of theirs that changed, not whole. */
+    long pathsRewrittenInPart() {
+        return pathsRewrittenInPart;
     }
 
     /** Recomputed paths that came out as written before, so were not written again. */

@@ -14,10 +14,14 @@ import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
@@ -45,9 +49,11 @@ import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
 import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 
 /**
@@ -201,6 +207,63 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
 
     private static DataObjectIdentifier.WithKey<Path, PathKey> identifier(final String id) {
         return DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(id)).build();
+    }
+
+    /**
+     * A path written again as its changed children (as the RPT writes it) reads back from the
+     * datastore exactly as the whole new entry would: for every pair of values, each direction.
+     */
+    @Test
+    public void aPathWrittenInPartReadsAsWrittenWhole() throws Exception {
+        final var base = values();
+        final List<PathValue> all = new ArrayList<>();
+        for (var value : base) {
+            // one session id, so that each can follow each; and a state of each kind, and none
+            all.add(new PathValue(ID, value.requesterIp(), value.responderIp(), value.requesterQpn(),
+                value.responderQpn(), value.state(), value.forward(), value.reverse(), value.asymmetric(),
+                value.data()));
+            all.add(new PathValue(ID, value.requesterIp(), value.responderIp(), value.requesterQpn(),
+                value.responderQpn(), SessionState.CLOSED, value.forward(), value.reverse(), !value.asymmetric(),
+                value.data()));
+        }
+        final var data = base.get(1).data();
+        all.add(new PathValue(ID, "10.1.0.2", "10.2.0.2", 5, 6, SessionState.ESTABLISHED, base.get(0).forward(),
+            base.get(0).reverse(), true, new DataPaths.Result(data.forward(), data.reverse(), false, null)));
+        final var cache = new PathNodes.Cache();
+        final var path = PathNodes.identifier(ID);
+        int partial = 0;
+        for (var before : all) {
+            for (var after : all) {
+                write(tx -> tx.put(LogicalDatastoreType.OPERATIONAL, path, PathNodes.node(after, cache)));
+                final var whole = read(path);
+                write(tx -> tx.put(LogicalDatastoreType.OPERATIONAL, path, PathNodes.node(before, cache)));
+                final var changes = PathNodes.changes(before, after, cache);
+                assertEquals(before.equals(after), changes.isEmpty());
+                write(tx -> changes.forEach((child, node) -> {
+                    if (node == null) {
+                        tx.delete(LogicalDatastoreType.OPERATIONAL, path.node(child));
+                    } else {
+                        tx.put(LogicalDatastoreType.OPERATIONAL, path.node(child), node);
+                    }
+                }));
+                assertEquals(before + " -> " + after, whole, read(path));
+                partial += changes.size() < 4 ? 1 : 0;
+            }
+        }
+        // the point of it: most changes are a few children, not the entry
+        assertTrue(partial > all.size());
+    }
+
+    private void write(final java.util.function.Consumer<DOMDataTreeWriteTransaction> body) throws Exception {
+        final var tx = getDomBroker().newWriteOnlyTransaction();
+        body.accept(tx);
+        tx.commit().get(10, TimeUnit.SECONDS);
+    }
+
+    private NormalizedNode read(final YangInstanceIdentifier path) throws Exception {
+        try (var tx = getDomBroker().newReadOnlyTransaction()) {
+            return tx.read(LogicalDatastoreType.OPERATIONAL, path).get(10, TimeUnit.SECONDS).orElseThrow();
+        }
     }
 
     @Test

@@ -38,8 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 final class AgentStatusTracker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentStatusTracker.class);
-    /** Refresh last-contact in the datastore at most this often when nothing else changes. */
-    private static final Duration CONTACT_REFRESH = Duration.ofSeconds(30);
     /** The detail of a switch followed over TLS: the status says it is encrypted, not only when it is not. */
     static final String CAPTURING_TLS = "capturing over TLS";
     private static final String STARTED = " (started by the controller: RFT is on for this switch)";
@@ -92,10 +90,13 @@ final class AgentStatusTracker implements AutoCloseable {
         int unconfirmed;
         /** The drop figures last written (total, and whether dropping), -1 before any. */
         long dropsWritten = -1;
-        long lastSeq;
+        /** The last event the controller applied from this agent's stream, as last written. */
+        long appliedSeq;
+        /** What the status in the datastore says: contact and applied event, -1 before any write. */
+        long contactWritten = -1;
+        long appliedWritten = -1;
         long lastChangeMillis;
         long lastContactMillis;
-        long lastWriteMillis;
 
         Entry(final SwitchConfig config, final @Nullable AgentAddressSource addressSource) {
             this.config = config;
@@ -409,7 +410,6 @@ final class AgentStatusTracker implements AutoCloseable {
         final long now = clock.millis();
         entry.lastContactMillis = now;
         entry.version = answered.version();
-        entry.lastSeq = answered.lastSeq();
         entry.drops.update(answered.kernelDrops(), answered.queueDrops(), now);
     }
 
@@ -441,16 +441,23 @@ final class AgentStatusTracker implements AutoCloseable {
         final long dropsNow = drops.known() ? drops.total() * 2 + (drops.sinceMillis() == 0 ? 0 : 1) : -1;
         final boolean dropsChanged = dropsNow != entry.dropsWritten;
         entry.dropsWritten = dropsNow;
-        if (!changed && !dropsChanged && now - entry.lastWriteMillis < CONTACT_REFRESH.toMillis()) {
+        // last-contact and last-event-seq follow the stream: a poll that brought news of either
+        // is written, so that the status is never more than a poll interval behind
+        if (lostFollower != null) {
+            entry.appliedSeq = lostFollower.appliedSeq();
+        }
+        if (!changed && !dropsChanged && entry.contactWritten == entry.lastContactMillis
+                && entry.appliedWritten == entry.appliedSeq) {
             return;
         }
+        entry.contactWritten = entry.lastContactMillis;
+        entry.appliedWritten = entry.appliedSeq;
         if (changed) {
             LOG.debug("RFT switch {}: {} ({})", entry.config.nodeId(), state.getName(), detail);
             entry.lastChangeMillis = now;
         }
         entry.state = state;
         entry.detail = detail;
-        entry.lastWriteMillis = now;
         final var builder = new AgentStatusBuilder().setState(state).setDetail(detail)
             .setLastChange(epoch(entry.lastChangeMillis));
         if (!lostState.isEmpty()) {
@@ -459,7 +466,7 @@ final class AgentStatusTracker implements AutoCloseable {
         }
         if (entry.lastContactMillis != 0) {
             builder.setLastContact(epoch(entry.lastContactMillis)).setAgentVersion(entry.version)
-                .setLastEventSeq(Uint64.valueOf(entry.lastSeq));
+                .setLastEventSeq(Uint64.valueOf(entry.appliedSeq));
         }
         final var address = entry.config.agentAddress();
         if (address != null && !address.isBlank()) {

@@ -30,6 +30,7 @@ import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentTransport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
@@ -70,6 +71,15 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
+        // the follower's snapshot: last-event-seq is the last event the controller applied
+        agent.createContext("/v1/sessions", exchange -> {
+            final boolean ok = ("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"));
+            final byte[] body = (ok ? "{\"seq\":42,\"instance\":\"test\",\"sessions\":[]}"
+                : "{\"error\":\"bad token\"}").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(ok ? 200 : 401, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
         agent.start();
         final var executor = Executors.newSingleThreadScheduledExecutor();
         worker = new RftManager.Worker(TestStores.of(this),
@@ -94,7 +104,9 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
         awaitState("leaf-noaddr", AgentState.NOADDRESS);
         final var up = awaitState("leaf-up", AgentState.CAPTURING);
         assertEquals("test-1", up.getAgentStatus().getAgentVersion());
-        assertEquals(42L, up.getAgentStatus().getLastEventSeq().longValue());
+        // written at the next poll after the follower applied the snapshot at seq 42
+        assertEquals(42L, awaitStatus("leaf-up", s -> s.getLastEventSeq() != null
+            && s.getLastEventSeq().longValue() == 42).getLastEventSeq().longValue());
         assertNotNull(up.getAgentStatus().getLastContact());
         final var down = awaitState("leaf-down", AgentState.UNREACHABLE);
         assertFalse(down.getAgentStatus().getDetail().isEmpty());
@@ -200,6 +212,11 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
     private Switch awaitState(final String nodeId, final AgentState state) throws Exception {
         return awaitOper(nodeId, sw -> sw.isPresent() && sw.orElseThrow().getAgentStatus() != null
             && sw.orElseThrow().getAgentStatus().getState() == state).orElseThrow();
+    }
+
+    private AgentStatus awaitStatus(final String nodeId, final Predicate<AgentStatus> condition) throws Exception {
+        return awaitOper(nodeId, sw -> sw.isPresent() && sw.orElseThrow().getAgentStatus() != null
+            && condition.test(sw.orElseThrow().getAgentStatus())).orElseThrow().getAgentStatus();
     }
 
     private Optional<Switch> awaitOper(final String nodeId, final Predicate<Optional<Switch>> condition)
