@@ -134,7 +134,7 @@ public final class Agent implements AutoCloseable {
         restored = restore();
         restoredSessions = processor.sessionHandles().length;
         capture = new CaptureGroup(sources());
-        decode = new DecodeLoop(capture, processor);
+        decode = new DecodeLoop(capture, processor, options.eventHoldMs());
         persister = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, "persister");
             t.setDaemon(true);

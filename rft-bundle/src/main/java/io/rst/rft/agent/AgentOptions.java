@@ -42,12 +42,15 @@ import java.util.Map;
  * @param plainHttp plain HTTP asked for in so many words ({@code --plain-http})
  * @param dataSample 0: no data packets; N (a power of two): data packets whose BTH PSN is a
  *        multiple of N are sampled, matched to sessions, and tell where each session's data enters
+ * @param eventHoldMs how long a session's changes are gathered into one event at most: the
+ *        changes of every session within that time (a set-up's REQ, REP, RTU and first data
+ *        packets, a tear-down's DREQ and DREP) become one event each, with the final state
  */
 public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Path tokenFile, Path stateDir,
         boolean allRoce, int udpPort, int maxSessions, long retentionSeconds, int retainEvents, long retainBytes,
         Map<String, Path> replays,
         String agentId, int queueFrames, int bufferBytes, int flushMs, long walBytes, Tls tls, boolean plainHttp,
-        int dataSample) {
+        int dataSample, int eventHoldMs) {
 
     /**
      * The API's TLS files (PEM).
@@ -95,6 +98,8 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --data-sample N    sample data packets too, 1 in N (a power of two; 1: all; default 0:
                              none): each session then says on which port and from which UDP
                              source port its data enters, for its data path
+          --event-hold-ms N  a session's changes within N ms become one event with its final
+                             state (default 50; 0: one event per decode batch)
           -h, --help         this text
         Without --tls-cert and --plain-http the agent serves plain HTTP with a warning.
         The HTTP API (bearer token): GET /v1/status, POST /v1/start and /v1/stop, GET /v1/sessions,
@@ -181,6 +186,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         Path tlsKey = null;
         Path tlsClientCa = null;
         boolean plainHttp = false;
+        int eventHoldMs = 50;
         for (int i = 0; i < args.size(); i++) {
             final String a = args.get(i);
             switch (a) {
@@ -188,7 +194,8 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                 case "--plain-http" -> plainHttp = true;
                 case "--interface", "--listen", "--token-file", "--state-dir", "--udp-port", "--max-sessions",
                     "--retention", "--retain-events", "--retain-mb", "--replay", "--agent-id", "--queue-frames", "--buffer-mb",
-                    "--flush-ms", "--wal-mb", "--tls-cert", "--tls-key", "--tls-client-ca", "--data-sample" -> {
+                    "--flush-ms", "--wal-mb", "--tls-cert", "--tls-key", "--tls-client-ca", "--data-sample",
+                    "--event-hold-ms" -> {
                     if (i + 1 >= args.size()) {
                         throw new IllegalArgumentException(a + " needs a value");
                     }
@@ -219,6 +226,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                         case "--tls-key" -> tlsKey = Path.of(v);
                         case "--tls-client-ca" -> tlsClientCa = Path.of(v);
                         case "--data-sample" -> dataSample = parseInt(a, v);
+                        case "--event-hold-ms" -> eventHoldMs = parseInt(a, v);
                         default -> throw new IllegalStateException(a);
                     }
                 }
@@ -229,6 +237,9 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         }
         if (agentId == null) {
             agentId = hostName();
+        }
+        if (eventHoldMs < 0 || eventHoldMs > 1000) {
+            throw new IllegalArgumentException("--event-hold-ms out of range (0 to 1000): " + eventHoldMs);
         }
         if (retainMb < 1 || retainMb > 65536) {
             throw new IllegalArgumentException("--retain-mb out of range: " + retainMb);
@@ -248,7 +259,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         return new AgentOptions(ifs, listen, tokenFile, stateDir, allRoce, udpPort, maxSessions, retention,
             retainEvents, (long) retainMb << 20, Map.copyOf(replay), agentId, queueFrames, bufferMb << 20,
             flushMs, (long) walMb << 20, tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsClientCa), plainHttp,
-            dataSample);
+            dataSample, eventHoldMs);
     }
 
     static InetSocketAddress parseListen(final String v) {

@@ -36,10 +36,18 @@ final class DecodeLoop implements FrameSink {
     private volatile boolean running;
     private volatile Thread thread;
     private long frameCount;
+    private final long holdNanos;
 
-    DecodeLoop(final CaptureGroup capture, final FrameProcessor processor) {
+    /**
+     * A loop whose session changes become events at most {@code holdMillis} after the first of
+     * them: a set-up (REQ, REP, RTU, the first data packets, within milliseconds of each other)
+     * is then one event rather than one per decode batch, for the agent's log and stream and for
+     * every client that applies them. 0: each batch's changes at the batch's end.
+     */
+    DecodeLoop(final CaptureGroup capture, final FrameProcessor processor, final int holdMillis) {
         this.capture = capture;
         this.processor = processor;
+        this.holdNanos = holdMillis * 1_000_000L;
         portNames = new String[capture.sources().size()];
         for (int i = 0; i < portNames.length; i++) {
             portNames[i] = capture.portName(i);
@@ -120,11 +128,19 @@ final class DecodeLoop implements FrameSink {
     private void run() {
         long nextTick = System.nanoTime() + TICK_NANOS;
         int idle = 0;
+        // changes made by batches not yet reported, and when they must be at the latest
+        boolean unreported = false;
+        long reportBy = 0;
         while (running) {
             final int n = capture.drainInTimeOrder(this, BATCH * portNames.length, System.currentTimeMillis() * 1000L,
                 false);
-            if (n > 0) {
+            if (n > 0 && !unreported) {
+                unreported = true;
+                reportBy = System.nanoTime() + holdNanos;
+            }
+            if (unreported && System.nanoTime() - reportBy >= 0) {
                 endBatch();
+                unreported = false;
             }
             runTasks();
             final long now = System.nanoTime();
@@ -133,12 +149,16 @@ final class DecodeLoop implements FrameSink {
                 tick();
             }
             if (n == 0) {
-                // back off from 50 us to 1 ms when idle, to cost little CPU yet wake fast
+                // back off from 50 us to 1 ms when idle, to cost little CPU yet wake fast (and
+                // report held changes at most 1 ms late)
                 idle = Math.min(idle + 1, 20);
                 LockSupport.parkNanos(50_000L * idle);
             } else {
                 idle = 0;
             }
+        }
+        if (unreported) {
+            endBatch();
         }
         while (capture.drainInTimeOrder(this, BATCH * portNames.length, Long.MAX_VALUE, true) > 0) {
             // what was captured before stop still counts

@@ -74,12 +74,14 @@
  *
  * <h2>Events</h2>
  * An event carries a session's whole record as it is after the change. The decode thread takes
- * frames in batches (up to 512 per interface); a session that changed several times within one
- * batch gets one event, with its state at the batch's end: the last event of a session always
- * holds its latest state, and nothing of it is lost, but intermediate states within a batch
- * (e.g. REP_SENT between a REP and an RTU a microsecond apart) may not have an event of their
- * own. {@code time} is the capture time of the batch's last frame (for time-outs and expiry, the
- * wall clock); a session that leaves the table (expired, evicted) gets a last event too.
+ * frames in batches (up to 512 per interface) and reports the sessions they changed at most
+ * {@code --event-hold-ms} (default 50) after the first unreported change (0: at each batch's end);
+ * a session that changed several times meanwhile gets one event, with its state then: the last
+ * event of a session always holds its latest state, and nothing of it is lost, but intermediate
+ * states (e.g. REP_SENT between a REP and an RTU) may not have an event of their own. A set-up
+ * (REQ, REP, RTU, first data packets) is so one event, not one per message. {@code time} is the
+ * capture time of the last frame decoded before the report (for time-outs and expiry, the wall
+ * clock); a session that leaves the table (expired, evicted) gets a last event too.
  *
  * <h2>Sequence numbers across restarts</h2>
  * The event log ({@code --retain-events}, default 65536 events, and at most {@code --retain-mb}

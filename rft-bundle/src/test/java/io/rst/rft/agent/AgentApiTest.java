@@ -289,6 +289,8 @@ class AgentApiTest {
         agent = startAgent(List.of(cm(CmMessageType.REQ, a, b, 1, 0), cm(CmMessageType.REP, b, a, 2, 1),
             cm(CmMessageType.RTU, a, b, 1, 2), cm(CmMessageType.REQ, c, b, 5, 0)), "a", 1024, true);
         awaitFrames(4);
+        // the changes are reported within the event hold (50 ms) of the first
+        awaitEvents(2);
         JsonNode snap = JSON.readTree(get("/v1/sessions", TOKEN).body());
         assertEquals(2, snap.path("sessions").size());
         assertEquals("ESTABLISHED", snap.path("sessions").get(0).path("state").asText());
