@@ -32,14 +32,16 @@ import java.util.concurrent.atomic.AtomicLong;
 final class LabBench {
     private static final long POLL_EVERY_NANOS = 100_000_000L;
     private static final long MAX_ASKS_PER_SECOND = 50;
+    /** How long the bench waits for the controller to catch up with the agents before measuring. */
+    private static final long SETTLE_NANOS = 180_000_000_000L;
 
     private LabBench() {
         // utility
     }
 
     static int run(final Lab lab, final Restconf rc, final List<Integer> levels, final double rate,
-            final double steadySeconds, final int sampleEvery, final int checkSample, final PrintStream out)
-            throws IOException, InterruptedException {
+            final double steadySeconds, final int sampleEvery, final int checkSample, final double warmupSeconds,
+            final PrintStream out) throws IOException, InterruptedException {
         final var fabric = lab.fabric();
         final long first = Truth.read(lab.truthFile()).stream().mapToLong(Truth.Connection::id).max().orElse(0) + 1;
         boolean ok = true;
@@ -53,14 +55,32 @@ final class LabBench {
             poller.start();
             int liveNow = 0;
             long seed = 1000;
+            if (warmupSeconds > 0) {
+                // a controller just started compiles its ingest for a minute and attaches its
+                // followers after its first poll: the measurement is of the system running
+                final int warm = (int) Math.min(1000, Math.max(1, levels.get(0)));
+                final long warmed = traffic.run(new Traffic.Options(rate, warm, 0, warmupSeconds, seed++, 1, false));
+                liveNow = (int) Math.min(warm, warmed);
+                out.printf("bench lab: warm-up: %d sessions in %.0f s; the controller had applied every agent's events "
+                    + "%s%n", warmed, warmupSeconds, settle(lab, rc));
+            }
             for (int level : levels) {
                 // ramp: new live sessions until there are `level`
                 traffic.onRtu(null);
                 long t0 = System.nanoTime();
                 final int ramp = Math.max(0, level - liveNow);
-                traffic.run(new Traffic.Options(rate, level, ramp, 0, seed++, 1, false));
+                if (ramp > 0) {
+                    // (0 connections and 0 seconds would be traffic without end: a level at or
+                    // below the one before, e.g. --live 10000,10000 to measure warmed up, has none)
+                    traffic.run(new Traffic.Options(rate, level, ramp, 0, seed++, 1, false));
+                }
                 final double rampRate = ramp / ((System.nanoTime() - t0) / 1e9);
                 liveNow = level;
+                if (ramp > 0) {
+                    // the steady period starts from a controller that is not behind
+                    out.printf("bench lab: %d live sessions: ramped; the controller had applied every agent's events "
+                        + "%s%n", level, settle(lab, rc));
+                }
                 // steady: `rate` new sessions per second, the oldest closing, RTU->path sampled
                 delays.clear();
                 pending.clear();
@@ -125,6 +145,38 @@ final class LabBench {
             pollers.shutdownNow();
         }
         return ok ? 0 : 1;
+    }
+
+    /**
+     * Waits (at most {@link #SETTLE_NANOS}) until the controller says, in each switch's
+     * agent-status, that it applied the events its agent had when the wait began; says how long
+     * that took, or that it did not happen.
+     */
+    private static String settle(final Lab lab, final Restconf rc) throws InterruptedException {
+        final long t0 = System.nanoTime();
+        final Map<String, Long> target = new java.util.HashMap<>();
+        for (var sw : lab.fabric().switches()) {
+            target.put(sw.id(), lab.agentStatus(sw.id()).path("last_seq").asLong());
+        }
+        while (System.nanoTime() - t0 < SETTLE_NANOS) {
+            boolean all = true;
+            for (var e : target.entrySet()) {
+                long applied = -1;
+                try {
+                    applied = rc.get("data/rdma-flow-table:rft/switch=" + URLEncoder.encode(e.getKey(),
+                        StandardCharsets.UTF_8) + "/agent-status?content=nonconfig").path("rdma-flow-table:agent-status")
+                        .path("last-event-seq").asLong(-1);
+                } catch (LabException ex) {
+                    // not there yet
+                }
+                all &= applied >= e.getValue();
+            }
+            if (all) {
+                return String.format("%.1f s later", (System.nanoTime() - t0) / 1e9);
+            }
+            Thread.sleep(500);
+        }
+        return "NOT within " + SETTLE_NANOS / 1_000_000_000L + " s";
     }
 
     /**

@@ -49,11 +49,13 @@ public final class LabMain {
                         every session of DIR/truth.jsonl: its paths in RESTCONF against the kernel's
                         forwarding (ip route get in each namespace), its state against the traffic;
                         exit status 1 if any differs
-          bench [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N]
-                        the lab benchmark (./rst bench lab runs it): ramp to each N live sessions
-                        (default 10000,100000), then S s (30) at R new sessions/s (1000) with the
-                        oldest closing; RTU -> complete path in RESTCONF p50/p99 on every K-th
-                        session (R/10: ten a second); N of them (1000) checked against the kernel
+          bench [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N] [--warmup W]
+                        the lab benchmark (./rst bench lab runs it): W s (20) of traffic at R to warm
+                        the controller up; ramp to each N live sessions (default 10000,100000);
+                        after the warm-up and each ramp, wait until the controller has applied every
+                        agent's events; then S s (30) at R new sessions/s (1000) with the oldest
+                        closing; RTU -> complete path in RESTCONF p50/p99 on every K-th session
+                        (R/10: ten a second); N of them (1000) checked against the kernel
           link down|up NODE PORT
                         take a leaf-spine link down (routes withdrawn, topology updated) or up again
         common options: --controller URL (default http://127.0.0.1:8181/rests), --user U, --password P
@@ -159,8 +161,9 @@ public final class LabMain {
                     // about ten sampled sessions a second, whatever the rate
                     final int every = o.intOpt("--sample-every", (int) Math.max(1, Math.round(rate / 10)));
                     final int check = o.intOpt("--check", 1000);
+                    final double warmup = o.doubleOpt("--warmup", 20);
                     o.done();
-                    return LabBench.run(lab, o.restconf(), levels, rate, steady, every, check, out);
+                    return LabBench.run(lab, o.restconf(), levels, rate, steady, every, check, warmup, out);
                 }
                 case "link" -> {
                     if (rest.size() < 3 || !Set.of("up", "down").contains(rest.get(0))) {
