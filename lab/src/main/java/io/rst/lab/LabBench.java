@@ -13,6 +13,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -154,7 +155,7 @@ final class LabBench {
      */
     private static String settle(final Lab lab, final Restconf rc) throws InterruptedException {
         final long t0 = System.nanoTime();
-        final Map<String, Long> target = new java.util.HashMap<>();
+        final Map<String, Long> target = new HashMap<>();
         for (var sw : lab.fabric().switches()) {
             target.put(sw.id(), lab.agentStatus(sw.id()).path("last_seq").asLong());
         }

@@ -429,9 +429,9 @@ final class AgentStatusTracker implements AutoCloseable {
 
     private void publish(final Entry entry, final AgentState state, final String detail) {
         final long now = clock.millis();
-        final var lostFollower = entry.follower;
-        final String lostState = lostFollower == null ? "" : lostFollower.lostState();
-        final int unconfirmed = lostFollower == null ? 0 : lostFollower.unconfirmed();
+        final var follower = entry.follower;
+        final String lostState = follower == null ? "" : follower.lostState();
+        final int unconfirmed = follower == null ? 0 : follower.unconfirmed();
         final boolean changed = state != entry.state || !detail.equals(entry.detail)
             || !lostState.equals(entry.lostState) || unconfirmed != entry.unconfirmed;
         entry.lostState = lostState;
@@ -443,8 +443,8 @@ final class AgentStatusTracker implements AutoCloseable {
         entry.dropsWritten = dropsNow;
         // last-contact and last-event-seq follow the stream: a poll that brought news of either
         // is written, so that the status is never more than a poll interval behind
-        if (lostFollower != null) {
-            entry.appliedSeq = lostFollower.appliedSeq();
+        if (follower != null) {
+            entry.appliedSeq = follower.appliedSeq();
         }
         if (!changed && !dropsChanged && entry.contactWritten == entry.lastContactMillis
                 && entry.appliedWritten == entry.appliedSeq) {
