@@ -206,6 +206,29 @@ function num(v: unknown): number | undefined {
   return undefined;
 }
 
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * A yang:date-and-time (RFC 3339: the flow table writes UTC to the microsecond) as seconds since
+ * the epoch, fraction kept to the microsecond; anything else is absent.
+ */
+export function time(v: unknown): number | undefined {
+  if (typeof v !== 'string') {
+    return undefined;
+  }
+  const m = RFC3339.exec(v.trim());
+  if (!m) {
+    return undefined;
+  }
+  const whole = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
+  if (!Number.isFinite(whole)) {
+    return undefined;
+  }
+  const fraction = m[7] ? Number(`0.${m[7].slice(0, 6)}`) : 0;
+  const offset = m[8] ? (m[8] === '+' ? 1 : -1) * (Number(m[9]) * 3600 + Number(m[10]) * 60) : 0;
+  return whole / 1000 - offset + fraction;
+}
+
 function bool(v: unknown): boolean | undefined {
   if (typeof v === 'boolean') {
     return v;
@@ -260,8 +283,8 @@ export function parseAgentStatus(o: unknown): AgentStatus | undefined {
   return {
     state: oneOf(AGENT_STATES, member(o, 'state')),
     detail: str(member(o, 'detail')),
-    lastChange: num(member(o, 'last-change')),
-    lastContact: num(member(o, 'last-contact')),
+    lastChange: time(member(o, 'last-change')),
+    lastContact: time(member(o, 'last-contact')),
     lastEventSeq: num(member(o, 'last-event-seq')),
     agentVersion: str(member(o, 'agent-version')),
   };
@@ -273,7 +296,7 @@ export function parseMessage(o: Json): CmMessage {
     seq: num(f['seq']) ?? 0,
     type: str(f['type']) ?? '?',
     ingressTp: str(f['ingress-tp']),
-    time: num(f['time']),
+    time: time(f['time']),
     fromRequester: bool(f['from-requester']),
   };
 }
@@ -304,8 +327,8 @@ export function parseSession(o: Json): Session {
     serviceId: str(f['service-id']),
     state: oneOf(SESSION_STATES, f['state']),
     rejectReason: num(f['reject-reason']),
-    firstSeen: num(f['first-seen']),
-    lastSeen: num(f['last-seen']),
+    firstSeen: time(f['first-seen']),
+    lastSeen: time(f['last-seen']),
     rolesKnown: bool(f['roles-known']),
     requesterUdpSrcPort: num(f['requester-udp-src-port']),
     responderUdpSrcPort: num(f['responder-udp-src-port']),

@@ -7,20 +7,20 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { hostIds, mergeSwitches, parsePaths, parseSwitchSessions, parseTopology } from '../src/model';
+import { hostIds, mergeSwitches, parsePaths, parseSwitchSessions, parseTopology, time } from '../src/model';
 import { labTopology } from './fixtures';
 
 describe('RESTCONF parsers', () => {
-  it('read a switch table with decimal64 and uint64 written as strings, and ports from the messages', () => {
+  it('read a switch table with date-and-time and uint64 written as strings, and ports from the messages', () => {
     const doc = {
       'rdma-flow-table:switch': [{
         'node-id': 'leaf1',
         session: [{
           'session-id': '10.0.0.165/0x71d95a23/172.16.0.166', state: 'REJECTED', 'reject-reason': 29,
-          'first-seen': '1767225600.005446', 'requester-qpn': 5874191, 'requester-udp-src-port': 49152,
+          'first-seen': '2026-01-01T00:00:00.005446Z', 'requester-qpn': 5874191, 'requester-udp-src-port': 49152,
           message: [
-            { seq: 1, 'ingress-tp': 'swp3', type: 'REJ', 'from-requester': false, time: '1767225600.005474' },
-            { seq: 0, 'ingress-tp': 'swp1', type: 'REQ', 'from-requester': true, time: '1767225600.005446' },
+            { seq: 1, 'ingress-tp': 'swp3', type: 'REJ', 'from-requester': false, time: '2026-01-01T00:00:00.005474Z' },
+            { seq: 0, 'ingress-tp': 'swp1', type: 'REQ', 'from-requester': true, time: '2026-01-01T00:00:00.005446Z' },
           ],
         }],
       }],
@@ -76,5 +76,15 @@ describe('RESTCONF parsers', () => {
     ] } });
     expect(t.nodes.find(n => n.id === 'n1')?.tps).toEqual(['p1', 'p2']);
     expect(t.nodes.find(n => n.id === 'ghost')?.tps).toEqual(['q']);
+  });
+
+  it('read date-and-time as seconds since the epoch, to the microsecond, whatever the offset', () => {
+    expect(time('2026-01-01T00:00:00.005446Z')).toBeCloseTo(1767225600.005446, 6);
+    expect(time('2026-01-01T02:00:00.5+02:00')).toBeCloseTo(1767225600.5, 6);
+    expect(time('2025-12-31T18:30:00-05:30')).toBe(1767225600);
+    expect(time('2026-01-01t00:00:00.123456789z')).toBeCloseTo(1767225600.123456, 6);
+    for (const bad of ['1767225600.005446', '2026-01-01', '2026-01-01T00:00:00', 'soon', '', undefined, 1767225600]) {
+      expect(time(bad)).toBeUndefined();
+    }
   });
 });

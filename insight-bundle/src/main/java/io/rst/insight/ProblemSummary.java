@@ -7,6 +7,7 @@
  */
 package io.rst.insight;
 
+import io.rst.yang.time.Times;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -112,11 +113,13 @@ record ProblemSummary(List<Problem> problems, Map<ProblemKind, Long> byKind,
         return builder.build();
     }
 
-    /** RFC 3339 in UTC, to the microsecond, as YANG's date-and-time wants it. */
-    static DateAndTime time(final double epochSeconds) {
-        final long micros = Math.round(epochSeconds * 1e6);
-        return new DateAndTime(Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
-            Math.floorMod(micros, 1_000_000L) * 1000L).toString());
+    /**
+     * RFC 3339 in UTC, to the microsecond, as YANG's date-and-time wants it and as the flow table
+     * writes its times; absent for a time outside years 0000-9999 (or NaN).
+     */
+    static @Nullable DateAndTime time(final double epochSeconds) {
+        final String text = Double.isNaN(epochSeconds) ? null : Times.format(Math.round(epochSeconds * 1e6));
+        return text == null ? null : new DateAndTime(text);
     }
 
     private static long sum(final Map<ProblemKind, Long> counts) {

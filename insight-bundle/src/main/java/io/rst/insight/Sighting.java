@@ -9,13 +9,14 @@ package io.rst.insight;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rst.yang.time.Times;
 import java.util.List;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
@@ -95,8 +96,8 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
      * Seconds since the epoch. The one place that reads rdma-flow-table's time type, so that a
      * change of that type (to date-and-time) changes this method only.
      */
-    static double seconds(final @Nullable EpochSeconds time) {
-        return time == null ? Double.NaN : time.getValue().doubleValue();
+    static double seconds(final @Nullable DateAndTime time) {
+        return time == null ? Double.NaN : Times.seconds(time.getValue());
     }
 
     /** An address as the datastore takes it, from the text the index keeps. */

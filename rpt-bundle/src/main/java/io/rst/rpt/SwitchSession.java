@@ -9,13 +9,13 @@ package io.rst.rpt;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rst.yang.time.Times;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterData;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.ResponderData;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
-import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
@@ -74,8 +74,6 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
     private static final NodeIdentifier INGRESS_TP = leaf("ingress-tp");
     private static final NodeIdentifier TIME = leaf("time");
     private static final NodeIdentifier FROM_REQUESTER = leaf("from-requester");
-    /** Fraction digits of {@code rft:epoch-seconds}: its unscaled value is microseconds. */
-    private static final int MICROS_SCALE = 6;
 
     SwitchSession {
         requireNonNull(node);
@@ -174,11 +172,11 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
         return value(parent, name) instanceof Uint32 qpn && qpn.longValue() <= Integer.MAX_VALUE ? qpn.intValue() : -1;
     }
 
-    /** An {@code epoch-seconds} leaf in microseconds (truncated, as the binding path took it), 0 where absent. */
+    /** A {@code date-and-time} leaf in microseconds since the epoch, 0 where absent or unreadable. */
     private static long micros(final DataContainerNode parent, final NodeIdentifier name) {
-        if (value(parent, name) instanceof Decimal64 time) {
-            return time.scale() == MICROS_SCALE ? time.unscaledValue()
-                : time.decimalValue().movePointRight(MICROS_SCALE).longValue();
+        if (value(parent, name) instanceof String time) {
+            final long micros = Times.micros(time);
+            return micros == Times.INVALID ? 0 : micros;
         }
         return 0;
     }

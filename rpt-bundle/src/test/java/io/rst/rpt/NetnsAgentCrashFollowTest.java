@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rst.rft.manager.RftWorkerForBench;
+import io.rst.yang.time.Times;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -422,7 +423,7 @@ class NetnsAgentCrashFollowTest {
             final double writtenBefore = (killedAt - FLUSH_MS - SLACK_MS) / 1000.0;
             for (Session s : held.values()) {
                 if (s.getUnconfirmed() == null && s.getLastSeen() != null
-                        && s.getLastSeen().getValue().doubleValue() < writtenBefore) {
+                        && Times.seconds(s.getLastSeen().getValue()) < writtenBefore) {
                     assertTrue(afterRestart.containsKey(s.getSessionId()), "kill " + (k + 1) + ": session "
                         + s.getSessionId() + " last seen " + s.getLastSeen().getValue() + ", more than " + FLUSH_MS
                         + " ms + " + SLACK_MS + " ms before the kill at " + killedAt + ", not restored: " + restored);

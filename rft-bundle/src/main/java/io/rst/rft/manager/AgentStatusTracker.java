@@ -7,8 +7,7 @@
  */
 package io.rst.rft.manager;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
+import io.rst.yang.time.Times;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,12 +17,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IetfInetUtil;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentAddressSource;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.EpochSeconds;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatusBuilder;
-import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IetfInetUtil;
-import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.Uint64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -485,8 +483,8 @@ final class AgentStatusTracker implements AutoCloseable {
         writer.write(entry.config.nodeId(), builder.build());
     }
 
-    static EpochSeconds epoch(final long millis) {
-        return new EpochSeconds(Decimal64.valueOf(BigDecimal.valueOf(millis, 3).setScale(6, RoundingMode.UNNECESSARY)));
+    static DateAndTime epoch(final long millis) {
+        return new DateAndTime(Times.formatMillis(millis));
     }
 
     private static void cancel(final Entry entry) {

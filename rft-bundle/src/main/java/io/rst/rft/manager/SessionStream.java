@@ -9,18 +9,18 @@ package io.rst.rft.manager;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.rst.yang.time.Times;
 import java.io.IOException;
 import java.math.RoundingMode;
 import java.util.HashMap;
 import java.util.Map;
 import org.eclipse.jdt.annotation.Nullable;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
-import org.opendaylight.yangtools.yang.common.Decimal64;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
@@ -79,7 +79,7 @@ final class SessionStream {
     private final Map<String, String> ports;
     // the times this follower read last (a record's first-seen and last-seen are its messages')
     private final long[] recentMicros = new long[4];
-    private final @Nullable Decimal64[] recentDecimals = new Decimal64[4];
+    private final @Nullable String[] recentTimes = new String[4];
     private int nextRecent;
     // port names (tp-ids) as shared strings; bounded, as what the agent sends is not ours to trust
     private final Map<String, String> names = new HashMap<>();
@@ -153,8 +153,8 @@ final class SessionStream {
         String state;
         Uint16 rejectReason;
         Uint32 droppedMessages;
-        Decimal64 firstSeen;
-        Decimal64 lastSeen;
+        String firstSeen;
+        String lastSeen;
         UserMapNode messages;
 
         MapEntryNode build() {
@@ -233,8 +233,8 @@ final class SessionStream {
             }
             case "reject_reason" -> r.rejectReason = uint16(lenientInt(p, value));
             case "dropped_messages" -> r.droppedMessages = Uint32.valueOf(lenientLong(p, value));
-            case "first_seen" -> r.firstSeen = seconds(p, value);
-            case "last_seen" -> r.lastSeen = seconds(p, value);
+            case "first_seen" -> r.firstSeen = time(p, value);
+            case "last_seen" -> r.lastSeen = time(p, value);
             case "message_log" -> {
                 if (value == JsonToken.START_ARRAY) {
                     r.messages = messages(p);
@@ -278,7 +278,7 @@ final class SessionStream {
             throws IOException, SessionJson.BadRecordException {
         String type = null;
         String tp = null;
-        Decimal64 time = null;
+        String time = null;
         Boolean fromRequester = null;
         if (start == JsonToken.START_OBJECT) {
             JsonToken value;
@@ -290,7 +290,7 @@ final class SessionStream {
                 }
                 switch (name) {
                     case "msg" -> type = text(p, value);
-                    case "time" -> time = seconds(p, value);
+                    case "time" -> time = time(p, value);
                     case "ingress_port" -> {
                         final var port = text(p, value);
                         tp = port.isEmpty() ? null : portName(port);
@@ -524,46 +524,39 @@ final class SessionStream {
     }
 
     /**
-     * Seconds since the epoch to the microsecond, rounded half-even (pcapng times may carry
-     * nanoseconds), read from the number's digits; anything but a number is absent.
+     * Seconds since the epoch (a JSON number, the agent API's time) as the model's
+     * {@code date-and-time} to the microsecond, rounded half-even (pcapng times may carry
+     * nanoseconds), read from the number's digits; anything but a number, or a time outside years
+     * 0000-9999, is absent.
      */
-    private @Nullable Decimal64 seconds(final JsonParser p, final JsonToken value) throws IOException {
+    private @Nullable String time(final JsonParser p, final JsonToken value) throws IOException {
         if (value != JsonToken.VALUE_NUMBER_INT && value != JsonToken.VALUE_NUMBER_FLOAT) {
             p.skipChildren();
             return null;
         }
-        final long micros = micros(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-        if (micros != Long.MIN_VALUE) {
-            // a session's first-seen is its first message's time, its last-seen its last one's:
-            // one object for each
-            for (int i = 0; i < recentMicros.length; i++) {
-                final var known = recentDecimals[i];
-                if (known != null && recentMicros[i] == micros) {
-                    return known;
-                }
+        long micros = micros(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        if (micros == Long.MIN_VALUE) {
+            final var exact = p.getDecimalValue().setScale(6, RoundingMode.HALF_EVEN).unscaledValue();
+            if (exact.bitLength() > 63) {
+                return null;
             }
-            final var made = decimal(micros);
+            micros = exact.longValue();
+        }
+        // a session's first-seen is its first message's time, its last-seen its last one's:
+        // one string for each
+        for (int i = 0; i < recentMicros.length; i++) {
+            final var known = recentTimes[i];
+            if (known != null && recentMicros[i] == micros) {
+                return known;
+            }
+        }
+        final var made = Times.format(micros);
+        if (made != null) {
             recentMicros[nextRecent] = micros;
-            recentDecimals[nextRecent] = made;
+            recentTimes[nextRecent] = made;
             nextRecent = (nextRecent + 1) % recentMicros.length;
-            return made;
         }
-        return Decimal64.valueOf(p.getDecimalValue().setScale(6, RoundingMode.HALF_EVEN));
-    }
-
-    /**
-     * Microseconds as the Decimal64 that {@code Decimal64.valueOf(BigDecimal)} makes of them (the
-     * scale of the shortest fraction, at least one digit), without its trip through a string:
-     * Decimal64 keeps the scale it is given, and nodes must come out equal to be compared.
-     */
-    static Decimal64 decimal(final long micros) {
-        long unscaled = micros;
-        int scale = 6;
-        while (scale > 1 && unscaled % 10 == 0) {
-            unscaled /= 10;
-            scale--;
-        }
-        return Decimal64.of(scale, unscaled);
+        return made;
     }
 
     /**
