@@ -62,15 +62,37 @@ public final class PathCheck {
      */
     public static Result check(final Fabric fabric, final Collection<Truth.Connection> conns, final Restconf rc,
             final Set<String> off) {
+        return check(fabric, conns, rc, off, false);
+    }
+
+    /**
+     * Checks {@code conns}: paths, and states.
+     *
+     * @param off switches whose RFT is off for these sessions: their hops must be inferred
+     * @param bySession read each session's path and flow-table entry on its own (a sample of a
+     *     large table: the whole of {@code rpt} and {@code rft} after a long run is gigabytes of JSON)
+     */
+    public static Result check(final Fabric fabric, final Collection<Truth.Connection> conns, final Restconf rc,
+            final Set<String> off, final boolean bySession) {
         final Map<String, JsonNode> paths = new HashMap<>();
-        rc.get("data/rdma-path-table:rpt?content=nonconfig").path("rdma-path-table:rpt").path("path")
-            .forEach(p -> paths.put(p.path("session-id").asText(), p));
         final Map<String, Map<String, JsonNode>> tables = new HashMap<>();
-        rc.get("data/rdma-flow-table:rft?content=nonconfig").path("rdma-flow-table:rft").path("switch").forEach(sw -> {
-            final Map<String, JsonNode> byId = new HashMap<>();
-            sw.path("session").forEach(s -> byId.put(s.path("session-id").asText(), s));
-            tables.put(sw.path("node-id").asText(), byId);
-        });
+        if (bySession) {
+            for (var c : conns) {
+                final var p = rc.get("data/rdma-path-table:rpt/path=" + encode(c.sessionId()) + "?content=nonconfig")
+                    .path("rdma-path-table:path").path(0);
+                if (!p.isMissingNode()) {
+                    paths.put(c.sessionId(), p);
+                }
+            }
+        } else {
+            rc.get("data/rdma-path-table:rpt?content=nonconfig").path("rdma-path-table:rpt").path("path")
+                .forEach(p -> paths.put(p.path("session-id").asText(), p));
+            rc.get("data/rdma-flow-table:rft?content=nonconfig").path("rdma-flow-table:rft").path("switch").forEach(sw -> {
+                final Map<String, JsonNode> byId = new HashMap<>();
+                sw.path("session").forEach(s -> byId.put(s.path("session-id").asText(), s));
+                tables.put(sw.path("node-id").asText(), byId);
+            });
+        }
 
         // data paths are checked where agents sample data (any path has one)
         final boolean sampling = paths.values().stream().anyMatch(p -> p.has("data-forward"));
@@ -145,7 +167,7 @@ public final class PathCheck {
             }
             final String first = truth.get(f[0]).get(0).node();
             if (!off.contains(first)) {
-                final var s = tables.getOrDefault(first, Map.of()).get(id);
+                final var s = bySession ? entry(rc, first, id) : tables.getOrDefault(first, Map.of()).get(id);
                 states++;
                 if (s == null) {
                     bad.add(id + ": not in " + first + "'s flow table");
@@ -239,12 +261,28 @@ public final class PathCheck {
         return dir.path("gap").isEmpty() ? "" : " gaps " + dir.path("gap");
     }
 
+    private static JsonNode entry(final Restconf rc, final String node, final String id) {
+        final var s = rc.get("data/rdma-flow-table:rft/switch=" + encode(node) + "/session=" + encode(id)
+            + "?content=nonconfig").path("rdma-flow-table:session").path(0);
+        return s.isMissingNode() ? null : s;
+    }
+
+    private static String encode(final String key) {
+        return java.net.URLEncoder.encode(key, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** Checks again until everything is equal or {@code seconds} pass; the last result. */
     public static Result checkUntil(final Fabric fabric, final Collection<Truth.Connection> conns, final Restconf rc,
             final Set<String> off, final double seconds) {
+        return checkUntil(fabric, conns, rc, off, seconds, false);
+    }
+
+    /** {@link #checkUntil(Fabric, Collection, Restconf, Set, double)}, session by session if {@code bySession}. */
+    public static Result checkUntil(final Fabric fabric, final Collection<Truth.Connection> conns, final Restconf rc,
+            final Set<String> off, final double seconds, final boolean bySession) {
         final long deadline = System.nanoTime() + (long) (seconds * 1e9);
         while (true) {
-            final var r = check(fabric, conns, rc, off);
+            final var r = check(fabric, conns, rc, off, bySession);
             if (r.ok() || System.nanoTime() > deadline) {
                 return r;
             }

@@ -508,13 +508,16 @@ public final class IngestBench {
                     }
                 }
                 final byte[] rec = records.get(k);
-                // the frame's capture time is now: the sessions' times are real ones
-                final long micros = System.currentTimeMillis() * 1000L;
+                // the frame's capture time is now, to the microsecond, and each switch stamps its
+                // own (a microsecond apart, as the frame crosses them): the sessions' times are
+                // as many and as distinct as a real fabric's, which the heap per session counts
+                final var now = java.time.Instant.now();
+                final long micros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
                 final var header = ByteBuffer.wrap(rec, 0, 8).order(traffic.order());
-                header.putInt(0, (int) (micros / 1_000_000L));
-                header.putInt(4, (int) (micros % 1_000_000L));
-                for (var os : outs) {
-                    os.write(rec);
+                for (int sw = 0; sw < outs.size(); sw++) {
+                    header.putInt(0, (int) ((micros + sw) / 1_000_000L));
+                    header.putInt(4, (int) ((micros + sw) % 1_000_000L));
+                    outs.get(sw).write(rec);
                 }
                 if (traffic.rtuSession()[k] != null) {
                     pending.add(traffic.rtuSession()[k]);
