@@ -67,7 +67,16 @@ public final class LabMain {
     }
 
     public static void main(final String[] args) {
-        System.exit(run(args, System.out, System.err));
+        int status;
+        try {
+            status = run(args, System.out, System.err);
+        } catch (RuntimeException | Error e) {
+            // an error (out of memory, say) escaping main would leave the JVM alive on its pools'
+            // threads, a bench holding its heap and CPU under the next run
+            e.printStackTrace();
+            status = 70;
+        }
+        System.exit(status);
     }
 
     static int run(final String[] args, final PrintStream out, final PrintStream err) {
