@@ -93,8 +93,8 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
     }
 
     /**
-     * Seconds since the epoch. The one place that reads rdma-flow-table's time type, so that a
-     * change of that type (to date-and-time) changes this method only.
+     * Seconds since the epoch of one of rdma-flow-table's times ({@code yang:date-and-time}); NaN
+     * where absent or unreadable. The one place here that reads that type.
      */
     static double seconds(final @Nullable DateAndTime time) {
         return time == null ? Double.NaN : Times.seconds(time.getValue());
