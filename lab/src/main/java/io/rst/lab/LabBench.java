@@ -9,8 +9,6 @@ package io.rst.lab;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -164,8 +162,8 @@ final class LabBench {
             for (var e : target.entrySet()) {
                 long applied = -1;
                 try {
-                    applied = rc.get("data/rdma-flow-table:rft/switch=" + URLEncoder.encode(e.getKey(),
-                        StandardCharsets.UTF_8) + "/agent-status?content=nonconfig").path("rdma-flow-table:agent-status")
+                    applied = rc.get("data/rdma-flow-table:rft/switch=" + Restconf.key(e.getKey())
+                        + "/agent-status?content=nonconfig").path("rdma-flow-table:agent-status")
                         .path("last-event-seq").asLong(-1);
                 } catch (LabException ex) {
                     // not there yet
@@ -244,8 +242,8 @@ final class LabBench {
                     try {
                         // only the two leaves it needs: the whole path is ~100 leaves of JSON for
                         // the controller to write, 50 times a second, on the CPU it measures
-                        final var p = rc.get("data/rdma-path-table:rpt/path=" + URLEncoder.encode(id,
-                            StandardCharsets.UTF_8) + "?content=nonconfig&fields=forward(complete);reverse(complete)")
+                        final var p = rc.get("data/rdma-path-table:rpt/path=" + Restconf.key(id)
+                            + "?content=nonconfig&fields=forward(complete);reverse(complete)")
                             .path("rdma-path-table:path").path(0);
                         if (p.path("forward").path("complete").asBoolean()
                                 && p.path("reverse").path("complete").asBoolean()) {

@@ -78,7 +78,7 @@ public final class PathCheck {
         final Map<String, Map<String, JsonNode>> tables = new HashMap<>();
         if (bySession) {
             for (var c : conns) {
-                final var p = rc.get("data/rdma-path-table:rpt/path=" + encode(c.sessionId()) + "?content=nonconfig")
+                final var p = rc.get("data/rdma-path-table:rpt/path=" + Restconf.key(c.sessionId()) + "?content=nonconfig")
                     .path("rdma-path-table:path").path(0);
                 if (!p.isMissingNode()) {
                     paths.put(c.sessionId(), p);
@@ -262,13 +262,9 @@ public final class PathCheck {
     }
 
     private static JsonNode entry(final Restconf rc, final String node, final String id) {
-        final var s = rc.get("data/rdma-flow-table:rft/switch=" + encode(node) + "/session=" + encode(id)
+        final var s = rc.get("data/rdma-flow-table:rft/switch=" + Restconf.key(node) + "/session=" + Restconf.key(id)
             + "?content=nonconfig").path("rdma-flow-table:session").path(0);
         return s.isMissingNode() ? null : s;
-    }
-
-    private static String encode(final String key) {
-        return java.net.URLEncoder.encode(key, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Checks again until everything is equal or {@code seconds} pass; the last result. */

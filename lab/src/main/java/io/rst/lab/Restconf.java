@@ -40,6 +40,11 @@ public final class Restconf {
         return base;
     }
 
+    /** A list key as it goes into a RESTCONF path (a session id's '/' as %2F). */
+    public static String key(final String value) {
+        return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** GET of a data path; {@link MissingNode} when the data is not there (404, or 409 data-missing). */
     public JsonNode get(final String path) {
         final var rsp = send("GET", path, null);

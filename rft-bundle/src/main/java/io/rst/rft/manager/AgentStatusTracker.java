@@ -252,7 +252,7 @@ final class AgentStatusTracker implements AutoCloseable {
                 + " (" + known.from() + ")";
             if (!configs.containsKey(node) && !why.equals(listedUnconfigured.get(node))) {
                 final var status = new AgentStatusBuilder().setState(AgentState.NOTCONFIGURED).setDetail(why)
-                    .setLastChange(epoch(now));
+                    .setLastChange(time(now));
                 if (known != null) {
                     status.setAgentAddress(IetfInetUtil.hostFor(known.host()))
                         .setAgentAddressSource(AgentAddressSource.NetconfTopology);
@@ -457,13 +457,13 @@ final class AgentStatusTracker implements AutoCloseable {
         entry.state = state;
         entry.detail = detail;
         final var builder = new AgentStatusBuilder().setState(state).setDetail(detail)
-            .setLastChange(epoch(entry.lastChangeMillis));
+            .setLastChange(time(entry.lastChangeMillis));
         if (!lostState.isEmpty()) {
             builder.setLostState(lostState)
                 .setUnconfirmedSessions(org.opendaylight.yangtools.yang.common.Uint32.valueOf(unconfirmed));
         }
         if (entry.lastContactMillis != 0) {
-            builder.setLastContact(epoch(entry.lastContactMillis)).setAgentVersion(entry.version)
+            builder.setLastContact(time(entry.lastContactMillis)).setAgentVersion(entry.version)
                 .setLastEventSeq(Uint64.valueOf(entry.appliedSeq));
         }
         final var address = entry.config.agentAddress();
@@ -474,16 +474,16 @@ final class AgentStatusTracker implements AutoCloseable {
             builder.setDroppedPackets(Uint64.valueOf(drops.total())).setKernelDrops(Uint64.valueOf(drops.kernel()))
                 .setQueueDrops(Uint64.valueOf(drops.queue()));
             if (drops.lastMillis() != 0) {
-                builder.setLastDrop(epoch(drops.lastMillis()));
+                builder.setLastDrop(time(drops.lastMillis()));
             }
             if (drops.sinceMillis() != 0) {
-                builder.setDroppingSince(epoch(drops.sinceMillis()));
+                builder.setDroppingSince(time(drops.sinceMillis()));
             }
         }
         writer.write(entry.config.nodeId(), builder.build());
     }
 
-    static DateAndTime epoch(final long millis) {
+    static DateAndTime time(final long millis) {
         return new DateAndTime(Times.formatMillis(millis));
     }
 

@@ -9,7 +9,6 @@ package io.rst.rft.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rst.yang.time.Times;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -198,9 +197,8 @@ final class SessionJson {
         if (value == null || !value.isNumber()) {
             return null;
         }
-        // pcapng times may carry nanoseconds: the model keeps microseconds
-        final var micros = value.decimalValue().setScale(6, RoundingMode.HALF_EVEN).unscaledValue();
-        final String text = micros.bitLength() > 63 ? null : Times.format(micros.longValue());
+        final long micros = SessionStream.micros(value.decimalValue());
+        final String text = micros == Long.MIN_VALUE ? null : Times.format(micros);
         return text == null ? null : new DateAndTime(text);
     }
 

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.rst.yang.time.Times;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.HashMap;
 import java.util.Map;
@@ -536,11 +537,10 @@ final class SessionStream {
         }
         long micros = micros(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
         if (micros == Long.MIN_VALUE) {
-            final var exact = p.getDecimalValue().setScale(6, RoundingMode.HALF_EVEN).unscaledValue();
-            if (exact.bitLength() > 63) {
+            micros = micros(p.getDecimalValue());
+            if (micros == Long.MIN_VALUE) {
                 return null;
             }
-            micros = exact.longValue();
         }
         // a session's first-seen is its first message's time, its last-seen its last one's:
         // one string for each
@@ -557,6 +557,15 @@ final class SessionStream {
             nextRecent = (nextRecent + 1) % recentMicros.length;
         }
         return made;
+    }
+
+    /**
+     * Seconds as microseconds, half-even (pcapng times may carry nanoseconds); {@code Long.MIN_VALUE}
+     * beyond a long.
+     */
+    static long micros(final BigDecimal seconds) {
+        final var exact = seconds.setScale(6, RoundingMode.HALF_EVEN).unscaledValue();
+        return exact.bitLength() > 63 ? Long.MIN_VALUE : exact.longValue();
     }
 
     /**

@@ -72,12 +72,6 @@ public final class Times {
         return new String(out, StandardCharsets.ISO_8859_1);
     }
 
-    /** Whole seconds since the epoch as RST writes them (see {@link #format(long)}). */
-    public static @Nullable String formatSeconds(final long epochSeconds) {
-        return epochSeconds > MAX_MICROS / 1_000_000 || epochSeconds < MIN_MICROS / 1_000_000 ? null
-            : format(epochSeconds * 1_000_000);
-    }
-
     /** Milliseconds since the epoch as RST writes them (see {@link #format(long)}). */
     public static @Nullable String formatMillis(final long epochMillis) {
         return epochMillis > MAX_MICROS / 1_000 || epochMillis < MIN_MICROS / 1_000 ? null

@@ -48,11 +48,11 @@ class TimesTest {
         assertEquals("9999-12-31T23:59:59.999999Z", Times.format(Times.MAX_MICROS));
         assertEquals("1970-01-01T00:00:00.000000Z", Times.format(0));
         assertEquals("1969-12-31T23:59:59.999999Z", Times.format(-1));
-        assertEquals("2024-02-29T12:00:00.000000Z", Times.formatSeconds(1_709_208_000L));
+        assertEquals("2024-02-29T12:00:00.000000Z", Times.format(1_709_208_000_000_000L));
         assertEquals("2026-12-02T03:07:13.123000Z", Times.formatMillis(1_796_180_833_123L));
         assertNull(Times.format(Times.MIN_MICROS - 1));
         assertNull(Times.format(Times.MAX_MICROS + 1));
-        assertNull(Times.formatSeconds(Long.MAX_VALUE));
+        assertNull(Times.formatMillis(Long.MAX_VALUE));
         assertNull(Times.formatMillis(Long.MIN_VALUE));
     }
 
