@@ -13,6 +13,7 @@ import io.rst.yang.time.Times;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.eclipse.jdt.annotation.Nullable;
@@ -30,7 +31,6 @@ import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdent
 import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.opendaylight.yangtools.yang.data.api.schema.UserMapNode;
-import org.opendaylight.yangtools.yang.data.api.schema.builder.CollectionNodeBuilder;
 import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 
 /**
@@ -249,8 +249,8 @@ final class SessionStream {
     }
 
     private UserMapNode messages(final JsonParser p) throws IOException, SessionJson.BadRecordException {
-        final CollectionNodeBuilder<MapEntryNode, UserMapNode> list = ImmutableNodes.newUserMapBuilder()
-            .withNodeIdentifier(SessionNodes.MESSAGES);
+        // a log is a handful of messages: an array, not yangtools' LinkedHashMap (MessageLog)
+        MapEntryNode[] entries = new MapEntryNode[4];
         int seq = 0;
         SessionJson.BadRecordException bad = null;
         JsonToken token;
@@ -263,7 +263,11 @@ final class SessionStream {
                 continue;
             }
             try {
-                list.withChild(message(p, token, seq++));
+                final var entry = message(p, token, seq);
+                if (seq == entries.length) {
+                    entries = Arrays.copyOf(entries, seq * 2);
+                }
+                entries[seq++] = entry;
             } catch (SessionJson.BadRecordException e) {
                 // the entry was read to its end; the rest of the log is skipped, then refused
                 bad = e;
@@ -272,7 +276,7 @@ final class SessionStream {
         if (bad != null) {
             throw bad;
         }
-        return list.build();
+        return new MessageLog(SessionNodes.MESSAGES, seq == entries.length ? entries : Arrays.copyOf(entries, seq));
     }
 
     private MapEntryNode message(final JsonParser p, final JsonToken start, final int seq)
