@@ -27,7 +27,11 @@ while [ $# -gt 0 ]; do
     --live) LIVE=$2; shift ;;
     --kills) KILLS=$2; shift ;;
     --pps) PPS=$2; shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help)
+      # the usage line first, then what the bench does, from the comment above
+      sed -n 's/^#   \(usage: .*\)/\1/p' "$0"
+      sed -n '2,10p;12,13p' "$0" | sed 's/^# \{0,1\}//'
+      exit 0 ;;
     *) echo "bench cluster: unknown option $1" >&2; exit 2 ;;
   esac
   shift

@@ -39,7 +39,11 @@ while [ $# -gt 0 ]; do
     --pps) PPS=${2:?}; shift ;;
     --runs) RUNS=${2:?}; shift ;;
     --inner) INNER=${2:?}; shift ;;
-    -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
+    -h|--help)
+      # the usage line first, then the comment above as it stands
+      sed -n 's/^#   \(usage: .*\)/\1/p' "$0"
+      awk 'NR > 1 && /^#   usage:/ {next} NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"
+      exit 0 ;;
     *) echo "bench dsbench: unknown option $1 (see: ./rst bench dsbench --help)" >&2; exit 2 ;;
   esac
   shift

@@ -5,6 +5,23 @@
 # sessions, new sessions per second, paths checked against the kernel), and removes it all.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+for a in "$@"; do
+  case "$a" in
+    -h|--help)
+      # the options are the lab bench's (rst lab bench); nothing is started for a usage
+      cat <<'EOF_'
+usage: ./rst bench lab [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N] [--warmup W]
+  (root) starts a controller (heap RST_HEAP, default 6g), brings the default lab up, runs
+  `rst lab bench` with these options, and removes it all:
+  W s (20) of traffic at R to warm the controller up; ramp to each N live sessions (default
+  10000,100000); after the warm-up and each ramp, wait until the controller has applied every
+  agent's events; then S s (30) at R new sessions/s (1000) with the oldest closing; RTU ->
+  complete path in RESTCONF p50/p99 on every K-th session (R/10: ten a second); N of them (1000)
+  checked against the kernel. Env: RST_HEAP, RST_LAB_DIR (default /run/rst-lab).
+EOF_
+      exit 0 ;;
+  esac
+done
 [ "$(id -u)" = 0 ] || { echo "bench lab: needs root (network namespaces)" >&2; exit 1; }
 export RST_HEAP=${RST_HEAP:-6g}
 export RST_LAB_DIR=${RST_LAB_DIR:-/run/rst-lab}

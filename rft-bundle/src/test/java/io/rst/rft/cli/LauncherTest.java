@@ -125,10 +125,12 @@ class LauncherTest {
                 assertEquals("", r.err(), cmd + " " + flag);
             }
         }
-        for (String bench : List.of("decode", "agent")) {
+        // every bench: a usage, and nothing started (bench lab once built a whole lab first)
+        for (String bench : List.of("decode", "agent", "lab", "tls", "ingest", "crash", "cluster", "dsbench")) {
             final Result r = rst("bench", bench, "--help");
             assertEquals(0, r.status(), bench + ": " + r.err());
-            assertTrue(r.out().startsWith("usage: ./rst bench " + bench), r.out());
+            assertTrue(r.out().startsWith("usage: ./rst bench " + bench), bench + ": " + r.out());
+            assertEquals("", r.err(), bench);
         }
     }
 
