@@ -16,7 +16,7 @@ usage: ./rst bench lab [--live N,N] [--rate R] [--seconds S] [--sample-every K] 
   W s (20) of traffic at R to warm the controller up; ramp to each N live sessions (default
   10000,100000); after the warm-up and each ramp, wait until the controller has applied every
   agent's events; then S s (30) at R new sessions/s (1000) with the oldest closing; RTU ->
-  complete path in RESTCONF p50/p99 on every K-th session (R/10: ten a second); N of them (1000)
+  complete path in RESTCONF p50/p99 on every K-th session (R/5: five a second); N of them (1000)
   checked against the kernel. Env: RST_HEAP, RST_LAB_DIR (default /run/rst-lab).
 EOF_
       exit 0 ;;

@@ -340,7 +340,14 @@ final class ProblemDetector {
         if (at < 0) {
             return null;
         }
-        final var tp = words[at].replaceAll("[,;)]+$", "");
+        // the word without its trailing punctuation (a regular expression here compiled a
+        // pattern per session with data apart, at every recomputation)
+        final var word = words[at];
+        int end = word.length();
+        while (end > 0 && (word.charAt(end - 1) == ',' || word.charAt(end - 1) == ';' || word.charAt(end - 1) == ')')) {
+            end--;
+        }
+        final var tp = word.substring(0, end);
         return tp.isEmpty() || "?".equals(tp) ? null : tp;
     }
 

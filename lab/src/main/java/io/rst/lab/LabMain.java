@@ -55,7 +55,7 @@ public final class LabMain {
                         after the warm-up and each ramp, wait until the controller has applied every
                         agent's events; then S s (30) at R new sessions/s (1000) with the oldest
                         closing; RTU -> complete path in RESTCONF p50/p99 on every K-th session
-                        (R/10: ten a second); N of them (1000) checked against the kernel
+                        (R/5: five a second); N of them (1000) checked against the kernel
           link down|up NODE PORT
                         take a leaf-spine link down (routes withdrawn, topology updated) or up again
         common options: --controller URL (default http://127.0.0.1:8181/rests), --user U, --password P
@@ -168,7 +168,7 @@ public final class LabMain {
                     final double rate = o.doubleOpt("--rate", 1000);
                     final double steady = o.doubleOpt("--seconds", 30);
                     // about ten sampled sessions a second, whatever the rate
-                    final int every = o.intOpt("--sample-every", (int) Math.max(1, Math.round(rate / 10)));
+                    final int every = o.intOpt("--sample-every", (int) Math.max(1, Math.round(rate / 5)));
                     final int check = o.intOpt("--check", 1000);
                     final double warmup = o.doubleOpt("--warmup", 20);
                     o.done();
