@@ -98,6 +98,7 @@ final class LabBench {
                 final double steadyRate = made / ((System.nanoTime() - t0) / 1e9);
                 final double cpu = controllerCpuSeconds() - cpu0;
                 final var metrics1 = rc.metrics();
+                final long behind = eventsBehind(lab, rc);
                 traffic.onRtu(null);
                 traffic.quiesce();
                 final long waitUntil = System.nanoTime() + 15_000_000_000L;
@@ -135,8 +136,14 @@ final class LabBench {
                     final double updates = sum(metrics1, "rst_ingest_session_updates_total") - sum(metrics0,
                         "rst_ingest_session_updates_total");
                     out.printf("bench lab: %d live sessions: per new session %.1f agent events, %.1f flow-table "
-                        + "writes; ingest lag at the end (max over switches) %.2f s%n", level, events / made,
-                        updates / made, max(metrics1, "rst_ingest_lag_seconds"));
+                        + "writes applied; ingest lag at the end (max over switches) %.2f s (both from /metrics, "
+                        + "which lag with the controller)%n", level, events / made, updates / made,
+                        max(metrics1, "rst_ingest_lag_seconds"));
+                }
+                if (behind >= 0) {
+                    // straight from the agents and the flow tables' agent-status, not from /metrics
+                    out.printf("bench lab: %d live sessions: at the end of the steady period the flow tables were "
+                        + "%d events behind the agents (max over switches)%n", level, behind);
                 }
                 check.mismatches().stream().limit(10).forEach(m -> out.println("  " + m));
                 ok &= check.ok() && missing == 0;
@@ -145,6 +152,31 @@ final class LabBench {
             pollers.shutdownNow();
         }
         return ok ? 0 : 1;
+    }
+
+    /**
+     * How many events the controller had yet to apply, at most over the switches: each agent's last
+     * event against the last one its switch's agent-status says was applied; -1 if either is not
+     * known for a switch.
+     */
+    private static long eventsBehind(final Lab lab, final Restconf rc) {
+        long worst = 0;
+        for (var sw : lab.fabric().switches()) {
+            try {
+                final long sent = lab.agentStatus(sw.id()).path("last_seq").asLong(-1);
+                final long applied = rc.get("data/rdma-flow-table:rft/switch=" + Restconf.key(sw.id())
+                    + "/agent-status?content=nonconfig").path("rdma-flow-table:agent-status")
+                    .path("last-event-seq").asLong(-1);
+                if (sent < 0 || applied < 0) {
+                    return -1;
+                }
+                worst = Math.max(worst, sent - applied);
+            } catch (RuntimeException e) {
+                // LabException too: an agent or RESTCONF that does not answer
+                return -1;
+            }
+        }
+        return worst;
     }
 
     /**
