@@ -11,10 +11,10 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.Iterables;
-import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Map;
-import java.util.RandomAccess;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
@@ -89,7 +89,8 @@ final class MessageLog extends AbstractUserMapNode {
 
     @Override
     protected Collection<MapEntryNode> value() {
-        return new Entries(entries);
+        // a read-only view of the array, nothing copied
+        return Collections.unmodifiableList(Arrays.asList(entries));
     }
 
     @Override
@@ -122,24 +123,5 @@ final class MessageLog extends AbstractUserMapNode {
     @Override
     protected boolean valueEquals(final UserMapNode other) {
         return other.size() == entries.length && Iterables.elementsEqual(value(), other.body());
-    }
-
-    /** The entries as a read-only list. */
-    private static final class Entries extends AbstractList<MapEntryNode> implements RandomAccess {
-        private final MapEntryNode[] entries;
-
-        Entries(final MapEntryNode[] entries) {
-            this.entries = entries;
-        }
-
-        @Override
-        public MapEntryNode get(final int index) {
-            return entries[index];
-        }
-
-        @Override
-        public int size() {
-            return entries.length;
-        }
     }
 }
