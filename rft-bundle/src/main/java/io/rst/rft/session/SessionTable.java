@@ -380,9 +380,9 @@ public final class SessionTable {
 
     /**
      * Applies one data BTH packet ({@code m} decoded as RoCE data: addresses, UDP source port,
-     * destination QP): the session whose side has the destination IP and QPN, and whose other side
-     * has the source IP, learns that its data in that direction enters on {@code ingressPort}
-     * from that UDP source port. A change of port or source port is reported as an update; the
+     * destination QP): the unfinished session whose side has the destination IP and QPN, and whose
+     * other side has the source IP, learns that its data in that direction enters on
+     * {@code ingressPort} from that UDP source port. A change of port or source port is reported as an update; the
      * packet count alone is not (it shows with the session's next change or snapshot). Nothing is
      * allocated.
      *
@@ -403,7 +403,11 @@ public final class SessionTable {
             && s.bLo == dLo;
         final int port = ports.id(ingressPort);
         final int udp = m.udpSrcPort() < 0 ? 0 : m.udpSrcPort();
-        if (s == null || (toB ? s.aHi != sHi || s.aLo != sLo : s.bHi != sHi || s.bLo != sLo)) {
+        // a finished session (closed, rejected, timed out) sends no more data: data to its QP
+        // number is a newer session's that used it again, whose CM this switch may not have seen
+        // (it crossed another ECMP member), even between the same two hosts
+        if (s == null || s.state().isFinished()
+                || (toB ? s.aHi != sHi || s.aLo != sLo : s.bHi != sHi || s.bLo != sLo)) {
             dataUnmatched++;
             // kept a while: the message announcing this QP may still come, handed over late
             pendingData.put(dHi, dLo, qpn, sHi, sLo, udp, port, m.timeMicros());

@@ -200,6 +200,42 @@ class SessionTableTest {
     }
 
     @Test
+    void dataToAQpOfAFinishedSessionIsNotItsEvenFromTheSamePeer() {
+        // found in the lab: a session closed, its QPN was used again by a new session of the same
+        // two hosts whose CM crossed the other spine, and the new session's data, which crossed
+        // this one, was taken for the closed session's (its data path then named the wrong spine)
+        final SessionTable t = table(10, 1_000_000_000L);
+        t.trackData();
+        fb.timeouts(16, 16, 2).localQpn(0x101);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), "swp1");
+        fb.localQpn(0x202);
+        t.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 1_001_000L), "swp2");
+        t.accept(msg(CmMessageType.RTU, A, B, 0x11, 0x22, 1_002_000L), "swp1");
+        assertTrue(t.acceptData(data(A, B, 0x202, 50001, 0), "swp3"));
+        t.accept(msg(CmMessageType.DREQ, A, B, 0x11, 0x22, 1_100_000L), "swp1");
+        t.accept(msg(CmMessageType.DREP, B, A, 0x22, 0x11, 1_101_000L), "swp2");
+        assertEquals(SessionState.CLOSED, t.snapshot().get(0).state());
+        changes.clear();
+        // the new session's data: the same hosts, the same QP number, another source port and port
+        final CmMessage later = data(A, B, 0x202, 50007, 0);
+        later.setCapture(1, 1_200_000_000L);
+        assertFalse(t.acceptData(later, "swp4"));
+        assertEquals(new DataFlow(50001, "swp3", 1), t.snapshot().get(0).requesterData(),
+            "a closed session keeps the data it had");
+        assertEquals(List.of(), changes);
+        assertEquals(1, t.dataMatched());
+        assertEquals(1, t.dataUnmatched());
+        // the same for a rejected session's QP, announced in its REQ
+        fb.localQpn(0x303);
+        t.accept(msg(CmMessageType.REQ, B, A, 0x55, 0, 2_000_000L), "swp2");
+        t.accept(msg(CmMessageType.REJ, A, B, 0x66, 0x55, 2_001_000L), "swp1");
+        assertEquals(SessionState.REJECTED, t.snapshot().get(1).state());
+        assertFalse(t.acceptData(data(A, B, 0x303, 50008, 0), "swp3"));
+        assertNull(t.snapshot().get(1).responderData());
+        assertEquals(2, t.dataUnmatched());
+    }
+
+    @Test
     void dataHandedOverBeforeTheMessageThatAnnouncedItsQpJoinsWhenItComes() {
         // found in the lab under load: the data entered the leaf's uplink after the REP entered
         // its host port, but the uplink's ring was drained first
