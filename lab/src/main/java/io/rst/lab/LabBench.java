@@ -31,7 +31,13 @@ import java.util.concurrent.atomic.AtomicLong;
 final class LabBench {
     private static final long POLL_EVERY_NANOS = 100_000_000L;
     private static final long MAX_ASKS_PER_SECOND = 50;
-    private static final long FIRST_ASK_NANOS = 50_000_000L;
+    /**
+     * A path is seldom complete sooner than this after its RTU (each agent holds a session's
+     * changes up to 50 ms, the followers gather them 20 ms, the RPT 20 ms more): an earlier ask is
+     * an error answer that costs the controller 2-4 ms of CPU and measures nothing. A delay under
+     * it reads as it (an upper bound).
+     */
+    private static final long FIRST_ASK_NANOS = 100_000_000L;
     /** How long the bench waits for the controller to catch up with the agents before measuring. */
     private static final long SETTLE_NANOS = 180_000_000_000L;
 
@@ -47,7 +53,8 @@ final class LabBench {
         boolean ok = true;
         try (var truthWriter = new Truth.Writer(lab.truthFile()); var traffic = new Traffic(fabric, truthWriter, first)) {
             final Map<String, Long> pending = new ConcurrentHashMap<>();
-            final List<Long> delays = Collections.synchronizedList(new ArrayList<>());
+            // each sampled session's RTU time and its delay, nanoseconds
+            final List<long[]> delays = Collections.synchronizedList(new ArrayList<>());
             final AtomicLong counter = new AtomicLong();
             final ExecutorService pollers = Executors.newFixedThreadPool(2);
             final Thread poller = new Thread(() -> poll(rc, pending, delays, pollers), "bench-poller");
@@ -107,7 +114,8 @@ final class LabBench {
                 }
                 final int missing = pending.size();
                 pending.clear();
-                final List<Long> sorted = new ArrayList<>(delays);
+                final List<long[]> timed = new ArrayList<>(delays);
+                final List<Long> sorted = new ArrayList<>(timed.stream().map(d -> d[1]).toList());
                 Collections.sort(sorted);
                 // a random sample of the steady period's sessions against the kernel
                 final List<Truth.Connection> steady = new ArrayList<>();
@@ -124,6 +132,12 @@ final class LabBench {
                     + "(%d sampled, %d never complete within 15 s); %s%n", level, rampRate, rate, steadySeconds,
                     steadyRate, rate, ms(sorted, 0.50), ms(sorted, 0.99), ms(sorted, 1.0), sorted.size(), missing,
                     check.summary());
+                if (!timed.isEmpty()) {
+                    // when the slow ones were: a tail from one stall differs from one spread over
+                    // the period (the sessions whose RTU fell in each 10 s of it)
+                    out.printf("bench lab: %d live sessions: by 10 s of the steady period, p50/max: %s%n", level,
+                        windows(timed, t0));
+                }
                 if (cpu >= 0 && made > 0) {
                     // CPU per session holds on a shared machine where wall-clock figures do not
                     out.printf("bench lab: %d live sessions: the controller used %.1f s of CPU in the steady period: "
@@ -254,7 +268,23 @@ final class LabBench {
      * most every {@link #POLL_EVERY_NANOS}: asking as fast as the controller answers would take
      * the CPU the measured pipeline needs (a granularity of 50 ms on average instead).
      */
-    private static void poll(final Restconf rc, final Map<String, Long> pending, final List<Long> delays,
+    /** p50/max of the delays of the sessions whose RTU fell in each 10 s after {@code start}. */
+    static String windows(final List<long[]> timed, final long start) {
+        final Map<Long, List<Long>> by = new java.util.TreeMap<>();
+        for (var d : timed) {
+            by.computeIfAbsent(Math.max(0, d[0] - start) / 10_000_000_000L, k -> new ArrayList<>()).add(d[1]);
+        }
+        final var sb = new StringBuilder();
+        for (var e : by.entrySet()) {
+            final var list = e.getValue();
+            Collections.sort(list);
+            sb.append(sb.isEmpty() ? "" : ", ").append(e.getKey() * 10).append("s ").append(ms(list, 0.5))
+                .append('/').append(ms(list, 1.0));
+        }
+        return sb.toString();
+    }
+
+    private static void poll(final Restconf rc, final Map<String, Long> pending, final List<long[]> delays,
             final ExecutorService pool) {
         final Set<String> inFlight = ConcurrentHashMap.newKeySet();
         final Map<String, Long> asked = new ConcurrentHashMap<>();
@@ -265,13 +295,15 @@ final class LabBench {
                 final String id = e.getKey();
                 final Long last = asked.get(id);
                 if (last == null && now - e.getValue() < FIRST_ASK_NANOS) {
-                    // no path can be complete this soon after its RTU: an ask now is a 404 that
-                    // costs the controller an error response (a tenth of Jetty's CPU in a profile)
+                    // too soon after its RTU (see FIRST_ASK_NANOS)
                     continue;
                 }
-                // each at most every 100 ms, and all together at most MAX_ASKS_PER_SECOND: a
-                // backlog of thousands must not turn the measurement into the load
-                final long every = Math.max(POLL_EVERY_NANOS, pending.size() * 1_000_000_000L / MAX_ASKS_PER_SECOND);
+                // each at most every 100 ms, or a tenth of its wait so far once that is longer (a
+                // delay is then read at most 10% late), and all together at most
+                // MAX_ASKS_PER_SECOND: a backlog of thousands must not turn the measurement into
+                // the load (each ask that finds no path yet costs the controller an error answer)
+                final long every = Math.max(Math.max(POLL_EVERY_NANOS, (now - e.getValue()) / 10),
+                    pending.size() * 1_000_000_000L / MAX_ASKS_PER_SECOND);
                 if (last != null && now - last < every || !inFlight.add(id)) {
                     continue;
                 }
@@ -287,7 +319,7 @@ final class LabBench {
                                 && p.path("reverse").path("complete").asBoolean()) {
                             final Long sent = pending.remove(id);
                             if (sent != null) {
-                                delays.add(System.nanoTime() - sent);
+                                delays.add(new long[] {sent, System.nanoTime() - sent});
                             }
                         }
                     } catch (LabException ex) {

