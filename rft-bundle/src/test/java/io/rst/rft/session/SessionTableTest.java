@@ -72,6 +72,18 @@ class SessionTableTest {
         return m;
     }
 
+    /** A table that samples data, holding A's session to B set up at 1 s (A's QP 0x101, B's 0x202). */
+    private SessionTable establishedWithData() {
+        final SessionTable t = table(10, 1_000_000_000L);
+        t.trackData();
+        fb.timeouts(16, 16, 2).localQpn(0x101);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), "swp1");
+        fb.localQpn(0x202);
+        t.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 1_001_000L), "swp2");
+        t.accept(msg(CmMessageType.RTU, A, B, 0x11, 0x22, 1_002_000L), "swp1");
+        return t;
+    }
+
     private SessionTable table(final int max, final long retention) {
         return new SessionTable(new SessionConfig(max, retention, 0L, 32), (c, r) -> changes.add(c));
     }
@@ -148,13 +160,7 @@ class SessionTableTest {
     @Test
     void sampledDataPacketsTellWhereEachDirectionsDataEntersAndFromWhichPort() throws Exception {
         final byte[] c = {10, 0, 0, 3};
-        final SessionTable t = table(10, 1_000_000_000L);
-        t.trackData();
-        fb.timeouts(16, 16, 2).localQpn(0x101);
-        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), "swp1");
-        fb.localQpn(0x202);
-        t.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 1_001_000L), "swp2");
-        t.accept(msg(CmMessageType.RTU, A, B, 0x11, 0x22, 1_002_000L), "swp1");
+        final SessionTable t = establishedWithData();
         changes.clear();
         // A's data to B's QP enters on swp3, not where A's CM entered (another ECMP member)
         assertTrue(t.acceptData(data(A, B, 0x202, 50001, 0), "swp3"));
@@ -204,13 +210,7 @@ class SessionTableTest {
         // found in the lab: a session closed, its QPN was used again by a new session of the same
         // two hosts whose CM crossed the other spine, and the new session's data, which crossed
         // this one, was taken for the closed session's (its data path then named the wrong spine)
-        final SessionTable t = table(10, 1_000_000_000L);
-        t.trackData();
-        fb.timeouts(16, 16, 2).localQpn(0x101);
-        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 1_000_000L), "swp1");
-        fb.localQpn(0x202);
-        t.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 1_001_000L), "swp2");
-        t.accept(msg(CmMessageType.RTU, A, B, 0x11, 0x22, 1_002_000L), "swp1");
+        final SessionTable t = establishedWithData();
         assertTrue(t.acceptData(data(A, B, 0x202, 50001, 0), "swp3"));
         t.accept(msg(CmMessageType.DREQ, A, B, 0x11, 0x22, 1_100_000L), "swp1");
         t.accept(msg(CmMessageType.DREP, B, A, 0x22, 0x11, 1_101_000L), "swp2");
