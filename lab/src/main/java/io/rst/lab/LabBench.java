@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -263,14 +264,9 @@ final class LabBench {
         return String.format("%.0f ms", sorted.get(Math.max(0, i)) / 1e6);
     }
 
-    /**
-     * Asks RESTCONF for each pending session's path until both directions are complete, each at
-     * most every {@link #POLL_EVERY_NANOS}: asking as fast as the controller answers would take
-     * the CPU the measured pipeline needs (a granularity of 50 ms on average instead).
-     */
     /** p50/max of the delays of the sessions whose RTU fell in each 10 s after {@code start}. */
     static String windows(final List<long[]> timed, final long start) {
-        final Map<Long, List<Long>> by = new java.util.TreeMap<>();
+        final Map<Long, List<Long>> by = new TreeMap<>();
         for (var d : timed) {
             by.computeIfAbsent(Math.max(0, d[0] - start) / 10_000_000_000L, k -> new ArrayList<>()).add(d[1]);
         }
@@ -284,6 +280,12 @@ final class LabBench {
         return sb.toString();
     }
 
+    /**
+     * Asks RESTCONF for each pending session's path until both directions are complete, each from
+     * {@link #FIRST_ASK_NANOS} after its RTU, then at most every {@link #POLL_EVERY_NANOS} or a
+     * tenth of its wait so far: asking as fast as the controller answers would take the CPU the
+     * measured pipeline needs.
+     */
     private static void poll(final Restconf rc, final Map<String, Long> pending, final List<long[]> delays,
             final ExecutorService pool) {
         final Set<String> inFlight = ConcurrentHashMap.newKeySet();
