@@ -116,8 +116,7 @@ final class LabBench {
                 final int missing = pending.size();
                 pending.clear();
                 final List<long[]> timed = new ArrayList<>(delays);
-                final List<Long> sorted = new ArrayList<>(timed.stream().map(d -> d[1]).toList());
-                Collections.sort(sorted);
+                final List<Long> sorted = timed.stream().map(d -> d[1]).sorted().toList();
                 // a random sample of the steady period's sessions against the kernel
                 final List<Truth.Connection> steady = new ArrayList<>();
                 for (var c : Truth.read(lab.truthFile())) {
@@ -179,9 +178,7 @@ final class LabBench {
         for (var sw : lab.fabric().switches()) {
             try {
                 final long sent = lab.agentStatus(sw.id()).path("last_seq").asLong(-1);
-                final long applied = rc.get("data/rdma-flow-table:rft/switch=" + Restconf.key(sw.id())
-                    + "/agent-status?content=nonconfig").path("rdma-flow-table:agent-status")
-                    .path("last-event-seq").asLong(-1);
+                final long applied = appliedSeq(rc, sw.id());
                 if (sent < 0 || applied < 0) {
                     return -1;
                 }
@@ -210,9 +207,7 @@ final class LabBench {
             for (var e : target.entrySet()) {
                 long applied = -1;
                 try {
-                    applied = rc.get("data/rdma-flow-table:rft/switch=" + Restconf.key(e.getKey())
-                        + "/agent-status?content=nonconfig").path("rdma-flow-table:agent-status")
-                        .path("last-event-seq").asLong(-1);
+                    applied = appliedSeq(rc, e.getKey());
                 } catch (LabException ex) {
                     // not there yet
                 }
@@ -224,6 +219,12 @@ final class LabBench {
             Thread.sleep(500);
         }
         return "NOT within " + SETTLE_NANOS / 1_000_000_000L + " s";
+    }
+
+    /** The last event of a switch's agent the controller applied (its agent-status), -1 if not said. */
+    private static long appliedSeq(final Restconf rc, final String switchId) {
+        return rc.get("data/rdma-flow-table:rft/switch=" + Restconf.key(switchId) + "/agent-status?content=nonconfig")
+            .path("rdma-flow-table:agent-status").path("last-event-seq").asLong(-1);
     }
 
     /**

@@ -167,7 +167,7 @@ public final class LabMain {
                     }
                     final double rate = o.doubleOpt("--rate", 1000);
                     final double steady = o.doubleOpt("--seconds", 30);
-                    // about ten sampled sessions a second, whatever the rate
+                    // about five sampled sessions a second, whatever the rate
                     final int every = o.intOpt("--sample-every", (int) Math.max(1, Math.round(rate / 5)));
                     final int check = o.intOpt("--check", 1000);
                     final double warmup = o.doubleOpt("--warmup", 20);

@@ -382,9 +382,9 @@ public final class SessionTable {
      * Applies one data BTH packet ({@code m} decoded as RoCE data: addresses, UDP source port,
      * destination QP): the unfinished session whose side has the destination IP and QPN, and whose
      * other side has the source IP, learns that its data in that direction enters on
-     * {@code ingressPort} from that UDP source port. A change of port or source port is reported as an update; the
-     * packet count alone is not (it shows with the session's next change or snapshot). Nothing is
-     * allocated.
+     * {@code ingressPort} from that UDP source port. A change of port or source port is reported
+     * as an update; the packet count alone is not (it shows with the session's next change or
+     * snapshot). Nothing is allocated.
      *
      * @return whether the packet belonged to a session
      */
