@@ -96,9 +96,10 @@ final class AgentFollower implements AutoCloseable {
     // guarded by this
     private Map<String, MapEntryNode> pendingUpserts = new LinkedHashMap<>();
     private Set<String> pendingRemovals = new HashSet<>();
-    // what the flow table holds (or will, once pending writes go out): session id -> hash of the
-    // session written, so that a re-snapshot rewrites only what changed
-    private final Map<String, Integer> written = new HashMap<>();
+    // what the flow table holds (or will, once pending writes go out): session id -> the session
+    // written (the datastore's own object: the reference costs no more than a hash would), so that
+    // a re-snapshot rewrites only what changed and a mark is put on the whole session
+    private final Map<String, MapEntryNode> written = new HashMap<>();
     // sessions (and removals) in a batch whose commit has not completed: id -> that batch, so that
     // a failed batch is written again only where no newer batch carries the same session
     private final Map<String, Long> inFlight = new HashMap<>();
@@ -223,7 +224,7 @@ final class AgentFollower implements AutoCloseable {
             return;
         }
         synchronized (this) {
-            stored.forEach((id, session) -> written.putIfAbsent(id, session.hashCode()));
+            stored.forEach(written::putIfAbsent);
         }
         if (!stored.isEmpty()) {
             LOG.info("RFT {}: {} sessions already in the flow table, reconciled with the agent's snapshot", nodeId,
@@ -340,10 +341,10 @@ final class AgentFollower implements AutoCloseable {
                 }
             }
             for (var entry : sessions.entrySet()) {
-                final Integer hash = entry.getValue().hashCode();
+                final var node = entry.getValue();
                 final boolean wasUnconfirmed = unconfirmed.remove(entry.getKey()) != null;
                 pendingMarks.remove(entry.getKey());
-                if (!hash.equals(written.put(entry.getKey(), hash)) || wasUnconfirmed) {
+                if (!node.equals(written.put(entry.getKey(), node)) || wasUnconfirmed) {
                     pendingUpserts.put(entry.getKey(), entry.getValue());
                     pendingRemovals.remove(entry.getKey());
                     rewritten++;
@@ -444,7 +445,7 @@ final class AgentFollower implements AutoCloseable {
                         // reported again: confirmed (the put replaces the marked session)
                         unconfirmed.remove(id);
                         pendingMarks.remove(id);
-                        written.put(id, node.hashCode());
+                        written.put(id, node);
                         if (pendingUpserts.size() >= FLUSH_AT) {
                             flushLocked();
                         }
@@ -502,7 +503,15 @@ final class AgentFollower implements AutoCloseable {
         if (!pendingMarks.isEmpty()) {
             final var marks = pendingMarks;
             pendingMarks = new HashMap<>();
-            Futures.addCallback(writer.markUnconfirmed(nodeId, marks), new FutureCallback<CommitInfo>() {
+            // each marked session whole, as last written (see SessionNodes.withUnconfirmed)
+            final Map<String, MapEntryNode> marked = new HashMap<>();
+            marks.forEach((id, why) -> {
+                final var session = written.get(id);
+                if (session != null) {
+                    marked.put(id, SessionNodes.withUnconfirmed(session, why));
+                }
+            });
+            Futures.addCallback(writer.markUnconfirmed(nodeId, marked), new FutureCallback<CommitInfo>() {
                 @Override
                 public void onSuccess(final CommitInfo result) {
                     // marked

@@ -72,6 +72,19 @@ final class SessionNodes {
     static final NodeIdentifier TIME = id("time");
     static final NodeIdentifier FROM_REQUESTER = id("from-requester");
 
+    /** A session entry's children, as the flow table's entries built from agents' records hold them. */
+    static final NodeLayout SESSION_LAYOUT = new NodeLayout(new NodeIdentifier[] {
+        SESSION_ID_LEAF, REQUESTER_IP, RESPONDER_IP, REQUESTER_COMM_ID, RESPONDER_COMM_ID, REQUESTER_QPN,
+        RESPONDER_QPN, SERVICE_ID, ROLES_KNOWN, RDMA_CM_SRC_PORT, RDMA_CM_DST_PORT, REQUESTER_UDP_SRC_PORT,
+        RESPONDER_UDP_SRC_PORT, STATE, REJECT_REASON, UNCONFIRMED, DROPPED_MESSAGES, FIRST_SEEN, LAST_SEEN,
+    }, REQUESTER_DATA, RESPONDER_DATA, MESSAGES);
+    /** A message entry's children. */
+    static final NodeLayout MESSAGE_LAYOUT = new NodeLayout(new NodeIdentifier[] {
+        SEQ_LEAF, TYPE, INGRESS_TP, TIME, FROM_REQUESTER,
+    });
+    /** A data flow's ({@code requester-data}, {@code responder-data}) children. */
+    static final NodeLayout DATA_LAYOUT = new NodeLayout(new NodeIdentifier[] {UDP_SRC_PORT, INGRESS_PORT, PACKETS});
+
     private SessionNodes() {
         // utility
     }
@@ -108,13 +121,22 @@ final class SessionNodes {
             .build();
     }
 
-    /** A session entry with its key and its {@code unconfirmed} leaf alone, to merge. */
-    static MapEntryNode unconfirmed(final String sessionId, final String why) {
-        return ImmutableNodes.newMapEntryBuilder()
-            .withNodeIdentifier(NodeIdentifierWithPredicates.of(SESSION, SESSION_ID, sessionId))
-            .withChild(ImmutableNodes.leafNode(SESSION_ID_LEAF, sessionId))
-            .withChild(ImmutableNodes.leafNode(UNCONFIRMED, why))
-            .build();
+    /**
+     * {@code session} with its {@code unconfirmed} leaf set to {@code why}: the whole entry, to put
+     * (a merge of the leaf alone would make the datastore copy the entry through yangtools' builder,
+     * which takes none but its own entries, see {@link CompactEntry}).
+     */
+    static MapEntryNode withUnconfirmed(final MapEntryNode session, final String why) {
+        if (session instanceof CompactEntry compact) {
+            return compact.with(UNCONFIRMED, why);
+        }
+        final var builder = ImmutableNodes.newMapEntryBuilder().withNodeIdentifier(session.name());
+        for (var child : session.body()) {
+            if (!UNCONFIRMED.equals(child.name())) {
+                builder.withChild(child);
+            }
+        }
+        return builder.withChild(ImmutableNodes.leafNode(UNCONFIRMED, why)).build();
     }
 
     /** The session's list entry, as the binding codec would make it. */

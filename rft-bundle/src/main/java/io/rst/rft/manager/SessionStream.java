@@ -31,7 +31,6 @@ import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdent
 import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.opendaylight.yangtools.yang.data.api.schema.UserMapNode;
-import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 
 /**
  * An agent's session record read straight from the JSON stream into the flow table's node, in one
@@ -159,45 +158,33 @@ final class SessionStream {
         UserMapNode messages;
 
         MapEntryNode build() {
-            final var b = ImmutableNodes.newMapEntryBuilder()
-                .withNodeIdentifier(sessionKey(id))
-                .withChild(ImmutableNodes.leafNode(SessionNodes.SESSION_ID_LEAF, id));
-            leaf(b, SessionNodes.REQUESTER_IP, requesterIp);
-            leaf(b, SessionNodes.RESPONDER_IP, responderIp);
-            leaf(b, SessionNodes.REQUESTER_COMM_ID, requesterCommId);
-            leaf(b, SessionNodes.RESPONDER_COMM_ID, responderCommId);
-            leaf(b, SessionNodes.REQUESTER_QPN, requesterQpn);
-            leaf(b, SessionNodes.RESPONDER_QPN, responderQpn);
-            leaf(b, SessionNodes.SERVICE_ID, serviceId);
-            leaf(b, SessionNodes.ROLES_KNOWN, rolesKnown);
-            leaf(b, SessionNodes.RDMA_CM_SRC_PORT, rdmaCmSrcPort);
-            leaf(b, SessionNodes.RDMA_CM_DST_PORT, rdmaCmDstPort);
-            leaf(b, SessionNodes.REQUESTER_UDP_SRC_PORT, requesterUdpSrcPort);
-            leaf(b, SessionNodes.RESPONDER_UDP_SRC_PORT, responderUdpSrcPort);
-            if (requesterData != null) {
-                b.withChild(requesterData);
-            }
-            if (responderData != null) {
-                b.withChild(responderData);
-            }
-            leaf(b, SessionNodes.STATE, state);
-            leaf(b, SessionNodes.REJECT_REASON, rejectReason);
-            leaf(b, SessionNodes.DROPPED_MESSAGES, droppedMessages);
-            leaf(b, SessionNodes.FIRST_SEEN, firstSeen);
-            leaf(b, SessionNodes.LAST_SEEN, lastSeen);
+            final var layout = SessionNodes.SESSION_LAYOUT;
+            final Object[] v = layout.slots();
+            v[layout.slot(SessionNodes.SESSION_ID_LEAF)] = id;
+            v[layout.slot(SessionNodes.REQUESTER_IP)] = requesterIp;
+            v[layout.slot(SessionNodes.RESPONDER_IP)] = responderIp;
+            v[layout.slot(SessionNodes.REQUESTER_COMM_ID)] = requesterCommId;
+            v[layout.slot(SessionNodes.RESPONDER_COMM_ID)] = responderCommId;
+            v[layout.slot(SessionNodes.REQUESTER_QPN)] = requesterQpn;
+            v[layout.slot(SessionNodes.RESPONDER_QPN)] = responderQpn;
+            v[layout.slot(SessionNodes.SERVICE_ID)] = serviceId;
+            v[layout.slot(SessionNodes.ROLES_KNOWN)] = rolesKnown;
+            v[layout.slot(SessionNodes.RDMA_CM_SRC_PORT)] = rdmaCmSrcPort;
+            v[layout.slot(SessionNodes.RDMA_CM_DST_PORT)] = rdmaCmDstPort;
+            v[layout.slot(SessionNodes.REQUESTER_UDP_SRC_PORT)] = requesterUdpSrcPort;
+            v[layout.slot(SessionNodes.RESPONDER_UDP_SRC_PORT)] = responderUdpSrcPort;
+            v[layout.slot(SessionNodes.REQUESTER_DATA)] = requesterData;
+            v[layout.slot(SessionNodes.RESPONDER_DATA)] = responderData;
+            v[layout.slot(SessionNodes.STATE)] = state;
+            v[layout.slot(SessionNodes.REJECT_REASON)] = rejectReason;
+            v[layout.slot(SessionNodes.DROPPED_MESSAGES)] = droppedMessages;
+            v[layout.slot(SessionNodes.FIRST_SEEN)] = firstSeen;
+            v[layout.slot(SessionNodes.LAST_SEEN)] = lastSeen;
             if (messages != null && messages.size() > 0) {
                 // an empty log is no list, as the model's codec makes it
-                b.withChild(messages);
+                v[layout.slot(SessionNodes.MESSAGES)] = messages;
             }
-            return b.build();
-        }
-
-        private static void leaf(
-                final org.opendaylight.yangtools.yang.data.api.schema.builder.DataContainerNodeBuilder<?, ?> b,
-                final NodeIdentifier which, final @Nullable Object value) {
-            if (value != null) {
-                b.withChild(ImmutableNodes.leafNode(which, value));
-            }
+            return new CompactEntry(sessionKey(id), layout, v);
         }
     }
 
@@ -312,22 +299,17 @@ final class SessionStream {
             // the entry is read to its end: the log's rest is skipped by the caller
             throw new SessionJson.BadRecordException("unknown CM message type " + type);
         }
-        final Uint32 seqValue = Uint32.valueOf(seq);
-        final var b = ImmutableNodes.newMapEntryBuilder()
-            .withNodeIdentifier(seq < CACHED_SEQS ? SEQ_KEYS[seq]
-                : NodeIdentifierWithPredicates.of(Message.QNAME, SessionNodes.SEQ, seqValue))
-            .withChild(ImmutableNodes.leafNode(SessionNodes.SEQ_LEAF, seqValue))
-            .withChild(ImmutableNodes.leafNode(SessionNodes.TYPE, parsed.getName()));
-        if (tp != null) {
-            b.withChild(ImmutableNodes.leafNode(SessionNodes.INGRESS_TP, tp));
-        }
-        if (time != null) {
-            b.withChild(ImmutableNodes.leafNode(SessionNodes.TIME, time));
-        }
-        if (fromRequester != null) {
-            b.withChild(ImmutableNodes.leafNode(SessionNodes.FROM_REQUESTER, fromRequester));
-        }
-        return b.build();
+        final var key = seq < CACHED_SEQS ? SEQ_KEYS[seq]
+            : NodeIdentifierWithPredicates.of(Message.QNAME, SessionNodes.SEQ, Uint32.valueOf(seq));
+        final var layout = SessionNodes.MESSAGE_LAYOUT;
+        final Object[] v = layout.slots();
+        // the key's own value object
+        v[layout.slot(SessionNodes.SEQ_LEAF)] = key.getValue(SessionNodes.SEQ);
+        v[layout.slot(SessionNodes.TYPE)] = parsed.getName();
+        v[layout.slot(SessionNodes.INGRESS_TP)] = tp;
+        v[layout.slot(SessionNodes.TIME)] = time;
+        v[layout.slot(SessionNodes.FROM_REQUESTER)] = fromRequester;
+        return new CompactEntry(key, layout, v);
     }
 
     private ContainerNode dataFlow(final NodeIdentifier which, final JsonParser p, final JsonToken start)
@@ -381,12 +363,12 @@ final class SessionStream {
         if (packets == null) {
             throw new IllegalArgumentException("not a packet count: missing");
         }
-        final var b = ImmutableNodes.newContainerBuilder().withNodeIdentifier(which)
-            .withChild(ImmutableNodes.leafNode(SessionNodes.UDP_SRC_PORT, udp));
-        if (ingress != null) {
-            b.withChild(ImmutableNodes.leafNode(SessionNodes.INGRESS_PORT, ingress));
-        }
-        return b.withChild(ImmutableNodes.leafNode(SessionNodes.PACKETS, packets)).build();
+        final var layout = SessionNodes.DATA_LAYOUT;
+        final Object[] v = layout.slots();
+        v[layout.slot(SessionNodes.UDP_SRC_PORT)] = udp;
+        v[layout.slot(SessionNodes.INGRESS_PORT)] = ingress;
+        v[layout.slot(SessionNodes.PACKETS)] = packets;
+        return new CompactContainer(which, layout, v);
     }
 
     /** The string equal to {@code text} that a recent record used, or {@code text} as the one now. */

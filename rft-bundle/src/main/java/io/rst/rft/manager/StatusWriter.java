@@ -7,19 +7,23 @@
  */
 package io.rst.rft.manager;
 
+import com.google.common.util.concurrent.FluentFuture;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
 import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
@@ -49,6 +53,10 @@ final class StatusWriter implements AutoCloseable {
     private final BindingNormalizedNodeSerializer codec;
     private DOMTransactionChain chain;
     private boolean closed;
+    // switches whose entry a transaction of this chain has made sure of, and no commit has failed
+    // since: a merge of the entry, applied against a table of 100,000 sessions, cost the RFT
+    // manager's thread more than the puts of the sessions it came with
+    private final Set<String> ensured = new HashSet<>();
 
     StatusWriter(final Stores stores) {
         this.dom = stores.dom();
@@ -67,18 +75,20 @@ final class StatusWriter implements AutoCloseable {
         final var normalized = codec.toNormalizedDataObject(
             switchPath(nodeId).toBuilder().child(AgentStatus.class).build(), status);
         final var tx = chain.newWriteOnlyTransaction();
-        tx.merge(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId), SessionNodes.switchEntry(nodeId));
+        ensure(tx, nodeId);
         // put, not merge: a leaf the status no longer has (dropping-since after a quiet minute, a
         // default address the inventory withdrew) must go
         tx.put(LogicalDatastoreType.OPERATIONAL, normalized.path(), normalized.node());
-        tx.commit().addCallback(logFailure("status of " + nodeId), MoreExecutors.directExecutor());
+        watch(tx.commit(), "status of " + nodeId);
     }
 
     /**
      * Writes sessions a switch reported and removes those it no longer has, in one transaction.
-     * The switch entry is made sure of once per transaction, not once per session (a merge of the
-     * parents per session cost more than the session itself). Returns the commit, which the caller
-     * must watch: a failed commit wrote nothing, and the sessions are the caller's to write again.
+     * The switch entry is made sure of once, not once per session nor per transaction (a merge of
+     * the parents per session cost more than the session itself, and one per transaction more than
+     * its puts); again after any commit of this writer fails, or the entry was removed through it.
+     * Returns the commit, which the caller must watch: a failed commit wrote nothing, and the
+     * sessions are the caller's to write again.
      */
     synchronized ListenableFuture<? extends CommitInfo> writeSessions(final String nodeId,
             final Map<String, MapEntryNode> upserts, final Collection<String> removals) {
@@ -90,8 +100,7 @@ final class StatusWriter implements AutoCloseable {
         }
         final var tx = chain.newWriteOnlyTransaction();
         if (!upserts.isEmpty()) {
-            tx.merge(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId),
-                SessionNodes.switchEntry(nodeId));
+            ensure(tx, nodeId);
         }
         final var switchPath = SessionNodes.switchPath(nodeId);
         for (var session : upserts.entrySet()) {
@@ -101,28 +110,28 @@ final class StatusWriter implements AutoCloseable {
         for (var id : removals) {
             tx.delete(LogicalDatastoreType.OPERATIONAL, SessionNodes.sessionPath(switchPath, id));
         }
-        final var commit = tx.commit();
-        commit.addCallback(logFailure(upserts.size() + " sessions and " + removals.size() + " removals of "
-            + nodeId), MoreExecutors.directExecutor());
-        return commit;
+        return watch(tx.commit(), upserts.size() + " sessions and " + removals.size() + " removals of " + nodeId);
     }
 
     /**
-     * Marks sessions the switch's agent no longer reports as unconfirmed (id -> why), leaving
-     * everything else they hold as it was. Returns the commit.
+     * Writes sessions the switch's agent no longer reports, marked unconfirmed (id -> the session
+     * with its mark, {@link SessionNodes#withUnconfirmed}): whole, as every session is written, for
+     * a merge of the mark alone into a session the followers built would fail (see
+     * {@link CompactEntry}). Returns the commit.
      */
     synchronized ListenableFuture<? extends CommitInfo> markUnconfirmed(final String nodeId,
-            final Map<String, String> marks) {
+            final Map<String, MapEntryNode> marked) {
         if (closed) {
             return Futures.immediateFailedFuture(new IllegalStateException("status writer closed"));
         }
+        if (marked.isEmpty()) {
+            return CommitInfo.emptyFluentFuture();
+        }
         final var tx = chain.newWriteOnlyTransaction();
-        marks.forEach((id, why) -> tx.merge(LogicalDatastoreType.OPERATIONAL, SessionNodes.sessionPath(nodeId, id),
-            SessionNodes.unconfirmed(id, why)));
-        final var commit = tx.commit();
-        commit.addCallback(logFailure(marks.size() + " unconfirmed sessions of " + nodeId),
-            MoreExecutors.directExecutor());
-        return commit;
+        final var switchPath = SessionNodes.switchPath(nodeId);
+        marked.forEach((id, session) -> tx.put(LogicalDatastoreType.OPERATIONAL,
+            SessionNodes.sessionPath(switchPath, id), session));
+        return watch(tx.commit(), marked.size() + " unconfirmed sessions of " + nodeId);
     }
 
     /**
@@ -164,7 +173,43 @@ final class StatusWriter implements AutoCloseable {
         }
         final var tx = chain.newWriteOnlyTransaction();
         tx.delete(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId));
-        tx.commit().addCallback(logFailure("removal of " + nodeId), MoreExecutors.directExecutor());
+        ensured.remove(nodeId);
+        watch(tx.commit(), "removal of " + nodeId);
+    }
+
+    /**
+     * Merges the switch entry's key into {@code tx} unless a transaction of this chain already
+     * did and nothing failed since: the chain applies its transactions in order, so the later ones
+     * see the entry even before the first commits. Another writer removing the entry (another
+     * member, an operator) makes the next puts under it fail, which brings the merge back.
+     */
+    private void ensure(final DOMDataTreeWriteTransaction tx, final String nodeId) {
+        if (ensured.add(nodeId)) {
+            tx.merge(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId),
+                SessionNodes.switchEntry(nodeId));
+        }
+    }
+
+    /** Logs {@code commit}'s failure, after which every switch entry is made sure of again. */
+    private FluentFuture<? extends CommitInfo> watch(final FluentFuture<? extends CommitInfo> commit,
+            final String what) {
+        commit.addCallback(new FutureCallback<CommitInfo>() {
+            @Override
+            public void onSuccess(final CommitInfo result) {
+                LOG.debug("RFT wrote {}", what);
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.warn("RFT failed to write {}", what, cause);
+                forgetEnsured();
+            }
+        }, MoreExecutors.directExecutor());
+        return commit;
+    }
+
+    private synchronized void forgetEnsured() {
+        ensured.clear();
     }
 
     private DOMTransactionChain newChain() {
@@ -186,23 +231,11 @@ final class StatusWriter implements AutoCloseable {
 
     private synchronized void replaceChain(final DOMTransactionChain failed) {
         if (!closed && chain == failed) {
+            ensured.clear();
             chain = newChain();
         }
     }
 
-    private static FutureCallback<CommitInfo> logFailure(final String what) {
-        return new FutureCallback<>() {
-            @Override
-            public void onSuccess(final CommitInfo result) {
-                LOG.debug("RFT wrote {}", what);
-            }
-
-            @Override
-            public void onFailure(final Throwable cause) {
-                LOG.warn("RFT failed to write {}", what, cause);
-            }
-        };
-    }
 
     @Override
     public synchronized void close() {

@@ -134,8 +134,9 @@ public class MessageLogTest extends AbstractConcurrentDataBrokerTest {
         try (var writer = new StatusWriter(stores)) {
             writer.writeSessions("leaf1", nodes, List.of()).get(10, TimeUnit.SECONDS);
             assertEquals(nodes, writer.storedSessions("leaf1"));
-            // a leaf merged into a session that holds a log leaves the log as it was
-            writer.markUnconfirmed("leaf1", Map.of("s1", "gone from the agent")).get(10, TimeUnit.SECONDS);
+            // a session marked unconfirmed (written whole, as the follower built it) keeps its log
+            writer.markUnconfirmed("leaf1", Map.of("s1", SessionNodes.withUnconfirmed(nodes.get("s1"),
+                "gone from the agent"))).get(10, TimeUnit.SECONDS);
             // a session written again, its log replaced by a longer one
             final String again = records[2].replace("\"REQ_SENT\"", "\"REJECTED\"")
                 .replace("}]}", "},{\"msg\":\"REJ\",\"time\":1764547201}]}");

@@ -107,7 +107,8 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
             writer.writeSessions("leaf1", nodes, List.of()).get(10, TimeUnit.SECONDS);
             // what a new follower reads back to start from: the nodes written
             assertEquals(nodes, writer.storedSessions("leaf1"));
-            writer.markUnconfirmed("leaf1", Map.of("bare", "gone from the agent")).get(10, TimeUnit.SECONDS);
+            writer.markUnconfirmed("leaf1", Map.of("bare", SessionNodes.withUnconfirmed(nodes.get("bare"),
+                "gone from the agent"))).get(10, TimeUnit.SECONDS);
             writer.writeSessions("leaf1", Map.of(), List.of(sessions.get(1).getSessionId()))
                 .get(10, TimeUnit.SECONDS);
         }

@@ -71,6 +71,12 @@ public class SessionStreamTest {
                 assertSame(JsonToken.START_OBJECT, parser.nextToken());
                 final Object actual = streamed(stream, parser);
                 assertEquals(record, expected, actual);
+                if (expected instanceof MapEntryNode) {
+                    // the followers' compact nodes and yangtools' own are equal both ways, with
+                    // one hash code (the datastore and the followers compare them)
+                    assertEquals(record, actual, expected);
+                    assertEquals(record, expected.hashCode(), actual.hashCode());
+                }
                 // the record was read to its end, nothing more
                 assertSame(record, JsonToken.END_OBJECT, parser.currentToken());
                 assertNull(record, parser.nextToken());

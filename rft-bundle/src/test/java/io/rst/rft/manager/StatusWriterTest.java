@@ -1,0 +1,139 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.manager;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.Test;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
+import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
+import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
+
+/**
+ * The writer makes sure of a switch's entry once, not with every batch of sessions (applied
+ * against a large table, that merge cost more than the sessions' puts), and again whenever the
+ * entry may have gone: removed through the writer, or by anyone else, which makes the next batch
+ * fail (the follower writes a failed batch again) and the one after it whole.
+ */
+public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
+    private final AtomicInteger merges = new AtomicInteger();
+
+    public StatusWriterTest() {
+        super(true);
+    }
+
+    private static Map<String, MapEntryNode> sessions(final String... ids) {
+        final Map<String, MapEntryNode> nodes = new java.util.LinkedHashMap<>();
+        for (var id : ids) {
+            nodes.put(id, SessionNodes.session(new SessionBuilder().setSessionId(id).build()));
+        }
+        return nodes;
+    }
+
+    private Set<String> stored(final String nodeId) throws Exception {
+        try (var tx = getDataBroker().newReadOnlyTransaction()) {
+            return tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath(nodeId)).get(10, TimeUnit.SECONDS)
+                .map(sw -> sw.nonnullSession().keySet().stream().map(SessionKey::getSessionId)
+                    .collect(Collectors.toSet()))
+                .orElse(Set.of());
+        }
+    }
+
+    @Test
+    public void theSwitchEntryIsMadeSureOfOnceAndAgainWhenItMayHaveGone() throws Exception {
+        final var stores = TestStores.of(this);
+        try (var writer = new StatusWriter(new Stores(stores.binding(), countingMerges(stores.dom()),
+                stores.codec()))) {
+            writer.writeSessions("leaf1", sessions("a"), List.of()).get(10, TimeUnit.SECONDS);
+            writer.writeSessions("leaf1", sessions("b"), List.of()).get(10, TimeUnit.SECONDS);
+            writer.writeSessions("leaf1", sessions("c"), List.of("a")).get(10, TimeUnit.SECONDS);
+            writer.writeSessions("spine1", sessions("d"), List.of()).get(10, TimeUnit.SECONDS);
+            assertEquals("one merge per switch", 2, merges.get());
+            assertEquals(Set.of("b", "c"), stored("leaf1"));
+            assertEquals(Set.of("d"), stored("spine1"));
+
+            // removed through the writer (the switch left the configuration): made sure of again
+            writer.remove("leaf1");
+            writer.writeSessions("leaf1", sessions("e"), List.of()).get(10, TimeUnit.SECONDS);
+            assertEquals(3, merges.get());
+            assertEquals(Set.of("e"), stored("leaf1"));
+
+            // removed by someone else: the next batch fails and is the caller's to write again
+            final var tx = getDomBroker().newWriteOnlyTransaction();
+            tx.delete(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath("leaf1"));
+            tx.commit().get(10, TimeUnit.SECONDS);
+            assertThrows(ExecutionException.class,
+                () -> writer.writeSessions("leaf1", sessions("f"), List.of()).get(10, TimeUnit.SECONDS));
+            // after the failure (the chain's, too) every entry is made sure of again
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (true) {
+                try {
+                    writer.writeSessions("leaf1", sessions("f"), List.of()).get(10, TimeUnit.SECONDS);
+                    break;
+                } catch (ExecutionException e) {
+                    // the failed chain's successor may still be in the making
+                    assertTrue("no batch was written after the failure", System.nanoTime() < deadline);
+                    Thread.sleep(50);
+                }
+            }
+            assertEquals(Set.of("f"), stored("leaf1"));
+            assertEquals(Set.of("d"), stored("spine1"));
+        }
+    }
+
+    /** The broker, counting the merges of the writer's transactions. */
+    private DOMDataBroker countingMerges(final DOMDataBroker real) {
+        return proxy(DOMDataBroker.class, real, (method, result) -> method.getName().endsWith("TransactionChain")
+            ? proxy(DOMTransactionChain.class, (DOMTransactionChain) result, (chainMethod, tx) ->
+                "newWriteOnlyTransaction".equals(chainMethod.getName())
+                    ? proxy(DOMDataTreeWriteTransaction.class, (DOMDataTreeWriteTransaction) tx, (txMethod, out) -> {
+                        if ("merge".equals(txMethod.getName())) {
+                            merges.incrementAndGet();
+                        }
+                        return out;
+                    })
+                    : tx)
+            : result);
+    }
+
+    /** What a method of {@code target} returned, for a proxy to pass on or replace. */
+    @FunctionalInterface
+    private interface Wrap {
+        Object apply(Method method, Object result);
+    }
+
+    private static <T> T proxy(final Class<T> type, final T target, final Wrap wrap) {
+        final InvocationHandler handler = (proxy, method, args) -> {
+            try {
+                return wrap.apply(method, method.invoke(target, args));
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        };
+        return type.cast(Proxy.newProxyInstance(StatusWriterTest.class.getClassLoader(), new Class<?>[] {type},
+            handler));
+    }
+}
