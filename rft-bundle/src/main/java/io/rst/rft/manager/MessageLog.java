@@ -36,7 +36,7 @@ import org.opendaylight.yangtools.yang.data.api.schema.UserMapNode;
  * node with the same entries in the same order. One thing a log must never meet: a datastore
  * modification inside it (a merge or a write of one message), for which the datastore would copy
  * it through yangtools' builder, which takes only its own class. The RFT manager writes whole
- * sessions ({@code put}) and merges only leaves of a session (its {@code unconfirmed} mark).
+ * sessions ({@code put}), an {@code unconfirmed} mark too ({@link SessionNodes#withUnconfirmed}).
  */
 final class MessageLog extends AbstractUserMapNode {
     private final NodeIdentifier name;
