@@ -200,7 +200,7 @@ final class LabBench {
         final long t0 = System.nanoTime();
         final Map<String, Long> target = new HashMap<>();
         for (var sw : lab.fabric().switches()) {
-            target.put(sw.id(), lab.agentStatus(sw.id()).path("last_seq").asLong());
+            target.put(sw.id(), lastSeq(lab, sw.id()));
         }
         while (System.nanoTime() - t0 < SETTLE_NANOS) {
             boolean all = true;
@@ -219,6 +219,24 @@ final class LabBench {
             Thread.sleep(500);
         }
         return "NOT within " + SETTLE_NANOS / 1_000_000_000L + " s";
+    }
+
+    /**
+     * An agent's last event, asked up to five times 2 s apart: on two cores shared with a
+     * controller that compiles its ingest, an agent's TLS handshake can miss the client's 2 s
+     * connect limit once (seen at the first run on a fresh machine), which must not end the bench.
+     */
+    private static long lastSeq(final Lab lab, final String switchId) throws InterruptedException {
+        for (int attempt = 1;; attempt++) {
+            try {
+                return lab.agentStatus(switchId).path("last_seq").asLong();
+            } catch (LabException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+                Thread.sleep(2000);
+            }
+        }
     }
 
     /** The last event of a switch's agent the controller applied (its agent-status), -1 if not said. */
