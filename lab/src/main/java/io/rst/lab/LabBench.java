@@ -39,6 +39,12 @@ final class LabBench {
      * it reads as it (an upper bound).
      */
     private static final long FIRST_ASK_NANOS = 100_000_000L;
+    /** The warm-up goes on in windows of this length until the JIT has settled... */
+    private static final double JIT_WINDOW_SECONDS = 10;
+    /** ...that is, until the controller's compiler threads kept less than this share of a core busy... */
+    private static final double JIT_SETTLED_SHARE = 0.10;
+    /** ...for at most this long after the set warm-up. */
+    private static final double MAX_JIT_WARMUP_SECONDS = 300;
     /** How long the bench waits for the controller to catch up with the agents before measuring. */
     private static final long SETTLE_NANOS = 180_000_000_000L;
 
@@ -67,10 +73,36 @@ final class LabBench {
                 // a controller just started compiles its ingest for a minute and attaches its
                 // followers after its first poll: the measurement is of the system running
                 final int warm = (int) Math.min(1000, Math.max(1, levels.get(0)));
-                final long warmed = traffic.run(new Traffic.Options(rate, warm, 0, warmupSeconds, seed++, 1, false));
+                final long w0 = System.nanoTime();
+                long warmed = traffic.run(new Traffic.Options(rate, warm, 0, warmupSeconds, seed++, 1, false));
+                // then on until the JIT has compiled the ingest: a fresh controller's compile time
+                // still rose 13-16 s in each 11-14 s a minute and a half after start, and a Flight
+                // Recording at 100,000 live five minutes after start found 47% of its samples in
+                // interpreted code and the agents' AES-GCM decrypted by unintrinsified Java code
+                final StringBuilder jit = new StringBuilder();
+                boolean settled = false;
+                double c0 = compilerCpuSeconds();
+                long t = System.nanoTime();
+                while (c0 >= 0 && (System.nanoTime() - w0) / 1e9 < warmupSeconds + MAX_JIT_WARMUP_SECONDS) {
+                    warmed += traffic.run(new Traffic.Options(rate, warm, 0, JIT_WINDOW_SECONDS, seed++, 1, false));
+                    final double c1 = compilerCpuSeconds();
+                    final long t1 = System.nanoTime();
+                    final double share = (c1 - c0) / ((t1 - t) / 1e9);
+                    jit.append(jit.isEmpty() ? "" : " ").append(String.format("%.2f", share));
+                    c0 = c1;
+                    t = t1;
+                    if (share < JIT_SETTLED_SHARE) {
+                        settled = true;
+                        break;
+                    }
+                }
                 liveNow = (int) Math.min(warm, warmed);
-                out.printf("bench lab: warm-up: %d sessions in %.0f s; the controller had applied every agent's events "
-                    + "%s%n", warmed, warmupSeconds, settle(lab, rc));
+                out.printf("bench lab: warm-up: %d sessions in %.0f s; the controller's JIT compiler threads, cores "
+                    + "busy in each %.0f s after the first %.0f s: %s (%s); the controller had applied every agent's "
+                    + "events %s%n", warmed, (System.nanoTime() - w0) / 1e9, JIT_WINDOW_SECONDS, warmupSeconds,
+                    c0 < 0 ? "not known" : jit, c0 < 0 ? "no JIT wait" : settled
+                        ? "settled below " + JIT_SETTLED_SHARE : "NOT settled within " + MAX_JIT_WARMUP_SECONDS + " s",
+                    settle(lab, rc));
             }
             for (int level : levels) {
                 // ramp: new live sessions until there are `level`
@@ -263,6 +295,38 @@ final class LabBench {
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /**
+     * The CPU time (user and system) of the controller's JIT compiler threads so far, from /proc
+     * (threads named "C1 CompilerThre..." and "C2 CompilerThre..."); negative when the controller's
+     * process is not known. Compiler threads that ended took their time with them: a window in
+     * which one ended reads low.
+     */
+    private static double compilerCpuSeconds() {
+        final String pid = System.getenv("RST_BENCH_CONTROLLER_PID");
+        if (pid == null || pid.isBlank()) {
+            return -1;
+        }
+        double total = 0;
+        try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc", pid.strip(), "task"))) {
+            for (var task : (Iterable<java.nio.file.Path>) tasks::iterator) {
+                try {
+                    final String comm = java.nio.file.Files.readString(task.resolve("comm"));
+                    if (!comm.startsWith("C1 CompilerThre") && !comm.startsWith("C2 CompilerThre")) {
+                        continue;
+                    }
+                    final String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    final String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    total += (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return total;
     }
 
     private static double sum(final Map<String, Double> metrics, final String name) {

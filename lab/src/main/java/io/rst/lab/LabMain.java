@@ -51,7 +51,9 @@ public final class LabMain {
                         exit status 1 if any differs
           bench [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N] [--warmup W]
                         the lab benchmark (./rst bench lab runs it): W s (20) of traffic at R to warm
-                        the controller up; ramp to each N live sessions (default 10000,100000);
+                        the controller up, then on in 10 s windows until its JIT compiler threads
+                        keep under a tenth of a core busy (at most 300 s more; needs
+                        RST_BENCH_CONTROLLER_PID); ramp to each N live sessions (default 10000,100000);
                         after the warm-up and each ramp, wait until the controller has applied every
                         agent's events; then S s (30) at R new sessions/s (1000) with the oldest
                         closing; RTU -> complete path in RESTCONF p50/p99 on every K-th session
