@@ -287,14 +287,19 @@ final class LabBench {
             return -1;
         }
         try {
-            final String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", pid.strip(), "stat"));
-            // fields after the command name (which may hold spaces) in parentheses
-            final String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            // utime and stime are fields 14 and 15 of stat; here 12 and 13, counted from 0 after ")"
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+            return cpuSeconds(java.nio.file.Path.of("/proc", pid.strip(), "stat"));
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /** User and system CPU seconds from a process's or thread's /proc stat file. */
+    private static double cpuSeconds(final java.nio.file.Path statFile) throws IOException {
+        final String stat = java.nio.file.Files.readString(statFile);
+        // fields after the command name (which may hold spaces) in parentheses
+        final String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        // utime and stime are fields 14 and 15 of stat; here 12 and 13, counted from 0 after ")"
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     }
 
     /**
@@ -316,9 +321,7 @@ final class LabBench {
                     if (!comm.startsWith("C1 CompilerThre") && !comm.startsWith("C2 CompilerThre")) {
                         continue;
                     }
-                    final String stat = java.nio.file.Files.readString(task.resolve("stat"));
-                    final String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    total += (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+                    total += cpuSeconds(task.resolve("stat"));
                 } catch (IOException | RuntimeException e) {
                     // the thread ended meanwhile
                 }
