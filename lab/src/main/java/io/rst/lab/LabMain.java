@@ -237,11 +237,38 @@ public final class LabMain {
         }
     }
 
-    /** How the lab starts an agent: this JVM's java, with this class path (which holds the agent). */
+    /**
+     * How the lab starts an agent: this JVM's java, with this class path (which holds the agent),
+     * and the JVM options of the system property rst.agent.heap (separated by commas; default
+     * -Xmx128m). The heap is the cap from the start, its pages touched at start (-Xms, unless given,
+     * and AlwaysPreTouch), as the controller's: an agent whose heap grows faults its new pages in
+     * inside its collections (in the lab benchmark a tenth of the agents' samples were clear_page
+     * under their GC threads), on the cores that the traffic and the controller share.
+     */
     static List<String> agentCommand() {
-        return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            System.getProperty("rst.agent.heap", "-Xmx128m"), "-cp", System.getProperty("java.class.path"),
-            "io.rst.rft.cli.Main"));
+        final List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(agentJvmOptions(System.getProperty("rst.agent.heap", "-Xmx128m")));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.rst.rft.cli.Main"));
+        return cmd;
+    }
+
+    /** The agents' JVM options from {@code spec} (comma separated), with the heap fixed and touched. */
+    static List<String> agentJvmOptions(final String spec) {
+        final List<String> opts = new ArrayList<>();
+        for (String o : spec.strip().split("[,\\s]+")) {
+            if (!o.isEmpty()) {
+                opts.add(o);
+            }
+        }
+        final String xmx = opts.stream().filter(o -> o.startsWith("-Xmx")).reduce((a, b) -> b).orElse(null);
+        if (xmx != null && opts.stream().noneMatch(o -> o.startsWith("-Xms"))) {
+            opts.add("-Xms" + xmx.substring(4));
+            if (!opts.contains("-XX:-AlwaysPreTouch")) {
+                opts.add("-XX:+AlwaysPreTouch");
+            }
+        }
+        return opts;
     }
 
     /**

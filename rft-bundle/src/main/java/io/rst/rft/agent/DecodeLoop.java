@@ -26,6 +26,8 @@ final class DecodeLoop implements FrameSink {
     private static final Logger LOG = LoggerFactory.getLogger(DecodeLoop.class);
     private static final int BATCH = 512;
     private static final long TICK_NANOS = 1_000_000_000L;
+    /** The longest sleep of a caught-up decode thread: 5 ms, at most 200 wake-ups a second. */
+    private static final long IDLE_PARK_NANOS = 5_000_000L;
 
     private final CaptureGroup capture;
     private final FrameProcessor processor;
@@ -127,7 +129,6 @@ final class DecodeLoop implements FrameSink {
 
     private void run() {
         long nextTick = System.nanoTime() + TICK_NANOS;
-        int idle = 0;
         // changes made by batches not yet reported, and when they must be at the latest
         boolean unreported = false;
         long reportBy = 0;
@@ -149,12 +150,19 @@ final class DecodeLoop implements FrameSink {
                 tick();
             }
             if (n == 0) {
-                // back off from 50 us to 1 ms when idle, to cost little CPU yet wake fast (and
-                // report held changes at most 1 ms late)
-                idle = Math.min(idle + 1, 20);
-                LockSupport.parkNanos(50_000L * idle);
-            } else {
-                idle = 0;
+                // Caught up. libpcap hands frames over a kernel block at a time (up to its read
+                // timeout apart), so frames come in bursts: sleep until the next is likely, up to
+                // IDLE_PARK_NANOS, but never past a hold's end or the next tick. Each wake-up is a
+                // context switch, dear on a virtual machine (README, "The lab benchmark"); the
+                // rings hold far more than a sleep's worth of frames, and submitted tasks and
+                // stop() wake the thread at once.
+                long wait = Math.min(IDLE_PARK_NANOS, nextTick - now);
+                if (unreported) {
+                    wait = Math.min(wait, reportBy - now);
+                }
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                }
             }
         }
         if (unreported) {

@@ -54,7 +54,10 @@ final class Session {
     long serviceId;
     long firstSeen;
     long lastSeen;
-    /** When a REQ_SENT session times out (microseconds), Long.MAX_VALUE when not waiting. */
+    /**
+     * When a REQ_SENT or DISCONNECTING session times out (microseconds); for a finished session,
+     * when it finished (its retention counts from then); Long.MAX_VALUE otherwise.
+     */
     long deadline = Long.MAX_VALUE;
     /**
      * Creation order, to order sessions first seen in the same microsecond. An int (it wraps after
@@ -65,6 +68,15 @@ final class Session {
     long[] msgs;
     Session prev;
     Session next;
+    /**
+     * Links in the table's timer list the session is in ({@link #timer}): the sessions waiting for
+     * an answer, or the finished ones in the order they finished, so that expiry looks at
+     * those alone rather than at every session each second.
+     */
+    Session tprev;
+    Session tnext;
+    /** Which timer list holds the session: 0 none, 1 waiting for an answer, 2 finished. */
+    byte timer;
     short flags;
     short msgCount;
     short dropped;

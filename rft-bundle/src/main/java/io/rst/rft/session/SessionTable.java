@@ -35,6 +35,15 @@ public final class SessionTable {
      * for restored sessions): rdma_cm's default, 4.096 us * 2^20 = 4.3 s.
      */
     static final int DEFAULT_CM_TIMEOUT = 20;
+    /** {@link Session#timer}: in the list of sessions waiting for an answer. */
+    private static final byte WAITING = 1;
+    /** {@link Session#timer}: in the list of finished sessions, by last message. */
+    private static final byte FINISHED = 2;
+    /**
+     * How far back from the newest a finished session is placed by when it finished: further (a
+     * restore out of order) it leaves as late as those placed before it.
+     */
+    private static final int MAX_DONE_STEPS = 256;
     /** The max CM retries assumed where no REQ was seen: rdma_cm's (CMA_MAX_CM_RETRIES). */
     static final int DEFAULT_MAX_CM_RETRIES = 15;
     /** Oldest first; creation order among sessions first seen in the same microsecond. */
@@ -68,6 +77,11 @@ public final class SessionTable {
     // every session, least recently updated first
     private Session head;
     private Session tail;
+    // the sessions waiting for an answer (REQ_SENT, DISCONNECTING), in no order
+    private Session waitHead;
+    // the finished sessions, by when they finished (Session.deadline), oldest first
+    private Session doneHead;
+    private Session doneTail;
     private int size;
     private int nextSeq;
 
@@ -339,8 +353,8 @@ public final class SessionTable {
             }
         }
         final SessionState now = s.state();
-        if (now != SessionState.REQ_SENT && now != SessionState.DISCONNECTING) {
-            // only those two wait for an answer
+        if (now != SessionState.REQ_SENT && now != SessionState.DISCONNECTING && !now.isFinished()) {
+            // only those two wait for an answer (a finished session's deadline is when it finished)
             s.deadline = Long.MAX_VALUE;
         }
         accepted++;
@@ -351,6 +365,7 @@ public final class SessionTable {
             s.firstSeen = t;
         }
         touch(s);
+        retime(s);
         final boolean fromA = isFromA(s, sHi, sLo, lc);
         s.addMessage(type.ordinal(), fromA, ports.id(ingressPort), t, config.maxMessagesPerSession());
         s.udpSrcPort(fromA, m.udpSrcPort());
@@ -717,6 +732,7 @@ public final class SessionTable {
         if (r.state() == SessionState.REQ_SENT || r.state() == SessionState.DISCONNECTING) {
             s.deadline = last + answerWait(s, CmMessage.cmTimeoutMicros(DEFAULT_CM_TIMEOUT));
         }
+        retime(s);
         return true;
     }
 
@@ -728,25 +744,116 @@ public final class SessionTable {
      */
     public int expire(final long nowMicros) {
         int n = 0;
-        for (Session s = head; s != null;) {
-            final Session next = s.next;
-            if (s.deadline <= nowMicros && (s.state == SessionState.REQ_SENT.ordinal()
-                    || s.state == SessionState.DISCONNECTING.ordinal())) {
+        // only the waiting and the finished sessions can change with time: a table of 100,000
+        // established sessions is not walked each second
+        for (Session s = waitHead; s != null;) {
+            final Session next = s.tnext;
+            if (s.deadline <= nowMicros) {
                 s.state(SessionState.TIMED_OUT);
-                s.deadline = Long.MAX_VALUE;
                 timedOut++;
                 n++;
                 changed(s, SessionChange.TIMED_OUT);
-            }
-            if (s.state().isFinished() && nowMicros - s.lastSeen >= config.retentionMicros()) {
-                remove(s);
-                expired++;
-                n++;
-                changed(s, SessionChange.EXPIRED);
+                // retained from now, when it was found timed out and reported
+                retime(s, nowMicros);
             }
             s = next;
         }
+        // the longest finished first: the first one still inside its retention ends the walk
+        for (Session s = doneHead; s != null && nowMicros - s.deadline >= config.retentionMicros();) {
+            final Session next = s.tnext;
+            remove(s);
+            expired++;
+            n++;
+            changed(s, SessionChange.EXPIRED);
+            s = next;
+        }
         return n;
+    }
+
+    /**
+     * Puts a session into the timer list its state and deadline call for (after it changed):
+     * waiting for an answer, finished (at its place by when it finished, from its last message),
+     * or neither.
+     */
+    private void retime(final Session s) {
+        retime(s, s.lastSeen);
+    }
+
+    /**
+     * As {@link #retime(Session)}; a finished session's retention counts from {@code finishedAt}
+     * (kept in its {@link Session#deadline}, which a finished session does not otherwise use).
+     */
+    private void retime(final Session s, final long finishedAt) {
+        final SessionState st = s.state();
+        long from = finishedAt;
+        if (s.timer == FINISHED && st.isFinished() && s.deadline != Long.MAX_VALUE && s.deadline > from) {
+            // already finished: a late message does not move its retention back
+            from = s.deadline;
+        }
+        final byte want;
+        if (s.deadline != Long.MAX_VALUE && (st == SessionState.REQ_SENT || st == SessionState.DISCONNECTING)) {
+            want = WAITING;
+        } else if (st.isFinished()) {
+            want = FINISHED;
+        } else {
+            want = 0;
+        }
+        if (want == WAITING && s.timer == WAITING) {
+            return;
+        }
+        timerUnlink(s);
+        if (want == WAITING) {
+            s.tnext = waitHead;
+            if (waitHead != null) {
+                waitHead.tprev = s;
+            }
+            waitHead = s;
+            s.timer = WAITING;
+        } else if (want == FINISHED) {
+            s.deadline = from;
+            // messages come in time order, so this is the tail but for a late message or a restore
+            // out of order; past MAX_DONE_STEPS it stays where it is, and leaves at most as late as
+            // those before it
+            Session after = doneTail;
+            for (int i = 0; i < MAX_DONE_STEPS && after != null && after.deadline > from; i++) {
+                after = after.tprev;
+            }
+            s.tprev = after;
+            if (after == null) {
+                s.tnext = doneHead;
+                doneHead = s;
+            } else {
+                s.tnext = after.tnext;
+                after.tnext = s;
+            }
+            if (s.tnext != null) {
+                s.tnext.tprev = s;
+            } else {
+                doneTail = s;
+            }
+            s.timer = FINISHED;
+        }
+    }
+
+    private void timerUnlink(final Session s) {
+        if (s.timer == 0) {
+            return;
+        }
+        if (s.tprev != null) {
+            s.tprev.tnext = s.tnext;
+        } else if (s.timer == WAITING) {
+            waitHead = s.tnext;
+        } else {
+            doneHead = s.tnext;
+        }
+        if (s.tnext != null) {
+            s.tnext.tprev = s.tprev;
+        } else if (s.timer == FINISHED) {
+            doneTail = s.tprev;
+        }
+        s.tprev = null;
+        s.tnext = null;
+        s.timer = 0;
     }
 
     // ---------------------------------------------------------------- reading
@@ -954,6 +1061,7 @@ public final class SessionTable {
     private void remove(final Session s) {
         s.set(Session.F_REMOVED);
         unlink(s);
+        timerUnlink(s);
         s.prev = null;
         s.next = null;
         unindex(s);

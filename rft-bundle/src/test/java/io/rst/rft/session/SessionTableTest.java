@@ -115,6 +115,45 @@ class SessionTableTest {
     }
 
     @Test
+    void expiryTakesFinishedSessionsByLastMessageAndLeavesEstablishedOnesAlone() {
+        final SessionTable t = table(1000, 10_000_000L);
+        fb.timeouts(16, 16, 0); // 268 ms, no retries
+        // a REQ that will time out, then 300 sessions closed after it (more than the finished
+        // list is searched back), then 100 established ones
+        t.accept(msg(CmMessageType.REQ, A, B, 1, 0, 1_000_000L), null);
+        for (int i = 0; i < 300; i++) {
+            final int cid = 1000 + i;
+            final long at = 2_000_000L + 1_000L * i;
+            t.accept(msg(CmMessageType.REQ, A, B, cid, 0, at), null);
+            t.accept(msg(CmMessageType.REP, B, A, cid + 5000, cid, at + 100), null);
+            t.accept(msg(CmMessageType.DREQ, A, B, cid, cid + 5000, at + 200), null);
+            t.accept(msg(CmMessageType.DREP, B, A, cid + 5000, cid, at + 300), null);
+        }
+        for (int i = 0; i < 100; i++) {
+            final int cid = 9000 + i;
+            t.accept(msg(CmMessageType.REQ, A, B, cid, 0, 3_000_000L), null);
+            t.accept(msg(CmMessageType.REP, B, A, cid + 5000, cid, 3_000_100L), null);
+            t.accept(msg(CmMessageType.RTU, A, B, cid, cid + 5000, 3_000_200L), null);
+        }
+        assertEquals(1, t.expire(4_000_000L), "the first REQ timed out, nothing else changed");
+        assertEquals(1, t.timedOut());
+        // a late DREP for the first closed session starts its retention again
+        t.accept(msg(CmMessageType.DREP, B, A, 6000, 1000, 5_000_000L), null);
+        // the other 299 closed sessions leave by their last messages, none early
+        assertEquals(0, t.expire(12_000_000L + 299L));
+        assertEquals(149, t.expire(12_000_000L + 1_000L * 149 + 300));
+        assertEquals(150, t.expire(13_999_999L));
+        assertEquals(102, t.size());
+        // the timed-out session stays 10 s from when it was found timed out
+        assertEquals(1, t.expire(14_000_000L), "the timed-out session");
+        assertEquals(1, t.expire(15_000_000L), "the one with the late DREP");
+        assertEquals(100, t.size());
+        assertEquals(0, t.expire(1_000_000_000L), "established sessions wait for nothing");
+        assertEquals(100, t.size());
+        assertEquals(300, t.expired() - 1);
+    }
+
+    @Test
     void reqWithoutAnswerTimesOutOnlyWhenEveryRetrysWaitPassedAndRetriesDoNotMakeNewSessions() {
         final SessionTable t = table(10, 1_000_000L);
         fb.timeouts(16, 16, 2); // 4.096 us * 2^16 = 268 ms, retried twice
