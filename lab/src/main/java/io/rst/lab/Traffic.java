@@ -111,6 +111,8 @@ public final class Traffic implements AutoCloseable {
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong sendErrors = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
+    /** Each single-homed host's raw socket, used on its thread only. */
+    private final Map<String, RawUdp> raws = new java.util.concurrent.ConcurrentHashMap<>();
     // messages scheduled and not yet sent, on every host's thread (an answer is scheduled by its cause)
     private final AtomicLong pending = new AtomicLong();
     private final Wire wire;
@@ -144,6 +146,20 @@ public final class Traffic implements AutoCloseable {
             hostIps.put(host.id(), bytes(fabric.hostIp(host.id())));
             if (wire != null) {
                 continue;
+            }
+            // a host with one route out sends through a raw socket of its own (one system call a
+            // packet); a dual-homed one through a UDP socket per packet, whose ports its multipath
+            // route hashes as the truth does
+            if (!fabric.dualHomed().contains(host.id())) {
+                try {
+                    raws.put(host.id(), exec.submit(RawUdp::new).get());
+                } catch (ExecutionException e) {
+                    throw new IOException("cannot open a raw socket in " + host.namespace() + ": "
+                        + e.getCause().getMessage(), e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted");
+                }
             }
             // a socket on the RoCEv2 port, so that arriving CM packets are taken, not answered with ICMP
             try {
@@ -445,9 +461,17 @@ public final class Traffic implements AutoCloseable {
         }
     }
 
-    /** The default wire: a socket opened (on the host's thread) in the host's namespace. */
+    /**
+     * The default wire: the host's raw socket ({@link RawUdp}), or a UDP socket opened for the
+     * packet; either on the host's thread, in the host's namespace.
+     */
     private void sendUdp(final String host, final byte[] src, final int srcPort, final byte[] dst,
             final ByteBuffer payload, final int count) throws IOException {
+        final RawUdp raw = raws.get(host);
+        if (raw != null) {
+            raw.send(src, srcPort, dst, ROCE_PORT, payload, count);
+            return;
+        }
         try (var ch = DatagramChannel.open(StandardProtocolFamily.INET)) {
             ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             ch.bind(new InetSocketAddress(InetAddress.getByAddress(src), srcPort));
@@ -491,6 +515,8 @@ public final class Traffic implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        // the host threads have ended: nothing sends any more
+        raws.values().forEach(RawUdp::close);
         try {
             for (var key : sinks.keys()) {
                 key.channel().close();
