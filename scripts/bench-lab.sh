@@ -13,8 +13,8 @@ for a in "$@"; do
 usage: ./rst bench lab [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N] [--warmup W]
   (root) starts a controller (heap RST_HEAP, default 6g), brings the default lab up, runs
   `rst lab bench` with these options, and removes it all:
-  W s (20) of traffic at R to warm the controller up, then on in 10 s windows until its JIT
-  compiler threads keep under a tenth of a core busy (at most 300 s more); ramp to each N live sessions (default
+  W s (20) of traffic at R to warm the controller up, 10 s at 2R (a small backlog), then on
+  in 10 s windows until its JIT compiler threads keep under a tenth of a core busy (at most 300 s more); ramp to each N live sessions (default
   10000,100000); after the warm-up and each ramp, wait until the controller has applied every
   agent's events; then S s (30) at R new sessions/s (1000) with the oldest closing; RTU ->
   complete path in RESTCONF p50/p99 on every K-th session (R/5: five a second); N of them (1000)

@@ -51,7 +51,7 @@ public final class LabMain {
                         exit status 1 if any differs
           bench [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N] [--warmup W]
                         the lab benchmark (./rst bench lab runs it): W s (20) of traffic at R to warm
-                        the controller up, then on in 10 s windows until its JIT compiler threads
+                        the controller up, 10 s at 2R, then on in 10 s windows until its JIT compiler threads
                         keep under a tenth of a core busy (at most 300 s more; needs
                         RST_BENCH_CONTROLLER_PID); ramp to each N live sessions (default 10000,100000);
                         after the warm-up and each ramp, wait until the controller has applied every

@@ -1,0 +1,48 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TrafficTest {
+    @Test
+    void noTwoQpsOfAHostShareANumber(@TempDir final Path dir) throws Exception {
+        final Fabric fabric = Fabric.defaults();
+        final Path truthFile = dir.resolve("truth.jsonl");
+        final AtomicLong packets = new AtomicLong();
+        try (var truth = new Truth.Writer(truthFile);
+                var traffic = new Traffic(fabric, truth, 1, (host, src, port, dst, payload, count) ->
+                    packets.addAndGet(count))) {
+            // 8 hosts, 30,000 connections: drawn at random from 2^24, some numbers would repeat
+            traffic.run(new Traffic.Options(100_000, 30_000, 30_000, 0, 7, 0, false));
+            traffic.quiesce();
+        }
+        final Map<String, Set<Integer>> byHost = new HashMap<>();
+        int n = 0;
+        for (var c : Truth.read(truthFile)) {
+            n++;
+            assertTrue(byHost.computeIfAbsent(c.requester(), h -> new HashSet<>()).add(c.requesterQpn()),
+                "QPN " + c.requesterQpn() + " twice at " + c.requester());
+            assertTrue(byHost.computeIfAbsent(c.responder(), h -> new HashSet<>()).add(c.responderQpn()),
+                "QPN " + c.responderQpn() + " twice at " + c.responder());
+            assertTrue(c.requesterQpn() > 1 && c.requesterQpn() <= 0xffffff);
+        }
+        assertEquals(30_000, n);
+        assertTrue(packets.get() >= 3L * n, "REQ, REP and RTU of each went to the wire: " + packets.get());
+    }
+}
