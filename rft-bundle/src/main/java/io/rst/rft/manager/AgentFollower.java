@@ -57,6 +57,8 @@ import org.slf4j.LoggerFactory;
 final class AgentFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentFollower.class);
     private static final JsonFactory JSON = new JsonFactory();
+    /** An event's fields in the order the agent writes them (EventLog). */
+    private static final NameOrder EVENT = new NameOrder("seq", "time", "type", "session");
     /**
      * How long an event may wait for the sessions that come with it: short, because a session's
      * path needs every switch's report; long enough to batch (a transaction per event would cost
@@ -395,8 +397,9 @@ final class AgentFollower implements AutoCloseable {
         boolean hasRecord = false;
         String reason = "";
         Snapshot snapshot = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            final String name = p.currentName();
+        int f = NameOrder.END;
+        while ((f = EVENT.next(p, f)) != NameOrder.END) {
+            final String name = EVENT.name(p, f);
             final JsonToken value = p.nextToken();
             switch (name) {
                 case "type" -> type = value.isScalarValue() && value != JsonToken.VALUE_NULL ? p.getText() : "";

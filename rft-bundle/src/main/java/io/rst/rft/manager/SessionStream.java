@@ -61,6 +61,15 @@ final class SessionStream {
 
     private static final int MAX_NAMES = 4096;
 
+    /** A record's fields in the order the agent writes them (SessionWriter). */
+    private static final NameOrder RECORD = new NameOrder("session_id", "roles_known", "requester_ip",
+        "responder_ip", "requester_comm_id", "responder_comm_id", "requester_qpn", "responder_qpn", "service_id",
+        "rdma_cm_src_port", "rdma_cm_dst_port", "requester_udp_src_port", "responder_udp_src_port",
+        "requester_data", "responder_data", "state", "reject_reason", "messages", "first_seen", "last_seen",
+        "message_log", "dropped_messages", "removed");
+    private static final NameOrder MESSAGE = new NameOrder("msg", "ingress_port", "time", "from_requester");
+    private static final NameOrder DATA = new NameOrder("udp_src_port", "ingress_port", "packets");
+
     /**
      * Recent strings of every follower in this JVM, by hash: each switch on a session's path
      * reports it within milliseconds of the others, and this makes their flow-table entries (and
@@ -102,8 +111,9 @@ final class SessionStream {
         }
         final var r = new Fields();
         String error = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            final String name = p.currentName();
+        int f = NameOrder.END;
+        while ((f = RECORD.next(p, f)) != NameOrder.END) {
+            final String name = RECORD.name(p, f);
             final JsonToken value = p.nextToken();
             if (error != null) {
                 p.skipChildren();
@@ -274,8 +284,9 @@ final class SessionStream {
         Boolean fromRequester = null;
         if (start == JsonToken.START_OBJECT) {
             JsonToken value;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                final String name = p.currentName();
+            int f = NameOrder.END;
+            while ((f = MESSAGE.next(p, f)) != NameOrder.END) {
+                final String name = MESSAGE.name(p, f);
                 value = p.nextToken();
                 if (value == JsonToken.VALUE_NULL) {
                     continue;
@@ -321,8 +332,9 @@ final class SessionStream {
         String ingress = null;
         Uint64 packets = null;
         String bad = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            final String name = p.currentName();
+        int f = NameOrder.END;
+        while ((f = DATA.next(p, f)) != NameOrder.END) {
+            final String name = DATA.name(p, f);
             final JsonToken value = p.nextToken();
             switch (name) {
                 case "udp_src_port" -> {
