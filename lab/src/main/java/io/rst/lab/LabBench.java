@@ -82,6 +82,15 @@ final class LabBench {
                 // followers after its first poll: the measurement is of the system running
                 final int warm = (int) Math.min(1000, Math.max(1, levels.get(0)));
                 final long w0 = System.nanoTime();
+                // the warm-up's sessions are asked for as the steady period's are (their delays
+                // thrown away): RESTCONF's request path is the controller's to compile too, and
+                // with it cold the JIT compiled Jersey, Jetty and RESTCONF code in the steady
+                // minute (7.8 s of the controller's 59.8 s of CPU in one run)
+                traffic.onRtu((id, when) -> {
+                    if (counter.incrementAndGet() % sampleEvery == 0) {
+                        pending.put(id, when);
+                    }
+                });
                 long warmed = traffic.run(new Traffic.Options(rate, warm, 0, warmupSeconds, seed++, 1, false));
                 warmed += traffic.run(new Traffic.Options(2 * rate, warm, 0, BURST_SECONDS, seed++, 1, false));
                 // then on until the JIT has compiled the ingest: a fresh controller's compile time
@@ -117,6 +126,7 @@ final class LabBench {
             for (int level : levels) {
                 // ramp: new live sessions until there are `level`
                 traffic.onRtu(null);
+                pending.clear();
                 long t0 = System.nanoTime();
                 final int ramp = Math.max(0, level - liveNow);
                 if (ramp > 0) {
@@ -143,10 +153,12 @@ final class LabBench {
                     .orElse(0);
                 t0 = System.nanoTime();
                 final double cpu0 = controllerCpuSeconds();
+                final var threads0 = threadCpuSeconds();
                 final var metrics0 = rc.metrics();
                 final long made = traffic.run(new Traffic.Options(rate, level, 0, steadySeconds, seed++, 1, false));
                 final double steadyRate = made / ((System.nanoTime() - t0) / 1e9);
                 final double cpu = controllerCpuSeconds() - cpu0;
+                final var threads1 = threadCpuSeconds();
                 final var metrics1 = rc.metrics();
                 final long behind = eventsBehind(lab, rc);
                 traffic.onRtu(null);
@@ -184,6 +196,13 @@ final class LabBench {
                     // CPU per session holds on a shared machine where wall-clock figures do not
                     out.printf("bench lab: %d live sessions: the controller used %.1f s of CPU in the steady period: "
                         + "%.0f us per new session (each also closes an old one)%n", level, cpu, cpu * 1e6 / made);
+                }
+                if (!threads0.isEmpty() && !threads1.isEmpty()) {
+                    // a G1 concurrent cycle in the steady period takes up to half a core of the
+                    // controller's (its remembered sets' rebuild): a run with one and a run
+                    // without differ more than any change measured with them
+                    out.printf("bench lab: %d live sessions: the controller's CPU in the steady period by threads: "
+                        + "%s%n", level, cpuSplit(threads0, threads1));
                 }
                 if (made > 0 && !metrics1.isEmpty()) {
                     // where the work goes: agents' events and flow-table writes per new session
@@ -313,33 +332,71 @@ final class LabBench {
     }
 
     /**
-     * The CPU time (user and system) of the controller's JIT compiler threads so far, from /proc
-     * (threads named "C1 CompilerThre..." and "C2 CompilerThre..."); negative when the controller's
-     * process is not known. Compiler threads that ended took their time with them: a window in
-     * which one ended reads low.
+     * The CPU time (user and system) of the controller's JIT compiler threads so far, from /proc;
+     * negative when the controller's process is not known. Threads that ended took their time with
+     * them: a window in which one ended reads low.
      */
     private static double compilerCpuSeconds() {
-        final String pid = System.getenv("RST_BENCH_CONTROLLER_PID");
-        if (pid == null || pid.isBlank()) {
-            return -1;
+        return threadCpuSeconds().getOrDefault(JIT, -1.0);
+    }
+
+    static final String GC_CONCURRENT = "GC concurrent";
+    static final String GC_PAUSES = "GC pauses";
+    static final String JIT = "JIT";
+    static final String REST = "the rest";
+
+    /**
+     * What a controller thread's CPU goes to, by its name: the garbage collector's concurrent
+     * threads (G1's marking, its remembered-set refinement and service thread; ZGC's), its
+     * stop-the-world workers, the JIT compilers, and the rest (RST, the datastore, Jetty...).
+     */
+    static String threadGroup(final String comm) {
+        if (comm.startsWith("G1 Conc") || comm.startsWith("G1 Refine") || comm.startsWith("G1 Service")
+                || comm.startsWith("ZWorker") || comm.startsWith("ZDriver") || comm.startsWith("ZDirector")) {
+            return GC_CONCURRENT;
         }
-        double total = 0;
+        if (comm.startsWith("GC Thread")) {
+            return GC_PAUSES;
+        }
+        if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+            return JIT;
+        }
+        return REST;
+    }
+
+    /**
+     * The controller's CPU seconds so far by {@link #threadGroup}, from /proc; empty when its
+     * process is not known (RST_BENCH_CONTROLLER_PID).
+     */
+    private static Map<String, Double> threadCpuSeconds() {
+        final String pid = System.getenv("RST_BENCH_CONTROLLER_PID");
+        final Map<String, Double> by = new TreeMap<>();
+        if (pid == null || pid.isBlank()) {
+            return by;
+        }
         try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc", pid.strip(), "task"))) {
             for (var task : (Iterable<java.nio.file.Path>) tasks::iterator) {
                 try {
-                    final String comm = java.nio.file.Files.readString(task.resolve("comm"));
-                    if (!comm.startsWith("C1 CompilerThre") && !comm.startsWith("C2 CompilerThre")) {
-                        continue;
-                    }
-                    total += cpuSeconds(task.resolve("stat"));
+                    final String group = threadGroup(java.nio.file.Files.readString(task.resolve("comm")).strip());
+                    by.merge(group, cpuSeconds(task.resolve("stat")), Double::sum);
                 } catch (IOException | RuntimeException e) {
                     // the thread ended meanwhile
                 }
             }
         } catch (IOException e) {
-            return -1;
+            by.clear();
         }
-        return total;
+        return by;
+    }
+
+    /** "GC concurrent 1.0 s, ..." : what each group took between two {@link #threadCpuSeconds} readings. */
+    static String cpuSplit(final Map<String, Double> before, final Map<String, Double> after) {
+        final var sb = new StringBuilder();
+        for (var group : List.of(GC_CONCURRENT, GC_PAUSES, JIT, REST)) {
+            final double d = after.getOrDefault(group, 0.0) - before.getOrDefault(group, 0.0);
+            sb.append(sb.isEmpty() ? "" : ", ").append(group).append(String.format(" %.1f s", Math.max(0, d)));
+        }
+        return sb.toString();
     }
 
     private static double sum(final Map<String, Double> metrics, final String name) {

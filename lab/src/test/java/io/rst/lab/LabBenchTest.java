@@ -10,6 +10,7 @@ package io.rst.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class LabBenchTest {
@@ -27,5 +28,21 @@ class LabBenchTest {
             // an RTU just before the period (the sampling starts with it) counts in its first 10 s
             new long[] {start - MS, 100 * MS});
         assertEquals("0s 300 ms/500 ms, 20s 2900 ms/2900 ms", LabBench.windows(timed, start));
+    }
+
+    @Test
+    void theControllersThreadsAreToldApartByName() {
+        assertEquals(LabBench.GC_CONCURRENT, LabBench.threadGroup("G1 Conc#0"));
+        assertEquals(LabBench.GC_CONCURRENT, LabBench.threadGroup("G1 Refine#0"));
+        assertEquals(LabBench.GC_CONCURRENT, LabBench.threadGroup("ZWorkerYoung#0"));
+        assertEquals(LabBench.GC_PAUSES, LabBench.threadGroup("GC Thread#1"));
+        assertEquals(LabBench.JIT, LabBench.threadGroup("C2 CompilerThre"));
+        assertEquals(LabBench.JIT, LabBench.threadGroup("C1 CompilerThre"));
+        assertEquals(LabBench.REST, LabBench.threadGroup("rst-rft-manager"));
+        assertEquals(LabBench.REST, LabBench.threadGroup("opendaylight-cl"));
+        // a group that only the second reading has counts from zero; none goes below zero
+        assertEquals("GC concurrent 3.0 s, GC pauses 0.5 s, JIT 0.0 s, the rest 10.0 s",
+            LabBench.cpuSplit(Map.of(LabBench.GC_PAUSES, 1.0, LabBench.JIT, 2.0, LabBench.REST, 5.0),
+                Map.of(LabBench.GC_CONCURRENT, 3.0, LabBench.GC_PAUSES, 1.5, LabBench.JIT, 1.0, LabBench.REST, 15.0)));
     }
 }
