@@ -7,13 +7,16 @@
  */
 package io.rst.insight;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
 
 /**
- * The figures the metrics endpoint shows, taken by the insight worker once a second: immutable,
- * so that a scrape reads it without locking the worker out.
+ * The figures the metrics endpoint shows, taken by the insight worker with each recomputation of
+ * the problems (at most once a second, less often when a recomputation takes long), the agents'
+ * facts and the ingest figures also with each change of them ({@link #withLive}): immutable, so
+ * that a scrape reads it without locking the worker out.
  *
  * @param sessionsBySwitch switch to session state (rdma-flow-table's name) to count
  * @param fabricSessions sessions the fabric holds, each counted once however many switches saw it
@@ -35,5 +38,12 @@ record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch,
         agents = List.copyOf(agents);
         sessionUpdates = Map.copyOf(sessionUpdates);
         ingestLag = Map.copyOf(ingestLag);
+    }
+
+    /** This snapshot with the agents' facts and the ingest figures as they are now. */
+    Snapshot withLive(final Collection<AgentFacts> nowAgents, final Map<String, Long> nowUpdates,
+            final Map<String, Double> nowLag) {
+        return new Snapshot(active, sessionsBySwitch, fabricSessions, paths, incompletePaths, asymmetricPaths,
+            problems, List.copyOf(nowAgents), nowUpdates, nowLag, takenAt, recomputeSeconds);
     }
 }

@@ -352,6 +352,31 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    public void theMetricsFollowTheAgentsBetweenRecomputationsOfTheProblems() throws Exception {
+        // a worker whose problems are recomputed once, then not for an hour: as a loaded
+        // controller's with 100,000 sessions may be for a minute
+        worker.close();
+        worker = new InsightWorker(getDataBroker(), getDomBroker(),
+            getDataBrokerTestCustomizer().createNotificationPublishService(), ProblemDetector.Options.DEFAULTS,
+            executor, () -> now, 3600, 3600);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!worker.snapshot().active() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertTrue("the first recomputation", worker.snapshot().active());
+        final double taken = worker.snapshot().takenAt();
+        putAgent("spine1", AgentState.CAPTURING, null);
+        String text;
+        do {
+            Thread.sleep(50);
+            text = MetricsText.render(worker.snapshot(), now);
+        } while (!text.contains("rst_agent_last_event_seq{switch=\"spine1\"} 42\n") && System.nanoTime() < deadline);
+        assertTrue(text, text.contains("rst_agent_last_event_seq{switch=\"spine1\"} 42\n"));
+        assertTrue(text, text.contains("rst_agent_up{switch=\"spine1\"} 1\n"));
+        assertEquals("no recomputation in between", taken, worker.snapshot().takenAt(), 0);
+    }
+
+    @Test
     public void metricsCountSessionsByStatePathsProblemsAndIngest() throws Exception {
         putSession("leaf1", "m1", SessionState.ESTABLISHED, -1, now - 5, msg(CmMessageType.REQ, "swp1", now - 5));
         putSession("leaf1", "m2", SessionState.REJECTED, 28, now - 5, msg(CmMessageType.REJ, "swp3", now - 4));
