@@ -66,6 +66,19 @@ final class AgentFollower implements AutoCloseable {
      */
     static final Duration FLUSH = Duration.ofMillis(20);
     private static final int FLUSH_AT = 1000;
+    /**
+     * Batches of one follower committing at once at most: one commits while the next gathers.
+     * A datastore slower than the agents then makes the batches larger (each commit has a cost of
+     * its own) rather than its queue longer: queued commits hold their sessions twice (the nodes
+     * and the serialised payload) for as long as they wait, which the collector then has to copy.
+     */
+    static final int MAX_IN_FLIGHT = 2;
+    /**
+     * Session writes and removals waiting for a batch at most, before the reader stops reading the
+     * agent's stream until a commit makes room: what the controller has not taken yet stays in the
+     * agent's event log (and on its disk), not in the controller's heap.
+     */
+    static final int MAX_PENDING = 4 * FLUSH_AT;
     // short: a restarted agent (a crash, an upgrade) is back within seconds, and every second of
     // back-off is a second the flow table lags behind it; a connection attempt costs little
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(4);
@@ -106,6 +119,9 @@ final class AgentFollower implements AutoCloseable {
     // a failed batch is written again only where no newer batch carries the same session
     private final Map<String, Long> inFlight = new HashMap<>();
     private long batches;
+    private int batchesInFlight;
+    private volatile int pendingLimit = MAX_PENDING;
+    private final AtomicLong heldBackNanos = new AtomicLong();
     // sessions the agent no longer reports though nothing ended them (it lost state): id -> since
     // (millis); they stay in the flow table, marked, until reported again or UNCONFIRMED_FOR passes
     private final Map<String, Long> unconfirmed = new HashMap<>();
@@ -178,6 +194,34 @@ final class AgentFollower implements AutoCloseable {
     /** When the agent last lost state and what that touched, in words; empty if it never did. */
     String lostState() {
         return lostState;
+    }
+
+    /** Session writes and removals waiting for a batch (not yet committing). */
+    synchronized int pending() {
+        return pendingUpserts.size() + pendingRemovals.size();
+    }
+
+    /** Batches of this follower committing now. */
+    synchronized int batchesInFlight() {
+        return batchesInFlight;
+    }
+
+    /**
+     * How long the reader has waited, in total, for the datastore to take its pending writes
+     * before reading on: the time the agent's stream was held back by the controller.
+     */
+    Duration heldBack() {
+        return Duration.ofNanos(heldBackNanos.get());
+    }
+
+    /** Whether the agent's event stream is open (the snapshot was taken). */
+    boolean streaming() {
+        return open != null;
+    }
+
+    /** Sets the pending bound ({@link #MAX_PENDING} by default): for tests. */
+    void pendingLimit(final int limit) {
+        pendingLimit = limit;
     }
 
     /** Session writes and removals put back into a batch after their commit failed. */
@@ -390,7 +434,7 @@ final class AgentFollower implements AutoCloseable {
     }
 
     /** Reads one event, the parser at its {@code START_OBJECT}, and applies it. */
-    private void onEvent(final JsonParser p) throws IOException, AgentException {
+    private void onEvent(final JsonParser p) throws IOException, AgentException, InterruptedException {
         String type = "";
         long seq = -1;
         SessionStream.Parsed session = null;
@@ -455,6 +499,7 @@ final class AgentFollower implements AutoCloseable {
                     }
                 }
                 appliedSeq.set(seq);
+                awaitRoom();
             }
             case "reset" -> {
                 LOG.info("RFT {}: agent reset the stream ({}), resynchronising from its snapshot", nodeId, reason);
@@ -464,6 +509,22 @@ final class AgentFollower implements AutoCloseable {
                 // heartbeat, or a type a newer agent sends: ignored by contract
             }
         }
+    }
+
+    /**
+     * Waits while as many writes are pending as the bound allows (the batches in flight are slow
+     * to commit): the agent's stream is not read meanwhile, so it waits in the agent's log.
+     */
+    private void awaitRoom() throws InterruptedException {
+        if (pending() < pendingLimit) {
+            return;
+        }
+        final long start = System.nanoTime();
+        while (!closed && pending() >= pendingLimit) {
+            // a virtual thread: sleeping unmounts it (a monitor's wait would pin its carrier)
+            Thread.sleep(1);
+        }
+        heldBackNanos.addAndGet(System.nanoTime() - start);
     }
 
     /** A session record (at {@code value}), or {@code null} if refused (counted, logged). */
@@ -526,9 +587,11 @@ final class AgentFollower implements AutoCloseable {
                 }
             }, this::runCallback);
         }
-        if (pendingUpserts.isEmpty() && pendingRemovals.isEmpty()) {
+        if (pendingUpserts.isEmpty() && pendingRemovals.isEmpty() || batchesInFlight >= MAX_IN_FLIGHT) {
+            // a full pipeline: what is pending goes out, larger, when a commit completes
             return;
         }
+        batchesInFlight++;
         final var upserts = pendingUpserts;
         final var removals = pendingRemovals;
         pendingUpserts = new LinkedHashMap<>();
@@ -566,11 +629,16 @@ final class AgentFollower implements AutoCloseable {
 
     private synchronized void committed(final long batch, final Map<String, MapEntryNode> upserts,
             final Set<String> removals) {
+        batchesInFlight--;
         for (var id : upserts.keySet()) {
             inFlight.remove(id, batch);
         }
         for (var id : removals) {
             inFlight.remove(id, batch);
+        }
+        if (pendingUpserts.size() + pendingRemovals.size() >= FLUSH_AT) {
+            // gathered while the pipeline was full: out now rather than at the next tick
+            flushLocked();
         }
     }
 
@@ -586,6 +654,7 @@ final class AgentFollower implements AutoCloseable {
 
     private synchronized void failed(final long batch, final Map<String, MapEntryNode> upserts,
             final Set<String> removals) {
+        batchesInFlight--;
         failedCommits.incrementAndGet();
         int again = 0;
         for (var entry : upserts.entrySet()) {
