@@ -48,11 +48,13 @@ import org.slf4j.LoggerFactory;
  * {@code resyncInterval} the stream is ended and a fresh snapshot reconciles the table, a safety
  * net for anything missed.
  *
- * <p>The reader runs on its own virtual thread and blocks only on the network; writes are batched
- * and go out from the scheduler every {@link #FLUSH} (or at 1000 sessions), never waiting on a
- * commit. A commit that fails wrote nothing: its sessions (and removals) go back into the next
- * batch unless a newer state of the same session is already on its way, and the failure is
- * counted ({@link #failedCommits()}), so that nothing is taken as written that was not.
+ * <p>The reader runs on its own virtual thread; writes are batched and go out from the scheduler
+ * every {@link #FLUSH} (or at 1000 sessions), with at most {@link #MAX_IN_FLIGHT} batches
+ * committing at once: while they do, the next batch grows, and once {@link #MAX_PENDING} writes
+ * wait the reader stops reading the agent's stream until a commit completes (the backlog then
+ * waits in the agent's event log, not in the controller's heap). A commit that fails wrote
+ * nothing: its sessions (and removals) go back into the next batch unless a newer state of the
+ * same session is already on its way, and the failure is counted ({@link #failedCommits()}), so that nothing is taken as written that was not.
  */
 final class AgentFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentFollower.class);
