@@ -366,11 +366,7 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertTrue("the first recomputation", worker.snapshot().active());
         final double taken = worker.snapshot().takenAt();
         putAgent("spine1", AgentState.CAPTURING, null);
-        String text;
-        do {
-            Thread.sleep(50);
-            text = MetricsText.render(worker.snapshot(), now);
-        } while (!text.contains("rst_agent_last_event_seq{switch=\"spine1\"} 42\n") && System.nanoTime() < deadline);
+        final String text = metricsOnceThey("rst_agent_last_event_seq{switch=\"spine1\"} 42\n");
         assertTrue(text, text.contains("rst_agent_last_event_seq{switch=\"spine1\"} 42\n"));
         assertTrue(text, text.contains("rst_agent_up{switch=\"spine1\"} 1\n"));
         assertEquals("no recomputation in between", taken, worker.snapshot().takenAt(), 0);
@@ -383,12 +379,7 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         putSession("spine1", "m1", SessionState.ESTABLISHED, -1, now - 5, msg(CmMessageType.REQ, "swp1", now - 5));
         putPath("m1", List.of("leaf1", "spine1"), List.of("spine1", "leaf1"), false);
         awaitProblem(p -> p.getKind() == ProblemKind.Rejected);
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        String text;
-        do {
-            Thread.sleep(100);
-            text = MetricsText.render(worker.snapshot(), now);
-        } while (!text.contains("rst_paths 1\n") && System.nanoTime() < deadline);
+        final String text = metricsOnceThey("rst_paths 1\n");
         assertTrue(text, text.contains("rst_insight_active 1\n"));
         assertTrue(text, text.contains("rst_sessions{switch=\"leaf1\",state=\"ESTABLISHED\"} 1\n"));
         assertTrue(text, text.contains("rst_sessions{switch=\"leaf1\",state=\"REJECTED\"} 1\n"));
@@ -540,5 +531,16 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
     private static DateAndTime seconds(final double value) {
         return new DateAndTime(Times.format(BigDecimal.valueOf(value).setScale(6, java.math.RoundingMode.HALF_EVEN)
             .unscaledValue().longValueExact()));
+    }
+
+    /** The metrics as rendered once they contain {@code line} (or after 10 s, for the caller's assertion). */
+    private String metricsOnceThey(final String line) throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        String text;
+        do {
+            Thread.sleep(50);
+            text = MetricsText.render(worker.snapshot(), now);
+        } while (!text.contains(line) && System.nanoTime() < deadline);
+        return text;
     }
 }
