@@ -16,10 +16,6 @@ import io.rst.rft.agent.Agent;
 import io.rst.rft.agent.AgentCommand;
 import io.rst.rft.agent.AgentOptions;
 import io.rst.rft.pcap.CmTrafficGenerator;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,8 +34,6 @@ import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBro
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.common.api.TransactionCommitFailedException;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
-import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
-import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
@@ -128,49 +122,14 @@ public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
 
     /** The broker, except that the first {@link #toFail} commits that write sessions fail. */
     private DOMDataBroker failingFirstSessionCommits(final DOMDataBroker real) {
-        return proxy(DOMDataBroker.class, real, (method, result) -> method.getName().endsWith("TransactionChain")
-            ? proxy(DOMTransactionChain.class, (DOMTransactionChain) result, (chainMethod, tx) ->
-                "newWriteOnlyTransaction".equals(chainMethod.getName()) ? failing((DOMDataTreeWriteTransaction) tx)
-                    : tx)
-            : result);
-    }
-
-    private DOMDataTreeWriteTransaction failing(final DOMDataTreeWriteTransaction real) {
-        final boolean[] writesSessions = {false};
-        return (DOMDataTreeWriteTransaction) Proxy.newProxyInstance(getClass().getClassLoader(),
-            new Class<?>[] {DOMDataTreeWriteTransaction.class}, (proxy, method, args) -> {
-                if ("put".equals(method.getName())) {
-                    // the follower puts sessions; status writes merge
-                    writesSessions[0] = true;
-                }
-                if ("commit".equals(method.getName()) && args == null && writesSessions[0]
-                        && toFail.getAndDecrement() > 0) {
-                    real.cancel();
-                    failed.incrementAndGet();
-                    return FluentFuture.from(Futures.immediateFailedFuture(
-                        new TransactionCommitFailedException("refused by the test")));
-                }
-                return invoke(method, real, args);
-            });
-    }
-
-    /** What a method of {@code target} returned, for a proxy to pass on or replace. */
-    @FunctionalInterface
-    private interface Wrap {
-        Object apply(Method method, Object result);
-    }
-
-    private static <T> T proxy(final Class<T> type, final T target, final Wrap wrap) {
-        final InvocationHandler handler = (proxy, method, args) -> wrap.apply(method, invoke(method, target, args));
-        return type.cast(Proxy.newProxyInstance(FailedCommitTest.class.getClassLoader(), new Class<?>[] {type},
-            handler));
-    }
-
-    private static Object invoke(final Method method, final Object target, final Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
+        return WriteInterceptor.of(real, (tx, commit) -> {
+            if (toFail.getAndDecrement() > 0) {
+                tx.cancel();
+                failed.incrementAndGet();
+                return FluentFuture.from(Futures.immediateFailedFuture(
+                    new TransactionCommitFailedException("refused by the test")));
+            }
+            return commit.get();
+        });
     }
 }

@@ -12,17 +12,11 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.common.util.concurrent.FluentFuture;
-import com.google.common.util.concurrent.Futures;
-import com.google.common.util.concurrent.MoreExecutors;
 import com.google.common.util.concurrent.SettableFuture;
 import io.rst.rft.agent.Agent;
 import io.rst.rft.agent.AgentCommand;
 import io.rst.rft.agent.AgentOptions;
 import io.rst.rft.pcap.CmTrafficGenerator;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -45,8 +39,6 @@ import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBro
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
-import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
-import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
@@ -217,55 +209,18 @@ public class SlowCommitTest extends AbstractConcurrentDataBrokerTest {
 
     /** The broker, except that the outcome of each commit writing sessions waits for the test. */
     private DOMDataBroker slowSessionCommits(final DOMDataBroker real) {
-        return proxy(DOMDataBroker.class, real, (method, result) -> method.getName().endsWith("TransactionChain")
-            ? proxy(DOMTransactionChain.class, (DOMTransactionChain) result, (chainMethod, tx) ->
-                "newWriteOnlyTransaction".equals(chainMethod.getName()) ? slow((DOMDataTreeWriteTransaction) tx)
-                    : tx)
-            : result);
-    }
-
-    private DOMDataTreeWriteTransaction slow(final DOMDataTreeWriteTransaction real) {
-        final boolean[] writesSessions = {false};
-        return (DOMDataTreeWriteTransaction) Proxy.newProxyInstance(getClass().getClassLoader(),
-            new Class<?>[] {DOMDataTreeWriteTransaction.class}, (proxy, method, args) -> {
-                if ("put".equals(method.getName())) {
-                    // the follower puts sessions; status writes merge
-                    writesSessions[0] = true;
-                }
-                if ("commit".equals(method.getName()) && args == null && writesSessions[0]) {
-                    final FluentFuture<? extends CommitInfo> done = real.commit();
-                    final SettableFuture<CommitInfo> outcome = SettableFuture.create();
-                    final Runnable handOver = () -> outcome.setFuture(done);
-                    synchronized (held) {
-                        if (holding) {
-                            held.add(handOver);
-                            return FluentFuture.from(outcome);
-                        }
-                    }
-                    handOver.run();
+        return WriteInterceptor.of(real, (tx, commit) -> {
+            final FluentFuture<? extends CommitInfo> done = commit.get();
+            final SettableFuture<CommitInfo> outcome = SettableFuture.create();
+            final Runnable handOver = () -> outcome.setFuture(done);
+            synchronized (held) {
+                if (holding) {
+                    held.add(handOver);
                     return FluentFuture.from(outcome);
                 }
-                return invoke(method, real, args);
-            });
-    }
-
-    /** What a method of {@code target} returned, for a proxy to pass on or replace. */
-    @FunctionalInterface
-    private interface Wrap {
-        Object apply(Method method, Object result);
-    }
-
-    private static <T> T proxy(final Class<T> type, final T target, final Wrap wrap) {
-        final InvocationHandler handler = (proxy, method, args) -> wrap.apply(method, invoke(method, target, args));
-        return type.cast(Proxy.newProxyInstance(SlowCommitTest.class.getClassLoader(), new Class<?>[] {type},
-            handler));
-    }
-
-    private static Object invoke(final Method method, final Object target, final Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
+            }
+            handOver.run();
+            return FluentFuture.from(outcome);
+        });
     }
 }
