@@ -187,6 +187,11 @@ final class ProblemDetector {
                 continue;
             }
             final var kind = verdict.kind();
+            final String id = kind + "|" + verdict.reason() + "|" + verdict.node() + "|" + verdict.tp();
+            if (groups.counted(id, entry.getKey(), verdict.time(), verdict.time())) {
+                // a group's words and place are its first session's: only the count grows
+                continue;
+            }
             final String place = verdict.node() == null ? "an unknown switch"
                 : verdict.tp() == null ? verdict.node() : verdict.node() + " port " + verdict.tp();
             final String title;
@@ -202,7 +207,7 @@ final class ProblemDetector {
             if (verdict.node() != null) {
                 places.add(new Problem.Place(verdict.node(), verdict.tp()));
             }
-            groups.add(kind + "|" + verdict.reason() + "|" + verdict.node() + "|" + verdict.tp(), kind,
+            groups.add(id, kind,
                 kind == ProblemKind.Rejected || verdict.failed() ? Severity.Critical : Severity.Warning, title, detail,
                 verdict.node(), verdict.tp(), verdict.rejectReason(), verdict.reason(), null, null, entry.getKey(),
                 verdict.time(), places);
@@ -215,10 +220,15 @@ final class ProblemDetector {
      * densest window of the flap window's length, at least flapSetups set-ups, flapEnded ended.
      */
     private List<Problem> flapping(final FabricIndex index) {
-        record SetUp(String sessionId, double time, boolean ended, Set<String> switches) {
+        // a set-up: its time, whether it ended, and the switches that saw it (the index's own
+        // map, not a copy: read only below, on this thread). A recomputation walks every session
+        // and keeps these until it ends, which on a loaded controller outlasts young collections:
+        // nothing per session beyond this record and the key
+        record SetUp(String sessionId, double time, boolean ended, Map<String, Sighting> seenBy) {
         }
-        final Map<String, List<SetUp>> byEndpoints = new HashMap<>();
-        final Map<String, String[]> endpoints = new HashMap<>();
+        record Ends(String requester, String responder, @Nullable String service) {
+        }
+        final Map<Ends, List<SetUp>> byEndpoints = new HashMap<>();
         for (var entry : index.sessions().entrySet()) {
             String requester = null;
             String responder = null;
@@ -226,9 +236,7 @@ final class ProblemDetector {
             double first = Double.NaN;
             boolean ended = false;
             boolean known = false;
-            final var switches = new TreeSet<String>();
             for (var s : entry.getValue().values()) {
-                switches.add(s.switchId());
                 if (!s.rolesKnown()) {
                     continue;
                 }
@@ -244,10 +252,8 @@ final class ProblemDetector {
             if (!known || requester == null || responder == null || Double.isNaN(first)) {
                 continue;
             }
-            final String key = requester + "|" + responder + "|" + (service == null ? "" : service);
-            endpoints.putIfAbsent(key, new String[] {requester, responder, service});
-            byEndpoints.computeIfAbsent(key, k -> new ArrayList<>()).add(new SetUp(entry.getKey(), first, ended,
-                switches));
+            byEndpoints.computeIfAbsent(new Ends(requester, responder, service), k -> new ArrayList<>())
+                .add(new SetUp(entry.getKey(), first, ended, entry.getValue()));
         }
         final var out = new ArrayList<Problem>();
         for (var entry : byEndpoints.entrySet()) {
@@ -272,18 +278,22 @@ final class ProblemDetector {
             if (window.size() < options.flapSetups() || ended < options.flapEnded()) {
                 continue;
             }
-            final var ends = endpoints.get(entry.getKey());
+            final var ends = entry.getKey();
+            final String key = ends.requester() + "|" + ends.responder() + "|"
+                + (ends.service() == null ? "" : ends.service());
             final var switches = new TreeSet<String>();
-            window.forEach(x -> switches.addAll(x.switches()));
+            window.forEach(x -> switches.addAll(x.seenBy().keySet()));
             final double first = window.get(0).time();
             final double last = window.get(window.size() - 1).time();
             final var sessions = window.stream().map(SetUp::sessionId).limit(SAMPLE).toList();
-            out.add(new Problem("flapping|" + entry.getKey(), ProblemKind.Flapping, Severity.Warning,
+            out.add(new Problem("flapping|" + key, ProblemKind.Flapping, Severity.Warning,
                 "Flapping: " + window.size() + " set-ups in " + Math.round(last - first) + " s, " + ended + " ended",
-                ends[0] + " -> " + ends[1] + (ends[2] == null ? "" : " (service " + ends[2] + ")") + "; seen at "
-                    + String.join(", ", switches), switches.isEmpty() ? null : switches.first(), null, -1,
-                window.size() + " set-ups within " + Math.round(options.flapWindow()) + " s", ends[0], ends[1],
-                window.size(), first, last, sessions, switches.stream().map(n -> new Problem.Place(n, null)).toList()));
+                ends.requester() + " -> " + ends.responder() + (ends.service() == null ? ""
+                    : " (service " + ends.service() + ")") + "; seen at " + String.join(", ", switches),
+                switches.isEmpty() ? null : switches.first(), null, -1,
+                window.size() + " set-ups within " + Math.round(options.flapWindow()) + " s", ends.requester(),
+                ends.responder(), window.size(), first, last, sessions,
+                switches.stream().map(n -> new Problem.Place(n, null)).toList()));
         }
         return out;
     }
@@ -437,11 +447,29 @@ final class ProblemDetector {
             final double time = first;
             final var group = byId.computeIfAbsent(id, k -> new Builder(new Problem(id, kind, severity, title, detail,
                 node, tp, rejectReason, reason, requester, responder, 1, time, time, List.of(), List.of())));
+            group.places.addAll(places);
+            count(group, sessionId, first, last);
+        }
+
+        /**
+         * Counts a session into the group {@code id} if the group exists (what {@link #add} would
+         * do, its places being the group's already); false if there is no such group yet.
+         */
+        boolean counted(final String id, final String sessionId, final double first, final double last) {
+            final var group = byId.get(id);
+            if (group == null) {
+                return false;
+            }
+            count(group, sessionId, first, last);
+            return true;
+        }
+
+        private static void count(final Builder group, final String sessionId, final double first,
+                final double last) {
             group.count++;
             if (group.sessions.size() < SAMPLE) {
                 group.sessions.add(sessionId);
             }
-            group.places.addAll(places);
             if (!Double.isNaN(first)) {
                 group.firstSeen = Double.isNaN(group.firstSeen) ? first : Math.min(group.firstSeen, first);
             }

@@ -1,0 +1,100 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
+import org.junit.Test;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
+
+/**
+ * The detectors on an index built by hand, without a datastore: what a problem says of the
+ * sessions it groups (their count, times, sample, switches).
+ */
+public class ProblemDetectorTest {
+    private static final double NOW = 100_000;
+    private static final String A = "10.0.1.2";
+    private static final String B = "10.0.4.2";
+
+    private final FabricIndex index = new FabricIndex();
+    private final ProblemDetector detector = new ProblemDetector(ProblemDetector.Options.DEFAULTS);
+
+    @Test
+    public void aFlappingPairNamesEverySwitchThatSawASetUpInItsWindow() {
+        // three set-ups of the same endpoints within a minute, two ended, each seen by other switches
+        see("f1", "leaf1", SessionState.CLOSED, NOW - 60, -1, null);
+        see("f1", "spine1", SessionState.CLOSED, NOW - 60, -1, null);
+        see("f2", "leaf1", SessionState.REJECTED, NOW - 40, 28, "swp1");
+        see("f3", "leaf2", SessionState.ESTABLISHED, NOW - 20, -1, null);
+        see("f3", "spine2", SessionState.ESTABLISHED, NOW - 20, -1, null);
+        // an older set-up outside the densest window: not in the problem
+        see("f0", "spine9", SessionState.CLOSED, NOW - 1000, -1, null);
+
+        final var flapping = only(ProblemKind.Flapping);
+        assertEquals(3, flapping.count());
+        assertEquals(List.of("f1", "f2", "f3"), flapping.sessions());
+        assertEquals(List.of("leaf1", "leaf2", "spine1", "spine2"),
+            flapping.places().stream().map(Problem.Place::node).toList());
+        assertEquals("leaf1", flapping.node());
+        assertTrue(flapping.detail(), flapping.detail().endsWith("; seen at leaf1, leaf2, spine1, spine2"));
+        assertTrue(flapping.detail(), flapping.detail().startsWith(A + " -> " + B + " (service 0x106)"));
+        assertTrue(flapping.title(), flapping.title().startsWith("Flapping: 3 set-ups in 40 s, 2 ended"));
+        assertEquals(NOW - 60, flapping.firstSeen(), 0);
+        assertEquals(NOW - 20, flapping.lastSeen(), 0);
+    }
+
+    @Test
+    public void rejectionsAtOnePortAreOneProblemCountingEachAndAtAnotherPortAnother() {
+        for (int i = 0; i < 30; i++) {
+            see("r" + (100 + i), "leaf2", SessionState.REJECTED, NOW - 300 + i, 28, "swp3");
+        }
+        see("r200", "leaf2", SessionState.REJECTED, NOW - 10, 28, "swp4");
+
+        final var rejected = detector.detect(index, NOW).stream().filter(p -> p.kind() == ProblemKind.Rejected)
+            .toList();
+        assertEquals(2, rejected.size());
+        final var big = rejected.get(0);
+        assertEquals(30, big.count());
+        assertEquals("leaf2", big.node());
+        assertEquals("swp3", big.tp());
+        assertEquals(28, big.rejectReason());
+        assertEquals("REJ entered the fabric at leaf2 port swp3", big.detail());
+        assertEquals(List.of(new Problem.Place("leaf2", "swp3")), big.places());
+        // the first of them to the last, and a sample of the first 20 in order
+        assertEquals(NOW - 300 + 1, big.firstSeen(), 0);
+        assertEquals(NOW - 300 + 29 + 1, big.lastSeen(), 0);
+        assertEquals(ProblemDetector.SAMPLE, big.sessions().size());
+        assertEquals("r100", big.sessions().get(0));
+        final var small = rejected.get(1);
+        assertEquals(1, small.count());
+        assertEquals("swp4", small.tp());
+        assertEquals(List.of("r200"), small.sessions());
+    }
+
+    /** A switch's sighting of a session between A and B, set up at {@code first}, last seen a second later. */
+    private void see(final String id, final String node, final SessionState state, final double first,
+            final int reason, final @Nullable String rejPort) {
+        final var req = new Sighting.Seen("swp1", first);
+        final var rej = rejPort == null ? null : new Sighting.Seen(rejPort, first + 0.001);
+        final int types = 1 << CmMessageType.REQ.ordinal()
+            | (rej == null ? 1 << CmMessageType.REP.ordinal() : 1 << CmMessageType.REJ.ordinal());
+        index.putSighting(new Sighting(node, state, A, B, "0x106", true, reason, first, first + 1, types, req,
+            rej == null ? req : null, rej, null), id, NOW);
+    }
+
+    private Problem only(final ProblemKind kind) {
+        final var found = detector.detect(index, NOW).stream().filter(p -> p.kind() == kind).toList();
+        assertEquals(found.toString(), 1, found.size());
+        return found.get(0);
+    }
+}
