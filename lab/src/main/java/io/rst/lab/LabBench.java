@@ -214,6 +214,14 @@ final class LabBench {
                         + "writes applied; ingest lag at the end (max over switches) %.2f s (both from /metrics, "
                         + "which lag with the controller)%n", level, events / made, updates / made,
                         max(metrics1, "rst_ingest_lag_seconds"));
+                    // what the controller holds is more than the live sessions: the agents keep a
+                    // finished session (and so the flow tables and the paths) for an hour, so the
+                    // warm-up's and the ramp's sessions are all still there
+                    final double held = metrics1.getOrDefault("rst_fabric_sessions", Double.NaN);
+                    final double open = sumWhere(metrics1, "rst_sessions", "state=\"ESTABLISHED\"");
+                    out.printf("bench lab: %d live sessions: the flow tables held %.0f sessions at the end of the "
+                        + "steady period, each counted once, finished ones included (/metrics; its switches' "
+                        + "entries in state ESTABLISHED: %.0f)%n", level, held, open);
                 }
                 if (behind >= 0) {
                     // straight from the agents and the flow tables' agent-status, not from /metrics
@@ -402,6 +410,12 @@ final class LabBench {
     private static double sum(final Map<String, Double> metrics, final String name) {
         return metrics.entrySet().stream().filter(e -> e.getKey().startsWith(name + "{"))
             .mapToDouble(Map.Entry::getValue).sum();
+    }
+
+    /** The sum of a metric's samples whose labels contain {@code label}. */
+    private static double sumWhere(final Map<String, Double> metrics, final String name, final String label) {
+        return metrics.entrySet().stream().filter(e -> e.getKey().startsWith(name + "{")
+            && e.getKey().contains(label)).mapToDouble(Map.Entry::getValue).sum();
     }
 
     private static double max(final Map<String, Double> metrics, final String name) {
