@@ -23,7 +23,8 @@
 #     --inner K     dsbenchmark inner-list entries per outer entry (default: the leaves of
 #                   grouping rdma-session in yang/, 19)
 #   env: RST_CLUSTER_HEAP (controller heap, default 2g), RST_DSBENCH_DIR (work directory,
-#        default .local/dsbench), RST_DSBENCH_NET (the /24 of the bridge, default 10.254.201)
+#        default .local/dsbench), RST_DSBENCH_NET (the /24 of the bridge, default 10.254.201),
+#        RST_DSBENCH_JFR (a file: a Flight Recording of the controller over the measured ingest)
 #   Exit status 0 when the measurement completed (floors met or not), 1 when it could not.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -383,7 +384,9 @@ if [ "$WARMUP" != 0 ]; then
   sleep 3
 fi
 log "ingest: $SESSIONS sessions, $((SESSIONS * 3)) frames in all, at $PPS frames/s per agent"
+[ -z "${RST_DSBENCH_JFR:-}" ] || "${JAVA_HOME:+$JAVA_HOME/bin/}jcmd" "$KPID" JFR.start name=rstdsb settings=profile >/dev/null
 ingest load
+[ -z "${RST_DSBENCH_JFR:-}" ] || { "${JAVA_HOME:+$JAVA_HOME/bin/}jcmd" "$KPID" JFR.stop name=rstdsb filename="$RST_DSBENCH_JFR" >/dev/null && log "ingest: its Flight Recording is $RST_DSBENCH_JFR"; }
 INGEST_S=$T_S
 UPDATES=$EVENTS
 MEASURED=$((N_RFT - WARM_RFT))

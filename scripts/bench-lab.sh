@@ -5,12 +5,25 @@
 # sessions, new sessions per second, paths checked against the kernel), and removes it all.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# --retention S is this script's (the agents' --retention: how long they keep a closed session);
+# every other option is the lab bench's
+RETENTION=""
+args=()
+while [ $# -gt 0 ]; do
+  if [ "$1" = --retention ]; then
+    [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "bench lab: --retention needs a number of seconds" >&2; exit 2; }
+    RETENTION=$2; shift 2; continue
+  fi
+  args+=("$1"); shift
+done
+set -- ${args[@]+"${args[@]}"}
 for a in "$@"; do
   case "$a" in
     -h|--help)
       # the options are the lab bench's (rst lab bench); nothing is started for a usage
       cat <<'EOF_'
 usage: ./rst bench lab [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N] [--warmup W]
+                       [--retention S]
   (root) starts a controller (heap RST_HEAP, default 6g), brings the default lab up, runs
   `rst lab bench` with these options, and removes it all:
   W s (20) of traffic at R to warm the controller up, 10 s at 2R (a small backlog), then on
@@ -18,7 +31,9 @@ usage: ./rst bench lab [--live N,N] [--rate R] [--seconds S] [--sample-every K] 
   10000,100000); after the warm-up and each ramp, wait until the controller has applied every
   agent's events; then S s (30) at R new sessions/s (1000) with the oldest closing; RTU ->
   complete path in RESTCONF p50/p99 on every K-th session (R/5: five a second); N of them (1000)
-  checked against the kernel. Env: RST_HEAP, RST_LAB_DIR (default /run/rst-lab).
+  checked against the kernel. --retention S: the agents keep a closed session S s (their
+  default: 3600, so that every session the warm-up and the ramps closed is still in the flow
+  tables). Env: RST_HEAP, RST_LAB_DIR (default /run/rst-lab).
 EOF_
       exit 0 ;;
   esac
@@ -36,9 +51,9 @@ mkdir -p -m 700 "$RST_LAB_DIR/tokens"
 # agents of the benchmark hold up to 250,000 sessions each (the default) and 262,144 retained
 # events (256 MiB), so that a controller that falls behind for a while resumes from the agents'
 # logs rather than from snapshots of their whole tables
-RST_LAB_JAVA_OPTS="-Xmx1g -Drst.agent.heap=-Xmx640m -Drst.agent.args=--retain-events,262144,--retain-mb,256" \
+RST_LAB_JAVA_OPTS="-Xmx1g -Drst.agent.heap=-Xmx640m -Drst.agent.args=--retain-events,262144,--retain-mb,256${RETENTION:+,--retention,$RETENTION}" \
   "$ROOT/rst" lab up
 RST_BENCH_CONTROLLER_PID=$(cat "$ROOT/.local/karaf/karaf.pid" 2>/dev/null || true)
 export RST_BENCH_CONTROLLER_PID
-echo "bench lab: $(nproc) cores, controller heap $RST_HEAP, $(date -u +%FT%TZ)"
+echo "bench lab: $(nproc) cores, controller heap $RST_HEAP, agents keep closed sessions ${RETENTION:-3600} s, $(date -u +%FT%TZ)"
 RST_LAB_JAVA_OPTS="-Xmx2g" "$ROOT/rst" lab bench "$@"
