@@ -10,7 +10,8 @@ package io.rst.rft.session;
 /**
  * Settings of a {@link SessionTable}.
  *
- * @param maxSessions the most sessions held; beyond, the least recently updated is evicted
+ * @param maxSessions the most sessions held; beyond, the session that finished first is evicted,
+ *        or with none finished the least recently updated
  * @param retentionMicros how long a finished (CLOSED, REJECTED, TIMED_OUT) session stays after
  *        its last message, in microseconds
  * @param minCmTimeoutMicros floor under the CM response timeout a REQ (or MRA) carries: a REQ

@@ -25,8 +25,9 @@ import java.util.function.Consumer;
  * <p>Sessions are found through their two endpoints, (IP, comm ID) of the requester and of the
  * responder, in an open-addressing index with no per-lookup allocation. The state machine and the
  * identity rules are in the package documentation. Memory is bounded: at most
- * {@link SessionConfig#maxSessions()} sessions (the least recently updated is evicted beyond, and
- * counted), finished sessions leave after the retention time, messages per session are capped.
+ * {@link SessionConfig#maxSessions()} sessions (beyond, the session that finished first is evicted,
+ * or with none finished the least recently updated; counted), finished sessions leave after the
+ * retention time, messages per session are capped.
  */
 public final class SessionTable {
     static final int V4_MARK = 4;
@@ -903,7 +904,8 @@ public final class SessionTable {
     }
 
     /**
-     * The table's sessions least recently active first (the eviction order), as handles for
+     * The table's sessions least recently active first (the order a full table evicts live
+     * sessions in, once no finished one is left), as handles for
      * {@link #snapshotJson(Object[], int, int, JsonBytes, JsonSink)}, unsorted: for a checkpoint,
      * which needs no order, and whose restore (each session appended in turn) then gives back the
      * same eviction order. Sorting 300,000 sessions on the decode thread was part of a
@@ -986,7 +988,10 @@ public final class SessionTable {
             final long bLo, final int bCid, final boolean bCidKnown, final boolean rolesKnown,
             final SessionState state, final long t) {
         if (size >= config.maxSessions()) {
-            final Session victim = head;
+            // what finished first goes first; a live session only when nothing finished is left:
+            // an established connection sends no CM message for as long as it lasts, and would
+            // otherwise be the first to go under churn
+            final Session victim = doneHead != null ? doneHead : head;
             remove(victim);
             evictions++;
             changed(victim, SessionChange.EVICTED);

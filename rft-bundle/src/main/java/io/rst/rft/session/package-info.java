@@ -49,7 +49,8 @@
  * <p>Session identity ({@code session_id}): {@code REQUESTER_IP/0xREQUESTER_CID/RESPONDER_IP} when
  * the roles are known, else {@code IP_A/0xCID_A/IP_B/0xCID_B} with the endpoints in byte order.
  *
- * <p>Memory is bounded: a size limit (least recently updated session evicted, counted),
+ * <p>Memory is bounded: a size limit (beyond it the session that finished first is evicted, or
+ * with none finished the least recently updated; counted),
  * retention of finished sessions, a cap on messages per session. A live session costs about
  * 230 bytes of heap, index included (measured by SessionTableTest).
  */

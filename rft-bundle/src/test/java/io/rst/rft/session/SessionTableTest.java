@@ -436,6 +436,39 @@ class SessionTableTest {
     }
 
     @Test
+    void aFullTableEvictsFinishedSessionsBeforeAnIdleLiveOne() {
+        final SessionTable t = table(3, 3_600_000_000L);
+        fb.timeouts(31, 31, 15);
+        // a storage connection set up long ago: no CM message since its RTU
+        t.accept(msg(CmMessageType.REQ, A, B, 0x71, 0, 1_000L), null);
+        t.accept(msg(CmMessageType.REP, B, A, 0x81, 0x71, 2_000L), null);
+        t.accept(msg(CmMessageType.RTU, A, B, 0x71, 0x81, 3_000L), null);
+        // churn: two short sessions, set up and closed later
+        for (int i = 0; i < 2; i++) {
+            final long at = 1_000_000L * (i + 1);
+            t.accept(msg(CmMessageType.REQ, A, B, 0x72 + i, 0, at), null);
+            t.accept(msg(CmMessageType.REP, B, A, 0x82 + i, 0x72 + i, at + 1), null);
+            t.accept(msg(CmMessageType.DREQ, A, B, 0x72 + i, 0x82 + i, at + 2), null);
+            t.accept(msg(CmMessageType.DREP, B, A, 0x82 + i, 0x72 + i, at + 3), null);
+        }
+        assertEquals(3, t.size());
+        // the table is full: a new session pushes out the one that finished first, not the live one
+        t.accept(msg(CmMessageType.REQ, A, B, 0x74, 0, 3_000_000L), null);
+        assertEquals(1, t.evictions());
+        assertEquals(List.of("0x00000071", "0x00000073", "0x00000074"),
+            t.snapshot().stream().map(SessionRecord::requesterCommId).sorted().toList());
+        t.accept(msg(CmMessageType.REQ, A, B, 0x75, 0, 4_000_000L), null);
+        assertEquals(List.of("0x00000071", "0x00000074", "0x00000075"),
+            t.snapshot().stream().map(SessionRecord::requesterCommId).sorted().toList());
+        // nothing finished is left: now the least recently updated goes, the idle live one
+        t.accept(msg(CmMessageType.REQ, A, B, 0x76, 0, 5_000_000L), null);
+        assertEquals(3, t.evictions());
+        assertEquals(List.of("0x00000074", "0x00000075", "0x00000076"),
+            t.snapshot().stream().map(SessionRecord::requesterCommId).sorted().toList());
+        assertTrue(changes.contains(SessionChange.EVICTED));
+    }
+
+    @Test
     void eachSideKeepsTheUdpSourcePortOfItsFirstCmPacket() throws Exception {
         final SessionTable t = table(10, 1_000_000L);
         fb.udpPorts(50001, 4791);
