@@ -24,10 +24,11 @@ import org.opendaylight.yangtools.yang.common.Uint64;
  * @param queueDrops of which the agent's queue dropped, -1 when unknown
  * @param droppingSince seconds since the epoch since when the agent is dropping, NaN when it is not
  * @param lastDrop seconds since the epoch of the last probe that found drops grown, NaN when none
+ * @param failedCommits commits of the switch's sessions the datastore refused (each written again), 0 when none
  */
 record AgentFacts(String switchId, @Nullable AgentState state, @Nullable String detail, double lastChange,
         double lastContact, long lastEventSeq, long droppedPackets, long kernelDrops, long queueDrops,
-        double droppingSince, double lastDrop) {
+        double droppingSince, double lastDrop, long failedCommits) {
 
     AgentFacts {
         requireNonNull(switchId);
@@ -36,7 +37,7 @@ record AgentFacts(String switchId, @Nullable AgentState state, @Nullable String 
     /** An agent whose drops are unknown. */
     AgentFacts(final String switchId, final @Nullable AgentState state, final @Nullable String detail,
             final double lastChange, final double lastContact, final long lastEventSeq) {
-        this(switchId, state, detail, lastChange, lastContact, lastEventSeq, -1, -1, -1, Double.NaN, Double.NaN);
+        this(switchId, state, detail, lastChange, lastContact, lastEventSeq, -1, -1, -1, Double.NaN, Double.NaN, 0);
     }
 
     static AgentFacts of(final String switchId, final AgentStatus status) {
@@ -44,7 +45,8 @@ record AgentFacts(String switchId, @Nullable AgentState state, @Nullable String 
         return new AgentFacts(switchId, status.getState(), status.getDetail(), Sighting.seconds(status.getLastChange()),
             Sighting.seconds(status.getLastContact()), seq == null ? -1 : seq.longValue(),
             count(status.getDroppedPackets()), count(status.getKernelDrops()), count(status.getQueueDrops()),
-            Sighting.seconds(status.getDroppingSince()), Sighting.seconds(status.getLastDrop()));
+            Sighting.seconds(status.getDroppingSince()), Sighting.seconds(status.getLastDrop()),
+            Math.max(0, count(status.getFailedCommits())));
     }
 
     private static long count(final @Nullable Uint64 value) {

@@ -88,6 +88,8 @@ final class InsightWorker implements AutoCloseable {
     private final double minRecompute;
     private @Nullable Problems written;
     private volatile Snapshot snapshot = Snapshot.INACTIVE;
+    // executor-confined: rpt/failed-commits as the RPT last wrote it
+    private long pathFailedCommits;
     private volatile boolean closed;
 
     /**
@@ -146,6 +148,26 @@ final class InsightWorker implements AutoCloseable {
                     // no path yet
                 }
             }));
+        // the RPT's refused commits: a leaf of rpt, changed only when a commit was refused
+        registrations.add(dtcs.registerTreeChangeListener(
+            DOMDataTreeIdentifier.of(LogicalDatastoreType.OPERATIONAL, PathLeaves.rpt()),
+            new DOMDataTreeChangeListener() {
+                @Override
+                public void onDataTreeChanged(final List<DataTreeCandidate> changes) {
+                    final long failed = PathLeaves.failedCommits(changes);
+                    if (failed >= 0) {
+                        executor.execute(() -> {
+                            pathFailedCommits = failed;
+                            refreshLive();
+                        });
+                    }
+                }
+
+                @Override
+                public void onInitialData() {
+                    // none refused
+                }
+            }));
         ticker = executor.scheduleWithFixedDelay(() -> tick(idleRecompute), 1, 1, TimeUnit.SECONDS);
     }
 
@@ -178,7 +200,7 @@ final class InsightWorker implements AutoCloseable {
     private void refreshLive() {
         final var current = snapshot;
         if (current.active()) {
-            snapshot = current.withLive(index.agents(), index.sessionUpdates(), index.ingestLag());
+            snapshot = current.withLive(index.agents(), index.sessionUpdates(), index.ingestLag(), pathFailedCommits);
         }
     }
 
@@ -454,7 +476,8 @@ final class InsightWorker implements AutoCloseable {
         final Map<String, Map<String, Long>> frozen = new HashMap<>();
         bySwitch.forEach((k, v) -> frozen.put(k, Map.copyOf(v)));
         return new Snapshot(true, frozen, index.sessions().size(), index.paths().size(), incomplete, asymmetric,
-            summary.byKind(), List.copyOf(index.agents()), index.sessionUpdates(), index.ingestLag(), now, took);
+            summary.byKind(), List.copyOf(index.agents()), index.sessionUpdates(), index.ingestLag(), now, took,
+            pathFailedCommits);
     }
 
     @Override

@@ -100,6 +100,16 @@ final class MetricsText {
             }
         }
 
+        out.append("# HELP rst_ingest_failed_commits_total Commits of a switch's sessions that the datastore "
+            + "refused (each written again in the next commit).\n# TYPE rst_ingest_failed_commits_total counter\n");
+        for (var agent : agents) {
+            out.append("rst_ingest_failed_commits_total{switch=\"").append(escape(agent.switchId())).append("\"} ")
+                .append(agent.failedCommits()).append('\n');
+        }
+        out.append("# HELP rst_paths_failed_commits_total Commits of paths that the datastore refused (their "
+            + "paths written again whole).\n# TYPE rst_paths_failed_commits_total counter\n");
+        out.append("rst_paths_failed_commits_total ").append(s.pathFailedCommits()).append('\n');
+
         out.append("# HELP rst_ingest_session_updates_total Session updates written into a switch's flow table "
             + "(its rate is the ingest rate).\n# TYPE rst_ingest_session_updates_total counter\n");
         for (var sw : new TreeMap<>(s.sessionUpdates()).entrySet()) {

@@ -13,13 +13,17 @@ import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
 import org.opendaylight.yangtools.yang.common.QName;
+import org.opendaylight.yangtools.yang.common.Uint64;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
 import org.opendaylight.yangtools.yang.data.api.schema.DataContainerNode;
+import org.opendaylight.yangtools.yang.data.api.schema.LeafNode;
 import org.opendaylight.yangtools.yang.data.api.schema.LeafSetNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapNode;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidate;
+import org.opendaylight.yangtools.yang.data.tree.api.ModificationType;
 
 /**
  * A path's facts read from the path table's node itself, leaf by leaf, as {@link SessionLeaves}
@@ -56,6 +60,30 @@ final class PathLeaves {
     /** {@code rpt/path}: the list the insight worker follows. */
     static YangInstanceIdentifier paths() {
         return YangInstanceIdentifier.of(RPT, PATH);
+    }
+
+    private static final NodeIdentifier FAILED_COMMITS = NodeIdentifier.create(
+        QName.create(Rpt.QNAME, "failed-commits").intern());
+
+    /** {@code rpt}: followed for its {@code failed-commits}. */
+    static YangInstanceIdentifier rpt() {
+        return YangInstanceIdentifier.of(RPT);
+    }
+
+    /**
+     * {@code rpt/failed-commits} as the last of {@code changes} (registered at {@code rpt}) that
+     * touched it left it (0 when removed), or -1 when none touched it.
+     */
+    static long failedCommits(final List<DataTreeCandidate> changes) {
+        long failed = -1;
+        for (var change : changes) {
+            final var leaf = change.getRootNode().modifiedChild(FAILED_COMMITS);
+            if (leaf != null && leaf.modificationType() != ModificationType.UNMODIFIED) {
+                failed = leaf.dataAfter() instanceof LeafNode<?> after && after.body() instanceof Uint64 n
+                    ? n.longValue() : 0;
+            }
+        }
+        return failed;
     }
 
     /** The session id of a path entry's key, or {@code null} for another path argument. */

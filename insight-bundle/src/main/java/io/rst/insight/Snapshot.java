@@ -24,13 +24,15 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind
  * @param ingestLag per switch, seconds from the latest updated session's last CM message to its
  *     arrival in the datastore
  * @param takenAt seconds since the epoch
+ * @param pathFailedCommits commits of paths the datastore refused (rdma-path-table:rpt/failed-commits)
  */
 record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch, long fabricSessions, long paths,
         long incompletePaths, long asymmetricPaths, Map<ProblemKind, Long> problems, List<AgentFacts> agents,
-        Map<String, Long> sessionUpdates, Map<String, Double> ingestLag, double takenAt, double recomputeSeconds) {
+        Map<String, Long> sessionUpdates, Map<String, Double> ingestLag, double takenAt, double recomputeSeconds,
+        long pathFailedCommits) {
 
     static final Snapshot INACTIVE = new Snapshot(false, Map.of(), 0, 0, 0, 0, Map.of(), List.of(), Map.of(), Map.of(),
-        Double.NaN, 0);
+        Double.NaN, 0, 0);
 
     Snapshot {
         sessionsBySwitch = Map.copyOf(sessionsBySwitch);
@@ -42,8 +44,8 @@ record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch,
 
     /** This snapshot with the agents' facts and the ingest figures as they are now. */
     Snapshot withLive(final Collection<AgentFacts> nowAgents, final Map<String, Long> nowUpdates,
-            final Map<String, Double> nowLag) {
+            final Map<String, Double> nowLag, final long nowPathFailedCommits) {
         return new Snapshot(active, sessionsBySwitch, fabricSessions, paths, incompletePaths, asymmetricPaths,
-            problems, List.copyOf(nowAgents), nowUpdates, nowLag, takenAt, recomputeSeconds);
+            problems, List.copyOf(nowAgents), nowUpdates, nowLag, takenAt, recomputeSeconds, nowPathFailedCommits);
     }
 }

@@ -392,6 +392,18 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertTrue(text, text.contains("rst_ingest_session_updates_total{switch=\"leaf1\"} 2\n"));
         // the lag: from the session's last CM message (now - 5) to its arrival (now)
         assertTrue(text, text.contains("rst_ingest_lag_seconds{switch=\"spine1\"} 5.000000\n"));
+        assertTrue(text, text.contains("rst_paths_failed_commits_total 0\n"));
+
+        // the RPT's refused commits, as it counts them in rpt/failed-commits
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL,
+            org.opendaylight.yangtools.binding.DataObjectIdentifier.builder(
+                org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt.class).build(),
+            new org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.RptBuilder()
+                .setFailedCommits(org.opendaylight.yangtools.yang.common.Uint64.valueOf(3)).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+        final String counted = metricsOnceThey("rst_paths_failed_commits_total 3\n");
+        assertTrue(counted, counted.contains("rst_paths_failed_commits_total 3\n"));
         // every line is a comment or "name{labels} value"
         for (var line : text.split("\n")) {
             assertTrue(line, line.startsWith("# ") || line.matches("rst_[a-z_]+(\\{[^}]*\\})? [-0-9.NaN]+"));

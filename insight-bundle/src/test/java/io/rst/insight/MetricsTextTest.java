@@ -26,9 +26,9 @@ public class MetricsTextTest {
     @Test
     public void everyMetricTheDocsAndTheDashboardNameIsServed() throws Exception {
         final var snapshot = new Snapshot(true, Map.of("leaf1", Map.of("ESTABLISHED", 3L)), 3, 3, 0, 0, Map.of(),
-            List.of(new AgentFacts("leaf1", AgentState.CAPTURING, null, 1, 1, 7, 5, 3, 2, Double.NaN, Double.NaN)),
+            List.of(new AgentFacts("leaf1", AgentState.CAPTURING, null, 1, 1, 7, 5, 3, 2, Double.NaN, Double.NaN, 4)),
             Map.of("leaf1", 9L),
-            Map.of("leaf1", 0.5), 2, 0.001);
+            Map.of("leaf1", 0.5), 2, 0.001, 6);
         final var text = MetricsText.render(snapshot, 2);
         final var served = new TreeSet<String>();
         for (var line : text.split("\n")) {
@@ -49,6 +49,8 @@ public class MetricsTextTest {
         assertTrue(text, text.contains("rst_agent_last_contact_age_seconds{switch=\"leaf1\"} 1.000000\n"));
         assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"kernel\"} 3\n"));
         assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"queue\"} 2\n"));
+        assertTrue(text, text.contains("rst_ingest_failed_commits_total{switch=\"leaf1\"} 4\n"));
+        assertTrue(text, text.contains("rst_paths_failed_commits_total 6\n"));
     }
 
     @Test

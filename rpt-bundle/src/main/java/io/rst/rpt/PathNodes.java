@@ -121,6 +121,19 @@ final class PathNodes {
         return RPT_PATH;
     }
 
+    private static final QName FAILED_COMMITS = QName.create(Rpt.QNAME, "failed-commits").intern();
+    private static final YangInstanceIdentifier FAILED_COMMITS_PATH = RPT_PATH.node(FAILED_COMMITS);
+
+    /** {@code rpt/failed-commits}. */
+    static YangInstanceIdentifier failedCommitsIdentifier() {
+        return FAILED_COMMITS_PATH;
+    }
+
+    /** The {@code rpt/failed-commits} leaf. */
+    static LeafNode<org.opendaylight.yangtools.yang.common.Uint64> failedCommits(final long count) {
+        return ImmutableNodes.leafNode(FAILED_COMMITS, org.opendaylight.yangtools.yang.common.Uint64.valueOf(count));
+    }
+
     /** The empty {@code rpt} container. */
     static ContainerNode emptyRpt() {
         return ImmutableNodes.newContainerBuilder().withNodeIdentifier(RPT).build();

@@ -92,6 +92,9 @@ final class RptWorker implements AutoCloseable {
     static final Duration GATHER = Duration.ofMillis(20);
     /** Paths computed and written in one transaction at most (a backlog goes out in several). */
     private static final int MAX_PATHS_PER_TRANSACTION = 2000;
+    /** The first wait before paths of a refused commit are written again; it doubles while commits keep failing. */
+    private static final Duration RETRY_FIRST = Duration.ofMillis(100);
+    private static final Duration RETRY_MAX = Duration.ofSeconds(10);
     /**
      * How long a new session's path waits for the rest of its switches while it is incomplete:
      * a session's switches report it within a few hundred milliseconds of each other (each agent
@@ -109,7 +112,10 @@ final class RptWorker implements AutoCloseable {
     private static final SwitchSession[] NO_SWITCHES = new SwitchSession[0];
 
     private final ExecutorService executor;
-    private final DOMTransactionChain chain;
+    private final DOMDataBroker domBroker;
+    // executor-confined: replaced when the datastore fails it (a refused commit fails its chain)
+    private volatile DOMTransactionChain chain;
+    private volatile boolean closed;
     private final List<Registration> registrations = new ArrayList<>();
 
     // executor-confined: each session as each switch that saw it has it (a few switches each)
@@ -141,6 +147,13 @@ final class RptWorker implements AutoCloseable {
     private long pathsHeld;
     private long pathsUnchanged;
     private long pathsRewrittenInPart;
+    // executor-confined: paths whose commit the datastore refused, so whose state there is not
+    // known: written again whole (or deleted) by the next recomputation that takes them
+    private final Set<String> unsure = new HashSet<>();
+    private boolean retryQueued;
+    // reset by the next commit that succeeds
+    private volatile long retryDelayMillis = RETRY_FIRST.toMillis();
+    private final java.util.concurrent.atomic.AtomicLong failedCommits = new java.util.concurrent.atomic.AtomicLong();
 
     RptWorker(final DataBroker broker, final DOMDataBroker domBroker, final RpcProviderService rpcs,
             final ExecutorService executor) {
@@ -157,18 +170,8 @@ final class RptWorker implements AutoCloseable {
         this.heldDrain = CompletableFuture.delayedExecutor(Math.max(1, holdIncomplete.toMillis() / 3),
             TimeUnit.MILLISECONDS,
             executor);
-        this.chain = domBroker.createMergingTransactionChain();
-        chain.addCallback(new FutureCallback<Empty>() {
-            @Override
-            public void onSuccess(final Empty result) {
-                LOG.debug("RPT chain closed");
-            }
-
-            @Override
-            public void onFailure(final Throwable cause) {
-                LOG.error("RPT transaction chain failed; path table updates stop until restart", cause);
-            }
-        });
+        this.domBroker = domBroker;
+        this.chain = newChain();
         final var tx = chain.newWriteOnlyTransaction();
         tx.put(LogicalDatastoreType.OPERATIONAL, PathNodes.rptIdentifier(), PathNodes.emptyRpt());
         tx.commit().addCallback(logFailure("empty path table"), MoreExecutors.directExecutor());
@@ -493,29 +496,31 @@ final class RptWorker implements AutoCloseable {
         // a transaction only once there is something to write: cancelling an empty one fails the
         // datastore's ping-pong transaction chain (and with it every later path write)
         DOMDataTreeWriteTransaction tx = null;
-        int inTx = 0;
+        List<String> inTx = new ArrayList<>();
         for (var id : sessionIds) {
-            if (inTx == MAX_PATHS_PER_TRANSACTION) {
+            if (inTx.size() == MAX_PATHS_PER_TRANSACTION) {
                 // a snapshot or a topology change touches 100,000 paths: commit them as they come
-                tx.commit().addCallback(logFailure(inTx + " paths"), MoreExecutors.directExecutor());
+                commit(tx, inTx);
                 tx = null;
-                inTx = 0;
+                inTx = new ArrayList<>();
             }
+            // a path whose last commit was refused: the datastore may hold it as it was, or not at all
+            final boolean rewrite = !unsure.isEmpty() && unsure.remove(id);
             final var seenBy = sessions.get(id);
             if (seenBy == null || seenBy.length == 0) {
                 held.remove(id);
-                if (paths.remove(id) != null) {
+                if (paths.remove(id) != null || rewrite) {
                     if (tx == null) {
-                        tx = chain.newWriteOnlyTransaction();
+                        tx = newTransaction();
                     }
                     tx.delete(LogicalDatastoreType.OPERATIONAL, PathNodes.identifier(id));
-                    inTx++;
+                    inTx.add(id);
                 }
                 continue;
             }
             final var assembled = assemble(id, seenBy);
-            final var before = paths.get(id);
-            if (before == null && !(assembled.forward().complete() && assembled.reverse().complete())
+            final var before = rewrite ? null : paths.get(id);
+            if (before == null && !rewrite && !(assembled.forward().complete() && assembled.reverse().complete())
                     && holds(id, now)) {
                 continue;
             }
@@ -527,7 +532,7 @@ final class RptWorker implements AutoCloseable {
             }
             paths.put(id, assembled);
             if (tx == null) {
-                tx = chain.newWriteOnlyTransaction();
+                tx = newTransaction();
             }
             final var path = PathNodes.identifier(id);
             if (before == null) {
@@ -545,11 +550,105 @@ final class RptWorker implements AutoCloseable {
                 }
                 pathsRewrittenInPart++;
             }
-            inTx++;
+            inTx.add(id);
         }
         if (tx != null) {
-            tx.commit().addCallback(logFailure(inTx + " paths"), MoreExecutors.directExecutor());
+            commit(tx, inTx);
         }
+    }
+
+    private DOMTransactionChain newChain() {
+        final var created = domBroker.createMergingTransactionChain();
+        created.addCallback(new FutureCallback<Empty>() {
+            @Override
+            public void onSuccess(final Empty result) {
+                LOG.debug("RPT chain closed");
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                // the commits on it fail too, each bringing its paths back to be written again
+                LOG.warn("RPT transaction chain failed; a new one takes the path writes", cause);
+                executeUnlessClosed(() -> replaceChain(created));
+            }
+        });
+        return created;
+    }
+
+    private void replaceChain(final DOMTransactionChain failed) {
+        if (!closed && chain == failed) {
+            chain = newChain();
+        }
+    }
+
+    /** A transaction on the chain; a chain the datastore failed (not yet heard of) is replaced first. */
+    private DOMDataTreeWriteTransaction newTransaction() {
+        try {
+            return chain.newWriteOnlyTransaction();
+        } catch (IllegalStateException e) {
+            LOG.debug("RPT transaction chain unusable, replacing it", e);
+            chain = newChain();
+            return chain.newWriteOnlyTransaction();
+        }
+    }
+
+    /** Commits {@code tx}, which writes the paths of {@code ids}; a refusal brings them back (counted). */
+    private void commit(final DOMDataTreeWriteTransaction tx, final List<String> ids) {
+        tx.commit().addCallback(new FutureCallback<CommitInfo>() {
+            @Override
+            public void onSuccess(final CommitInfo result) {
+                retryDelayMillis = RETRY_FIRST.toMillis();
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                failedCommits.incrementAndGet();
+                LOG.warn("RPT: the datastore refused a commit of {} paths; they are written again whole: {}",
+                    ids.size(), cause.toString());
+                executeUnlessClosed(() -> refused(ids));
+            }
+        }, MoreExecutors.directExecutor());
+    }
+
+    private void refused(final List<String> ids) {
+        unsure.addAll(ids);
+        if (!retryQueued) {
+            retryQueued = true;
+            CompletableFuture.delayedExecutor(retryDelayMillis, TimeUnit.MILLISECONDS, this::executeUnlessClosed)
+                .execute(this::retry);
+            // while commits keep failing (the datastore has no leader, say), less and less often
+            retryDelayMillis = Math.min(retryDelayMillis * 2, RETRY_MAX.toMillis());
+        }
+    }
+
+    private void retry() {
+        retryQueued = false;
+        if (closed) {
+            return;
+        }
+        // how many commits were refused, for an operator (and insight's /metrics) to see
+        final var tx = newTransaction();
+        tx.put(LogicalDatastoreType.OPERATIONAL, PathNodes.failedCommitsIdentifier(),
+            PathNodes.failedCommits(failedCommits.get()));
+        commit(tx, List.of());
+        recompute(new HashSet<>(unsure));
+    }
+
+    private void executeUnlessClosed(final Runnable task) {
+        try {
+            executor.execute(() -> {
+                if (!closed) {
+                    task.run();
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("RPT closed: a commit outcome is not acted on");
+        }
+    }
+
+    /** Commits of paths the datastore refused (their paths were written again). */
+    long failedCommits() {
+        return failedCommits.get();
     }
 
     /** Whether a new session's incomplete path is still held back at {@code now}; starts its hold. */
@@ -694,6 +793,7 @@ final class RptWorker implements AutoCloseable {
         registrations.forEach(Registration::close);
         registrations.clear();
         executor.shutdown();
+        closed = true;
         chain.close();
     }
 }

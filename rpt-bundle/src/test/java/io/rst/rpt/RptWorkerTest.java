@@ -170,6 +170,44 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     /**
+     * A commit of paths that the datastore refuses is not taken as written (issue 9: nothing
+     * silently lost): the paths it carried are written again whole, on a new transaction chain
+     * (a refused commit fails the chain, and every later write on it), and the failure is counted.
+     * The refusal is the datastore's own: the path's entry is removed behind the RPT's back, so
+     * that its next write, of the part that changed, has no entry to go into.
+     */
+    @Test
+    public void aRefusedPathCommitIsWrittenAgainWholeAndLaterPathsStillGoOut() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth4");
+        putSession("spine2", "spine2-eth1", "spine2-eth2");
+        putSession("leaf2", "leaf2-eth4", "leaf2-eth1");
+        awaitPath(p -> p.isPresent() && p.orElseThrow().getForward().getComplete()
+            && p.orElseThrow().getReverse().getComplete());
+        assertEquals(0, worker.failedCommits());
+
+        final var delete = getDataBroker().newWriteOnlyTransaction();
+        delete.delete(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rpt.class)
+            .child(Path.class, new PathKey(ID)).build());
+        delete.commit().get(5, TimeUnit.SECONDS);
+        // the requester's data now seen at leaf1: the RPT writes the path's data part alone
+        putSession("leaf1", "leaf1-eth1", "leaf1-eth4", "leaf1-eth1", null);
+
+        final var again = awaitPath(p -> p.isPresent() && p.orElseThrow().getDataForward() != null);
+        assertTrue("written whole again", again.orElseThrow().getForward().getComplete()
+            && again.orElseThrow().getReverse().getComplete());
+        assertEquals(List.of("leaf1", "spine2", "leaf2"), nodes(again.orElseThrow().getForward()));
+        assertTrue("the refused commit is counted", worker.failedCommits() >= 1);
+
+        // and the paths of later sessions still go out
+        final String later = "10.9.0.2/0x00000002/10.9.0.3";
+        putSession("leaf1", later, "leaf1-eth1", "leaf1-eth4");
+        putSession("spine2", later, "spine2-eth1", "spine2-eth2");
+        putSession("leaf2", later, "leaf2-eth4", "leaf2-eth1");
+        awaitPath(later, p -> p.isPresent() && p.orElseThrow().getForward().getComplete());
+    }
+
+    /**
      * A switch's entry is written again and again with its agent's status alone (the RFT manager's
      * probe): its sessions are not looked at, no path is computed or written for it; nor for a
      * session reported again with only what no path shows changed (its data's packet count).

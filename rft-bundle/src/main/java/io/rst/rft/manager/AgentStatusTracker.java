@@ -86,6 +86,8 @@ final class AgentStatusTracker implements AutoCloseable {
         String version = "";
         String lostState = "";
         int unconfirmed;
+        // commits of the follower's sessions the datastore refused, as last written
+        long failedCommits;
         /** The drop figures last written (total, and whether dropping), -1 before any. */
         long dropsWritten = -1;
         /** The last event the controller applied from this agent's stream, as last written. */
@@ -430,8 +432,11 @@ final class AgentStatusTracker implements AutoCloseable {
         final var follower = entry.follower;
         final String lostState = follower == null ? "" : follower.lostState();
         final int unconfirmed = follower == null ? 0 : follower.unconfirmed();
+        final long failedCommits = follower == null ? entry.failedCommits : follower.failedCommits();
         final boolean changed = state != entry.state || !detail.equals(entry.detail)
-            || !lostState.equals(entry.lostState) || unconfirmed != entry.unconfirmed;
+            || !lostState.equals(entry.lostState) || unconfirmed != entry.unconfirmed
+            || failedCommits != entry.failedCommits;
+        entry.failedCommits = failedCommits;
         entry.lostState = lostState;
         entry.unconfirmed = unconfirmed;
         // drops as the status last wrote them: a new count or a start or end of dropping is news
@@ -461,6 +466,9 @@ final class AgentStatusTracker implements AutoCloseable {
         if (!lostState.isEmpty()) {
             builder.setLostState(lostState)
                 .setUnconfirmedSessions(org.opendaylight.yangtools.yang.common.Uint32.valueOf(unconfirmed));
+        }
+        if (failedCommits > 0) {
+            builder.setFailedCommits(Uint64.valueOf(failedCommits));
         }
         if (entry.lastContactMillis != 0) {
             builder.setLastContact(time(entry.lastContactMillis)).setAgentVersion(entry.version)

@@ -120,6 +120,56 @@ public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
         assertTrue(follower.rewrittenAfterFailure() > 0);
     }
 
+    /**
+     * The refused commits show where an operator looks: the switch's agent-status counts them
+     * ({@code failed-commits}, which insight's /metrics serves as rst_ingest_failed_commits_total).
+     */
+    @Test
+    public void theRefusedCommitsAreCountedInTheSwitchsAgentStatus() throws Exception {
+        final var executor = Executors.newSingleThreadScheduledExecutor();
+        final var stores = TestStores.of(this);
+        try (var worker = new RftManager.Worker(new Stores(stores.binding(), failingFirstSessionCommits(stores.dom()),
+                stores.codec()), new HttpAgentProbe(executor, node -> TOKEN, Duration.ofSeconds(2)),
+                Duration.ofMillis(200), executor, node -> TOKEN, Duration.ofSeconds(60))) {
+            final var sw = new org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder()
+                .setNodeId(new org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021
+                    .NodeId("leaf1")).setEnabled(true).setAgentTransport(
+                        org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentTransport.PlainHttp)
+                .setAgentAddress(new org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715
+                    .Host(new org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715
+                        .IpAddress(new org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types
+                            .rev130715.Ipv4Address("127.0.0.1"))))
+                .setAgentPort(new org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715
+                    .PortNumber(org.opendaylight.yangtools.yang.common.Uint16.valueOf(agent.address().getPort())))
+                .build();
+            final var tx = getDataBroker().newWriteOnlyTransaction();
+            tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("leaf1"), sw);
+            tx.commit().get(5, TimeUnit.SECONDS);
+
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            Switch last = null;
+            while (System.nanoTime() < deadline) {
+                try (var rtx = getDataBroker().newReadOnlyTransaction()) {
+                    last = rtx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))
+                        .get(5, TimeUnit.SECONDS).orElse(null);
+                }
+                if (last != null && last.nonnullSession().size() == SESSIONS && last.getAgentStatus() != null
+                        && last.getAgentStatus().getFailedCommits() != null) {
+                    break;
+                }
+                Thread.sleep(100);
+            }
+            assertEquals(2, failed.get());
+            assertEquals("every session, although the first commits failed", SESSIONS,
+                last == null ? 0 : last.nonnullSession().size());
+            final var status = last == null ? null : last.getAgentStatus();
+            assertEquals("the refused commits in the agent's status: " + status, Long.valueOf(2),
+                status == null || status.getFailedCommits() == null ? null : Long.valueOf(status.getFailedCommits().longValue()));
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
     /** The broker, except that the first {@link #toFail} commits that write sessions fail. */
     private DOMDataBroker failingFirstSessionCommits(final DOMDataBroker real) {
         return WriteInterceptor.of(real, (tx, commit) -> {

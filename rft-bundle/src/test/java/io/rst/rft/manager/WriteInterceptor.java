@@ -17,11 +17,12 @@ import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
 import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 
 /**
- * A real broker whose transaction chains' commits that write sessions go through the test: the
- * RFT manager puts sessions and merges its status, so a transaction with a put is one that writes
- * sessions. Everything else passes through to the real broker unchanged.
+ * A real broker whose transaction chains' commits that write sessions go through the test: a
+ * transaction that puts a node at or under a switch's {@code session} list is one that writes
+ * sessions (the agent's status is put too, beside them, and passes). Everything else passes through to the real broker unchanged.
  */
 final class WriteInterceptor {
     /** What a commit of a transaction that writes sessions answers instead. */
@@ -52,7 +53,9 @@ final class WriteInterceptor {
         final boolean[] writesSessions = {false};
         return (DOMDataTreeWriteTransaction) Proxy.newProxyInstance(WriteInterceptor.class.getClassLoader(),
             new Class<?>[] {DOMDataTreeWriteTransaction.class}, (proxy, method, args) -> {
-                if ("put".equals(method.getName())) {
+                if ("put".equals(method.getName()) && args[1] instanceof YangInstanceIdentifier path
+                        && path.getPathArguments().stream()
+                            .anyMatch(arg -> "session".equals(arg.getNodeType().getLocalName()))) {
                     writesSessions[0] = true;
                 }
                 if ("commit".equals(method.getName()) && args == null && writesSessions[0]) {
