@@ -34,10 +34,18 @@ import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBro
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.common.api.TransactionCommitFailedException;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentTransport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yangtools.yang.common.Uint16;
 
 /**
  * A commit of the follower's sessions that fails is not taken as written: the sessions go out
@@ -131,17 +139,10 @@ public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
         try (var worker = new RftManager.Worker(new Stores(stores.binding(), failingFirstSessionCommits(stores.dom()),
                 stores.codec()), new HttpAgentProbe(executor, node -> TOKEN, Duration.ofSeconds(2)),
                 Duration.ofMillis(200), executor, node -> TOKEN, Duration.ofSeconds(60))) {
-            final var sw = new org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder()
-                .setNodeId(new org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021
-                    .NodeId("leaf1")).setEnabled(true).setAgentTransport(
-                        org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentTransport.PlainHttp)
-                .setAgentAddress(new org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715
-                    .Host(new org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715
-                        .IpAddress(new org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types
-                            .rev130715.Ipv4Address("127.0.0.1"))))
-                .setAgentPort(new org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715
-                    .PortNumber(org.opendaylight.yangtools.yang.common.Uint16.valueOf(agent.address().getPort())))
-                .build();
+            final var sw = new SwitchBuilder().setNodeId(new NodeId("leaf1")).setEnabled(true)
+                .setAgentTransport(AgentTransport.PlainHttp)
+                .setAgentAddress(new Host(new IpAddress(new Ipv4Address("127.0.0.1"))))
+                .setAgentPort(new PortNumber(Uint16.valueOf(agent.address().getPort()))).build();
             final var tx = getDataBroker().newWriteOnlyTransaction();
             tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("leaf1"), sw);
             tx.commit().get(5, TimeUnit.SECONDS);
