@@ -95,6 +95,8 @@ final class RptWorker implements AutoCloseable {
     /** The first wait before paths of a refused commit are written again; it doubles while commits keep failing. */
     private static final Duration RETRY_FIRST = Duration.ofMillis(100);
     private static final Duration RETRY_MAX = Duration.ofSeconds(10);
+    /** How long closing waits for the recomputation under way. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
     /**
      * How long a new session's path waits for the rest of its switches while it is incomplete:
      * a session's switches report it within a few hundred milliseconds of each other (each agent
@@ -320,7 +322,7 @@ final class RptWorker implements AutoCloseable {
             applySwitches(changes, dirty);
         }
         recompute(dirty);
-        if (!pendingSwitchChanges.isEmpty() && drainQueued.compareAndSet(false, true)) {
+        if (!closed && !pendingSwitchChanges.isEmpty() && drainQueued.compareAndSet(false, true)) {
             executor.execute(this::drainSwitches);
         }
     }
@@ -790,10 +792,24 @@ final class RptWorker implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         registrations.forEach(Registration::close);
         registrations.clear();
-        executor.shutdown();
-        closed = true;
-        chain.close();
+        // the recomputation under way (its transaction open) ends first; what is queued behind it
+        // is dropped: the paths are another member's from now on, or nobody's. Closing the chain
+        // with a transaction open throws, and OpenDaylight then takes the RPT as failed to stop
+        executor.shutdownNow();
+        try {
+            if (!executor.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("RPT: a recomputation outlasted {}; its transaction chain is closed regardless", CLOSE_WAIT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            chain.close();
+        } catch (IllegalStateException e) {
+            LOG.warn("RPT: its transaction chain did not close cleanly: {}", e.getMessage());
+        }
     }
 }

@@ -109,7 +109,9 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
 
     @After
     public void stopWorker() {
-        worker.close();
+        if (worker != null) {
+            worker.close();
+        }
     }
 
     /**
@@ -205,6 +207,54 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         putSession("spine2", later, "spine2-eth1", "spine2-eth2");
         putSession("leaf2", later, "leaf2-eth4", "leaf2-eth1");
         awaitPath(later, p -> p.isPresent() && p.orElseThrow().getForward().getComplete());
+    }
+
+    /**
+     * Losing the singleton while paths are being computed and written (ownership moving to
+     * another member, or the controller stopping) closes the worker cleanly: no write of the old
+     * owner is left half-made on its transaction chain (closing a chain with a transaction still
+     * open throws, and OpenDaylight then logs the RPT as failed to stop), and nothing is written
+     * after the close returns.
+     */
+    @Test
+    public void closingWhilePathsAreWrittenLeavesNoTransactionOpen() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        final int sessions = 3000;
+        for (var hop : List.of(List.of("leaf1", "leaf1-eth1", "leaf1-eth4"), List.of("spine2", "spine2-eth1",
+                "spine2-eth2"), List.of("leaf2", "leaf2-eth4", "leaf2-eth1"))) {
+            final var tx = getDataBroker().newWriteOnlyTransaction();
+            for (int i = 0; i < sessions; i++) {
+                tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+                    .child(Switch.class, new SwitchKey(new NodeId(hop.get(0))))
+                    .child(Session.class, new SessionKey(bulkId(i))).build(),
+                    sessionBuilder(bulkId(i), hop.get(1), hop.get(2), "100.000003").build());
+            }
+            tx.commit().get(30, TimeUnit.SECONDS);
+        }
+        // the paths are being written: close now, in the middle of it
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (countPaths() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        final var closing = worker;
+        worker = null;
+        closing.close();
+        // what was committed before the close lands; then nothing more
+        Thread.sleep(300);
+        final long settled = countPaths();
+        Thread.sleep(700);
+        assertEquals("paths written well after the close", settled, countPaths());
+    }
+
+    private long countPaths() throws Exception {
+        try (var rtx = getDataBroker().newReadOnlyTransaction()) {
+            return rtx.read(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rpt.class).build())
+                .get(5, TimeUnit.SECONDS).map(rpt -> (long) rpt.nonnullPath().size()).orElse(0L);
+        }
+    }
+
+    private static String bulkId(final int i) {
+        return "10.1.0.2/0x" + String.format("%08x", 0x100 + i) + "/10.2.0.2";
     }
 
     /**
@@ -713,14 +763,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
 
     private void putSession(final String node, final String id, final String reqIngress, final String repIngress,
             final String reqDataIngress, final String repDataIngress, final String lastSeen) throws Exception {
-        final var builder = new SessionBuilder().setSessionId(id).setRequesterIp(ip(REQUESTER))
-            .setResponderIp(ip(RESPONDER)).setState(SessionState.ESTABLISHED)
-            .setFirstSeen(seconds("100.000001")).setLastSeen(seconds(lastSeen))
-            .setMessage(List.of(
-                new MessageBuilder().setSeq(Uint32.ZERO).setType(CmMessageType.REQ).setIngressTp(new TpId(reqIngress))
-                    .setTime(seconds("100.000001")).setFromRequester(true).build(),
-                new MessageBuilder().setSeq(Uint32.ONE).setType(CmMessageType.REP).setIngressTp(new TpId(repIngress))
-                    .setTime(seconds("100.000002")).setFromRequester(false).build()));
+        final var builder = sessionBuilder(id, reqIngress, repIngress, lastSeen);
         if (reqDataIngress != null) {
             builder.setRequesterData(new RequesterDataBuilder().setUdpSrcPort(new PortNumber(Uint16.valueOf(50001)))
                 .setIngressPort(reqDataIngress).setPackets(Uint64.ONE).build());
@@ -735,6 +778,18 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
             .child(Switch.class, new SwitchKey(new NodeId(node))).child(Session.class, new SessionKey(id)).build(),
             builder.build());
         tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    private static SessionBuilder sessionBuilder(final String id, final String reqIngress, final String repIngress,
+            final String lastSeen) {
+        return new SessionBuilder().setSessionId(id).setRequesterIp(ip(REQUESTER))
+            .setResponderIp(ip(RESPONDER)).setState(SessionState.ESTABLISHED)
+            .setFirstSeen(seconds("100.000001")).setLastSeen(seconds(lastSeen))
+            .setMessage(List.of(
+                new MessageBuilder().setSeq(Uint32.ZERO).setType(CmMessageType.REQ).setIngressTp(new TpId(reqIngress))
+                    .setTime(seconds("100.000001")).setFromRequester(true).build(),
+                new MessageBuilder().setSeq(Uint32.ONE).setType(CmMessageType.REP).setIngressTp(new TpId(repIngress))
+                    .setTime(seconds("100.000002")).setFromRequester(false).build()));
     }
 
     private static DateAndTime seconds(final String value) {
