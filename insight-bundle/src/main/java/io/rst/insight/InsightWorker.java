@@ -150,7 +150,7 @@ final class InsightWorker implements AutoCloseable {
             }));
         // the RPT's refused commits: a leaf of rpt, changed only when a commit was refused
         registrations.add(dtcs.registerTreeChangeListener(
-            DOMDataTreeIdentifier.of(LogicalDatastoreType.OPERATIONAL, PathLeaves.rpt()),
+            DOMDataTreeIdentifier.of(LogicalDatastoreType.OPERATIONAL, PathLeaves.failedCommitsPath()),
             new DOMDataTreeChangeListener() {
                 @Override
                 public void onDataTreeChanged(final List<DataTreeCandidate> changes) {

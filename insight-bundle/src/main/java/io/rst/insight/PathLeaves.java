@@ -65,20 +65,23 @@ final class PathLeaves {
     private static final NodeIdentifier FAILED_COMMITS = NodeIdentifier.create(
         QName.create(Rpt.QNAME, "failed-commits").intern());
 
-    /** {@code rpt}: followed for its {@code failed-commits}. */
-    static YangInstanceIdentifier rpt() {
-        return YangInstanceIdentifier.of(RPT);
+    /**
+     * {@code rpt/failed-commits}, followed by itself: a listener there hears of nothing but its
+     * changes (one at {@code rpt} would be told of every commit of paths).
+     */
+    static YangInstanceIdentifier failedCommitsPath() {
+        return YangInstanceIdentifier.of(RPT, FAILED_COMMITS);
     }
 
     /**
-     * {@code rpt/failed-commits} as the last of {@code changes} (registered at {@code rpt}) that
-     * touched it left it (0 when removed), or -1 when none touched it.
+     * {@code rpt/failed-commits} as the last of {@code changes} (registered at the leaf) left it
+     * (0 when removed), or -1 when none changed it.
      */
     static long failedCommits(final List<DataTreeCandidate> changes) {
         long failed = -1;
         for (var change : changes) {
-            final var leaf = change.getRootNode().modifiedChild(FAILED_COMMITS);
-            if (leaf != null && leaf.modificationType() != ModificationType.UNMODIFIED) {
+            final var leaf = change.getRootNode();
+            if (leaf.modificationType() != ModificationType.UNMODIFIED) {
                 failed = leaf.dataAfter() instanceof LeafNode<?> after && after.body() instanceof Uint64 n
                     ? n.longValue() : 0;
             }

@@ -34,6 +34,7 @@ import org.opendaylight.yangtools.binding.EnumTypeObject;
 import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint64;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
@@ -130,8 +131,8 @@ final class PathNodes {
     }
 
     /** The {@code rpt/failed-commits} leaf. */
-    static LeafNode<org.opendaylight.yangtools.yang.common.Uint64> failedCommits(final long count) {
-        return ImmutableNodes.leafNode(FAILED_COMMITS, org.opendaylight.yangtools.yang.common.Uint64.valueOf(count));
+    static LeafNode<Uint64> failedCommits(final long count) {
+        return ImmutableNodes.leafNode(FAILED_COMMITS, Uint64.valueOf(count));
     }
 
     /** The empty {@code rpt} container. */

@@ -26,7 +26,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
@@ -155,7 +157,7 @@ final class RptWorker implements AutoCloseable {
     private boolean retryQueued;
     // reset by the next commit that succeeds
     private volatile long retryDelayMillis = RETRY_FIRST.toMillis();
-    private final java.util.concurrent.atomic.AtomicLong failedCommits = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong failedCommits = new AtomicLong();
 
     RptWorker(final DataBroker broker, final DOMDataBroker domBroker, final RpcProviderService rpcs,
             final ExecutorService executor) {
@@ -643,7 +645,7 @@ final class RptWorker implements AutoCloseable {
                     task.run();
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             LOG.debug("RPT closed: a commit outcome is not acted on");
         }
     }

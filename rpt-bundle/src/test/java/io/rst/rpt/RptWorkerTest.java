@@ -181,9 +181,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     @Test
     public void aRefusedPathCommitIsWrittenAgainWholeAndLaterPathsStillGoOut() throws Exception {
         writeFabric(LogicalDatastoreType.CONFIGURATION, true);
-        putSession("leaf1", "leaf1-eth1", "leaf1-eth4");
-        putSession("spine2", "spine2-eth1", "spine2-eth2");
-        putSession("leaf2", "leaf2-eth4", "leaf2-eth1");
+        putAcrossSpine2(ID);
         awaitPath(p -> p.isPresent() && p.orElseThrow().getForward().getComplete()
             && p.orElseThrow().getReverse().getComplete());
         assertEquals(0, worker.failedCommits());
@@ -203,9 +201,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
 
         // and the paths of later sessions still go out
         final String later = "10.9.0.2/0x00000002/10.9.0.3";
-        putSession("leaf1", later, "leaf1-eth1", "leaf1-eth4");
-        putSession("spine2", later, "spine2-eth1", "spine2-eth2");
-        putSession("leaf2", later, "leaf2-eth4", "leaf2-eth1");
+        putAcrossSpine2(later);
         awaitPath(later, p -> p.isPresent() && p.orElseThrow().getForward().getComplete());
     }
 
@@ -220,8 +216,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     public void closingWhilePathsAreWrittenLeavesNoTransactionOpen() throws Exception {
         writeFabric(LogicalDatastoreType.CONFIGURATION, true);
         final int sessions = 3000;
-        for (var hop : List.of(List.of("leaf1", "leaf1-eth1", "leaf1-eth4"), List.of("spine2", "spine2-eth1",
-                "spine2-eth2"), List.of("leaf2", "leaf2-eth4", "leaf2-eth1"))) {
+        for (var hop : ACROSS_SPINE2) {
             final var tx = getDataBroker().newWriteOnlyTransaction();
             for (int i = 0; i < sessions; i++) {
                 tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
@@ -244,6 +239,17 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         final long settled = countPaths();
         Thread.sleep(700);
         assertEquals("paths written well after the close", settled, countPaths());
+    }
+
+    /** Each switch of the path leaf1 -> spine2 -> leaf2, with where the REQ and the REP entered it. */
+    private static final List<List<String>> ACROSS_SPINE2 = List.of(List.of("leaf1", "leaf1-eth1", "leaf1-eth4"),
+        List.of("spine2", "spine2-eth1", "spine2-eth2"), List.of("leaf2", "leaf2-eth4", "leaf2-eth1"));
+
+    /** The session {@code id} at each switch of leaf1 -> spine2 -> leaf2. */
+    private void putAcrossSpine2(final String id) throws Exception {
+        for (var hop : ACROSS_SPINE2) {
+            putSession(hop.get(0), id, hop.get(1), hop.get(2));
+        }
     }
 
     private long countPaths() throws Exception {
