@@ -351,12 +351,24 @@ final class LabBench {
     static final String GC_CONCURRENT = "GC concurrent";
     static final String GC_PAUSES = "GC pauses";
     static final String JIT = "JIT";
+    static final String DATASTORE = "datastore";
+    static final String RFT = "RFT (agent streams, followers)";
+    static final String RPT = "RPT";
+    static final String INSIGHT = "insight";
+    static final String RESTCONF = "RESTCONF (the bench's asks)";
     static final String REST = "the rest";
+    /** The groups in the order {@link #cpuSplit} prints them. */
+    static final List<String> GROUPS = List.of(GC_CONCURRENT, GC_PAUSES, JIT, DATASTORE, RFT, RPT, INSIGHT, RESTCONF,
+        REST);
 
     /**
-     * What a controller thread's CPU goes to, by its name: the garbage collector's concurrent
-     * threads (G1's marking, its remembered-set refinement and service thread; ZGC's), its
-     * stop-the-world workers, the JIT compilers, and the rest (RST, the datastore, Jetty...).
+     * What a controller thread's CPU goes to, by its name (/proc's comm: at most 15 characters):
+     * the garbage collector's concurrent threads (G1's marking, its remembered-set refinement and
+     * service thread; ZGC's), its stop-the-world workers, the JIT compilers, the datastore's
+     * dispatchers (its shards' actors: serialising, applying and publishing commits), RST's RFT
+     * manager (the agents' HTTP streams and TLS, and the followers' virtual threads, which run on
+     * the ForkJoinPool's carriers), the RPT, insight, Jetty (RESTCONF; in the bench, its own
+     * asks for paths), and the rest.
      */
     static String threadGroup(final String comm) {
         if (comm.startsWith("G1 Conc") || comm.startsWith("G1 Refine") || comm.startsWith("G1 Service")
@@ -368,6 +380,21 @@ final class LabBench {
         }
         if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
             return JIT;
+        }
+        if (comm.startsWith("opendaylight-cl")) {
+            return DATASTORE;
+        }
+        if (comm.startsWith("rst-rft") || comm.startsWith("rst-follow") || comm.startsWith("ForkJoinPool-")) {
+            return RFT;
+        }
+        if (comm.startsWith("rst-rpt")) {
+            return RPT;
+        }
+        if (comm.startsWith("rst-insight")) {
+            return INSIGHT;
+        }
+        if (comm.startsWith("qtp")) {
+            return RESTCONF;
         }
         return REST;
     }
@@ -400,7 +427,7 @@ final class LabBench {
     /** "GC concurrent 1.0 s, ..." : what each group took between two {@link #threadCpuSeconds} readings. */
     static String cpuSplit(final Map<String, Double> before, final Map<String, Double> after) {
         final var sb = new StringBuilder();
-        for (var group : List.of(GC_CONCURRENT, GC_PAUSES, JIT, REST)) {
+        for (var group : GROUPS) {
             final double d = after.getOrDefault(group, 0.0) - before.getOrDefault(group, 0.0);
             sb.append(sb.isEmpty() ? "" : ", ").append(group).append(String.format(" %.1f s", Math.max(0, d)));
         }

@@ -38,10 +38,18 @@ class LabBenchTest {
         assertEquals(LabBench.GC_PAUSES, LabBench.threadGroup("GC Thread#1"));
         assertEquals(LabBench.JIT, LabBench.threadGroup("C2 CompilerThre"));
         assertEquals(LabBench.JIT, LabBench.threadGroup("C1 CompilerThre"));
-        assertEquals(LabBench.REST, LabBench.threadGroup("rst-rft-manager"));
-        assertEquals(LabBench.REST, LabBench.threadGroup("opendaylight-cl"));
+        assertEquals(LabBench.RFT, LabBench.threadGroup("rst-rft-manager"));
+        assertEquals(LabBench.RFT, LabBench.threadGroup("rst-rft-http-3"));
+        assertEquals(LabBench.RFT, LabBench.threadGroup("ForkJoinPool-1-"));
+        assertEquals(LabBench.DATASTORE, LabBench.threadGroup("opendaylight-cl"));
+        assertEquals(LabBench.RPT, LabBench.threadGroup("rst-rpt"));
+        assertEquals(LabBench.INSIGHT, LabBench.threadGroup("rst-insight"));
+        assertEquals(LabBench.RESTCONF, LabBench.threadGroup("qtp1790214397-1"));
+        assertEquals(LabBench.REST, LabBench.threadGroup("ForkJoinPool.co"));
+        assertEquals(LabBench.REST, LabBench.threadGroup("pool-7-thread-1"));
         // a group that only the second reading has counts from zero; none goes below zero
-        assertEquals("GC concurrent 3.0 s, GC pauses 0.5 s, JIT 0.0 s, the rest 10.0 s",
+        assertEquals("GC concurrent 3.0 s, GC pauses 0.5 s, JIT 0.0 s, datastore 0.0 s, RFT (agent streams, followers) "
+            + "0.0 s, RPT 0.0 s, insight 0.0 s, RESTCONF (the bench's asks) 0.0 s, the rest 10.0 s",
             LabBench.cpuSplit(Map.of(LabBench.GC_PAUSES, 1.0, LabBench.JIT, 2.0, LabBench.REST, 5.0),
                 Map.of(LabBench.GC_CONCURRENT, 3.0, LabBench.GC_PAUSES, 1.5, LabBench.JIT, 1.0, LabBench.REST, 15.0)));
     }
