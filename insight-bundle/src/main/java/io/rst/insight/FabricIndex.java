@@ -8,18 +8,81 @@
 package io.rst.insight;
 
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 
 /**
  * The fabric as the detectors and metrics see it: every session's sightings (one per switch that
  * saw it), every path, every agent's status, and per switch how many session updates arrived.
  * Fed by the datastore listeners; owned by the insight worker's one thread, never shared.
+ *
+ * <p>Beside them it keeps, as each sighting and path comes and goes, what the detectors and the
+ * metrics would otherwise find by walking every session at each recomputation (300,000 sessions
+ * in the lab bench, a core's second each time): the sessions that may have failed, each switch's
+ * sessions by state, the set-ups of each pair of endpoints in time order (with which of them
+ * changed since the flapping detector last looked), and the paths that are asymmetric or whose
+ * data went apart, grouped as their problems group them.
  */
 final class FabricIndex {
+    /** A session's endpoints as the flapping detector groups set-ups: requester, responder, service. */
+    record Ends(String requester, String responder, @Nullable String service) {
+    }
+
+    /** A session's set-up: when it was first seen, and whether it ended. */
+    record SetUp(Ends ends, double time, String sessionId, boolean ended) {
+        static final Comparator<SetUp> ORDER = Comparator.comparingDouble(SetUp::time)
+            .thenComparing(SetUp::sessionId);
+
+        /**
+         * The set-up the sightings tell, from those that know the roles: null when none does or
+         * an end or the time is missing.
+         */
+        static @Nullable SetUp of(final String sessionId, final Collection<Sighting> sightings) {
+            String requester = null;
+            String responder = null;
+            String service = null;
+            double first = Double.NaN;
+            boolean ended = false;
+            boolean known = false;
+            for (var s : sightings) {
+                if (!s.rolesKnown()) {
+                    continue;
+                }
+                known = true;
+                requester = requester == null ? s.requesterIp() : requester;
+                responder = responder == null ? s.responderIp() : responder;
+                service = service == null ? s.serviceId() : service;
+                first = Double.isNaN(first) || s.firstSeen() < first ? s.firstSeen() : first;
+                final var state = s.state();
+                ended |= state == SessionState.REJECTED || state == SessionState.TIMEDOUT
+                    || state == SessionState.CLOSED;
+            }
+            if (!known || requester == null || responder == null || Double.isNaN(first)) {
+                return null;
+            }
+            return new SetUp(new Ends(requester, responder, service), first, sessionId, ended);
+        }
+    }
+
+    /**
+     * The set-ups of one pair of endpoints, in time order, and the flapping detector's finding
+     * for them, valid until a set-up of theirs changes ({@code dirty}).
+     */
+    static final class SetUps {
+        final TreeSet<SetUp> inOrder = new TreeSet<>(SetUp.ORDER);
+        boolean dirty = true;
+        @Nullable Problem problem;
+    }
+
     /** Session ID to the switches that saw it; most sessions are seen by 1 to 5 switches. */
     private final Map<String, Map<String, Sighting>> sessions = new HashMap<>();
     /** Switch to the sessions it saw: what a switch's removal or rewrite touches, without a scan. */
@@ -29,11 +92,23 @@ final class FabricIndex {
     private final Map<String, Long> sessionUpdates = new HashMap<>();
     /** Per switch, seconds from the latest updated session's last CM message to its arrival here. */
     private final Map<String, Double> ingestLag = new HashMap<>();
+    /** Sessions a switch saw rejected, timed out or disconnecting: the only ones that can have failed. */
+    private final Set<String> troubled = new HashSet<>();
+    /** Per switch, how many of its sessions are in each state (by the state's YANG name). */
+    private final Map<String, Map<String, Long>> statesBySwitch = new HashMap<>();
+    private final Map<Ends, SetUps> setUps = new HashMap<>();
+    /** Asymmetric paths by their two routes ("forward|reverse"), each group's session IDs in order. */
+    private final Map<String, TreeSet<String>> asymmetricByRoutes = new HashMap<>();
+    /** Paths whose data went apart from their CM, by where (their anomalies), session IDs in order. */
+    private final Map<String, TreeSet<String>> dataApartByWhere = new HashMap<>();
+    private long incompletePaths;
+    private long asymmetricPaths;
 
     /** Records a switch's (new or changed) view of a session; returns the view it replaced. */
     @Nullable Sighting putSighting(final Sighting sighting, final String sessionId, final double now) {
-        final var before = sessions.computeIfAbsent(sessionId, id -> new HashMap<>(4)).put(sighting.switchId(),
-            sighting);
+        final var bySwitch = sessions.computeIfAbsent(sessionId, id -> new HashMap<>(4));
+        final var setUpBefore = SetUp.of(sessionId, bySwitch.values());
+        final var before = bySwitch.put(sighting.switchId(), sighting);
         if (before == null) {
             sessionsBySwitch.computeIfAbsent(sighting.switchId(), k -> new HashSet<>()).add(sessionId);
         }
@@ -43,6 +118,9 @@ final class FabricIndex {
             if (!Double.isNaN(sighting.lastSeen())) {
                 ingestLag.put(sighting.switchId(), Math.max(0, now - sighting.lastSeen()));
             }
+            countState(before, -1);
+            countState(sighting, 1);
+            changed(sessionId, bySwitch, setUpBefore);
         }
         return before;
     }
@@ -50,15 +128,75 @@ final class FabricIndex {
     void removeSighting(final String switchId, final String sessionId) {
         final var bySwitch = sessions.get(sessionId);
         if (bySwitch != null) {
-            bySwitch.remove(switchId);
+            final var setUpBefore = SetUp.of(sessionId, bySwitch.values());
+            final var removed = bySwitch.remove(switchId);
             if (bySwitch.isEmpty()) {
                 sessions.remove(sessionId);
+            }
+            if (removed != null) {
+                countState(removed, -1);
+                changed(sessionId, bySwitch, setUpBefore);
             }
         }
         final var ids = sessionsBySwitch.get(switchId);
         if (ids != null) {
             ids.remove(sessionId);
         }
+    }
+
+    private void countState(final @Nullable Sighting sighting, final long delta) {
+        if (sighting == null || sighting.state() == null) {
+            return;
+        }
+        final var byState = statesBySwitch.computeIfAbsent(sighting.switchId(), k -> new HashMap<>());
+        if (byState.merge(sighting.state().getName(), delta, Long::sum) == 0) {
+            byState.remove(sighting.state().getName());
+            if (byState.isEmpty()) {
+                statesBySwitch.remove(sighting.switchId());
+            }
+        }
+    }
+
+    /** A session's sightings changed: where it counts among the troubled and the set-ups follows. */
+    private void changed(final String sessionId, final Map<String, Sighting> bySwitch,
+            final @Nullable SetUp setUpBefore) {
+        if (troubled(bySwitch.values())) {
+            troubled.add(sessionId);
+        } else {
+            troubled.remove(sessionId);
+        }
+        final var setUpAfter = SetUp.of(sessionId, bySwitch.values());
+        if (!Objects.equals(setUpBefore, setUpAfter)) {
+            if (setUpBefore != null) {
+                final var group = setUps.get(setUpBefore.ends());
+                if (group != null) {
+                    group.inOrder.remove(setUpBefore);
+                    group.dirty = true;
+                    if (group.inOrder.isEmpty()) {
+                        setUps.remove(setUpBefore.ends());
+                    }
+                }
+            }
+            if (setUpAfter != null) {
+                setUps.computeIfAbsent(setUpAfter.ends(), k -> new SetUps()).inOrder.add(setUpAfter);
+            }
+        }
+        if (setUpAfter != null) {
+            // the switches that saw it are part of the finding too
+            setUps.get(setUpAfter.ends()).dirty = true;
+        }
+    }
+
+    /** Whether a switch saw the session rejected, timed out or disconnecting. */
+    private static boolean troubled(final Collection<Sighting> sightings) {
+        for (var s : sightings) {
+            final var state = s.state();
+            if (state == SessionState.REJECTED || state == SessionState.TIMEDOUT
+                    || state == SessionState.DISCONNECTING || s.saw(CmMessageType.REJ)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The sessions a switch saw (a copy: the caller may change the index while it walks them). */
@@ -78,23 +216,119 @@ final class FabricIndex {
 
     Collection<Sighting> sightings(final String sessionId) {
         final var bySwitch = sessions.get(sessionId);
-        return bySwitch == null ? java.util.List.of() : bySwitch.values();
+        return bySwitch == null ? List.of() : bySwitch.values();
     }
 
-    Map<String, Map<String, Sighting>> sessions() {
-        return sessions;
+    /** The switches that saw a session. */
+    Set<String> seenBy(final String sessionId) {
+        final var bySwitch = sessions.get(sessionId);
+        return bySwitch == null ? Set.of() : bySwitch.keySet();
+    }
+
+    /** How many sessions the index holds. */
+    int sessionCount() {
+        return sessions.size();
+    }
+
+    /**
+     * The sessions that a switch saw rejected, timed out or disconnecting: a superset of those
+     * {@link ProblemDetector#verdict} finds failed (it finds none among the others).
+     */
+    Set<String> troubled() {
+        return troubled;
+    }
+
+    /** Per switch, its sessions by state: only states it has sessions in. */
+    Map<String, Map<String, Long>> statesBySwitch() {
+        return statesBySwitch;
+    }
+
+    /** Set-ups by endpoints, each group in time order. */
+    Map<Ends, SetUps> setUps() {
+        return setUps;
     }
 
     @Nullable PathFacts putPath(final PathFacts path) {
-        return paths.put(path.sessionId(), path);
+        final var before = paths.put(path.sessionId(), path);
+        unindex(before);
+        index(path);
+        return before;
     }
 
     void removePath(final String sessionId) {
-        paths.remove(sessionId);
+        unindex(paths.remove(sessionId));
+    }
+
+    private void index(final PathFacts path) {
+        incompletePaths += path.complete() ? 0 : 1;
+        if (path.asymmetric()) {
+            asymmetricPaths++;
+            asymmetricByRoutes.computeIfAbsent(routes(path), k -> new TreeSet<>()).add(path.sessionId());
+        }
+        if (!path.dataApart().isEmpty()) {
+            dataApartByWhere.computeIfAbsent(where(path), k -> new TreeSet<>()).add(path.sessionId());
+        }
+    }
+
+    private void unindex(final @Nullable PathFacts path) {
+        if (path == null) {
+            return;
+        }
+        incompletePaths -= path.complete() ? 0 : 1;
+        if (path.asymmetric()) {
+            asymmetricPaths--;
+            remove(asymmetricByRoutes, routes(path), path.sessionId());
+        }
+        if (!path.dataApart().isEmpty()) {
+            remove(dataApartByWhere, where(path), path.sessionId());
+        }
+    }
+
+    private static void remove(final Map<String, TreeSet<String>> groups, final String key, final String id) {
+        final var ids = groups.get(key);
+        if (ids != null && ids.remove(id) && ids.isEmpty()) {
+            groups.remove(key);
+        }
+    }
+
+    /** An asymmetric path's group: its forward and its reverse route. */
+    static String routes(final PathFacts path) {
+        return String.join(" > ", path.forward()) + "|" + String.join(" > ", path.reverse());
+    }
+
+    /** A path's group among those whose data went apart: where, in words. */
+    static String where(final PathFacts path) {
+        return String.join("; ", path.dataApart());
+    }
+
+    @Nullable PathFacts path(final String sessionId) {
+        return paths.get(sessionId);
     }
 
     Collection<PathFacts> paths() {
         return paths.values();
+    }
+
+    int pathCount() {
+        return paths.size();
+    }
+
+    long incompletePaths() {
+        return incompletePaths;
+    }
+
+    long asymmetricPaths() {
+        return asymmetricPaths;
+    }
+
+    /** Asymmetric paths by routes ({@link #routes}), each group's session IDs in order. */
+    Map<String, TreeSet<String>> asymmetricByRoutes() {
+        return asymmetricByRoutes;
+    }
+
+    /** Paths whose data went apart, by {@link #where}, each group's session IDs in order. */
+    Map<String, TreeSet<String>> dataApartByWhere() {
+        return dataApartByWhere;
     }
 
     @Nullable AgentFacts putAgent(final AgentFacts agent) {

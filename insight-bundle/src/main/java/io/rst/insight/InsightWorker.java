@@ -64,8 +64,11 @@ import org.slf4j.LoggerFactory;
  */
 final class InsightWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InsightWorker.class);
-    /** The share of one core the problems' recomputation may take at most. */
-    static final double SHARE = 0.1;
+    /**
+     * The share of one core the problems' recomputation may take at most: with the index's own
+     * groups (FabricIndex) one takes about 0.3 s at 300,000 sessions, so every 6 s at most there.
+     */
+    static final double SHARE = 0.05;
     static final DataObjectIdentifier<Problems> PROBLEMS = DataObjectIdentifier.builder(Problems.class).build();
 
     private final DataBroker broker;
@@ -193,7 +196,7 @@ final class InsightWorker implements AutoCloseable {
     /**
      * The snapshot's agents' facts and ingest figures as they are now. A recomputation of the
      * problems comes at most once a second, and as rarely as once a minute when one takes long
-     * (it may take a tenth of a core, {@link #SHARE}): the lab bench saw /metrics'
+     * (it may take a twentieth of a core, {@link #SHARE}): the lab bench saw /metrics'
      * rst_agent_last_event_seq stand still through a whole minute of a loaded controller while
      * the agents ran 78,000 events ahead. These few values follow each change instead.
      */
@@ -410,7 +413,7 @@ final class InsightWorker implements AutoCloseable {
 
     /**
      * Recomputes when something changed and a second passed, or when idleRecompute passed; never
-     * sooner than {@link #SHARE} allows after the last recomputation: a scan of 100,000 sessions
+     * sooner than {@link #SHARE} allows after the last recomputation: a recomputation over 100,000 sessions
      * must not take the CPU the flow and path tables' own ingest needs.
      */
     private void tick(final double idleRecompute) {
@@ -455,29 +458,15 @@ final class InsightWorker implements AutoCloseable {
     }
 
     private Snapshot snapshot(final ProblemSummary summary, final double now, final double took) {
+        // the counts the index keeps as sightings and paths come and go: no walk of every session
         final Map<String, Map<String, Long>> bySwitch = new HashMap<>();
-        for (var sightings : index.sessions().values()) {
-            for (var s : sightings.values()) {
-                if (s.state() != null) {
-                    bySwitch.computeIfAbsent(s.switchId(), k -> new HashMap<>()).merge(s.state().getName(), 1L,
-                        Long::sum);
-                }
-            }
-        }
+        index.statesBySwitch().forEach((node, byState) -> bySwitch.put(node, Map.copyOf(byState)));
         for (var agent : index.agents()) {
-            bySwitch.computeIfAbsent(agent.switchId(), k -> new HashMap<>());
+            bySwitch.putIfAbsent(agent.switchId(), Map.of());
         }
-        long incomplete = 0;
-        long asymmetric = 0;
-        for (var path : index.paths()) {
-            incomplete += path.complete() ? 0 : 1;
-            asymmetric += path.asymmetric() ? 1 : 0;
-        }
-        final Map<String, Map<String, Long>> frozen = new HashMap<>();
-        bySwitch.forEach((k, v) -> frozen.put(k, Map.copyOf(v)));
-        return new Snapshot(true, frozen, index.sessions().size(), index.paths().size(), incomplete, asymmetric,
-            summary.byKind(), List.copyOf(index.agents()), index.sessionUpdates(), index.ingestLag(), now, took,
-            pathFailedCommits);
+        return new Snapshot(true, bySwitch, index.sessionCount(), index.pathCount(), index.incompletePaths(),
+            index.asymmetricPaths(), summary.byKind(), List.copyOf(index.agents()), index.sessionUpdates(),
+            index.ingestLag(), now, took, pathFailedCommits);
     }
 
     @Override

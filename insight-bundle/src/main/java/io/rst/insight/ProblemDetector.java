@@ -98,7 +98,8 @@ final class ProblemDetector {
             timedOut |= state == SessionState.TIMEDOUT;
             disconnecting |= state == SessionState.DISCONNECTING;
             finished |= state == SessionState.CLOSED || s.saw(CmMessageType.DREP);
-            if (reason < 0) {
+            if (s.rejectReason() >= 0 && (reason < 0 || s.rejectReason() < reason)) {
+                // switches that disagree (none should: they saw the same REJ): the same one whatever their order
                 reason = s.rejectReason();
             }
             last = Double.isNaN(last) || s.lastSeen() > last ? s.lastSeen() : last;
@@ -106,8 +107,12 @@ final class ProblemDetector {
             responder = responder == null ? s.responderIp() : responder;
         }
         if (rejected) {
-            // the first switch to see the REJ is where it entered the fabric: the rejecting side's edge
+            // the first switch to see the REJ is where it entered the fabric: the rejecting side's
+            // edge; its reason is that REJ's
             final var at = earliest(sightings, Sighting::rej);
+            if (at != null && at.rejectReason() >= 0) {
+                reason = at.rejectReason();
+            }
             return new Verdict(ProblemKind.Rejected, RejectReasons.text(reason), reason, at == null ? null
                 : at.switchId(), at == null || at.rej() == null ? null : at.rej().tp(), requester, responder, last, true);
         }
@@ -147,8 +152,10 @@ final class ProblemDetector {
             final java.util.function.Function<Sighting, Sighting.@Nullable Seen> message, final @Nullable String requester,
             final @Nullable String responder, final double last, final boolean failed,
             final Collection<Sighting> sightings) {
-        // without the message's own sighting (a switch that only timed it out), any switch that saw the session
-        final var where = at != null ? at : sightings.iterator().next();
+        // without the message's own sighting (a switch that only timed it out), the first switch by
+        // name that saw the session
+        final var where = at != null ? at
+            : sightings.stream().min(java.util.Comparator.comparing(Sighting::switchId)).orElseThrow();
         final var seen = at == null ? null : message.apply(at);
         return new Verdict(kind, why, -1, where.switchId(), seen == null ? null : seen.tp(), requester, responder,
             last, failed);
@@ -159,7 +166,8 @@ final class ProblemDetector {
         Sighting best = null;
         for (var s : sightings) {
             final var seen = message.apply(s);
-            if (seen != null && (best == null || seen.time() < message.apply(best).time())) {
+            // a tie goes to the first switch by name, whatever the order they come in
+            if (seen != null && (best == null || before(seen.time(), s, message.apply(best).time(), best))) {
                 best = s;
             }
         }
@@ -171,24 +179,36 @@ final class ProblemDetector {
         Sighting best = null;
         for (var s : sightings) {
             final var seen = message.apply(s);
-            if (seen != null && (best == null || seen.time() > message.apply(best).time())) {
+            if (seen != null && (best == null || before(message.apply(best).time(), s, seen.time(), best))) {
                 best = s;
             }
         }
         return best;
     }
 
+    /**
+     * Whether {@code timeA} comes before {@code timeB} (for {@link #latest}, swapped), a tie going to
+     * the sighting {@code s} when its switch's name comes before {@code best}'s: the same choice
+     * whatever order the switches come in.
+     */
+    private static boolean before(final double timeA, final Sighting s, final double timeB, final Sighting best) {
+        final int c = Double.compare(timeA, timeB);
+        return c < 0 || c == 0 && s.switchId().compareTo(best.switchId()) < 0;
+    }
+
     /** Rejected, REQ/REP/DREQ unanswered: grouped by kind, cause, switch and port. */
     private List<Problem> sessionProblems(final FabricIndex index, final double now) {
         final var groups = new Groups();
-        for (var entry : index.sessions().entrySet()) {
-            final var verdict = verdict(entry.getValue().values(), now);
+        // a session no switch saw rejected, timed out or disconnecting has no verdict: the index
+        // keeps the others apart as they change
+        for (var sessionId : index.troubled()) {
+            final var verdict = verdict(index.sightings(sessionId), now);
             if (verdict == null) {
                 continue;
             }
             final var kind = verdict.kind();
             final String id = kind + "|" + verdict.reason() + "|" + verdict.node() + "|" + verdict.tp();
-            if (groups.counted(id, entry.getKey(), verdict.time(), verdict.time())) {
+            if (groups.counted(id, sessionId, verdict.time(), verdict.time())) {
                 // a group's words and place are its first session's: only the count grows
                 continue;
             }
@@ -209,7 +229,7 @@ final class ProblemDetector {
             }
             groups.add(id, kind,
                 kind == ProblemKind.Rejected || verdict.failed() ? Severity.Critical : Severity.Warning, title, detail,
-                verdict.node(), verdict.tp(), verdict.rejectReason(), verdict.reason(), null, null, entry.getKey(),
+                verdict.node(), verdict.tp(), verdict.rejectReason(), verdict.reason(), null, null, sessionId,
                 verdict.time(), places);
         }
         return groups.problems();
@@ -218,91 +238,73 @@ final class ProblemDetector {
     /**
      * The same endpoints (requester, responder, service) set up again and again: within the
      * densest window of the flap window's length, at least flapSetups set-ups, flapEnded ended.
+     * The index keeps each pair's set-ups in time order and says which pairs changed; a finding
+     * stands until its pair's set-ups change (the window does not move with the clock).
      */
     private List<Problem> flapping(final FabricIndex index) {
-        // a set-up: its time, whether it ended, and the switches that saw it (the index's own
-        // map, not a copy: read only below, on this thread). A recomputation walks every session
-        // and keeps these until it ends, which on a loaded controller outlasts young collections:
-        // nothing per session beyond this record and the key
-        record SetUp(String sessionId, double time, boolean ended, Map<String, Sighting> seenBy) {
-        }
-        record Ends(String requester, String responder, @Nullable String service) {
-        }
-        final Map<Ends, List<SetUp>> byEndpoints = new HashMap<>();
-        for (var entry : index.sessions().entrySet()) {
-            String requester = null;
-            String responder = null;
-            String service = null;
-            double first = Double.NaN;
-            boolean ended = false;
-            boolean known = false;
-            for (var s : entry.getValue().values()) {
-                if (!s.rolesKnown()) {
-                    continue;
-                }
-                known = true;
-                requester = requester == null ? s.requesterIp() : requester;
-                responder = responder == null ? s.responderIp() : responder;
-                service = service == null ? s.serviceId() : service;
-                first = Double.isNaN(first) || s.firstSeen() < first ? s.firstSeen() : first;
-                final var state = s.state();
-                ended |= state == SessionState.REJECTED || state == SessionState.TIMEDOUT
-                    || state == SessionState.CLOSED;
-            }
-            if (!known || requester == null || responder == null || Double.isNaN(first)) {
-                continue;
-            }
-            byEndpoints.computeIfAbsent(new Ends(requester, responder, service), k -> new ArrayList<>())
-                .add(new SetUp(entry.getKey(), first, ended, entry.getValue()));
-        }
         final var out = new ArrayList<Problem>();
-        for (var entry : byEndpoints.entrySet()) {
-            final var list = entry.getValue();
-            if (list.size() < options.flapSetups()) {
-                continue;
+        for (var entry : index.setUps().entrySet()) {
+            final var group = entry.getValue();
+            if (group.dirty) {
+                group.problem = flapping(index, entry.getKey(), group.inOrder);
+                group.dirty = false;
             }
-            list.sort(Comparator.comparingDouble(SetUp::time).thenComparing(SetUp::sessionId));
-            int bestFrom = 0;
-            int bestTo = -1;
-            for (int from = 0, to = 0; to < list.size(); to++) {
-                while (list.get(to).time() - list.get(from).time() > options.flapWindow()) {
-                    from++;
-                }
-                if (to - from > bestTo - bestFrom) {
-                    bestFrom = from;
-                    bestTo = to;
-                }
+            if (group.problem != null) {
+                out.add(group.problem);
             }
-            final var window = list.subList(bestFrom, bestTo + 1);
-            final long ended = window.stream().filter(SetUp::ended).count();
-            if (window.size() < options.flapSetups() || ended < options.flapEnded()) {
-                continue;
-            }
-            final var ends = entry.getKey();
-            final String key = ends.requester() + "|" + ends.responder() + "|"
-                + (ends.service() == null ? "" : ends.service());
-            final var switches = new TreeSet<String>();
-            window.forEach(x -> switches.addAll(x.seenBy().keySet()));
-            final double first = window.get(0).time();
-            final double last = window.get(window.size() - 1).time();
-            final var sessions = window.stream().map(SetUp::sessionId).limit(SAMPLE).toList();
-            out.add(new Problem("flapping|" + key, ProblemKind.Flapping, Severity.Warning,
-                "Flapping: " + window.size() + " set-ups in " + Math.round(last - first) + " s, " + ended + " ended",
-                ends.requester() + " -> " + ends.responder() + (ends.service() == null ? ""
-                    : " (service " + ends.service() + ")") + "; seen at " + String.join(", ", switches),
-                switches.isEmpty() ? null : switches.first(), null, -1,
-                window.size() + " set-ups within " + Math.round(options.flapWindow()) + " s", ends.requester(),
-                ends.responder(), window.size(), first, last, sessions,
-                switches.stream().map(n -> new Problem.Place(n, null)).toList()));
         }
         return out;
     }
 
-    /** Paths whose reverse does not retrace the forward: grouped by the two routes. */
+    private @Nullable Problem flapping(final FabricIndex index, final FabricIndex.Ends ends,
+            final Collection<FabricIndex.SetUp> inOrder) {
+        if (inOrder.size() < options.flapSetups()) {
+            return null;
+        }
+        final var list = new ArrayList<>(inOrder);
+        int bestFrom = 0;
+        int bestTo = -1;
+        for (int from = 0, to = 0; to < list.size(); to++) {
+            while (list.get(to).time() - list.get(from).time() > options.flapWindow()) {
+                from++;
+            }
+            if (to - from > bestTo - bestFrom) {
+                bestFrom = from;
+                bestTo = to;
+            }
+        }
+        final var window = list.subList(bestFrom, bestTo + 1);
+        final long ended = window.stream().filter(FabricIndex.SetUp::ended).count();
+        if (window.size() < options.flapSetups() || ended < options.flapEnded()) {
+            return null;
+        }
+        final String key = ends.requester() + "|" + ends.responder() + "|"
+            + (ends.service() == null ? "" : ends.service());
+        final var switches = new TreeSet<String>();
+        window.forEach(x -> switches.addAll(index.seenBy(x.sessionId())));
+        final double first = window.get(0).time();
+        final double last = window.get(window.size() - 1).time();
+        final var sessions = window.stream().map(FabricIndex.SetUp::sessionId).limit(SAMPLE).toList();
+        return new Problem("flapping|" + key, ProblemKind.Flapping, Severity.Warning,
+            "Flapping: " + window.size() + " set-ups in " + Math.round(last - first) + " s, " + ended + " ended",
+            ends.requester() + " -> " + ends.responder() + (ends.service() == null ? ""
+                : " (service " + ends.service() + ")") + "; seen at " + String.join(", ", switches),
+            switches.isEmpty() ? null : switches.first(), null, -1,
+            window.size() + " set-ups within " + Math.round(options.flapWindow()) + " s", ends.requester(),
+            ends.responder(), window.size(), first, last, sessions,
+            switches.stream().map(n -> new Problem.Place(n, null)).toList());
+    }
+
+    /**
+     * Paths whose reverse does not retrace the forward: grouped by the two routes (the index
+     * keeps the groups as paths come and go; every path of a group gives the same words).
+     */
     private static List<Problem> asymmetricPaths(final FabricIndex index) {
-        final var groups = new Groups();
-        for (var path : index.paths()) {
-            if (!path.asymmetric()) {
+        final var out = new ArrayList<Problem>();
+        for (var entry : index.asymmetricByRoutes().entrySet()) {
+            final var ids = entry.getValue();
+            final var path = index.path(ids.first());
+            if (path == null) {
                 continue;
             }
             final var fwd = String.join(" > ", path.forward());
@@ -312,34 +314,56 @@ final class ProblemDetector {
                 .orElse(path.forward().isEmpty() ? null : path.forward().get(0));
             final var places = new LinkedHashSet<String>(path.forward());
             places.addAll(path.reverse());
-            final var seen = seen(index, path.sessionId());
-            groups.add("asymmetric-path|" + fwd + "|" + rev, ProblemKind.AsymmetricPath, Severity.Notice,
+            out.add(group(index, ids, "asymmetric-path|" + entry.getKey(), ProblemKind.AsymmetricPath,
                 "Asymmetric path", "forward " + (fwd.isEmpty() ? "?" : fwd) + ", reverse " + (rev.isEmpty() ? "?" : rev),
-                parting, null, -1, null, null, null, path.sessionId(), seen[0], seen[1],
-                places.stream().map(n -> new Problem.Place(n, null)).toList());
+                parting, null, places.stream().map(n -> new Problem.Place(n, null)).toList()));
         }
-        return groups.problems();
+        return out;
     }
 
     /** Sessions whose data took another way than their CM: grouped by where they part. */
     private static List<Problem> dataApart(final FabricIndex index) {
-        final var groups = new Groups();
-        for (var path : index.paths()) {
-            if (path.dataApart().isEmpty()) {
-                continue;
-            }
-            final var where = String.join("; ", path.dataApart());
+        final var out = new ArrayList<Problem>();
+        for (var entry : index.dataApartByWhere().entrySet()) {
+            final var where = entry.getKey();
             // the switch and port named first in the first anomaly ("forward data enters leaf2 on
             // swp3, its CM on swp4", "forward data crosses spine2 (in on swp2), ...")
+            final var path = index.path(entry.getValue().first());
+            if (path == null) {
+                continue;
+            }
             final var words = path.dataApart().get(0).split(" ");
             final String node = words.length > 3 ? words[3] : null;
             final String tp = dataPort(words);
-            final var seen = seen(index, path.sessionId());
-            groups.add("data-path-differs|" + where, ProblemKind.DataPathDiffers, Severity.Notice,
-                "Data path apart from the CM path", where, node, tp, -1, null, null, null, path.sessionId(),
-                seen[0], seen[1], node == null ? List.of() : List.of(new Problem.Place(node, tp)));
+            out.add(group(index, entry.getValue(), "data-path-differs|" + where, ProblemKind.DataPathDiffers,
+                "Data path apart from the CM path", where, node, tp,
+                node == null ? List.of() : List.of(new Problem.Place(node, tp))));
         }
-        return groups.problems();
+        return out;
+    }
+
+    /** A notice grouping paths: their count, a sample of the first IDs, when its sessions were seen. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static Problem group(final FabricIndex index, final Collection<String> ids, final String id,
+            final ProblemKind kind, final String title, final String detail, final @Nullable String node,
+            final @Nullable String tp, final List<Problem.Place> places) {
+        double first = Double.NaN;
+        double last = Double.NaN;
+        final var sample = new ArrayList<String>(Math.min(SAMPLE, ids.size()));
+        for (var sessionId : ids) {
+            if (sample.size() < SAMPLE) {
+                sample.add(sessionId);
+            }
+            final var seen = seen(index, sessionId);
+            if (!Double.isNaN(seen[0])) {
+                first = Double.isNaN(first) ? seen[0] : Math.min(first, seen[0]);
+            }
+            if (!Double.isNaN(seen[1])) {
+                last = Double.isNaN(last) ? seen[1] : Math.max(last, seen[1]);
+            }
+        }
+        return new Problem(id, kind, Severity.Notice, title, detail, node, tp, -1, null, null, null, ids.size(), first,
+            last, sample, places);
     }
 
     /** The port where the data entered, from an anomaly's words, or null if it names none. */
@@ -418,7 +442,8 @@ final class ProblemDetector {
 
         private static final class Builder {
             final Problem first;
-            final List<String> sessions = new ArrayList<>();
+            /** The first {@link #SAMPLE} session IDs in order, whatever order they came in. */
+            final TreeSet<String> sessions = new TreeSet<>();
             final Set<Problem.Place> places = new LinkedHashSet<>();
             int count;
             double firstSeen = Double.NaN;
@@ -467,8 +492,11 @@ final class ProblemDetector {
         private static void count(final Builder group, final String sessionId, final double first,
                 final double last) {
             group.count++;
-            if (group.sessions.size() < SAMPLE) {
+            if (group.sessions.size() < SAMPLE || sessionId.compareTo(group.sessions.last()) < 0) {
                 group.sessions.add(sessionId);
+                if (group.sessions.size() > SAMPLE) {
+                    group.sessions.pollLast();
+                }
             }
             if (!Double.isNaN(first)) {
                 group.firstSeen = Double.isNaN(group.firstSeen) ? first : Math.min(group.firstSeen, first);
@@ -482,11 +510,9 @@ final class ProblemDetector {
             final var out = new ArrayList<Problem>(byId.size());
             for (var group : byId.values()) {
                 final var p = group.first;
-                // the sample in a stable order, whatever order the sessions came in
-                group.sessions.sort(null);
                 out.add(new Problem(p.id(), p.kind(), p.severity(), p.title(), p.detail(), p.node(), p.tp(),
                     p.rejectReason(), p.reason(), p.requesterIp(), p.responderIp(), group.count, group.firstSeen,
-                    group.lastSeen, group.sessions, List.copyOf(group.places)));
+                    group.lastSeen, List.copyOf(group.sessions), List.copyOf(group.places)));
             }
             return out;
         }

@@ -1,0 +1,219 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.insight;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.Test;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
+
+/**
+ * What the index keeps as sightings and paths come and go (the sessions that may have failed,
+ * the states per switch, the set-ups by endpoints, the grouped paths), which the detectors and
+ * the metrics read instead of walking every session: after thousands of random changes, with
+ * detections in between (whose findings the index keeps until their set-ups change), it holds
+ * what a walk of its sessions and paths finds, and the detectors find the same problems in it as
+ * in an index fed only the final sightings and paths.
+ */
+public class FabricIndexTest {
+    private static final double NOW = 100_000;
+    private static final String[] SWITCHES = {"leaf1", "leaf2", "leaf3", "spine1", "spine2", "spine3"};
+    private static final String[] HOSTS = {"10.0.1.2", "10.0.2.2", "10.0.3.2"};
+    private static final String[] SERVICES = {"0x1061144", "0x1061d2f", null};
+    private static final SessionState[] STATES = SessionState.values();
+
+    @Test
+    public void afterRandomChangesTheIndexHoldsWhatAWalkFindsAndTheSameProblemsAsAFreshOne() {
+        for (long seed = 1; seed <= 5; seed++) {
+            check(seed);
+        }
+    }
+
+    private static void check(final long seed) {
+        final var rnd = new Random(seed);
+        final var index = new FabricIndex();
+        final var detector = new ProblemDetector(ProblemDetector.Options.DEFAULTS);
+        final int sessions = 300;
+        int failedOnce = 0;
+        for (int op = 1; op <= 4000; op++) {
+            final String id = "s" + rnd.nextInt(sessions);
+            final int what = rnd.nextInt(100);
+            if (what < 60) {
+                index.putSighting(sighting(rnd, SWITCHES[rnd.nextInt(SWITCHES.length)], id), id, NOW);
+            } else if (what < 75) {
+                index.removeSighting(SWITCHES[rnd.nextInt(SWITCHES.length)], id);
+            } else if (what < 90) {
+                index.putPath(path(rnd, id));
+            } else if (what < 97) {
+                index.removePath(id);
+            } else if (what < 98) {
+                index.removeSwitch(SWITCHES[rnd.nextInt(SWITCHES.length)]);
+            } else {
+                // a detection in between: its findings stand in the index until their set-ups change
+                detector.detect(index, NOW);
+            }
+            if (op % 20 == 0) {
+                failedOnce += compare(seed, index, detector, sessions);
+            }
+        }
+        assertTrue("seed " + seed + ": some sessions failed", failedOnce > 0);
+    }
+
+    /** Checks the index against a walk of its sessions and paths; returns how many sessions failed. */
+    private static int compare(final long seed, final FabricIndex index, final ProblemDetector detector,
+            final int sessions) {
+        // what a walk of every session and path finds
+        final Map<String, Map<String, Long>> states = new TreeMap<>();
+        final Map<FabricIndex.Ends, List<FabricIndex.SetUp>> setUps = new HashMap<>();
+        final var fresh = new FabricIndex();
+        int failed = 0;
+        for (int i = 0; i < sessions; i++) {
+            final String id = "s" + i;
+            final var sightings = index.sightings(id);
+            for (var s : sightings) {
+                if (s.state() != null) {
+                    states.computeIfAbsent(s.switchId(), k -> new TreeMap<>()).merge(s.state().getName(), 1L,
+                        Long::sum);
+                }
+                fresh.putSighting(s, id, NOW);
+            }
+            if (detector.verdict(sightings, NOW) != null) {
+                failed++;
+                assertTrue(id + " failed but is not among the troubled", index.troubled().contains(id));
+            }
+            final var setUp = FabricIndex.SetUp.of(id, sightings);
+            if (setUp != null) {
+                setUps.computeIfAbsent(setUp.ends(), k -> new ArrayList<>()).add(setUp);
+            }
+        }
+        for (var id : index.troubled()) {
+            assertTrue(id + " is among the troubled but no switch saw it rejected, timed out or disconnecting",
+                index.sightings(id).stream().anyMatch(s -> s.state() == SessionState.REJECTED
+                    || s.state() == SessionState.TIMEDOUT || s.state() == SessionState.DISCONNECTING
+                    || s.saw(CmMessageType.REJ)));
+        }
+        final Map<String, Map<String, Long>> kept = new TreeMap<>();
+        index.statesBySwitch().forEach((node, byState) -> kept.put(node, new TreeMap<>(byState)));
+        assertEquals(states, kept);
+        assertEquals(setUps.keySet(), index.setUps().keySet());
+        setUps.forEach((ends, list) -> {
+            list.sort(FabricIndex.SetUp.ORDER);
+            assertEquals(list, List.copyOf(index.setUps().get(ends).inOrder));
+        });
+        long incomplete = 0;
+        long asymmetric = 0;
+        for (var path : index.paths()) {
+            incomplete += path.complete() ? 0 : 1;
+            asymmetric += path.asymmetric() ? 1 : 0;
+            assertEquals(path.asymmetric(), index.asymmetricByRoutes().getOrDefault(FabricIndex.routes(path),
+                new java.util.TreeSet<>()).contains(path.sessionId()));
+            assertEquals(!path.dataApart().isEmpty(), index.dataApartByWhere().getOrDefault(FabricIndex.where(path),
+                new java.util.TreeSet<>()).contains(path.sessionId()));
+            fresh.putPath(path);
+        }
+        assertEquals(incomplete, index.incompletePaths());
+        assertEquals(asymmetric, index.asymmetricPaths());
+        assertEquals(asymmetric, index.asymmetricByRoutes().values().stream().mapToInt(java.util.Set::size).sum());
+
+        final var problems = detector.detect(index, NOW);
+        assertEquals("seed " + seed, new ProblemDetector(ProblemDetector.Options.DEFAULTS).detect(fresh, NOW),
+            problems);
+        if (index.sessionCount() > sessions / 2 && index.pathCount() > sessions / 2) {
+            for (var kind : List.of(ProblemKind.Rejected, ProblemKind.Flapping, ProblemKind.AsymmetricPath,
+                    ProblemKind.DataPathDiffers)) {
+                assertTrue("seed " + seed + ": a " + kind + " problem",
+                    problems.stream().anyMatch(p -> p.kind() == kind));
+            }
+        }
+        return failed;
+    }
+
+    @Test
+    public void aSessionNoLongerTroubledLeavesTheTroubledAndItsStateCounts() {
+        final var index = new FabricIndex();
+        index.putSighting(sighting("leaf1", SessionState.REJECTED, true), "x", NOW);
+        index.putSighting(sighting("leaf2", SessionState.ESTABLISHED, false), "x", NOW);
+        assertTrue(index.troubled().contains("x"));
+        assertEquals(Map.of("REJECTED", 1L), index.statesBySwitch().get("leaf1"));
+        index.removeSighting("leaf1", "x");
+        assertFalse(index.troubled().contains("x"));
+        assertEquals(Map.of("leaf2", Map.of("ESTABLISHED", 1L)), index.statesBySwitch());
+        index.removeSwitch("leaf2");
+        assertTrue(index.statesBySwitch().isEmpty());
+        assertTrue(index.setUps().isEmpty());
+        assertEquals(0, index.sessionCount());
+    }
+
+    private static Sighting sighting(final String node, final SessionState state, final boolean rej) {
+        final var req = new Sighting.Seen("swp1", NOW - 10);
+        final int types = 1 << CmMessageType.REQ.ordinal() | (rej ? 1 << CmMessageType.REJ.ordinal() : 0);
+        return new Sighting(node, state, HOSTS[0], HOSTS[1], SERVICES[0], true, rej ? 28 : -1, NOW - 10, NOW - 9,
+            types, req, null, rej ? new Sighting.Seen("swp2", NOW - 9) : null, null);
+    }
+
+    private static Sighting sighting(final Random rnd, final String node, final String id) {
+        final var state = rnd.nextInt(4) == 0 ? null : STATES[rnd.nextInt(STATES.length)];
+        // the same session seen alike by its switches, mostly: its ends come from its ID
+        final int n = Integer.parseInt(id.substring(1));
+        final String requester = HOSTS[n % HOSTS.length];
+        final String responder = HOSTS[(n / 3 + 1) % HOSTS.length];
+        final double first = NOW - 600 + n + rnd.nextInt(3);
+        int types = 0;
+        Sighting.Seen req = null;
+        Sighting.Seen rep = null;
+        Sighting.Seen rej = null;
+        Sighting.Seen dreq = null;
+        for (var type : CmMessageType.values()) {
+            if (rnd.nextInt(3) == 0) {
+                types |= 1 << type.ordinal();
+                final var seen = new Sighting.Seen(rnd.nextBoolean() ? "swp" + rnd.nextInt(4) : null,
+                    first + rnd.nextInt(5));
+                switch (type) {
+                    case REQ -> req = seen;
+                    case REP, MRA -> rep = rep == null ? seen : rep;
+                    case REJ -> rej = seen;
+                    case DREQ -> dreq = seen;
+                    default -> {
+                        // no place kept
+                    }
+                }
+            }
+        }
+        return new Sighting(node, state, requester, responder, SERVICES[n % SERVICES.length], rnd.nextInt(8) != 0,
+            rej == null ? -1 : 1 + rnd.nextInt(3), first, first + rnd.nextInt(100), types, req, rep, rej, dreq);
+    }
+
+    private static PathFacts path(final Random rnd, final String id) {
+        final var forward = route(rnd);
+        final var reverse = rnd.nextBoolean() ? forward.reversed() : route(rnd);
+        final List<String> apart = rnd.nextInt(3) == 0 ? List.of("forward data enters " + forward.get(0) + " on swp"
+            + rnd.nextInt(3) + ", its CM on swp4") : List.of();
+        return new PathFacts(id, null, null, forward, reverse, rnd.nextBoolean(), rnd.nextInt(4) != 0,
+            !reverse.equals(forward.reversed()), apart);
+    }
+
+    private static List<String> route(final Random rnd) {
+        final var out = new ArrayList<String>();
+        out.add("leaf" + (1 + rnd.nextInt(3)));
+        if (rnd.nextBoolean()) {
+            out.add("spine" + (1 + rnd.nextInt(3)));
+            out.add("leaf" + (1 + rnd.nextInt(3)));
+        }
+        return out;
+    }
+}
