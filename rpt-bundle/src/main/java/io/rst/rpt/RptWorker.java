@@ -120,6 +120,8 @@ final class RptWorker implements AutoCloseable {
     // executor-confined: replaced when the datastore fails it (a refused commit fails its chain)
     private volatile DOMTransactionChain chain;
     private volatile boolean closed;
+    /** Tests: runs on the RPT's thread after each path a recomputation assembles. */
+    private volatile @Nullable Runnable afterAssembly;
     private final List<Registration> registrations = new ArrayList<>();
 
     // executor-confined: each session as each switch that saw it has it (a few switches each)
@@ -502,6 +504,11 @@ final class RptWorker implements AutoCloseable {
         DOMDataTreeWriteTransaction tx = null;
         List<String> inTx = new ArrayList<>();
         for (var id : sessionIds) {
+            if (closed) {
+                // closing (ownership moving, the controller stopping): what is assembled goes out,
+                // the rest is the next owner's; close() waits for this and then closes the chain
+                break;
+            }
             if (inTx.size() == MAX_PATHS_PER_TRANSACTION) {
                 // a snapshot or a topology change touches 100,000 paths: commit them as they come
                 commit(tx, inTx);
@@ -523,6 +530,10 @@ final class RptWorker implements AutoCloseable {
                 continue;
             }
             final var assembled = assemble(id, seenBy);
+            final var hook = afterAssembly;
+            if (hook != null) {
+                hook.run();
+            }
             final var before = rewrite ? null : paths.get(id);
             if (before == null && !rewrite && !(assembled.forward().complete() && assembled.reverse().complete())
                     && holds(id, now)) {
@@ -790,6 +801,16 @@ final class RptWorker implements AutoCloseable {
     /** The paths as a binding reader has them (tests). */
     Collection<Path> paths() {
         return PathValue.toBinding(paths.values());
+    }
+
+    /** Tests: {@code hook} runs on the RPT's thread after each path a recomputation assembles. */
+    void afterAssembly(final @Nullable Runnable hook) {
+        afterAssembly = hook;
+    }
+
+    /** Whether {@link #close} began. */
+    boolean closing() {
+        return closed;
     }
 
     @Override

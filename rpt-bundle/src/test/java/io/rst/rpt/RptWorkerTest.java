@@ -241,6 +241,49 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertEquals("paths written well after the close", settled, countPaths());
     }
 
+    @Test
+    public void closingStopsARecomputationOfManyPathsInsteadOfWaitingForItsEnd() throws Exception {
+        // a snapshot of a big switch makes one recomputation of every session it holds, and a
+        // loaded datastore slows its writes: closing waited for all of it, up to 10 s, and then
+        // closed the chain under it (dsbench's controller stop: "a recomputation outlasted PT10S")
+        final var closer = new java.util.concurrent.atomic.AtomicReference<Thread>();
+        final var assembled = new java.util.concurrent.atomic.AtomicInteger();
+        final var closing = worker;
+        closing.afterAssembly(() -> {
+            if (assembled.incrementAndGet() == 100) {
+                // the 100th path: close from another thread, as OpenDaylight does, and go on once it began
+                final var t = new Thread(closing::close, "closer");
+                closer.set(t);
+                t.start();
+                while (!closing.closing()) {
+                    Thread.onSpinWait();
+                }
+            }
+        });
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        final int sessions = 3000;
+        for (var hop : ACROSS_SPINE2) {
+            final var tx = getDataBroker().newWriteOnlyTransaction();
+            for (int i = 0; i < sessions; i++) {
+                tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+                    .child(Switch.class, new SwitchKey(new NodeId(hop.get(0))))
+                    .child(Session.class, new SessionKey(bulkId(i))).build(),
+                    sessionBuilder(bulkId(i), hop.get(1), hop.get(2), "100.000003").build());
+            }
+            tx.commit().get(30, TimeUnit.SECONDS);
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (closer.get() == null && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertTrue("no recomputation reached its 100th path", closer.get() != null);
+        closer.get().join(30_000);
+        worker = null;
+        Thread.sleep(500);
+        // the recomputation stopped at the close: its paths after the 100th were not assembled
+        assertTrue("paths assembled after the close began: " + assembled.get(), assembled.get() <= 101);
+    }
+
     /** Each switch of the path leaf1 -> spine2 -> leaf2, with where the REQ and the REP entered it. */
     private static final List<List<String>> ACROSS_SPINE2 = List.of(List.of("leaf1", "leaf1-eth1", "leaf1-eth4"),
         List.of("spine2", "spine2-eth1", "spine2-eth2"), List.of("leaf2", "leaf2-eth4", "leaf2-eth1"));
