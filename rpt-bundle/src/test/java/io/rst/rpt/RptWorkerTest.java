@@ -215,17 +215,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     @Test
     public void closingWhilePathsAreWrittenLeavesNoTransactionOpen() throws Exception {
         writeFabric(LogicalDatastoreType.CONFIGURATION, true);
-        final int sessions = 3000;
-        for (var hop : ACROSS_SPINE2) {
-            final var tx = getDataBroker().newWriteOnlyTransaction();
-            for (int i = 0; i < sessions; i++) {
-                tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
-                    .child(Switch.class, new SwitchKey(new NodeId(hop.get(0))))
-                    .child(Session.class, new SessionKey(bulkId(i))).build(),
-                    sessionBuilder(bulkId(i), hop.get(1), hop.get(2), "100.000003").build());
-            }
-            tx.commit().get(30, TimeUnit.SECONDS);
-        }
+        putBulkAcrossSpine2(3000);
         // the paths are being written: close now, in the middle of it
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (countPaths() == 0 && System.nanoTime() < deadline) {
@@ -261,17 +251,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
             }
         });
         writeFabric(LogicalDatastoreType.CONFIGURATION, true);
-        final int sessions = 3000;
-        for (var hop : ACROSS_SPINE2) {
-            final var tx = getDataBroker().newWriteOnlyTransaction();
-            for (int i = 0; i < sessions; i++) {
-                tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
-                    .child(Switch.class, new SwitchKey(new NodeId(hop.get(0))))
-                    .child(Session.class, new SessionKey(bulkId(i))).build(),
-                    sessionBuilder(bulkId(i), hop.get(1), hop.get(2), "100.000003").build());
-            }
-            tx.commit().get(30, TimeUnit.SECONDS);
-        }
+        putBulkAcrossSpine2(3000);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (closer.get() == null && System.nanoTime() < deadline) {
             Thread.sleep(5);
@@ -287,6 +267,20 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     /** Each switch of the path leaf1 -> spine2 -> leaf2, with where the REQ and the REP entered it. */
     private static final List<List<String>> ACROSS_SPINE2 = List.of(List.of("leaf1", "leaf1-eth1", "leaf1-eth4"),
         List.of("spine2", "spine2-eth1", "spine2-eth2"), List.of("leaf2", "leaf2-eth4", "leaf2-eth1"));
+
+    /** Sessions 0 to {@code sessions - 1} ({@link #bulkId}) at each switch of leaf1 -> spine2 -> leaf2, a commit a switch. */
+    private void putBulkAcrossSpine2(final int sessions) throws Exception {
+        for (var hop : ACROSS_SPINE2) {
+            final var tx = getDataBroker().newWriteOnlyTransaction();
+            for (int i = 0; i < sessions; i++) {
+                tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+                    .child(Switch.class, new SwitchKey(new NodeId(hop.get(0))))
+                    .child(Session.class, new SessionKey(bulkId(i))).build(),
+                    sessionBuilder(bulkId(i), hop.get(1), hop.get(2), "100.000003").build());
+            }
+            tx.commit().get(30, TimeUnit.SECONDS);
+        }
+    }
 
     /** The session {@code id} at each switch of leaf1 -> spine2 -> leaf2. */
     private void putAcrossSpine2(final String id) throws Exception {
