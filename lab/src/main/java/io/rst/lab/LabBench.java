@@ -345,7 +345,9 @@ final class LabBench {
      * them: a window in which one ended reads low.
      */
     private static double compilerCpuSeconds() {
-        return threadCpuSeconds().getOrDefault(JIT, -1.0);
+        final var threads = threadCpuSeconds();
+        return threads.isEmpty() ? -1.0 : threads.values().stream().filter(t -> JIT.equals(t.group()))
+            .mapToDouble(ThreadCpu::seconds).sum();
     }
 
     static final String GC_CONCURRENT = "GC concurrent";
@@ -403,9 +405,9 @@ final class LabBench {
      * The controller's CPU seconds so far by {@link #threadGroup}, from /proc; empty when its
      * process is not known (RST_BENCH_CONTROLLER_PID).
      */
-    private static Map<String, Double> threadCpuSeconds() {
+    private static Map<String, ThreadCpu> threadCpuSeconds() {
         final String pid = System.getenv("RST_BENCH_CONTROLLER_PID");
-        final Map<String, Double> by = new TreeMap<>();
+        final Map<String, ThreadCpu> by = new TreeMap<>();
         if (pid == null || pid.isBlank()) {
             return by;
         }
@@ -413,7 +415,7 @@ final class LabBench {
             for (var task : (Iterable<java.nio.file.Path>) tasks::iterator) {
                 try {
                     final String group = threadGroup(java.nio.file.Files.readString(task.resolve("comm")).strip());
-                    by.merge(group, cpuSeconds(task.resolve("stat")), Double::sum);
+                    by.put(task.getFileName().toString(), new ThreadCpu(group, cpuSeconds(task.resolve("stat"))));
                 } catch (IOException | RuntimeException e) {
                     // the thread ended meanwhile
                 }
@@ -424,12 +426,26 @@ final class LabBench {
         return by;
     }
 
-    /** "GC concurrent 1.0 s, ..." : what each group took between two {@link #threadCpuSeconds} readings. */
-    static String cpuSplit(final Map<String, Double> before, final Map<String, Double> after) {
+    /** A controller thread's group ({@link #threadGroup}) and CPU seconds so far. */
+    record ThreadCpu(String group, double seconds) {
+    }
+
+    /**
+     * "GC concurrent 1.0 s, ..." : what each group took between two {@link #threadCpuSeconds}
+     * readings, thread by thread (by its ID): a thread born in between counts whole, one that
+     * ended in between is left out (a pool's threads come and go: summed by group, an ended
+     * thread's earlier time would be taken off the others').
+     */
+    static String cpuSplit(final Map<String, ThreadCpu> before, final Map<String, ThreadCpu> after) {
+        final Map<String, Double> by = new java.util.HashMap<>();
+        after.forEach((tid, now) -> {
+            final var was = before.get(tid);
+            by.merge(now.group(), Math.max(0, now.seconds() - (was == null ? 0 : was.seconds())), Double::sum);
+        });
         final var sb = new StringBuilder();
         for (var group : GROUPS) {
-            final double d = after.getOrDefault(group, 0.0) - before.getOrDefault(group, 0.0);
-            sb.append(sb.isEmpty() ? "" : ", ").append(group).append(String.format(" %.1f s", Math.max(0, d)));
+            sb.append(sb.isEmpty() ? "" : ", ").append(group).append(String.format(" %.1f s",
+                by.getOrDefault(group, 0.0)));
         }
         return sb.toString();
     }

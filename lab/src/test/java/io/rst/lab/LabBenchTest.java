@@ -47,10 +47,15 @@ class LabBenchTest {
         assertEquals(LabBench.RESTCONF, LabBench.threadGroup("qtp1790214397-1"));
         assertEquals(LabBench.REST, LabBench.threadGroup("ForkJoinPool.co"));
         assertEquals(LabBench.REST, LabBench.threadGroup("pool-7-thread-1"));
-        // a group that only the second reading has counts from zero; none goes below zero
+        // thread by thread: one born in between counts whole, one that ended in between is left
+        // out (summed by group first, its earlier 40 s would have been taken off the others')
         assertEquals("GC concurrent 3.0 s, GC pauses 0.5 s, JIT 0.0 s, datastore 0.0 s, RFT (agent streams, followers) "
-            + "0.0 s, RPT 0.0 s, insight 0.0 s, RESTCONF (the bench's asks) 0.0 s, the rest 10.0 s",
-            LabBench.cpuSplit(Map.of(LabBench.GC_PAUSES, 1.0, LabBench.JIT, 2.0, LabBench.REST, 5.0),
-                Map.of(LabBench.GC_CONCURRENT, 3.0, LabBench.GC_PAUSES, 1.5, LabBench.JIT, 1.0, LabBench.REST, 15.0)));
+            + "0.0 s, RPT 0.0 s, insight 0.0 s, RESTCONF (the bench's asks) 2.0 s, the rest 10.0 s",
+            LabBench.cpuSplit(Map.of("1", new LabBench.ThreadCpu(LabBench.GC_PAUSES, 1.0),
+                    "2", new LabBench.ThreadCpu(LabBench.JIT, 2.0), "3", new LabBench.ThreadCpu(LabBench.REST, 5.0),
+                    "4", new LabBench.ThreadCpu(LabBench.RESTCONF, 40.0), "5", new LabBench.ThreadCpu(LabBench.RESTCONF, 1.0)),
+                Map.of("6", new LabBench.ThreadCpu(LabBench.GC_CONCURRENT, 3.0),
+                    "1", new LabBench.ThreadCpu(LabBench.GC_PAUSES, 1.5), "2", new LabBench.ThreadCpu(LabBench.JIT, 2.0),
+                    "3", new LabBench.ThreadCpu(LabBench.REST, 15.0), "5", new LabBench.ThreadCpu(LabBench.RESTCONF, 3.0))));
     }
 }
