@@ -167,7 +167,7 @@ final class ProblemDetector {
         for (var s : sightings) {
             final var seen = message.apply(s);
             // a tie goes to the first switch by name, whatever the order they come in
-            if (seen != null && (best == null || before(seen.time(), s, message.apply(best).time(), best))) {
+            if (seen != null && (best == null || better(seen.time(), s, message.apply(best).time(), best, false))) {
                 best = s;
             }
         }
@@ -179,7 +179,7 @@ final class ProblemDetector {
         Sighting best = null;
         for (var s : sightings) {
             final var seen = message.apply(s);
-            if (seen != null && (best == null || before(message.apply(best).time(), s, seen.time(), best))) {
+            if (seen != null && (best == null || better(seen.time(), s, message.apply(best).time(), best, true))) {
                 best = s;
             }
         }
@@ -187,12 +187,19 @@ final class ProblemDetector {
     }
 
     /**
-     * Whether {@code timeA} comes before {@code timeB} (for {@link #latest}, swapped), a tie going to
-     * the sighting {@code s} when its switch's name comes before {@code best}'s: the same choice
-     * whatever order the switches come in.
+     * Whether sighting {@code s}, its message at {@code time}, is earlier (or {@code later}) than
+     * {@code best}'s at {@code bestTime}: an unreadable time (NaN) never wins over a readable one,
+     * and a tie goes to the switch whose name comes first, whatever order the switches come in.
      */
-    private static boolean before(final double timeA, final Sighting s, final double timeB, final Sighting best) {
-        final int c = Double.compare(timeA, timeB);
+    private static boolean better(final double time, final Sighting s, final double bestTime, final Sighting best,
+            final boolean later) {
+        if (Double.isNaN(time)) {
+            return false;
+        }
+        if (Double.isNaN(bestTime)) {
+            return true;
+        }
+        final int c = later ? Double.compare(bestTime, time) : Double.compare(time, bestTime);
         return c < 0 || c == 0 && s.switchId().compareTo(best.switchId()) < 0;
     }
 

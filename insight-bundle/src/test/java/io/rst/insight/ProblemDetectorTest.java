@@ -81,6 +81,31 @@ public class ProblemDetectorTest {
         assertEquals(List.of("r200"), small.sessions());
     }
 
+    @Test
+    public void theMessageThatTellsWhereIsTheLatestOrEarliestWithAReadableTimeTiesGoingToTheFirstSwitchByName() {
+        // a DREQ that got no DREP: the latest DREQ names the place; leaf9's time is unreadable
+        final double first = NOW - 100;
+        final int types = 1 << CmMessageType.REQ.ordinal() | 1 << CmMessageType.REP.ordinal()
+            | 1 << CmMessageType.DREQ.ordinal();
+        final var req = new Sighting.Seen("swp1", first);
+        for (var at : List.of(new Sighting.Seen("swp7", Double.NaN), new Sighting.Seen("swp2", first + 5),
+                new Sighting.Seen("swp3", first + 5), new Sighting.Seen("swp4", first + 4))) {
+            final String node = switch (at.tp()) {
+                case "swp7" -> "leaf9";
+                case "swp2" -> "spine2";
+                case "swp3" -> "leaf3";
+                default -> "leaf1";
+            };
+            index.putSighting(new Sighting(node, SessionState.TIMEDOUT, A, B, "0x106", true, -1, first, first + 6,
+                types, req, req, null, at), "d1", NOW);
+        }
+        final var verdict = detector.verdict(index.sightings("d1"), NOW);
+        assertEquals(ProblemKind.DreqUnanswered, verdict.kind());
+        // the latest readable DREQ is at first + 5, seen by spine2 and leaf3 alike: leaf3 by name
+        assertEquals("leaf3", verdict.node());
+        assertEquals("swp3", verdict.tp());
+    }
+
     /** A switch's sighting of a session between A and B, set up at {@code first}, last seen a second later. */
     private void see(final String id, final String node, final SessionState state, final double first,
             final int reason, final @Nullable String rejPort) {
