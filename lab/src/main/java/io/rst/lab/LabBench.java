@@ -99,13 +99,14 @@ final class LabBench {
                 // interpreted code and the agents' AES-GCM decrypted by unintrinsified Java code
                 final StringBuilder jit = new StringBuilder();
                 boolean settled = false;
-                double c0 = compilerCpuSeconds();
+                var c0 = threadCpuSeconds();
                 long t = System.nanoTime();
-                while (c0 >= 0 && (System.nanoTime() - w0) / 1e9 < warmupSeconds + MAX_JIT_WARMUP_SECONDS) {
+                while (!c0.isEmpty() && (System.nanoTime() - w0) / 1e9 < warmupSeconds + MAX_JIT_WARMUP_SECONDS) {
                     warmed += traffic.run(new Traffic.Options(rate, warm, 0, JIT_WINDOW_SECONDS, seed++, 1, false));
-                    final double c1 = compilerCpuSeconds();
+                    // the compiler threads' time in the window, thread by thread (they come and go)
+                    final var c1 = threadCpuSeconds();
                     final long t1 = System.nanoTime();
-                    final double share = (c1 - c0) / ((t1 - t) / 1e9);
+                    final double share = cpuByGroup(c0, c1).getOrDefault(JIT, 0.0) / ((t1 - t) / 1e9);
                     jit.append(jit.isEmpty() ? "" : " ").append(String.format("%.2f", share));
                     c0 = c1;
                     t = t1;
@@ -119,7 +120,7 @@ final class LabBench {
                     + "controller's JIT compiler threads, cores busy in each %.0f s after those: %s (%s); the "
                     + "controller had applied every agent's events %s%n", warmed, (System.nanoTime() - w0) / 1e9,
                     BURST_SECONDS, JIT_WINDOW_SECONDS,
-                    c0 < 0 ? "not known" : jit, c0 < 0 ? "no JIT wait" : settled
+                    c0.isEmpty() ? "not known" : jit, c0.isEmpty() ? "no JIT wait" : settled
                         ? "settled below " + JIT_SETTLED_SHARE : "NOT settled within " + MAX_JIT_WARMUP_SECONDS + " s",
                     settle(lab, rc));
             }
@@ -339,17 +340,6 @@ final class LabBench {
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     }
 
-    /**
-     * The CPU time (user and system) of the controller's JIT compiler threads so far, from /proc;
-     * negative when the controller's process is not known. Threads that ended took their time with
-     * them: a window in which one ended reads low.
-     */
-    private static double compilerCpuSeconds() {
-        final var threads = threadCpuSeconds();
-        return threads.isEmpty() ? -1.0 : threads.values().stream().filter(t -> JIT.equals(t.group()))
-            .mapToDouble(ThreadCpu::seconds).sum();
-    }
-
     static final String GC_CONCURRENT = "GC concurrent";
     static final String GC_PAUSES = "GC pauses";
     static final String JIT = "JIT";
@@ -426,6 +416,16 @@ final class LabBench {
         return by;
     }
 
+    /** Each group's CPU seconds between two {@link #threadCpuSeconds} readings, as {@link #cpuSplit} says. */
+    static Map<String, Double> cpuByGroup(final Map<String, ThreadCpu> before, final Map<String, ThreadCpu> after) {
+        final Map<String, Double> by = new java.util.HashMap<>();
+        after.forEach((tid, now) -> {
+            final var was = before.get(tid);
+            by.merge(now.group(), Math.max(0, now.seconds() - (was == null ? 0 : was.seconds())), Double::sum);
+        });
+        return by;
+    }
+
     /** A controller thread's group ({@link #threadGroup}) and CPU seconds so far. */
     record ThreadCpu(String group, double seconds) {
     }
@@ -437,11 +437,7 @@ final class LabBench {
      * thread's earlier time would be taken off the others').
      */
     static String cpuSplit(final Map<String, ThreadCpu> before, final Map<String, ThreadCpu> after) {
-        final Map<String, Double> by = new java.util.HashMap<>();
-        after.forEach((tid, now) -> {
-            final var was = before.get(tid);
-            by.merge(now.group(), Math.max(0, now.seconds() - (was == null ? 0 : was.seconds())), Double::sum);
-        });
+        final var by = cpuByGroup(before, after);
         final var sb = new StringBuilder();
         for (var group : GROUPS) {
             sb.append(sb.isEmpty() ? "" : ", ").append(group).append(String.format(" %.1f s",
