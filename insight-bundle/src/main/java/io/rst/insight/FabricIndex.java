@@ -107,13 +107,15 @@ final class FabricIndex {
     /** Records a switch's (new or changed) view of a session; returns the view it replaced. */
     @Nullable Sighting putSighting(final Sighting sighting, final String sessionId, final double now) {
         final var bySwitch = sessions.computeIfAbsent(sessionId, id -> new HashMap<>(4));
-        final var setUpBefore = SetUp.of(sessionId, bySwitch.values());
-        final var before = bySwitch.put(sighting.switchId(), sighting);
-        if (before == null) {
-            sessionsBySwitch.computeIfAbsent(sighting.switchId(), k -> new HashSet<>()).add(sessionId);
-        }
-        // a switch written whole again repeats sessions that did not change: those are no update
+        final var before = bySwitch.get(sighting.switchId());
+        // a switch written whole again repeats sessions that did not change: those are no update,
+        // and cost no more than this comparison
         if (!sighting.equals(before)) {
+            final var setUpBefore = SetUp.of(sessionId, bySwitch.values());
+            bySwitch.put(sighting.switchId(), sighting);
+            if (before == null) {
+                sessionsBySwitch.computeIfAbsent(sighting.switchId(), k -> new HashSet<>()).add(sessionId);
+            }
             sessionUpdates.merge(sighting.switchId(), 1L, Long::sum);
             if (!Double.isNaN(sighting.lastSeen())) {
                 ingestLag.put(sighting.switchId(), Math.max(0, now - sighting.lastSeen()));
