@@ -235,7 +235,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     public void closingStopsARecomputationOfManyPathsInsteadOfWaitingForItsEnd() throws Exception {
         // a snapshot of a big switch makes one recomputation of every session it holds, and a
         // loaded datastore slows its writes: closing waited for all of it, up to 10 s, and then
-        // closed the chain under it (dsbench's controller stop: "a recomputation outlasted PT10S")
+        // closed the chain under it (a lab bench's controller stop: "a recomputation outlasted PT10S")
         final var closer = new java.util.concurrent.atomic.AtomicReference<Thread>();
         final var assembled = new java.util.concurrent.atomic.AtomicInteger();
         final var closing = worker;
