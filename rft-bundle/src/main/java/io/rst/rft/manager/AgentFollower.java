@@ -29,12 +29,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.common.api.CommitInfo;
+import org.opendaylight.yangtools.concepts.Registration;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,8 +47,9 @@ import org.slf4j.LoggerFactory;
  * {@code resyncInterval} the stream is ended and a fresh snapshot reconciles the table, a safety
  * net for anything missed.
  *
- * <p>The reader runs on its own virtual thread; writes are batched and go out from the scheduler
- * every {@link #FLUSH} (or at 1000 sessions), with at most {@link #MAX_IN_FLIGHT} batches
+ * <p>The reader runs on its own virtual thread; writes are batched and go out at each of the
+ * writer's ticks ({@link StatusWriter#TICK}, in one transaction with the other switches' batches of
+ * the tick) or at 1000 sessions, with at most {@link #MAX_IN_FLIGHT} batches
  * committing at once: while they do, the next batch grows, and once {@link #MAX_PENDING} writes
  * wait the reader stops reading the agent's stream until a commit completes (the backlog then
  * waits in the agent's event log, not in the controller's heap). A commit that fails wrote
@@ -61,12 +61,6 @@ final class AgentFollower implements AutoCloseable {
     private static final JsonFactory JSON = new JsonFactory();
     /** An event's fields in the order the agent writes them (EventLog). */
     private static final NameOrder EVENT = new NameOrder("seq", "time", "type", "session");
-    /**
-     * How long an event may wait for the sessions that come with it: short, because a session's
-     * path needs every switch's report; long enough to batch (a transaction per event would cost
-     * more than the events).
-     */
-    static final Duration FLUSH = Duration.ofMillis(20);
     private static final int FLUSH_AT = 1000;
     /**
      * Batches of one follower committing at once at most: one commits while the next gathers.
@@ -102,7 +96,7 @@ final class AgentFollower implements AutoCloseable {
     private final Map<String, String> ports;
     /** This switch's records into nodes (its port names shared); the reader thread's alone. */
     private final SessionStream records;
-    private final ScheduledFuture<?> flusher;
+    private final Registration flusher;
     private final ScheduledExecutorService scheduler;
     private final Thread reader;
     private final AtomicLong appliedSeq = new AtomicLong();
@@ -168,8 +162,7 @@ final class AgentFollower implements AutoCloseable {
         this.client = client;
         this.resyncInterval = resyncInterval;
         this.scheduler = scheduler;
-        flusher = scheduler.scheduleWithFixedDelay(this::flush, FLUSH.toMillis(), FLUSH.toMillis(),
-            TimeUnit.MILLISECONDS);
+        flusher = writer.onTick(this::flush);
         reader = Thread.ofVirtual().name("rst-follow-" + nodeId).start(this::run);
     }
 
@@ -709,7 +702,7 @@ final class AgentFollower implements AutoCloseable {
             return;
         }
         closed = true;
-        flusher.cancel(false);
+        flusher.close();
         final var stream = open;
         if (stream != null) {
             try {

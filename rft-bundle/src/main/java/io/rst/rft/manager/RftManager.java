@@ -116,7 +116,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
                 final Function<String, String> tokens, final Duration resyncInterval, final Set<String> topologies,
                 final SwitchOwnership ownership, final boolean listsTopology) {
             final DataBroker broker = stores.binding();
-            writer = new StatusWriter(stores);
+            writer = new StatusWriter(stores, executor);
             // the probe and the followers share each switch's link (its TLS trust, its plain fallback)
             final var links = probe instanceof HttpAgentProbe http ? http.links()
                 : new AgentLinks(null, null, null, executor, Duration.ofSeconds(5));

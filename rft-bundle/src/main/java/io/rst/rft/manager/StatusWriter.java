@@ -12,14 +12,21 @@ import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
+import com.google.common.util.concurrent.SettableFuture;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
@@ -37,6 +44,7 @@ import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSe
 import org.opendaylight.yangtools.yang.common.Empty;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapNode;
+import org.opendaylight.yangtools.concepts.Registration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,9 +53,25 @@ import org.slf4j.LoggerFactory;
  * chain, without ever waiting for a commit. Sessions go in as nodes built by {@link SessionNodes}
  * (the binding codec cost more than everything else the RFT manager does), the status through the
  * binding codec. A failed chain is logged and replaced.
+ *
+ * <p>Every {@link #TICK} the writer runs the followers' flushes ({@link #onTick}) and commits what
+ * they wrote as one transaction: the switches' batches of a tick share it, and so do status writes
+ * and marks made meanwhile. A transaction per follower and tick cost the datastore's shard and the
+ * RFT manager's thread per transaction (opening one applies its predecessor's changes again,
+ * committing one serialises and reads back its changes and notifies every listener), six times
+ * over with six switches; the batches reach the datastore no later for it. A tick's writes that
+ * reach {@link #COMMIT_AT} sessions are committed at once.
  */
 final class StatusWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusWriter.class);
+    /**
+     * How long a session write may wait for the others of its tick: short, because a session's path
+     * needs every switch's report; long enough to batch (a transaction per event would cost more
+     * than the events).
+     */
+    static final Duration TICK = Duration.ofMillis(20);
+    /** Session writes of a tick that make it commit at once. */
+    static final int COMMIT_AT = 4000;
 
     private final DOMDataBroker dom;
     private final BindingNormalizedNodeSerializer codec;
@@ -57,11 +81,81 @@ final class StatusWriter implements AutoCloseable {
     // since: a merge of the entry, applied against a table of 100,000 sessions, cost the RFT
     // manager's thread more than the puts of the sessions it came with
     private final Set<String> ensured = new HashSet<>();
+    // what runs at each tick before the commit: the followers' flushes
+    private final java.util.List<Runnable> flushes = new CopyOnWriteArrayList<>();
+    private final ScheduledFuture<?> ticker;
+    private final @Nullable ScheduledExecutorService ownScheduler;
+    // the tick's transaction, while writes are waiting in it; its commit's outcome, to come
+    private @Nullable DOMDataTreeWriteTransaction open;
+    private @Nullable SettableFuture<CommitInfo> openOutcome;
+    private int openSessions;
+    private int openOthers;
 
+    /** A writer ticking on a thread of its own (tests). */
     StatusWriter(final Stores stores) {
+        this(stores, null);
+    }
+
+    /** A writer ticking on {@code scheduler}, or on a thread of its own if null. */
+    StatusWriter(final Stores stores, final @Nullable ScheduledExecutorService scheduler) {
         this.dom = stores.dom();
         this.codec = stores.codec();
         this.chain = newChain();
+        ownScheduler = scheduler != null ? null : Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("rst-rft-writer").daemon().factory());
+        ticker = (scheduler != null ? scheduler : ownScheduler).scheduleWithFixedDelay(this::tick, TICK.toMillis(),
+            TICK.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Runs {@code flush} at every tick, before the tick's commit, until the registration is closed:
+     * what it writes goes out in that commit.
+     */
+    Registration onTick(final Runnable flush) {
+        flushes.add(flush);
+        return () -> flushes.remove(flush);
+    }
+
+    private void tick() {
+        for (var flush : flushes) {
+            try {
+                flush.run();
+            } catch (RuntimeException e) {
+                LOG.warn("RFT: a flush failed", e);
+            }
+        }
+        commit();
+    }
+
+    /** Commits what waits in the tick's transaction, if anything does. */
+    synchronized void commit() {
+        final var tx = open;
+        final var outcome = openOutcome;
+        if (tx == null || outcome == null) {
+            return;
+        }
+        final String what = openSessions + " session writes and " + openOthers + " other writes";
+        open = null;
+        openOutcome = null;
+        openSessions = 0;
+        openOthers = 0;
+        outcome.setFuture(watch(tx.commit(), what));
+    }
+
+    /** The tick's transaction: writes join it until the tick commits it. */
+    private DOMDataTreeWriteTransaction open() {
+        var tx = open;
+        if (tx == null) {
+            tx = chain.newWriteOnlyTransaction();
+            open = tx;
+            openOutcome = SettableFuture.create();
+        }
+        return tx;
+    }
+
+    /** The outcome of the tick's transaction, open (written into) now. */
+    private ListenableFuture<? extends CommitInfo> outcome() {
+        return java.util.Objects.requireNonNull(openOutcome);
     }
 
     static DataObjectIdentifier<Switch> switchPath(final String nodeId) {
@@ -74,12 +168,12 @@ final class StatusWriter implements AutoCloseable {
         }
         final var normalized = codec.toNormalizedDataObject(
             switchPath(nodeId).toBuilder().child(AgentStatus.class).build(), status);
-        final var tx = chain.newWriteOnlyTransaction();
+        final var tx = open();
         ensure(tx, nodeId);
         // put, not merge: a leaf the status no longer has (dropping-since after a quiet minute, a
         // default address the inventory withdrew) must go
         tx.put(LogicalDatastoreType.OPERATIONAL, normalized.path(), normalized.node());
-        watch(tx.commit(), "status of " + nodeId);
+        openOthers++;
     }
 
     /**
@@ -98,7 +192,7 @@ final class StatusWriter implements AutoCloseable {
         if (upserts.isEmpty() && removals.isEmpty()) {
             return CommitInfo.emptyFluentFuture();
         }
-        final var tx = chain.newWriteOnlyTransaction();
+        final var tx = open();
         if (!upserts.isEmpty()) {
             ensure(tx, nodeId);
         }
@@ -110,7 +204,12 @@ final class StatusWriter implements AutoCloseable {
         for (var id : removals) {
             tx.delete(LogicalDatastoreType.OPERATIONAL, SessionNodes.sessionPath(switchPath, id));
         }
-        return watch(tx.commit(), upserts.size() + " sessions and " + removals.size() + " removals of " + nodeId);
+        final var outcome = outcome();
+        openSessions += upserts.size() + removals.size();
+        if (openSessions >= COMMIT_AT) {
+            commit();
+        }
+        return outcome;
     }
 
     /**
@@ -127,11 +226,12 @@ final class StatusWriter implements AutoCloseable {
         if (marked.isEmpty()) {
             return CommitInfo.emptyFluentFuture();
         }
-        final var tx = chain.newWriteOnlyTransaction();
+        final var tx = open();
         final var switchPath = SessionNodes.switchPath(nodeId);
         marked.forEach((id, session) -> tx.put(LogicalDatastoreType.OPERATIONAL,
             SessionNodes.sessionPath(switchPath, id), session));
-        return watch(tx.commit(), marked.size() + " unconfirmed sessions of " + nodeId);
+        openSessions += marked.size();
+        return outcome();
     }
 
     /**
@@ -171,10 +271,9 @@ final class StatusWriter implements AutoCloseable {
         if (closed) {
             return;
         }
-        final var tx = chain.newWriteOnlyTransaction();
-        tx.delete(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId));
+        open().delete(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId));
         ensured.remove(nodeId);
-        watch(tx.commit(), "removal of " + nodeId);
+        openOthers++;
     }
 
     /**
@@ -238,10 +337,18 @@ final class StatusWriter implements AutoCloseable {
 
 
     @Override
-    public synchronized void close() {
-        if (!closed) {
-            closed = true;
-            chain.close();
+    public void close() {
+        ticker.cancel(false);
+        if (ownScheduler != null) {
+            ownScheduler.shutdown();
+        }
+        synchronized (this) {
+            if (!closed) {
+                // what waits goes out: a switch turned off has its removal here
+                commit();
+                closed = true;
+                chain.close();
+            }
         }
     }
 }

@@ -8,6 +8,8 @@
 package io.rst.rft.manager;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
@@ -18,9 +20,13 @@ import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
@@ -36,10 +42,12 @@ import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
  * The writer makes sure of a switch's entry once, not with every batch of sessions (applied
  * against a large table, that merge cost more than the sessions' puts), and again whenever the
  * entry may have gone: removed through the writer, or by anyone else, which makes the next batch
- * fail (the follower writes a failed batch again) and the one after it whole.
+ * fail (the follower writes a failed batch again) and the one after it whole. What the switches
+ * write in one tick goes out in one transaction, at the tick or once it is large.
  */
 public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
     private final AtomicInteger merges = new AtomicInteger();
+    private final AtomicInteger transactions = new AtomicInteger();
 
     public StatusWriterTest() {
         super(true);
@@ -104,11 +112,84 @@ public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
         }
     }
 
+    @Test
+    public void theSwitchesBatchesOfOneTickGoOutInOneTransaction() throws Exception {
+        final var stores = TestStores.of(this);
+        try (var writer = new StatusWriter(new Stores(stores.binding(), countingMerges(stores.dom()),
+                stores.codec()))) {
+            final var go = new AtomicBoolean();
+            final var second = new AtomicBoolean();
+            final var leaf = new AtomicReference<com.google.common.util.concurrent.ListenableFuture<?>>();
+            final var spine = new AtomicReference<com.google.common.util.concurrent.ListenableFuture<?>>();
+            // two followers' flushes: the first writes in the tick that finds it armed, and arms the
+            // second, which runs after it in the same tick
+            try (var one = writer.onTick(() -> {
+                if (go.compareAndSet(true, false)) {
+                    leaf.set(writer.writeSessions("leaf1", sessions("a", "b"), List.of()));
+                    second.set(true);
+                }
+            }); var two = writer.onTick(() -> {
+                if (second.getAndSet(false)) {
+                    spine.set(writer.writeSessions("spine1", sessions("c"), List.of()));
+                }
+            })) {
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                go.set(true);
+                while (spine.get() == null) {
+                    assertTrue(System.nanoTime() < deadline);
+                    Thread.sleep(5);
+                }
+                spine.get().get(10, TimeUnit.SECONDS);
+                assertSame("one outcome for the tick", leaf.get(), spine.get());
+            }
+            assertEquals("one transaction for the tick", 1, transactions.get());
+            assertEquals(Set.of("a", "b"), stored("leaf1"));
+            assertEquals(Set.of("c"), stored("spine1"));
+        }
+    }
+
+    @Test
+    public void writesWaitForTheTickUnlessTheyAreMany() throws Exception {
+        final var stores = TestStores.of(this);
+        final var scheduler = Executors.newSingleThreadScheduledExecutor();
+        final var held = new CountDownLatch(1);
+        try (var writer = new StatusWriter(new Stores(stores.binding(), countingMerges(stores.dom()),
+                stores.codec()), scheduler)) {
+            // the tick's thread busy: nothing commits but what is large enough
+            scheduler.execute(() -> {
+                try {
+                    held.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            final var few = writer.writeSessions("leaf1", sessions("a"), List.of());
+            Thread.sleep(200);
+            assertFalse("a small batch waits for the tick", few.isDone());
+            final String[] ids = new String[StatusWriter.COMMIT_AT];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = "s" + i;
+            }
+            final var many = writer.writeSessions("leaf1", sessions(ids), List.of());
+            many.get(10, TimeUnit.SECONDS);
+            few.get(10, TimeUnit.SECONDS);
+            assertEquals(1, transactions.get());
+            assertEquals(StatusWriter.COMMIT_AT + 1, stored("leaf1").size());
+            held.countDown();
+            // and a small one goes out at the next tick
+            writer.writeSessions("spine1", sessions("b"), List.of()).get(10, TimeUnit.SECONDS);
+            assertEquals(Set.of("b"), stored("spine1"));
+        } finally {
+            held.countDown();
+            scheduler.shutdownNow();
+        }
+    }
+
     /** The broker, counting the merges of the writer's transactions. */
     private DOMDataBroker countingMerges(final DOMDataBroker real) {
         return proxy(DOMDataBroker.class, real, (method, result) -> method.getName().endsWith("TransactionChain")
             ? proxy(DOMTransactionChain.class, (DOMTransactionChain) result, (chainMethod, tx) ->
-                "newWriteOnlyTransaction".equals(chainMethod.getName())
+                "newWriteOnlyTransaction".equals(chainMethod.getName()) && transactions.incrementAndGet() > 0
                     ? proxy(DOMDataTreeWriteTransaction.class, (DOMDataTreeWriteTransaction) tx, (txMethod, out) -> {
                         if ("merge".equals(txMethod.getName())) {
                             merges.incrementAndGet();
