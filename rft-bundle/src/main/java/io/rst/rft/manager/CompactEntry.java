@@ -25,7 +25,7 @@ import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
  * <p>{@link AbstractMapEntryNode} is yangtools' extension point for another implementation; the
  * datastore, its serialisation, RESTCONF and the binding codec see the entry through
  * {@link MapEntryNode} alone. Equality and hash code are the contract's: equal to yangtools' own
- * entry with the same children, with the same hash code. As for {@link MessageLog}, one thing an
+ * entry with the same children, with the same hash code. As for {@link PackedMessageLog}, one thing an
  * entry must never meet is a datastore modification inside it (a merge or a write of one of its
  * leaves), for which the datastore copies it through yangtools' builder, which takes only its own
  * class: the RFT manager writes sessions whole, an {@code unconfirmed} mark too

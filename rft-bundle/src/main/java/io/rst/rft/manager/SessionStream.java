@@ -22,7 +22,6 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
@@ -47,15 +46,6 @@ final class SessionStream {
     record Parsed(String id, @Nullable MapEntryNode node) {
         boolean removed() {
             return node == null;
-        }
-    }
-
-    private static final int CACHED_SEQS = 64;
-    private static final NodeIdentifierWithPredicates[] SEQ_KEYS = new NodeIdentifierWithPredicates[CACHED_SEQS];
-
-    static {
-        for (int i = 0; i < CACHED_SEQS; i++) {
-            SEQ_KEYS[i] = NodeIdentifierWithPredicates.of(Message.QNAME, SessionNodes.SEQ, Uint32.valueOf(i));
         }
     }
 
@@ -246,9 +236,12 @@ final class SessionStream {
     }
 
     private UserMapNode messages(final JsonParser p) throws IOException, SessionJson.BadRecordException {
-        // a log is a handful of messages: an array, not yangtools' LinkedHashMap (MessageLog)
-        MapEntryNode[] entries = new MapEntryNode[4];
-        int seq = 0;
+        // a log is a handful of messages, kept packed (PackedMessageLog): no entry objects
+        int n = 0;
+        byte[] types = new byte[4];
+        String[] tps = null;
+        long[] times = new long[4];
+        byte[] from = new byte[4];
         SessionJson.BadRecordException bad = null;
         JsonToken token;
         while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
@@ -260,11 +253,25 @@ final class SessionStream {
                 continue;
             }
             try {
-                final var entry = message(p, token, seq);
-                if (seq == entries.length) {
-                    entries = Arrays.copyOf(entries, seq * 2);
+                message(p, token);
+                if (n == types.length) {
+                    types = Arrays.copyOf(types, n * 2);
+                    times = Arrays.copyOf(times, n * 2);
+                    from = Arrays.copyOf(from, n * 2);
+                    if (tps != null) {
+                        tps = Arrays.copyOf(tps, n * 2);
+                    }
                 }
-                entries[seq++] = entry;
+                types[n] = msgType;
+                times[n] = msgTime;
+                from[n] = msgFrom;
+                if (msgTp != null) {
+                    if (tps == null) {
+                        tps = new String[types.length];
+                    }
+                    tps[n] = msgTp;
+                }
+                n++;
             } catch (SessionJson.BadRecordException e) {
                 // the entry was read to its end; the rest of the log is skipped, then refused
                 bad = e;
@@ -273,14 +280,21 @@ final class SessionStream {
         if (bad != null) {
             throw bad;
         }
-        return new MessageLog(SessionNodes.MESSAGES, seq == entries.length ? entries : Arrays.copyOf(entries, seq));
+        return new PackedMessageLog(SessionNodes.MESSAGES, n == types.length ? types : Arrays.copyOf(types, n),
+            tps == null || n == tps.length ? tps : Arrays.copyOf(tps, n), n == times.length ? times
+                : Arrays.copyOf(times, n), n == from.length ? from : Arrays.copyOf(from, n));
     }
 
-    private MapEntryNode message(final JsonParser p, final JsonToken start, final int seq)
-            throws IOException, SessionJson.BadRecordException {
+    // the message message() read last: this stream's reader thread's alone
+    private byte msgType;
+    private @Nullable String msgTp;
+    private long msgTime;
+    private byte msgFrom;
+
+    private void message(final JsonParser p, final JsonToken start) throws IOException, SessionJson.BadRecordException {
         String type = null;
         String tp = null;
-        String time = null;
+        long time = Times.INVALID;
         Boolean fromRequester = null;
         if (start == JsonToken.START_OBJECT) {
             JsonToken value;
@@ -293,7 +307,7 @@ final class SessionStream {
                 }
                 switch (name) {
                     case "msg" -> type = text(p, value);
-                    case "time" -> time = time(p, value);
+                    case "time" -> time = micros(p, value);
                     case "ingress_port" -> {
                         final var port = text(p, value);
                         tp = port.isEmpty() ? null : portName(port);
@@ -310,17 +324,11 @@ final class SessionStream {
             // the entry is read to its end: the log's rest is skipped by the caller
             throw new SessionJson.BadRecordException("unknown CM message type " + type);
         }
-        final var key = seq < CACHED_SEQS ? SEQ_KEYS[seq]
-            : NodeIdentifierWithPredicates.of(Message.QNAME, SessionNodes.SEQ, Uint32.valueOf(seq));
-        final var layout = SessionNodes.MESSAGE_LAYOUT;
-        final Object[] v = layout.slots();
-        // the key's own value object
-        v[layout.slot(SessionNodes.SEQ_LEAF)] = key.getValue(SessionNodes.SEQ);
-        v[layout.slot(SessionNodes.TYPE)] = parsed.getName();
-        v[layout.slot(SessionNodes.INGRESS_TP)] = tp;
-        v[layout.slot(SessionNodes.TIME)] = time;
-        v[layout.slot(SessionNodes.FROM_REQUESTER)] = fromRequester;
-        return new CompactEntry(key, layout, v);
+        msgType = (byte) parsed.ordinal();
+        msgTp = tp;
+        msgTime = time;
+        msgFrom = fromRequester == null ? PackedMessageLog.UNKNOWN
+            : fromRequester ? PackedMessageLog.REQUESTER : PackedMessageLog.RESPONDER;
     }
 
     private ContainerNode dataFlow(final NodeIdentifier which, final JsonParser p, final JsonToken start)
@@ -528,20 +536,29 @@ final class SessionStream {
      * nanoseconds), read from the number's digits; anything but a number, or a time outside years
      * 0000-9999, is absent.
      */
-    private @Nullable String time(final JsonParser p, final JsonToken value) throws IOException {
+    /**
+     * A time's microseconds since the epoch, {@link Times#INVALID} where it is not a number or
+     * outside what {@code yang:date-and-time} can say.
+     */
+    private static long micros(final JsonParser p, final JsonToken value) throws IOException {
         if (value != JsonToken.VALUE_NUMBER_INT && value != JsonToken.VALUE_NUMBER_FLOAT) {
             p.skipChildren();
-            return null;
+            return Times.INVALID;
         }
         long micros = micros(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
         if (micros == Long.MIN_VALUE) {
             micros = micros(p.getDecimalValue());
-            if (micros == Long.MIN_VALUE) {
-                return null;
-            }
         }
-        // a session's first-seen is its first message's time, its last-seen its last one's:
-        // one string for each
+        return micros < Times.MIN_MICROS || micros > Times.MAX_MICROS ? Times.INVALID : micros;
+    }
+
+    private @Nullable String time(final JsonParser p, final JsonToken value) throws IOException {
+        final long micros = micros(p, value);
+        if (micros == Times.INVALID) {
+            return null;
+        }
+        // a session's first-seen and last-seen are often one time (a single message, or a record
+        // read again): one string for both (the messages keep their times as numbers)
         for (int i = 0; i < recentMicros.length; i++) {
             final var known = recentTimes[i];
             if (known != null && recentMicros[i] == micros) {

@@ -10,13 +10,13 @@ package io.rst.rft.manager;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertNull;
-import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rst.yang.time.Times;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
@@ -36,25 +37,42 @@ import org.opendaylight.yangtools.yang.data.api.schema.UserMapNode;
 import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 
 /**
- * The flow table's compact message log ({@link MessageLog}) is, to everyone who sees it through
- * {@link UserMapNode}, the list yangtools would have made: equal both ways, the same hash code,
- * its entries in order and by key; and the datastore takes sessions holding it, merges a mark into
- * them, replaces and deletes them, and gives back exactly the sessions the binding codec knows.
+ * The flow table's packed message log ({@link PackedMessageLog}) is, to everyone who sees it
+ * through {@link UserMapNode}, the list yangtools would have made: equal both ways, the same hash
+ * code, its entries in order and by key, each leaf as the agent gave it; and the datastore takes
+ * sessions holding it, merges a mark into them, replaces and deletes them, and gives back exactly
+ * the sessions the binding codec knows.
  */
-public class MessageLogTest extends AbstractConcurrentDataBrokerTest {
+public class PackedMessageLogTest extends AbstractConcurrentDataBrokerTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonFactory FACTORY = new JsonFactory();
+    private static final long T0 = 1_764_547_200_000_001L;
 
-    public MessageLogTest() {
+    public PackedMessageLogTest() {
         super(true);
     }
 
-    private static MapEntryNode message(final long seq, final String type) {
-        return ImmutableNodes.newMapEntryBuilder()
+    private static byte type(final String name) {
+        return (byte) CmMessageType.forName(name).ordinal();
+    }
+
+    /** yangtools' entry of message {@code seq}; null leaves left out, as the agent leaves them out. */
+    private static MapEntryNode message(final long seq, final String type, final String tp, final long micros,
+            final Boolean fromRequester) {
+        final var b = ImmutableNodes.newMapEntryBuilder()
             .withNodeIdentifier(NodeIdentifierWithPredicates.of(Message.QNAME, SessionNodes.SEQ, Uint32.valueOf(seq)))
             .withChild(ImmutableNodes.leafNode(SessionNodes.SEQ_LEAF, Uint32.valueOf(seq)))
-            .withChild(ImmutableNodes.leafNode(SessionNodes.TYPE, type))
-            .build();
+            .withChild(ImmutableNodes.leafNode(SessionNodes.TYPE, type));
+        if (tp != null) {
+            b.withChild(ImmutableNodes.leafNode(SessionNodes.INGRESS_TP, tp));
+        }
+        if (micros != Times.INVALID) {
+            b.withChild(ImmutableNodes.leafNode(SessionNodes.TIME, Times.format(micros)));
+        }
+        if (fromRequester != null) {
+            b.withChild(ImmutableNodes.leafNode(SessionNodes.FROM_REQUESTER, fromRequester));
+        }
+        return b.build();
     }
 
     private static UserMapNode yangtools(final MapEntryNode... entries) {
@@ -65,42 +83,80 @@ public class MessageLogTest extends AbstractConcurrentDataBrokerTest {
         return b.build();
     }
 
+    private static PackedMessageLog packed(final String[] types, final String[] tps, final long[] times,
+            final byte[] from) {
+        final byte[] t = new byte[types.length];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = type(types[i]);
+        }
+        return new PackedMessageLog(SessionNodes.MESSAGES, t, tps, times, from);
+    }
+
     @Test
     public void equalToYangtoolsOwnListBothWays() {
-        final var req = message(0, "REQ");
-        final var rep = message(1, "REP");
-        final var rtu = message(2, "RTU");
-        final var ours = new MessageLog(SessionNodes.MESSAGES, new MapEntryNode[] {req, rep, rtu});
-        final var theirs = yangtools(req, rep, rtu);
+        final var ours = packed(new String[] {"REQ", "REP", "RTU"}, new String[] {"leaf1:1", null, "leaf1:1"},
+            new long[] {T0, Times.INVALID, T0 + 250_000}, new byte[] {PackedMessageLog.REQUESTER,
+                PackedMessageLog.RESPONDER, PackedMessageLog.UNKNOWN});
+        final var theirs = yangtools(message(0, "REQ", "leaf1:1", T0, true),
+            message(1, "REP", null, Times.INVALID, false), message(2, "RTU", "leaf1:1", T0 + 250_000, null));
         assertEquals(theirs, ours);
         assertEquals(ours, theirs);
         assertEquals(theirs.hashCode(), ours.hashCode());
         assertEquals(List.copyOf(theirs.body()), List.copyOf(ours.body()));
         assertEquals(List.copyOf(theirs.asMap().keySet()), List.copyOf(ours.asMap().keySet()));
-        // the order is part of the value, and so is every entry
-        final var swapped = new MessageLog(SessionNodes.MESSAGES, new MapEntryNode[] {rep, req, rtu});
+        assertEquals("2025-12-01T00:00:00.250001Z", ours.childAt(2).childByArg(SessionNodes.TIME).body());
+        // the order is part of the value, and so is every leaf of every entry
+        final var swapped = packed(new String[] {"REP", "REQ", "RTU"}, null,
+            new long[] {T0, Times.INVALID, T0 + 250_000}, new byte[3]);
         assertNotEquals(theirs, swapped);
         assertNotEquals(swapped, theirs);
-        assertNotEquals(theirs, new MessageLog(SessionNodes.MESSAGES, new MapEntryNode[] {req, rep}));
-        assertNotEquals(new MessageLog(SessionNodes.MESSAGES, new MapEntryNode[] {req, rep}), theirs);
-        assertEquals(yangtools(), new MessageLog(SessionNodes.MESSAGES, new MapEntryNode[0]));
+        final var shorter = packed(new String[] {"REQ", "REP"}, new String[] {"leaf1:1", null},
+            new long[] {T0, Times.INVALID}, new byte[] {PackedMessageLog.REQUESTER, PackedMessageLog.RESPONDER});
+        assertNotEquals(theirs, shorter);
+        assertNotEquals(shorter, theirs);
+        final var laterTime = packed(new String[] {"REQ", "REP", "RTU"}, new String[] {"leaf1:1", null, "leaf1:1"},
+            new long[] {T0 + 1, Times.INVALID, T0 + 250_000}, new byte[] {PackedMessageLog.REQUESTER,
+                PackedMessageLog.RESPONDER, PackedMessageLog.UNKNOWN});
+        assertNotEquals(theirs, laterTime);
+        assertNotEquals(laterTime, ours);
+        assertNotEquals(ours, laterTime);
+        final var otherPort = packed(new String[] {"REQ", "REP", "RTU"}, new String[] {"leaf1:2", null, "leaf1:1"},
+            new long[] {T0, Times.INVALID, T0 + 250_000}, new byte[] {PackedMessageLog.REQUESTER,
+                PackedMessageLog.RESPONDER, PackedMessageLog.UNKNOWN});
+        assertNotEquals(ours, otherPort);
+        assertNotEquals(theirs, otherPort);
+        // two packed logs of the same messages, one with its ports' array, one without any port
+        final var same = packed(new String[] {"REQ", "REP", "RTU"}, new String[] {"leaf1:1", null, "leaf1:1"},
+            new long[] {T0, Times.INVALID, T0 + 250_000}, new byte[] {PackedMessageLog.REQUESTER,
+                PackedMessageLog.RESPONDER, PackedMessageLog.UNKNOWN});
+        assertEquals(ours, same);
+        assertEquals(ours.hashCode(), same.hashCode());
+        assertEquals(packed(new String[] {"REQ"}, null, new long[] {T0}, new byte[1]),
+            packed(new String[] {"REQ"}, new String[1], new long[] {T0}, new byte[1]));
+        assertEquals(yangtools(), packed(new String[0], null, new long[0], new byte[0]));
     }
 
     @Test
     public void entriesByKeyAndPosition() {
-        final var req = message(0, "REQ");
-        final var rep = message(70, "REP");
-        final var ours = new MessageLog(SessionNodes.MESSAGES, new MapEntryNode[] {req, rep});
-        assertEquals(2, ours.size());
-        assertSame(rep, ours.childAt(1));
-        // a key equal to the entry's, not the same object
-        assertSame(rep, ours.childByArg(
+        final String[] types = new String[71];
+        java.util.Arrays.fill(types, "MRA");
+        types[0] = "REQ";
+        types[70] = "REP";
+        final var ours = packed(types, null, new long[71], new byte[71]);
+        assertEquals(71, ours.size());
+        assertEquals(message(70, "REP", null, 0, null), ours.childAt(70));
+        // a key equal to the entry's, not the same object (beyond the shared keys)
+        assertEquals(message(70, "REP", null, 0, null), ours.childByArg(
             NodeIdentifierWithPredicates.of(Message.QNAME, SessionNodes.SEQ, Uint32.valueOf(70))));
-        assertSame(req, ours.childByArg(req.name()));
-        assertNull(ours.childByArg(NodeIdentifierWithPredicates.of(Message.QNAME, SessionNodes.SEQ, Uint32.ONE)));
+        assertEquals(message(0, "REQ", null, 0, null), ours.childByArg(PackedMessageLog.key(0)));
+        assertNull(ours.childByArg(NodeIdentifierWithPredicates.of(Message.QNAME, SessionNodes.SEQ,
+            Uint32.valueOf(71))));
+        assertThrows(IndexOutOfBoundsException.class, () -> ours.childAt(71));
         assertThrows(UnsupportedOperationException.class, () -> ours.body().clear());
         assertThrows(UnsupportedOperationException.class, () -> ours.asMap().clear());
-        assertTrue(new MessageLog(SessionNodes.MESSAGES, new MapEntryNode[0]).isEmpty());
+        assertTrue(packed(new String[0], null, new long[0], new byte[0]).isEmpty());
+        assertThrows(IllegalArgumentException.class, () -> new PackedMessageLog(SessionNodes.MESSAGES,
+            new byte[] {type("REQ")}, null, new long[0], new byte[1]));
     }
 
     @Test
@@ -125,7 +181,7 @@ public class MessageLogTest extends AbstractConcurrentDataBrokerTest {
             try (JsonParser parser = FACTORY.createParser(record)) {
                 parser.nextToken();
                 final var parsed = stream.read(parser);
-                assertTrue(parsed.node().childByArg(SessionNodes.MESSAGES) instanceof MessageLog);
+                assertTrue(parsed.node().childByArg(SessionNodes.MESSAGES) instanceof PackedMessageLog);
                 nodes.put(parsed.id(), parsed.node());
             }
             expected.add(SessionJson.toSession(JSON.readTree(record), Map.of("swp1", "leaf1:1")));
