@@ -8,6 +8,7 @@
 package io.rst.rft.manager;
 
 import java.util.List;
+import java.util.Set;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.DataFlow;
@@ -72,12 +73,15 @@ final class SessionNodes {
     static final NodeIdentifier TIME = id("time");
     static final NodeIdentifier FROM_REQUESTER = id("from-requester");
 
-    /** A session entry's children, as the flow table's entries built from agents' records hold them. */
+    /**
+     * A session entry's children, as the flow table's entries built from agents' records hold them;
+     * first-seen and last-seen as microseconds (see {@link NodeLayout}).
+     */
     static final NodeLayout SESSION_LAYOUT = new NodeLayout(new NodeIdentifier[] {
         SESSION_ID_LEAF, REQUESTER_IP, RESPONDER_IP, REQUESTER_COMM_ID, RESPONDER_COMM_ID, REQUESTER_QPN,
         RESPONDER_QPN, SERVICE_ID, ROLES_KNOWN, RDMA_CM_SRC_PORT, RDMA_CM_DST_PORT, REQUESTER_UDP_SRC_PORT,
         RESPONDER_UDP_SRC_PORT, STATE, REJECT_REASON, UNCONFIRMED, DROPPED_MESSAGES, FIRST_SEEN, LAST_SEEN,
-    }, REQUESTER_DATA, RESPONDER_DATA, MESSAGES);
+    }, Set.of(FIRST_SEEN, LAST_SEEN), REQUESTER_DATA, RESPONDER_DATA, MESSAGES);
     /** A message entry's children. */
     static final NodeLayout MESSAGE_LAYOUT = new NodeLayout(new NodeIdentifier[] {
         SEQ_LEAF, TYPE, INGRESS_TP, TIME, FROM_REQUESTER,

@@ -76,10 +76,9 @@ final class SessionStream {
     private static final Uint16[] UINT16 = new Uint16[1 << 16];
 
     private final Map<String, String> ports;
-    // the times this follower read last (a record's first-seen and last-seen are its messages')
-    private final long[] recentMicros = new long[4];
-    private final @Nullable String[] recentTimes = new String[4];
-    private int nextRecent;
+    // the times this follower read last (a record's first-seen and last-seen are its messages'),
+    // by hash, as microseconds (the flow table's entries keep them so, see NodeLayout)
+    private final @Nullable Long[] recentTimes = new Long[4];
     // port names (tp-ids) as shared strings; bounded, as what the agent sends is not ours to trust
     private final Map<String, String> names = new HashMap<>();
 
@@ -153,8 +152,8 @@ final class SessionStream {
         String state;
         Uint16 rejectReason;
         Uint32 droppedMessages;
-        String firstSeen;
-        String lastSeen;
+        Long firstSeen;
+        Long lastSeen;
         UserMapNode messages;
 
         MapEntryNode build() {
@@ -552,25 +551,20 @@ final class SessionStream {
         return micros < Times.MIN_MICROS || micros > Times.MAX_MICROS ? Times.INVALID : micros;
     }
 
-    private @Nullable String time(final JsonParser p, final JsonToken value) throws IOException {
+    private @Nullable Long time(final JsonParser p, final JsonToken value) throws IOException {
         final long micros = micros(p, value);
         if (micros == Times.INVALID) {
             return null;
         }
         // a session's first-seen and last-seen are often one time (a single message, or a record
-        // read again): one string for both (the messages keep their times as numbers)
-        for (int i = 0; i < recentMicros.length; i++) {
-            final var known = recentTimes[i];
-            if (known != null && recentMicros[i] == micros) {
-                return known;
-            }
+        // read again): one object for both
+        final int slot = (int) (micros ^ micros >>> 32) & recentTimes.length - 1;
+        final Long known = recentTimes[slot];
+        if (known != null && known == micros) {
+            return known;
         }
-        final var made = Times.format(micros);
-        if (made != null) {
-            recentMicros[nextRecent] = micros;
-            recentTimes[nextRecent] = made;
-            nextRecent = (nextRecent + 1) % recentMicros.length;
-        }
+        final Long made = micros;
+        recentTimes[slot] = made;
         return made;
     }
 

@@ -14,9 +14,11 @@ import static org.junit.Assert.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.Test;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
 import org.opendaylight.yangtools.yang.data.api.schema.DataContainerChild;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
@@ -73,6 +75,36 @@ public class CompactEntryTest {
         assertEquals("ESTABLISHED", ours.childByArg(SessionNodes.STATE).body());
         assertNull(ours.childByArg(SessionNodes.LAST_SEEN));
         assertNull(ours.childByArg(SessionNodes.SEQ_LEAF));
+    }
+
+    @Test
+    public void aTimeKeptAsMicrosecondsIsItsTextToEveryReader() {
+        final var layout = SessionNodes.SESSION_LAYOUT;
+        final Object[] v = layout.slots();
+        v[layout.slot(SessionNodes.SESSION_ID_LEAF)] = "s1";
+        v[layout.slot(SessionNodes.FIRST_SEEN)] = 1_764_547_200_250_000L;
+        v[layout.slot(SessionNodes.LAST_SEEN)] = "2025-12-01T00:00:00.500000Z";
+        final var ours = new CompactEntry(KEY, layout, v);
+        final var theirs = ImmutableNodes.newMapEntryBuilder().withNodeIdentifier(KEY)
+            .withChild(ImmutableNodes.leafNode(SessionNodes.SESSION_ID_LEAF, "s1"))
+            .withChild(ImmutableNodes.leafNode(SessionNodes.FIRST_SEEN, "2025-12-01T00:00:00.250000Z"))
+            .withChild(ImmutableNodes.leafNode(SessionNodes.LAST_SEEN, "2025-12-01T00:00:00.500000Z"))
+            .build();
+        assertEquals("2025-12-01T00:00:00.250000Z", ours.childByArg(SessionNodes.FIRST_SEEN).body());
+        assertEquals(theirs, ours);
+        assertEquals(ours, theirs);
+        assertEquals(theirs.hashCode(), ours.hashCode());
+        for (var child : ours.body()) {
+            assertEquals(theirs.childByArg(child.name()), child);
+        }
+        v[layout.slot(SessionNodes.FIRST_SEEN)] = 1_764_547_200_250_001L;
+        assertNotEquals(theirs, new CompactEntry(KEY, layout, v));
+        // a time no date-and-time can say, and microseconds where no time goes, are refused
+        v[layout.slot(SessionNodes.FIRST_SEEN)] = Long.MAX_VALUE;
+        assertThrows(IllegalArgumentException.class, () -> new CompactEntry(KEY, layout, v));
+        v[layout.slot(SessionNodes.FIRST_SEEN)] = null;
+        assertThrows(IllegalArgumentException.class, () -> new NodeLayout(new NodeIdentifier[] {SessionNodes.STATE},
+            Set.of(SessionNodes.FIRST_SEEN)));
     }
 
     @Test

@@ -157,6 +157,8 @@ public class PackedMessageLogTest extends AbstractConcurrentDataBrokerTest {
         assertTrue(packed(new String[0], null, new long[0], new byte[0]).isEmpty());
         assertThrows(IllegalArgumentException.class, () -> new PackedMessageLog(SessionNodes.MESSAGES,
             new byte[] {type("REQ")}, null, new long[0], new byte[1]));
+        assertThrows(IllegalArgumentException.class, () -> new PackedMessageLog(SessionNodes.MESSAGES,
+            new byte[] {type("REQ")}, null, new long[1], new byte[] {3}));
     }
 
     @Test
