@@ -13,9 +13,11 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.Test;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
@@ -50,24 +52,52 @@ public class FabricIndexTest {
         final var detector = new ProblemDetector(ProblemDetector.Options.DEFAULTS);
         final int sessions = 300;
         int failedOnce = 0;
+        // what the index must hold: session -> switch -> its sighting
+        final Map<String, Map<String, Sighting>> model = new HashMap<>();
         for (int op = 1; op <= 4000; op++) {
             final String id = "s" + rnd.nextInt(sessions);
             final int what = rnd.nextInt(100);
             if (what < 60) {
-                index.putSighting(sighting(rnd, SWITCHES[rnd.nextInt(SWITCHES.length)], id), id, NOW);
+                final var sighting = sighting(rnd, SWITCHES[rnd.nextInt(SWITCHES.length)], id);
+                final var before = model.computeIfAbsent(id, k -> new HashMap<>()).put(sighting.switchId(), sighting);
+                assertEquals(before, index.putSighting(sighting, id, NOW));
             } else if (what < 75) {
-                index.removeSighting(SWITCHES[rnd.nextInt(SWITCHES.length)], id);
+                final String node = SWITCHES[rnd.nextInt(SWITCHES.length)];
+                index.removeSighting(node, id);
+                final var bySwitch = model.get(id);
+                if (bySwitch != null && bySwitch.remove(node) != null && bySwitch.isEmpty()) {
+                    model.remove(id);
+                }
             } else if (what < 90) {
                 index.putPath(path(rnd, id));
             } else if (what < 97) {
                 index.removePath(id);
             } else if (what < 98) {
-                index.removeSwitch(SWITCHES[rnd.nextInt(SWITCHES.length)]);
+                final String node = SWITCHES[rnd.nextInt(SWITCHES.length)];
+                index.removeSwitch(node);
+                model.values().forEach(bySwitch -> bySwitch.remove(node));
+                model.values().removeIf(Map::isEmpty);
             } else {
                 // a detection in between: its findings stand in the index until their set-ups change
                 detector.detect(index, NOW);
             }
             if (op % 20 == 0) {
+                assertEquals(model.size(), index.sessionCount());
+                for (int i = 0; i < sessions; i++) {
+                    final var bySwitch = model.getOrDefault("s" + i, Map.of());
+                    assertEquals(new HashSet<>(bySwitch.values()), new HashSet<>(index.sightings("s" + i)));
+                    assertEquals(bySwitch.size(), index.sightings("s" + i).size());
+                    assertEquals(bySwitch.keySet(), index.seenBy("s" + i));
+                }
+                for (var node : SWITCHES) {
+                    final Set<String> saw = new HashSet<>();
+                    model.forEach((session, bySwitch) -> {
+                        if (bySwitch.containsKey(node)) {
+                            saw.add(session);
+                        }
+                    });
+                    assertEquals(saw, index.sessionsOf(node));
+                }
                 failedOnce += compare(seed, index, detector, sessions);
             }
         }
