@@ -9,6 +9,7 @@ package io.rst.insight;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rst.insight.Sighting.Told;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -109,12 +110,12 @@ final class ProblemDetector {
         if (rejected) {
             // the first switch to see the REJ is where it entered the fabric: the rejecting side's
             // edge; its reason is that REJ's
-            final var at = earliest(sightings, Sighting::rej);
+            final var at = earliest(sightings, Told.REJ);
             if (at != null && at.rejectReason() >= 0) {
                 reason = at.rejectReason();
             }
             return new Verdict(ProblemKind.Rejected, RejectReasons.text(reason), reason, at == null ? null
-                : at.switchId(), at == null || at.rej() == null ? null : at.rej().tp(), requester, responder, last, true);
+                : at.switchId(), at == null ? null : at.tp(Told.REJ), requester, responder, last, true);
         }
         if (finished) {
             return null;
@@ -123,63 +124,58 @@ final class ProblemDetector {
         if (timedOut) {
             final ProblemKind kind;
             final String why;
-            final Sighting at;
+            final Told message;
             if (dreq) {
                 kind = ProblemKind.DreqUnanswered;
                 why = "DREQ got no DREP";
-                at = latest(sightings, Sighting::dreq);
+                message = Told.DREQ;
             } else if (sightings.stream().anyMatch(s -> s.saw(CmMessageType.REP) || s.saw(CmMessageType.MRA))) {
                 kind = ProblemKind.RepUnanswered;
                 why = "REP got no RTU";
-                at = latest(sightings, Sighting::rep);
+                message = Told.REP;
             } else {
                 kind = ProblemKind.ReqUnanswered;
                 why = "REQ got no REP, MRA or REJ";
-                at = latest(sightings, Sighting::req);
+                message = Told.REQ;
             }
-            return verdict(kind, why, at, kind == ProblemKind.DreqUnanswered ? Sighting::dreq
-                : kind == ProblemKind.RepUnanswered ? Sighting::rep : Sighting::req, requester, responder, last, true,
+            return verdict(kind, why, latest(sightings, message), message, requester, responder, last, true,
                 sightings);
         }
         if (disconnecting && dreq && !Double.isNaN(last) && now - last >= options.halfClosedAfter()) {
             return verdict(ProblemKind.DreqUnanswered, "DREQ got no DREP (half-closed)",
-                latest(sightings, Sighting::dreq), Sighting::dreq, requester, responder, last, false, sightings);
+                latest(sightings, Told.DREQ), Told.DREQ, requester, responder, last, false, sightings);
         }
         return null;
     }
 
+    /** A timed-out or half-closed verdict, its place where {@code at} saw {@code message}. */
     private static Verdict verdict(final ProblemKind kind, final String why, final @Nullable Sighting at,
-            final java.util.function.Function<Sighting, Sighting.@Nullable Seen> message, final @Nullable String requester,
-            final @Nullable String responder, final double last, final boolean failed,
-            final Collection<Sighting> sightings) {
+            final Told message, final @Nullable String requester, final @Nullable String responder,
+            final double last, final boolean failed, final Collection<Sighting> sightings) {
         // without the message's own sighting (a switch that only timed it out), the first switch by
         // name that saw the session
         final var where = at != null ? at
-            : sightings.stream().min(java.util.Comparator.comparing(Sighting::switchId)).orElseThrow();
-        final var seen = at == null ? null : message.apply(at);
-        return new Verdict(kind, why, -1, where.switchId(), seen == null ? null : seen.tp(), requester, responder,
+            : sightings.stream().min(Comparator.comparing(Sighting::switchId)).orElseThrow();
+        return new Verdict(kind, why, -1, where.switchId(), at == null ? null : at.tp(message), requester, responder,
             last, failed);
     }
 
-    private static @Nullable Sighting earliest(final Collection<Sighting> sightings,
-            final java.util.function.Function<Sighting, Sighting.@Nullable Seen> message) {
-        Sighting best = null;
-        for (var s : sightings) {
-            final var seen = message.apply(s);
-            // a tie goes to the first switch by name, whatever the order they come in
-            if (seen != null && (best == null || better(seen.time(), s, message.apply(best).time(), best, false))) {
-                best = s;
-            }
-        }
-        return best;
+    /** The sighting that saw {@code message} first (a tie to the first switch by name), or null. */
+    private static @Nullable Sighting earliest(final Collection<Sighting> sightings, final Told message) {
+        return find(sightings, message, false);
     }
 
-    private static @Nullable Sighting latest(final Collection<Sighting> sightings,
-            final java.util.function.Function<Sighting, Sighting.@Nullable Seen> message) {
+    /** The sighting that saw {@code message} last (a tie to the first switch by name), or null. */
+    private static @Nullable Sighting latest(final Collection<Sighting> sightings, final Told message) {
+        return find(sightings, message, true);
+    }
+
+    private static @Nullable Sighting find(final Collection<Sighting> sightings, final Told message,
+            final boolean later) {
         Sighting best = null;
         for (var s : sightings) {
-            final var seen = message.apply(s);
-            if (seen != null && (best == null || better(seen.time(), s, message.apply(best).time(), best, true))) {
+            // a tie goes to the first switch by name, whatever the order they come in
+            if (s.saw(message) && (best == null || better(s.time(message), s, best.time(message), best, later))) {
                 best = s;
             }
         }

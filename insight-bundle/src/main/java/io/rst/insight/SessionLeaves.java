@@ -98,8 +98,7 @@ final class SessionLeaves {
         final var reason = value(session, REJECT_REASON) instanceof Number number ? number.intValue() : -1;
         return new Sighting(switchId, state, text(session, REQUESTER_IP), text(session, RESPONDER_IP),
             text(session, SERVICE_ID), !Boolean.FALSE.equals(value(session, ROLES_KNOWN)), reason,
-            seconds(session, FIRST_SEEN), seconds(session, LAST_SEEN), seen.types, seen.req, seen.rep, seen.rej,
-            seen.dreq);
+            seconds(session, FIRST_SEEN), seconds(session, LAST_SEEN), seen);
     }
 
     private static @Nullable Object value(final DataContainerNode node, final NodeIdentifier leaf) {

@@ -22,18 +22,27 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.se
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 
 /**
- * What the problem detectors need of one switch's view of a session, a few dozen bytes instead of
- * the session's message list: which message types the switch saw, and where (port) and when the
- * telling ones (REQ, REP or MRA, REJ, DREQ) first entered it, kept in the sighting itself (no
- * object per message: at 275,000 sessions of three switches each, the {@link Seen} objects it
- * kept until the fourteenth session were two million of the controller's heap objects, all walked
- * by G1's marking). A {@link Seen} is made when a detector asks ({@link #req()} and the others).
+ * What the problem detectors need of one switch's view of a session, instead of the session's
+ * message list: which message types the switch saw, and where (port) and when the telling ones
+ * ({@link Told}: REQ, REP or MRA, REJ, DREQ) first entered it, kept in the sighting's own
+ * components. A sighting is one object of about 112 bytes with compressed pointers (nine
+ * references, three ints, a boolean, six doubles); its strings are the datastore's leaves, shared
+ * with it. It used to keep a {@code Seen} object per telling message besides: at 275,000 sessions
+ * of three switches each, two million of the controller's heap objects, all walked by G1's
+ * marking. The detectors ask {@link #saw(Told)}, {@link #tp(Told)} and {@link #time(Told)}, which
+ * make nothing.
+ *
+ * <p>Equality is the record's, over every component (a double's by {@link Double#compare}, so
+ * NaN equals NaN): the index skips a view equal to the one it holds. A message not seen has a
+ * null port and a NaN time, which the constructor holds it to, so that sightings that tell the
+ * same are equal; a message seen may have either too (no port known, a time unreadable), and its
+ * {@code told} bit alone says it was seen.
  *
  * @param messageTypes a bit per {@link CmMessageType} ordinal the switch saw
  * @param rejectReason the REJ's reason code, or -1
  * @param firstSeen seconds since the epoch, or NaN when unknown
- * @param told a bit per telling message the switch saw ({@link #REQ}, {@link #REP}, {@link #REJ},
- *        {@link #DREQ}); its port and time are in the components named after it
+ * @param told a bit per telling message the switch saw ({@link Told#bit()}); its port and time are
+ *        in the components named after it
  */
 record Sighting(String switchId, @Nullable SessionState state, @Nullable String requesterIp,
         @Nullable String responderIp, @Nullable String serviceId, boolean rolesKnown, int rejectReason,
@@ -41,51 +50,40 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
         @Nullable String repTp, double repTime, @Nullable String rejTp, double rejTime, @Nullable String dreqTp,
         double dreqTime) {
 
-    /** {@link #told}: the switch saw a REQ. */
-    static final int REQ = 1;
-    /** {@link #told}: the switch saw a REP or an MRA. */
-    static final int REP = 2;
-    /** {@link #told}: the switch saw a REJ. */
-    static final int REJ = 4;
-    /** {@link #told}: the switch saw a DREQ. */
-    static final int DREQ = 8;
+    /**
+     * The telling messages: those whose first sighting names a problem's place (where a REJ
+     * entered the fabric, where an unanswered REQ, REP or DREQ was last seen on its way).
+     */
+    enum Told {
+        /** A REQ. */
+        REQ,
+        /** A REP, or an MRA (which answers the REQ in its stead). */
+        REP,
+        /** A REJ. */
+        REJ,
+        /** A DREQ. */
+        DREQ;
 
-    /** Where (the ingress port, if known) and when a switch first saw a message type. */
-    record Seen(@Nullable String tp, double time) {
-    }
+        /** How many there are. */
+        static final int COUNT = 4;
+        /** Every one's bit. */
+        static final int ALL = (1 << COUNT) - 1;
 
-    /** A sighting with its telling messages given as {@link Seen}s, each null where not seen. */
-    Sighting(final String switchId, final @Nullable SessionState state, final @Nullable String requesterIp,
-            final @Nullable String responderIp, final @Nullable String serviceId, final boolean rolesKnown,
-            final int rejectReason, final double firstSeen, final double lastSeen, final int messageTypes,
-            final @Nullable Seen req, final @Nullable Seen rep, final @Nullable Seen rej, final @Nullable Seen dreq) {
-        this(switchId, state, requesterIp, responderIp, serviceId, rolesKnown, rejectReason, firstSeen, lastSeen,
-            messageTypes, (req == null ? 0 : REQ) | (rep == null ? 0 : REP) | (rej == null ? 0 : REJ)
-                | (dreq == null ? 0 : DREQ),
-            req == null ? null : req.tp(), req == null ? Double.NaN : req.time(),
-            rep == null ? null : rep.tp(), rep == null ? Double.NaN : rep.time(),
-            rej == null ? null : rej.tp(), rej == null ? Double.NaN : rej.time(),
-            dreq == null ? null : dreq.tp(), dreq == null ? Double.NaN : dreq.time());
-    }
+        /** Its bit in {@link Sighting#told()}. */
+        int bit() {
+            return 1 << ordinal();
+        }
 
-    /** The first REQ the switch saw, or null. */
-    @Nullable Seen req() {
-        return (told & REQ) == 0 ? null : new Seen(reqTp, reqTime);
-    }
-
-    /** The first REP or MRA the switch saw, or null. */
-    @Nullable Seen rep() {
-        return (told & REP) == 0 ? null : new Seen(repTp, repTime);
-    }
-
-    /** The first REJ the switch saw, or null. */
-    @Nullable Seen rej() {
-        return (told & REJ) == 0 ? null : new Seen(rejTp, rejTime);
-    }
-
-    /** The first DREQ the switch saw, or null. */
-    @Nullable Seen dreq() {
-        return (told & DREQ) == 0 ? null : new Seen(dreqTp, dreqTime);
+        /** The telling message a CM message type is, or null for the others. */
+        static @Nullable Told of(final CmMessageType type) {
+            return switch (type) {
+                case REQ -> REQ;
+                case REP, MRA -> REP;
+                case REJ -> REJ;
+                case DREQ -> DREQ;
+                default -> null;
+            };
+        }
     }
 
     /**
@@ -94,27 +92,68 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
      */
     static final class Messages {
         int types;
-        @Nullable Seen req;
-        @Nullable Seen rep;
-        @Nullable Seen rej;
-        @Nullable Seen dreq;
+        int told;
+        private final @Nullable String[] tps = new String[Told.COUNT];
+        private final double[] times = {Double.NaN, Double.NaN, Double.NaN, Double.NaN};
 
         void add(final CmMessageType type, final @Nullable String tp, final double time) {
             types |= 1 << type.ordinal();
-            switch (type) {
-                case REQ -> req = req == null ? new Seen(tp, time) : req;
-                case REP, MRA -> rep = rep == null ? new Seen(tp, time) : rep;
-                case REJ -> rej = rej == null ? new Seen(tp, time) : rej;
-                case DREQ -> dreq = dreq == null ? new Seen(tp, time) : dreq;
-                default -> {
-                    // the other types tell no problem's place
-                }
+            final var which = Told.of(type);
+            if (which != null && (told & which.bit()) == 0) {
+                told |= which.bit();
+                tps[which.ordinal()] = tp;
+                times[which.ordinal()] = time;
             }
         }
     }
 
     Sighting {
         requireNonNull(switchId);
+        if ((told & ~Told.ALL) != 0 || unseenButKept(told, Told.REQ, reqTp, reqTime)
+                || unseenButKept(told, Told.REP, repTp, repTime) || unseenButKept(told, Told.REJ, rejTp, rejTime)
+                || unseenButKept(told, Told.DREQ, dreqTp, dreqTime)) {
+            throw new IllegalArgumentException("a telling message not seen has a port or a time, or no such message: "
+                + told);
+        }
+    }
+
+    /** A sighting of the messages gathered in {@code messages}. */
+    Sighting(final String switchId, final @Nullable SessionState state, final @Nullable String requesterIp,
+            final @Nullable String responderIp, final @Nullable String serviceId, final boolean rolesKnown,
+            final int rejectReason, final double firstSeen, final double lastSeen, final Messages messages) {
+        this(switchId, state, requesterIp, responderIp, serviceId, rolesKnown, rejectReason, firstSeen, lastSeen,
+            messages.types, messages.told, messages.tps[0], messages.times[0], messages.tps[1], messages.times[1],
+            messages.tps[2], messages.times[2], messages.tps[3], messages.times[3]);
+    }
+
+    private static boolean unseenButKept(final int told, final Told which, final @Nullable String tp,
+            final double time) {
+        return (told & which.bit()) == 0 && (tp != null || !Double.isNaN(time));
+    }
+
+    /** Whether the switch saw the message (for {@link Told#REP}, a REP or an MRA). */
+    boolean saw(final Told which) {
+        return (told & which.bit()) != 0;
+    }
+
+    /** Where the first such message entered the switch: null if unknown or not seen. */
+    @Nullable String tp(final Told which) {
+        return switch (which) {
+            case REQ -> reqTp;
+            case REP -> repTp;
+            case REJ -> rejTp;
+            case DREQ -> dreqTp;
+        };
+    }
+
+    /** When the first such message was seen, in seconds since the epoch: NaN if unreadable or not seen. */
+    double time(final Told which) {
+        return switch (which) {
+            case REQ -> reqTime;
+            case REP -> repTime;
+            case REJ -> rejTime;
+            case DREQ -> dreqTime;
+        };
     }
 
     static Sighting of(final String switchId, final Session session) {
@@ -134,9 +173,10 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
         return new Sighting(switchId, session.getState(), ip(session.getRequesterIp()), ip(session.getResponderIp()),
             service == null ? null : service.getValue(), !Boolean.FALSE.equals(session.getRolesKnown()),
             reason == null ? -1 : reason.intValue(), seconds(session.getFirstSeen()), seconds(session.getLastSeen()),
-            seen.types, seen.req, seen.rep, seen.rej, seen.dreq);
+            seen);
     }
 
+    /** Whether the switch saw a message of this type (an MRA is not a REP here, unlike {@link #saw(Told)}). */
     boolean saw(final CmMessageType type) {
         return (messageTypes & 1 << type.ordinal()) != 0;
     }

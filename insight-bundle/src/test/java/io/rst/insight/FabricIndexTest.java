@@ -9,6 +9,8 @@ package io.rst.insight;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import java.util.ArrayList;
@@ -189,11 +191,89 @@ public class FabricIndexTest {
         assertEquals(0, index.sessionCount());
     }
 
+    @Test
+    public void aSessionsSightingsFollowEachPutReplacementAndRemovalAndASwitchsRemovalTakesOnlyItsOwn() {
+        final var index = new FabricIndex();
+        final var leaf1 = sighting("leaf1", SessionState.REQSENT, false);
+        final var spine1 = sighting("spine1", SessionState.REQSENT, false);
+        final var leaf2 = sighting("leaf2", SessionState.REQSENT, false);
+        assertNull(index.putSighting(leaf1, "x", NOW));
+        assertNull(index.putSighting(spine1, "x", NOW));
+        assertNull(index.putSighting(leaf2, "x", NOW));
+        final var yLeaf1 = sighting("leaf1", SessionState.ESTABLISHED, false);
+        final var ySpine1 = sighting("spine1", SessionState.ESTABLISHED, false);
+        final var zLeaf2 = sighting("leaf2", SessionState.ESTABLISHED, false);
+        index.putSighting(yLeaf1, "y", NOW);
+        index.putSighting(ySpine1, "y", NOW);
+        index.putSighting(zLeaf2, "z", NOW);
+        assertEquals(3, index.sessionCount());
+        assertEquals(Set.of(leaf1, spine1, leaf2), Set.copyOf(index.sightings("x")));
+        assertEquals(3, index.sightings("x").size());
+        assertEquals(Set.of("leaf1", "spine1", "leaf2"), index.seenBy("x"));
+        assertEquals(Set.of("x", "y"), index.sessionsOf("leaf1"));
+        assertEquals(Set.of("x", "y"), index.sessionsOf("spine1"));
+        assertEquals(Set.of("x", "z"), index.sessionsOf("leaf2"));
+        assertEquals(Set.of(), index.sessionsOf("spine9"));
+        final var view = index.sightings("x");
+        assertThrows(UnsupportedOperationException.class, () -> view.add(leaf1));
+        assertThrows(UnsupportedOperationException.class, () -> view.remove(leaf1));
+
+        // spine1's view of x replaced: the one it replaced returned, the others kept
+        final var rejected = sighting("spine1", SessionState.REJECTED, true);
+        assertEquals(spine1, index.putSighting(rejected, "x", NOW));
+        assertEquals(Set.of(leaf1, rejected, leaf2), Set.copyOf(index.sightings("x")));
+        assertEquals(3, index.sightings("x").size());
+        assertEquals(Set.of("leaf1", "spine1", "leaf2"), index.seenBy("x"));
+        assertEquals(Set.of(yLeaf1, ySpine1), Set.copyOf(index.sightings("y")));
+        assertTrue(index.troubled().contains("x"));
+        assertEquals(Map.of("REJECTED", 1L, "ESTABLISHED", 1L), index.statesBySwitch().get("spine1"));
+        // the same view again is no update
+        final long updates = index.sessionUpdates().get("spine1");
+        assertEquals(rejected, index.putSighting(sighting("spine1", SessionState.REJECTED, true), "x", NOW));
+        assertEquals(updates, (long) index.sessionUpdates().get("spine1"));
+
+        // leaf1's view of x removed; a removal of what is not there changes nothing
+        final var seenBefore = index.seenBy("x");
+        index.removeSighting("leaf1", "x");
+        index.removeSighting("leaf1", "x");
+        index.removeSighting("spine9", "x");
+        index.removeSighting("leaf1", "nothing");
+        assertEquals(Set.of("leaf1", "spine1", "leaf2"), seenBefore);
+        assertEquals(Set.of(rejected, leaf2), Set.copyOf(index.sightings("x")));
+        assertEquals(2, index.sightings("x").size());
+        assertEquals(Set.of("spine1", "leaf2"), index.seenBy("x"));
+        assertEquals(Set.of("y"), index.sessionsOf("leaf1"));
+        assertEquals(3, index.sessionCount());
+
+        // spine1 removed: its views of x and y go, nothing else
+        index.removeSwitch("spine1");
+        assertEquals(List.of(leaf2), List.copyOf(index.sightings("x")));
+        assertEquals(List.of(yLeaf1), List.copyOf(index.sightings("y")));
+        assertEquals(List.of(zLeaf2), List.copyOf(index.sightings("z")));
+        assertEquals(Set.of(), index.sessionsOf("spine1"));
+        assertFalse(index.statesBySwitch().containsKey("spine1"));
+        assertFalse(index.troubled().contains("x"));
+        assertEquals(3, index.sessionCount());
+
+        // x's last view removed: x is gone
+        index.removeSighting("leaf2", "x");
+        assertTrue(index.sightings("x").isEmpty());
+        assertEquals(Set.of(), index.seenBy("x"));
+        assertEquals(Set.of("z"), index.sessionsOf("leaf2"));
+        assertEquals(2, index.sessionCount());
+        // and comes back as a new session
+        index.putSighting(leaf2, "x", NOW);
+        assertEquals(List.of(leaf2), List.copyOf(index.sightings("x")));
+        assertEquals(3, index.sessionCount());
+    }
+
     private static Sighting sighting(final String node, final SessionState state, final boolean rej) {
-        final var req = new Sighting.Seen("swp1", NOW - 10);
-        final int types = 1 << CmMessageType.REQ.ordinal() | (rej ? 1 << CmMessageType.REJ.ordinal() : 0);
-        return new Sighting(node, state, HOSTS[0], HOSTS[1], SERVICES[0], true, rej ? 28 : -1, NOW - 10, NOW - 9,
-            types, req, null, rej ? new Sighting.Seen("swp2", NOW - 9) : null, null);
+        final var m = new Sighting.Messages();
+        m.add(CmMessageType.REQ, "swp1", NOW - 10);
+        if (rej) {
+            m.add(CmMessageType.REJ, "swp2", NOW - 9);
+        }
+        return new Sighting(node, state, HOSTS[0], HOSTS[1], SERVICES[0], true, rej ? 28 : -1, NOW - 10, NOW - 9, m);
     }
 
     private static Sighting sighting(final Random rnd, final String node, final String id) {
@@ -203,29 +283,14 @@ public class FabricIndexTest {
         final String requester = HOSTS[n % HOSTS.length];
         final String responder = HOSTS[(n / 3 + 1) % HOSTS.length];
         final double first = NOW - 600 + n + rnd.nextInt(3);
-        int types = 0;
-        Sighting.Seen req = null;
-        Sighting.Seen rep = null;
-        Sighting.Seen rej = null;
-        Sighting.Seen dreq = null;
+        final var m = new Sighting.Messages();
         for (var type : CmMessageType.values()) {
             if (rnd.nextInt(3) == 0) {
-                types |= 1 << type.ordinal();
-                final var seen = new Sighting.Seen(rnd.nextBoolean() ? "swp" + rnd.nextInt(4) : null,
-                    first + rnd.nextInt(5));
-                switch (type) {
-                    case REQ -> req = seen;
-                    case REP, MRA -> rep = rep == null ? seen : rep;
-                    case REJ -> rej = seen;
-                    case DREQ -> dreq = seen;
-                    default -> {
-                        // no place kept
-                    }
-                }
+                m.add(type, rnd.nextBoolean() ? "swp" + rnd.nextInt(4) : null, first + rnd.nextInt(5));
             }
         }
         return new Sighting(node, state, requester, responder, SERVICES[n % SERVICES.length], rnd.nextInt(8) != 0,
-            rej == null ? -1 : 1 + rnd.nextInt(3), first, first + rnd.nextInt(100), types, req, rep, rej, dreq);
+            (m.told & Sighting.Told.REJ.bit()) == 0 ? -1 : 1 + rnd.nextInt(3), first, first + rnd.nextInt(100), m);
     }
 
     private static PathFacts path(final Random rnd, final String id) {

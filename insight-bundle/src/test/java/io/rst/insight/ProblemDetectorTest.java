@@ -8,8 +8,10 @@
 package io.rst.insight;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jdt.annotation.Nullable;
 import org.junit.Test;
@@ -85,19 +87,15 @@ public class ProblemDetectorTest {
     public void theMessageThatTellsWhereIsTheLatestOrEarliestWithAReadableTimeTiesGoingToTheFirstSwitchByName() {
         // a DREQ that got no DREP: the latest DREQ names the place; leaf9's time is unreadable
         final double first = NOW - 100;
-        final int types = 1 << CmMessageType.REQ.ordinal() | 1 << CmMessageType.REP.ordinal()
-            | 1 << CmMessageType.DREQ.ordinal();
-        final var req = new Sighting.Seen("swp1", first);
-        for (var at : List.of(new Sighting.Seen("swp7", Double.NaN), new Sighting.Seen("swp2", first + 5),
-                new Sighting.Seen("swp3", first + 5), new Sighting.Seen("swp4", first + 4))) {
-            final String node = switch (at.tp()) {
-                case "swp7" -> "leaf9";
-                case "swp2" -> "spine2";
-                case "swp3" -> "leaf3";
-                default -> "leaf1";
-            };
-            index.putSighting(new Sighting(node, SessionState.TIMEDOUT, A, B, "0x106", true, -1, first, first + 6,
-                types, req, req, null, at), "d1", NOW);
+        final String[][] dreqs = {{"leaf9", "swp7"}, {"spine2", "swp2"}, {"leaf3", "swp3"}, {"leaf1", "swp4"}};
+        final double[] times = {Double.NaN, first + 5, first + 5, first + 4};
+        for (int i = 0; i < dreqs.length; i++) {
+            final var m = new Sighting.Messages();
+            m.add(CmMessageType.REQ, "swp1", first);
+            m.add(CmMessageType.REP, "swp1", first);
+            m.add(CmMessageType.DREQ, dreqs[i][1], times[i]);
+            index.putSighting(new Sighting(dreqs[i][0], SessionState.TIMEDOUT, A, B, "0x106", true, -1, first,
+                first + 6, m), "d1", NOW);
         }
         final var verdict = detector.verdict(index.sightings("d1"), NOW);
         assertEquals(ProblemKind.DreqUnanswered, verdict.kind());
@@ -106,15 +104,80 @@ public class ProblemDetectorTest {
         assertEquals("swp3", verdict.tp());
     }
 
+    @Test
+    public void aRejectionIsPlacedWhereTheEarliestReadableRejEnteredTiesGoingToTheFirstSwitchByName() {
+        final double first = NOW - 100;
+        // whatever order the switches come in
+        for (var order : List.of(List.of(0, 1, 2, 3), List.of(3, 2, 1, 0), List.of(2, 0, 3, 1))) {
+            final String[][] rejs = {{"leaf9", "swp7"}, {"spine1", "swp5"}, {"leaf3", "swp6"}, {"leaf2", "swp3"}};
+            final double[] times = {Double.NaN, first + 2, first + 1, first + 1};
+            final int[] reasons = {5, 5, 5, 28};
+            final var sightings = new ArrayList<Sighting>();
+            for (int i : order) {
+                final var m = new Sighting.Messages();
+                m.add(CmMessageType.REQ, "swp1", first);
+                m.add(CmMessageType.REJ, rejs[i][1], times[i]);
+                sightings.add(new Sighting(rejs[i][0], SessionState.REJECTED, A, B, "0x106", true, reasons[i], first,
+                    first + 3, m));
+            }
+            final var verdict = detector.verdict(sightings, NOW);
+            assertEquals(ProblemKind.Rejected, verdict.kind());
+            assertEquals("leaf2", verdict.node());
+            assertEquals("swp3", verdict.tp());
+            // the reason is that REJ's, not the least of them
+            assertEquals(28, verdict.rejectReason());
+        }
+    }
+
+    @Test
+    public void anUnansweredRepIsPlacedAtTheLatestRepOrMraAndAnUnansweredReqAtTheLatestReqOrTheFirstSwitch() {
+        final double first = NOW - 100;
+        final var rep = new Sighting.Messages();
+        rep.add(CmMessageType.REQ, "swp1", first);
+        rep.add(CmMessageType.REP, "swp2", first + 1);
+        final var mra = new Sighting.Messages();
+        mra.add(CmMessageType.REQ, "swp1", first);
+        mra.add(CmMessageType.MRA, "swp8", first + 3);
+        final var repUnanswered = detector.verdict(List.of(
+            new Sighting("leaf1", SessionState.TIMEDOUT, A, B, null, true, -1, first, first + 4, rep),
+            new Sighting("spine1", SessionState.REPSENT, A, B, null, true, -1, first, first + 4, mra)), NOW);
+        assertEquals(ProblemKind.RepUnanswered, repUnanswered.kind());
+        assertEquals("spine1", repUnanswered.node());
+        assertEquals("swp8", repUnanswered.tp());
+
+        // the only REQ's time unreadable: still its place
+        final var reqNoTime = new Sighting.Messages();
+        reqNoTime.add(CmMessageType.REQ, "swp9", Double.NaN);
+        final var reqUnanswered = detector.verdict(List.of(
+            new Sighting("spine2", SessionState.TIMEDOUT, A, B, null, true, -1, first, first + 4,
+                new Sighting.Messages()),
+            new Sighting("leaf5", SessionState.REQSENT, A, B, null, true, -1, first, first + 4, reqNoTime)), NOW);
+        assertEquals(ProblemKind.ReqUnanswered, reqUnanswered.kind());
+        assertEquals("leaf5", reqUnanswered.node());
+        assertEquals("swp9", reqUnanswered.tp());
+
+        // no switch saw the REQ: the first switch by name, no port
+        final var none = detector.verdict(List.of(
+            new Sighting("spine2", SessionState.TIMEDOUT, A, B, null, true, -1, first, first + 4,
+                new Sighting.Messages()),
+            new Sighting("leaf7", SessionState.REQSENT, A, B, null, true, -1, first, first + 4,
+                new Sighting.Messages())), NOW);
+        assertEquals(ProblemKind.ReqUnanswered, none.kind());
+        assertEquals("leaf7", none.node());
+        assertNull(none.tp());
+    }
+
     /** A switch's sighting of a session between A and B, set up at {@code first}, last seen a second later. */
     private void see(final String id, final String node, final SessionState state, final double first,
             final int reason, final @Nullable String rejPort) {
-        final var req = new Sighting.Seen("swp1", first);
-        final var rej = rejPort == null ? null : new Sighting.Seen(rejPort, first + 0.001);
-        final int types = 1 << CmMessageType.REQ.ordinal()
-            | (rej == null ? 1 << CmMessageType.REP.ordinal() : 1 << CmMessageType.REJ.ordinal());
-        index.putSighting(new Sighting(node, state, A, B, "0x106", true, reason, first, first + 1, types, req,
-            rej == null ? req : null, rej, null), id, NOW);
+        final var m = new Sighting.Messages();
+        m.add(CmMessageType.REQ, "swp1", first);
+        if (rejPort == null) {
+            m.add(CmMessageType.REP, "swp1", first);
+        } else {
+            m.add(CmMessageType.REJ, rejPort, first + 0.001);
+        }
+        index.putSighting(new Sighting(node, state, A, B, "0x106", true, reason, first, first + 1, m), id, NOW);
     }
 
     private Problem only(final ProblemKind kind) {
