@@ -51,11 +51,11 @@ final class PackedMessageLog extends AbstractUserMapNode {
     private static final CmMessageType[] TYPES = CmMessageType.values();
     private static final int CACHED_SEQS = 64;
     private static final NodeIdentifierWithPredicates[] SEQ_KEYS = new NodeIdentifierWithPredicates[CACHED_SEQS];
-    /** {@link #from}: the direction is not known. */
+    /** A message's direction (the constructor's {@code from}): not known. */
     static final byte UNKNOWN = 0;
-    /** {@link #from}: the requester sent it. */
+    /** A message's direction: the requester sent it. */
     static final byte REQUESTER = 1;
-    /** {@link #from}: the responder sent it. */
+    /** A message's direction: the responder sent it. */
     static final byte RESPONDER = 2;
     private static final int FROM_SHIFT = 5;
     private static final int TYPE_MASK = (1 << FROM_SHIFT) - 1;
