@@ -32,8 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class LabBench {
     /**
      * After the first ask, a sampled session is asked again this often (or a tenth of its wait so
-     * far, once that is longer): a delay reads at most this much late. 100 ms until the fourteenth
-     * session, which read a path complete at 101 ms as 200 ms.
+     * far, once that is longer): a delay reads at most this much late. It was 100 ms until the
+     * fourteenth session, and a path complete 101 ms after its RTU then read as 200 ms.
      */
     private static final long POLL_EVERY_NANOS = 50_000_000L;
     private static final long MAX_ASKS_PER_SECOND = 50;

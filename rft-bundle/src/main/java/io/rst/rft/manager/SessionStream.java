@@ -76,9 +76,6 @@ final class SessionStream {
     private static final Uint16[] UINT16 = new Uint16[1 << 16];
 
     private final Map<String, String> ports;
-    // the times this follower read last (a record's first-seen and last-seen are its messages'),
-    // by hash, as microseconds (the flow table's entries keep them so, see NodeLayout)
-    private final @Nullable Long[] recentTimes = new Long[4];
     // port names (tp-ids) as shared strings; bounded, as what the agent sends is not ours to trust
     private final Map<String, String> names = new HashMap<>();
 
@@ -178,7 +175,9 @@ final class SessionStream {
             v[layout.slot(SessionNodes.REJECT_REASON)] = rejectReason;
             v[layout.slot(SessionNodes.DROPPED_MESSAGES)] = droppedMessages;
             v[layout.slot(SessionNodes.FIRST_SEEN)] = firstSeen;
-            v[layout.slot(SessionNodes.LAST_SEEN)] = lastSeen;
+            // often one time (a single message): one object for both
+            v[layout.slot(SessionNodes.LAST_SEEN)] = lastSeen != null && lastSeen.equals(firstSeen) ? firstSeen
+                : lastSeen;
             if (messages != null && messages.size() > 0) {
                 // an empty log is no list, as the model's codec makes it
                 v[layout.slot(SessionNodes.MESSAGES)] = messages;
@@ -551,21 +550,10 @@ final class SessionStream {
         return micros < Times.MIN_MICROS || micros > Times.MAX_MICROS ? Times.INVALID : micros;
     }
 
-    private @Nullable Long time(final JsonParser p, final JsonToken value) throws IOException {
+    /** A time as the flow table's entries keep it: microseconds (see NodeLayout), or null. */
+    private static @Nullable Long time(final JsonParser p, final JsonToken value) throws IOException {
         final long micros = micros(p, value);
-        if (micros == Times.INVALID) {
-            return null;
-        }
-        // a session's first-seen and last-seen are often one time (a single message, or a record
-        // read again): one object for both
-        final int slot = (int) (micros ^ micros >>> 32) & recentTimes.length - 1;
-        final Long known = recentTimes[slot];
-        if (known != null && known == micros) {
-            return known;
-        }
-        final Long made = micros;
-        recentTimes[slot] = made;
-        return made;
+        return micros == Times.INVALID ? null : micros;
     }
 
     /**
