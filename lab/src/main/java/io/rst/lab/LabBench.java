@@ -7,6 +7,7 @@
  */
 package io.rst.lab;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * The lab benchmark ({@code ./rst bench lab}): how many live sessions and new sessions per second
@@ -234,6 +236,12 @@ final class LabBench {
                     out.printf("bench lab: %d live sessions: at the end of the steady period the flow tables were "
                         + "%d events behind the agents (max over switches)%n", level, behind);
                 }
+                final var drops = captureDrops(lab);
+                if (drops != null) {
+                    // a switch whose capture lost a REP sees a live session time out: say whether any did
+                    out.printf("bench lab: %d live sessions: the agents' capture drops since they started "
+                        + "(kernel/queue): %s%n", level, drops);
+                }
                 check.mismatches().stream().limit(10).forEach(m -> out.println("  " + m));
                 ok &= check.ok() && missing == 0;
             }
@@ -241,6 +249,42 @@ final class LabBench {
             pollers.shutdownNow();
         }
         return ok ? 0 : 1;
+    }
+
+    /** Each agent's capture drops (see {@link #dropsLine}); null if an agent does not answer. */
+    private static @Nullable String captureDrops(final Lab lab) {
+        final Map<String, JsonNode> statuses = new TreeMap<>();
+        for (var sw : lab.fabric().switches()) {
+            try {
+                statuses.put(sw.id(), lab.agentStatus(sw.id()));
+            } catch (RuntimeException e) {
+                // LabException too: an agent that does not answer
+                return null;
+            }
+        }
+        return dropsLine(statuses);
+    }
+
+    /**
+     * The frames each switch's capture lost, from its agent's {@code GET /v1/status}: "leaf1 0/0,
+     * spine1 12/0" (libpcap's kernel drops / the agent's full queue, since the agent started), by
+     * switch name; "?" for a count an agent did not give.
+     */
+    static String dropsLine(final Map<String, JsonNode> statusBySwitch) {
+        final var line = new StringBuilder();
+        new TreeMap<>(statusBySwitch).forEach((sw, status) -> {
+            final var counters = status.path("counters");
+            if (!line.isEmpty()) {
+                line.append(", ");
+            }
+            line.append(sw).append(' ').append(count(counters.path("kernel_drops"))).append('/')
+                .append(count(counters.path("queue_drops")));
+        });
+        return line.toString();
+    }
+
+    private static String count(final JsonNode n) {
+        return n.canConvertToLong() && n.asLong() >= 0 ? Long.toString(n.asLong()) : "?";
     }
 
     /**

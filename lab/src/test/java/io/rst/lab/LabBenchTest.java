@@ -9,8 +9,10 @@ package io.rst.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class LabBenchTest {
@@ -57,5 +59,15 @@ class LabBenchTest {
                 Map.of("6", new LabBench.ThreadCpu(LabBench.GC_CONCURRENT, 3.0),
                     "1", new LabBench.ThreadCpu(LabBench.GC_PAUSES, 1.5), "2", new LabBench.ThreadCpu(LabBench.JIT, 2.0),
                     "3", new LabBench.ThreadCpu(LabBench.REST, 15.0), "5", new LabBench.ThreadCpu(LabBench.RESTCONF, 3.0))));
+    }
+
+    @Test
+    void eachAgentsCaptureDropsAreSaidBySwitchName() throws Exception {
+        final Map<String, JsonNode> statuses = new TreeMap<>();
+        statuses.put("spine1", Restconf.JSON.readTree("{\"counters\":{\"kernel_drops\":12,\"queue_drops\":3}}"));
+        statuses.put("leaf1", Restconf.JSON.readTree("{\"counters\":{\"kernel_drops\":0,\"queue_drops\":0}}"));
+        // an agent that leaves a count out, or sends something that is not one, is not read as 0
+        statuses.put("leaf2", Restconf.JSON.readTree("{\"counters\":{\"kernel_drops\":\"many\"}}"));
+        assertEquals("leaf1 0/0, leaf2 ?/?, spine1 12/3", LabBench.dropsLine(statuses));
     }
 }
