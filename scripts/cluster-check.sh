@@ -135,15 +135,22 @@ all_followed() { # every switch has a follower; prints "sw1 m2 sw2 m3 ..."
   done
   echo "$line"
 }
-# how many running members follow switch $1 now, from their logs since their RFT manager started
+# the last line of log $1 that says whether switch $2 is followed, written since the member's RFT
+# manager last began to take switches: ClusterOwnership's first line, on the manager's thread before
+# any candidacy. (Not "RST RFT manager started": Blueprint's thread logs that after the singleton
+# registration, and on a busy machine the manager's thread had already followed a switch by then,
+# so the check missed the follower: CI at d1f7bdf.)
+last_follow_line() {
+  awk '/RFT: member-[0-9]+ follows the switches it is preferred for/ {buf=""} {buf = buf "\n" $0} END {print buf}' "$1" |
+    grep -E "RFT $2: (followed by|no longer followed|the ownership service moved it off)" | tail -1
+}
+# how many running members follow switch $1 now, from their logs
 following() {
   local sw=$1 n c=0 last members
   members=$("${CLUSTER[@]}" status 2>/dev/null)
   for n in 1 2 3; do
     echo "$members" | grep -q "^m$n .* up$" || continue
-    last=$(awk '/RST RFT manager started/ {buf=""} {buf = buf "\n" $0} END {print buf}' \
-      "$ROOT/.local/cluster/m$n/data/log/karaf.log" |
-      grep -E "RFT $sw: (followed by|no longer followed|the ownership service moved it off)" | tail -1)
+    last=$(last_follow_line "$ROOT/.local/cluster/m$n/data/log/karaf.log" "$sw")
     case "$last" in *"no longer followed"*) ;; *"followed by member"*) c=$((c + 1)) ;; esac
   done
   echo $c
@@ -157,7 +164,13 @@ check_followers() { # each switch followed by exactly one member, the one the ow
   for a in "${AGENTS[@]}"; do
     # the ownership service names the owner a moment before the member's log says it follows
     for _ in $(seq 30); do c=$(following "sw$a"); [ "$c" = 1 ] && break; sleep 1; done
-    [ "$c" = 1 ] || fail "sw$a is followed by $c members (their logs), not 1"
+    if [ "$c" != 1 ]; then
+      fail "sw$a is followed by $c members (their logs), not 1"
+      for n in 1 2 3; do # what each member last said about it, for the next reader
+        log "  m$n: $(last_follow_line "$ROOT/.local/cluster/m$n/data/log/karaf.log" "sw$a" |
+          sed 's/ | .* | / /' | cut -c1-160)"
+      done
+    fi
   done
 }
 for _ in $(seq 90); do o=$(owner); [ "$o" != none ] && [ -n "$o" ] && break; sleep 1; done
