@@ -253,7 +253,7 @@ final class LabBench {
 
     /** Each agent's capture drops (see {@link #dropsLine}); null if an agent does not answer. */
     private static @Nullable String captureDrops(final Lab lab) {
-        final Map<String, JsonNode> statuses = new TreeMap<>();
+        final Map<String, JsonNode> statuses = new HashMap<>(); // dropsLine sorts them
         for (var sw : lab.fabric().switches()) {
             try {
                 statuses.put(sw.id(), lab.agentStatus(sw.id()));
