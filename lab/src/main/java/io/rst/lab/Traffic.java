@@ -113,6 +113,8 @@ public final class Traffic implements AutoCloseable {
     private final AtomicLong received = new AtomicLong();
     /** Each host's next QP number ({@link #qpn}); used by the thread that runs the traffic. */
     private final Map<String, int[]> nextQpn = new java.util.HashMap<>();
+    // per host: the next comm ID's counter and the random operand it is masked with
+    private final Map<String, int[]> nextCommId = new java.util.HashMap<>();
     /** Each single-homed host's raw socket, used on its thread only. */
     private final Map<String, RawUdp> raws = new java.util.concurrent.ConcurrentHashMap<>();
     // messages scheduled and not yet sent, on every host's thread (an answer is scheduled by its cause)
@@ -322,6 +324,22 @@ public final class Traffic implements AutoCloseable {
         return q;
     }
 
+    /**
+     * The next local comm ID of {@code host}, handed out as Linux's CM does: a counter, one after
+     * another, masked with a random operand drawn once per host, so that the IDs look random on
+     * the wire but none of a host's connections shares one with another. Drawn at random, two of
+     * a host's comm IDs were equal now and then (tens of thousands of connections a host in the
+     * benchmark), which no real CM hands out. Never 0 (a REQ's "no remote comm ID yet").
+     */
+    private int commId(final String host, final SplittableRandom rnd) {
+        final int[] next = nextCommId.computeIfAbsent(host, h -> new int[] {rnd.nextInt(), rnd.nextInt()});
+        int id;
+        do {
+            id = next[0]++ ^ next[1];
+        } while (id == 0);
+        return id;
+    }
+
     private Conn newConn(final SplittableRandom rnd, final Scenario scenario, final String a,
             final String b) {
         final int reqPort = ephemeral(rnd);
@@ -334,7 +352,7 @@ public final class Traffic implements AutoCloseable {
         while (respData == respPort) {
             respData = ephemeral(rnd);
         }
-        return new Conn(nextId++, scenario, a, b, rnd.nextInt() | 1, rnd.nextInt() | 1,
+        return new Conn(nextId++, scenario, a, b, commId(a, rnd), commId(b, rnd),
             qpn(a, rnd), qpn(b, rnd),
             0x0000000001060000L | SERVICE_PORTS[rnd.nextInt(SERVICE_PORTS.length)], ephemeral(rnd), reqPort, respPort,
             reqData, respData, REJECT_REASONS[rnd.nextInt(REJECT_REASONS.length)], rnd.nextLong() & 0x7fffffffffffffffL);

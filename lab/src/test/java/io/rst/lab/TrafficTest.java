@@ -8,6 +8,7 @@
 package io.rst.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -21,18 +22,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 class TrafficTest {
     @Test
-    void noTwoQpsOfAHostShareANumber(@TempDir final Path dir) throws Exception {
+    void noTwoQpsOrCommIdsOfAHostShareANumber(@TempDir final Path dir) throws Exception {
         final Fabric fabric = Fabric.defaults();
         final Path truthFile = dir.resolve("truth.jsonl");
         final AtomicLong packets = new AtomicLong();
         try (var truth = new Truth.Writer(truthFile);
                 var traffic = new Traffic(fabric, truth, 1, (host, src, port, dst, payload, count) ->
                     packets.addAndGet(count))) {
-            // 8 hosts, 30,000 connections: drawn at random from 2^24, some numbers would repeat
-            traffic.run(new Traffic.Options(100_000, 30_000, 30_000, 0, 7, 0, false));
+            // 8 hosts, 300,000 connections: drawn at random from 2^24 (QPNs) or 2^32 (comm IDs), some would repeat
+            traffic.run(new Traffic.Options(100_000, 300_000, 300_000, 0, 7, 0, false));
             traffic.quiesce();
         }
         final Map<String, Set<Integer>> byHost = new HashMap<>();
+        // comm IDs too: drawn at random from 2^32, two of a host's would be equal in about one
+        // run of the lab benchmark in two, and its switches' agents could take one's REP for the other's
+        final Map<String, Set<String>> cids = new HashMap<>();
         int n = 0;
         for (var c : Truth.read(truthFile)) {
             n++;
@@ -41,8 +45,15 @@ class TrafficTest {
             assertTrue(byHost.computeIfAbsent(c.responder(), h -> new HashSet<>()).add(c.responderQpn()),
                 "QPN " + c.responderQpn() + " twice at " + c.responder());
             assertTrue(c.requesterQpn() > 1 && c.requesterQpn() <= 0xffffff);
+            assertTrue(cids.computeIfAbsent(c.requester(), h -> new HashSet<>()).add(c.requesterCid()),
+                "comm ID " + c.requesterCid() + " twice at " + c.requester());
+            if (c.responderCid() != null) {
+                assertTrue(cids.computeIfAbsent(c.responder(), h -> new HashSet<>()).add(c.responderCid()),
+                    "comm ID " + c.responderCid() + " twice at " + c.responder());
+            }
+            assertNotEquals("0x00000000", c.requesterCid());
         }
-        assertEquals(30_000, n);
+        assertEquals(300_000, n);
         assertTrue(packets.get() >= 3L * n, "REQ, REP and RTU of each went to the wire: " + packets.get());
     }
 }

@@ -11,17 +11,11 @@ package io.rst.rft.session;
  * The session table's index: open addressing with linear probing, one entry per known endpoint
  * ((IP, comm ID) of the requester and of the responder) of a session, no allocation per lookup,
  * and backward-shift deletion so that no tombstones build up under churn. The same structure keyed
- * by (IP, QPN) finds the session a data packet belongs to ({@code byQpn}).
+ * by (IP, QPN) finds the session a data packet belongs to: an index is used one way or the other,
+ * {@link #find(long, long, int)} by QPN, {@link #find(long, long, int, long, long)} by comm ID.
  */
 final class SessionIndex {
     static final int MIN_CAPACITY = 1 << 10;
-
-    private final boolean byQpn;
-
-    /** An index by (IP, comm ID), or with {@code byQpn} by (IP, QPN). */
-    SessionIndex(final boolean byQpn) {
-        this.byQpn = byQpn;
-    }
 
     private int[] hashes = new int[MIN_CAPACITY];
     private Session[] slots = new Session[MIN_CAPACITY];
@@ -32,16 +26,37 @@ final class SessionIndex {
         return indexUsed;
     }
 
-    Session find(final long hi, final long lo, final int cid) {
+    /** The session with QP {@code qpn} at (hi, lo); an index by QPN. */
+    Session find(final long hi, final long lo, final int qpn) {
+        final int h = hash(hi, lo, qpn);
+        final int mask = hashes.length - 1;
+        for (int i = h & mask; slots[i] != null; i = i + 1 & mask) {
+            if (hashes[i] == h) {
+                final Session s = slots[i];
+                if (s.has(Session.F_QPN_INDEXED_A) && s.aQpn == qpn && s.aLo == lo && s.aHi == hi
+                        || s.has(Session.F_QPN_INDEXED_B) && s.bQpn == qpn && s.bLo == lo && s.bHi == hi) {
+                    return s;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The session in which (hi, lo) with comm ID {@code cid} is one side and (peerHi, peerLo) the
+     * other (an index by comm ID). A host's comm ID names one of its connections, not one in the
+     * whole fabric: the same ID can be its side of sessions with other peers (one finished, its
+     * ID used again; or another host's ID that happens to be equal), and a message of one must
+     * not be taken for the other's.
+     */
+    Session find(final long hi, final long lo, final int cid, final long peerHi, final long peerLo) {
         final int h = hash(hi, lo, cid);
         final int mask = hashes.length - 1;
         for (int i = h & mask; slots[i] != null; i = i + 1 & mask) {
             if (hashes[i] == h) {
                 final Session s = slots[i];
-                if (byQpn ? s.has(Session.F_QPN_INDEXED_A) && s.aQpn == cid && s.aLo == lo && s.aHi == hi
-                        || s.has(Session.F_QPN_INDEXED_B) && s.bQpn == cid && s.bLo == lo && s.bHi == hi
-                    : s.has(Session.F_INDEXED_A) && s.isA(hi, lo, cid)
-                        || s.has(Session.F_INDEXED_B) && s.isB(hi, lo, cid)) {
+                if (s.has(Session.F_INDEXED_A) && s.isA(hi, lo, cid) && s.bLo == peerLo && s.bHi == peerHi
+                        || s.has(Session.F_INDEXED_B) && s.isB(hi, lo, cid) && s.aLo == peerLo && s.aHi == peerHi) {
                     return s;
                 }
             }

@@ -69,7 +69,7 @@ public final class SessionTable {
     /** The write-ahead log's record of each session handed over; null when not asked for. */
     private SessionBinary walRecords;
 
-    private final SessionIndex index = new SessionIndex(false);
+    private final SessionIndex index = new SessionIndex();
     /** Sessions by (IP, QPN) of either side, for data packets; null until {@link #trackData}. */
     private SessionIndex qpnIndex;
     /** Data that came before the message announcing its QP; null until {@link #trackData}. */
@@ -186,7 +186,7 @@ public final class SessionTable {
         boolean isNew = false;
         switch (type) {
             case REQ -> {
-                s = index.find(sHi, sLo, lc);
+                s = index.find(sHi, sLo, lc, dHi, dLo);
                 if (s != null && !s.isA(sHi, sLo, lc)) {
                     s = null;
                 }
@@ -224,9 +224,9 @@ public final class SessionTable {
                 }
             }
             case REP -> {
-                s = index.find(dHi, dLo, rc);
+                s = index.find(dHi, dLo, rc, sHi, sLo);
                 if (s == null) {
-                    s = index.find(sHi, sLo, lc);
+                    s = index.find(sHi, sLo, lc, dHi, dLo);
                 }
                 if (s == null) {
                     s = create(v, dHi, dLo, rc, sHi, sLo, lc, true, true, SessionState.REP_SENT, t);
@@ -258,7 +258,7 @@ public final class SessionTable {
             }
             case REJ -> {
                 final int which = m.messageRejected();
-                s = which == 0 ? index.find(dHi, dLo, rc) : findEither(sHi, sLo, lc, dHi, dLo, rc);
+                s = which == 0 ? index.find(dHi, dLo, rc, sHi, sLo) : findEither(sHi, sLo, lc, dHi, dLo, rc);
                 if (s == null) {
                     if (which == 0) {
                         s = create(v, dHi, dLo, rc, sHi, sLo, lc, lc != 0, true, SessionState.REJECTED, t);
@@ -277,7 +277,7 @@ public final class SessionTable {
             }
             case MRA -> {
                 final int which = m.messageMraed();
-                s = which == 0 ? index.find(dHi, dLo, rc) : findEither(sHi, sLo, lc, dHi, dLo, rc);
+                s = which == 0 ? index.find(dHi, dLo, rc, sHi, sLo) : findEither(sHi, sLo, lc, dHi, dLo, rc);
                 if (s == null) {
                     if (which == 0) {
                         s = create(v, dHi, dLo, rc, sHi, sLo, lc, true, true, SessionState.REQ_SENT, t);
@@ -381,7 +381,7 @@ public final class SessionTable {
      */
     public void trackData() {
         if (qpnIndex == null) {
-            qpnIndex = new SessionIndex(true);
+            qpnIndex = new SessionIndex();
             pendingData = new PendingData();
             for (Session s = head; s != null; s = s.next) {
                 if (s.has(Session.F_A_QPN)) {
@@ -624,11 +624,12 @@ public final class SessionTable {
     public boolean forget(final SessionRecord r) {
         final int version = r.requesterIp().indexOf(':') >= 0 ? 6 : 4;
         final long[] a = RecordFields.parseIp(r.requesterIp(), version);
+        final long[] b = RecordFields.parseIp(r.responderIp(), version);
         final Integer aCid = RecordFields.parseHex32(r.requesterCommId());
-        if (a.length == 0 || aCid == null) {
+        if (a.length == 0 || b.length == 0 || aCid == null) {
             return false;
         }
-        final Session s = index.find(a[0], a[1], aCid);
+        final Session s = index.find(a[0], a[1], aCid, b[0], b[1]);
         if (s == null) {
             return false;
         }
@@ -639,7 +640,7 @@ public final class SessionTable {
     /**
      * Puts back a session this table (or an earlier one, before a restart) described as
      * {@code r}, so that its next messages continue it instead of starting a new session. A
-     * session with the same requester endpoint (or responder endpoint) is replaced. The REQ's CM
+     * session with the same requester endpoint (or responder endpoint) and the same peer is replaced. The REQ's CM
      * response timeouts are not in a record: a restored REQ_SENT or DISCONNECTING session waits
      * {@link #DEFAULT_CM_TIMEOUT} from its last message. Records this table cannot have written
      * (an IP address or comm ID that does not parse, an unknown message name) are refused.
@@ -676,11 +677,11 @@ public final class SessionTable {
         if (r.serviceId() != null && service == null) {
             return false;
         }
-        Session old = index.find(a[0], a[1], aCid);
+        Session old = index.find(a[0], a[1], aCid, b[0], b[1]);
         if (old != null) {
             remove(old);
         }
-        old = r.responderCommId() == null ? null : index.find(b[0], b[1], bCid);
+        old = r.responderCommId() == null ? null : index.find(b[0], b[1], bCid, a[0], a[1]);
         if (old != null) {
             remove(old);
         }
@@ -1094,8 +1095,8 @@ public final class SessionTable {
 
     private Session findEither(final long sHi, final long sLo, final int lc, final long dHi, final long dLo,
             final int rc) {
-        final Session s = index.find(sHi, sLo, lc);
-        return s != null ? s : index.find(dHi, dLo, rc);
+        final Session s = index.find(sHi, sLo, lc, dHi, dLo);
+        return s != null ? s : index.find(dHi, dLo, rc, sHi, sLo);
     }
 
 }
