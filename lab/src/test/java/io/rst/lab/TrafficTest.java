@@ -34,8 +34,8 @@ class TrafficTest {
             traffic.quiesce();
         }
         final Map<String, Set<Integer>> byHost = new HashMap<>();
-        // comm IDs too: drawn at random from 2^32, two of a host's would be equal in about one
-        // run of the lab benchmark in two, and its switches' agents could take one's REP for the other's
+        // comm IDs too: drawn at random from 2^32, a few of a host's would be equal in most runs of
+        // the lab benchmark, and its switches' agents could take one's REP for the other's
         final Map<String, Set<String>> cids = new HashMap<>();
         int n = 0;
         for (var c : Truth.read(truthFile)) {

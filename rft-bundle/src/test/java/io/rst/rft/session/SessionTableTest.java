@@ -369,19 +369,9 @@ class SessionTableTest {
         // C (A answered C's REQ) and then the requester's side of a new session with B; the new
         // session's REP and RTU were looked up by (A, 0x11), found the closed session first, and
         // the new one timed out on that switch although it was established
-        final byte[] c = {10, 0, 0, 3};
         final SessionTable t = table(10, 1_000_000_000L);
         fb.timeouts(16, 16, 2);
-        t.accept(msg(CmMessageType.REQ, c, A, 0x55, 0, 1_000_000L), null);
-        t.accept(msg(CmMessageType.REP, A, c, 0x11, 0x55, 1_001_000L), null);
-        t.accept(msg(CmMessageType.RTU, c, A, 0x55, 0x11, 1_002_000L), null);
-        t.accept(msg(CmMessageType.DREQ, c, A, 0x55, 0x11, 2_000_000L), null);
-        t.accept(msg(CmMessageType.DREP, A, c, 0x11, 0x55, 2_001_000L), null);
-        fb.localQpn(0x101);
-        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 3_000_000L), null);
-        fb.localQpn(0x202);
-        t.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 3_001_000L), null);
-        t.accept(msg(CmMessageType.RTU, A, B, 0x11, 0x22, 3_002_000L), null);
+        sessionsOfOneCommIdWithTwoPeers(t, true);
         assertEquals(0, t.expire(90_000_000L));
         final var byPeer = t.snapshot().stream().collect(Collectors.toMap(SessionRecord::responderIp, r -> r));
         assertEquals(2, byPeer.size());
@@ -393,17 +383,32 @@ class SessionTableTest {
 
         // the same with the first session still live: each message goes to the session of its peers
         final SessionTable live = table(10, 1_000_000_000L);
-        live.accept(msg(CmMessageType.REQ, c, A, 0x55, 0, 1_000_000L), null);
-        live.accept(msg(CmMessageType.REP, A, c, 0x11, 0x55, 1_001_000L), null);
-        live.accept(msg(CmMessageType.RTU, c, A, 0x55, 0x11, 1_002_000L), null);
-        live.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 3_000_000L), null);
-        live.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 3_001_000L), null);
-        live.accept(msg(CmMessageType.RTU, A, B, 0x11, 0x22, 3_002_000L), null);
+        sessionsOfOneCommIdWithTwoPeers(live, false);
         final var livePeers = live.snapshot().stream().collect(Collectors.toMap(SessionRecord::responderIp, r -> r));
         assertEquals(2, livePeers.size());
         assertEquals(SessionState.ESTABLISHED, livePeers.get("10.0.0.2").state());
         assertEquals(SessionState.ESTABLISHED, livePeers.get("10.0.0.1").state());
         assertEquals(3, livePeers.get("10.0.0.1").messageLog().size());
+    }
+
+    /**
+     * C (10.0.0.3) sets up a session with A, A answering with comm ID 0x11, closed with
+     * {@code close}; then A sets up one with B from the same comm ID 0x11 (QPs 0x101 and 0x202).
+     */
+    private void sessionsOfOneCommIdWithTwoPeers(final SessionTable t, final boolean close) {
+        final byte[] c = {10, 0, 0, 3};
+        t.accept(msg(CmMessageType.REQ, c, A, 0x55, 0, 1_000_000L), null);
+        t.accept(msg(CmMessageType.REP, A, c, 0x11, 0x55, 1_001_000L), null);
+        t.accept(msg(CmMessageType.RTU, c, A, 0x55, 0x11, 1_002_000L), null);
+        if (close) {
+            t.accept(msg(CmMessageType.DREQ, c, A, 0x55, 0x11, 2_000_000L), null);
+            t.accept(msg(CmMessageType.DREP, A, c, 0x11, 0x55, 2_001_000L), null);
+        }
+        fb.localQpn(0x101);
+        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 3_000_000L), null);
+        fb.localQpn(0x202);
+        t.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 3_001_000L), null);
+        t.accept(msg(CmMessageType.RTU, A, B, 0x11, 0x22, 3_002_000L), null);
     }
 
     @Test
