@@ -113,7 +113,7 @@ public final class Traffic implements AutoCloseable {
     private final AtomicLong received = new AtomicLong();
     /** Each host's next QP number ({@link #qpn}); used by the thread that runs the traffic. */
     private final Map<String, int[]> nextQpn = new java.util.HashMap<>();
-    // per host: the next comm ID's counter and the random operand it is masked with
+    /** Each host's next comm ID counter and the operand it is masked with ({@link #commId}); as {@link #nextQpn}. */
     private final Map<String, int[]> nextCommId = new java.util.HashMap<>();
     /** Each single-homed host's raw socket, used on its thread only. */
     private final Map<String, RawUdp> raws = new java.util.concurrent.ConcurrentHashMap<>();
