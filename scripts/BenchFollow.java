@@ -8,7 +8,7 @@
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rst.rft.agent.TlsFiles;
+import io.rst.rft.wire.TlsFiles;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;

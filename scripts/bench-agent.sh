@@ -31,10 +31,10 @@ case "$MODE" in
 esac
 eval "$(bash scripts/setup.sh --test-deps)"
 [ "$(id -u)" = 0 ] || { echo "bench-agent: needs root (network namespaces)" >&2; exit 1; }
-JAR=$(ls rft-bundle/target/rft-bundle-*-agent.jar 2>/dev/null | head -1 || true)
+JAR=$(ls rft-agent/target/rft-agent-*-agent.jar 2>/dev/null | head -1 || true)
 if [ -z "$JAR" ]; then
-  mvn -B -q -o -f rft-bundle/pom.xml package -DskipTests >&2 || mvn -B -q -f rft-bundle/pom.xml package -DskipTests >&2
-  JAR=$(ls rft-bundle/target/rft-bundle-*-agent.jar | head -1)
+  mvn -B -q -o -pl rft-agent -am package -DskipTests >&2 || mvn -B -q -pl rft-agent -am package -DskipTests >&2
+  JAR=$(ls rft-agent/target/rft-agent-*-agent.jar | head -1)
 fi
 SESSIONS=${SESSIONS:-200000}
 RATES=${RATES:-100000 200000 300000 400000 600000 top}

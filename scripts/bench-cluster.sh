@@ -41,7 +41,7 @@ for c in tcpreplay jq bc; do command -v $c >/dev/null || { echo "bench cluster: 
 CLUSTER=(bash "$ROOT/scripts/cluster.sh")
 AGENTS=(1 2 3)
 PER=$((LIVE / 3))
-JAR=$(ls "$ROOT"/rft-bundle/target/rft-bundle-*-agent.jar | head -1)
+JAR=$(ls "$ROOT"/rft-agent/target/rft-agent-*-agent.jar | head -1)
 log() { echo "bench cluster: [$(date -u +%T)] $*" >&2; }
 now() { date +%s.%N; }
 since() { echo "scale=1; ($(now) - $1) / 1" | bc; }

@@ -32,16 +32,16 @@ EOF_
   esac
 done
 [ "$(id -u)" = 0 ] || { echo "bench crash: needs root (network namespaces)" >&2; exit 1; }
-[ -d rpt-bundle/target/test-classes ] && [ -d rft-bundle/target/classes ] || NEED_BUILD=1
+[ -d rpt-bundle/target/test-classes ] && [ -d rft-agent/target/classes ] || NEED_BUILD=1
 eval "$(bash scripts/setup.sh --test-deps)"
 CP_FILE=rpt-bundle/target/bench-ingest.classpath
 if [ -n "${NEED_BUILD:-}" ] || [ ! -s "$CP_FILE" ] || [ rpt-bundle/pom.xml -nt "$CP_FILE" ]; then
-  echo "bench crash: building rft-bundle and rpt-bundle (tests compiled, not run)" >&2
-  mvn -B -ntp -o -q -Pq -DskipTests -Dmaven.source.skip=true install -pl rft-bundle -am >/dev/null
+  echo "bench crash: building the RFT modules and rpt-bundle (tests compiled, not run)" >&2
+  mvn -B -ntp -o -q -Pq -DskipTests -Dmaven.source.skip=true install -pl rpt-bundle -am >/dev/null
   mvn -B -ntp -o -q -Pq -Dmaven.source.skip=true test-compile -pl rpt-bundle >/dev/null
   mvn -B -ntp -o -q -pl rpt-bundle dependency:build-classpath -Dmdep.includeScope=test \
     -Dmdep.outputFile="$PWD/$CP_FILE" >/dev/null
 fi
 exec java -Xmx"${RST_BENCH_HEAP:-8g}" -XX:+UseG1GC \
-  -cp "rpt-bundle/target/test-classes:rpt-bundle/target/classes:rft-bundle/target/classes:$(cat "$CP_FILE")" \
+  -cp "rpt-bundle/target/test-classes:rpt-bundle/target/classes:rft-bundle/target/classes:rft-agent/target/classes:rft-wire/target/classes:$(cat "$CP_FILE")" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn io.rst.rpt.CrashBench "$@"

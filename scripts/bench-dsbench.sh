@@ -70,7 +70,7 @@ export RST_CLUSTER_HEAP=${RST_CLUSTER_HEAP:-2g}
 CLUSTER=(bash "$ROOT/scripts/cluster.sh")
 BASE=http://$NET.11:8181
 AGENTS=(1 2 3)
-JAR=$(ls "$ROOT"/rft-bundle/target/rft-bundle-*-agent.jar 2>/dev/null | head -1 || true)
+JAR=$(ls "$ROOT"/rft-agent/target/rft-agent-*-agent.jar 2>/dev/null | head -1 || true)
 TGZ=$(ls "$ROOT"/karaf-distribution/target/rst-karaf-*.tar.gz 2>/dev/null | head -1 || true)
 [ -n "$JAR" ] && [ -n "$TGZ" ] || { echo "bench dsbench: no distribution built: ./rst build first" >&2; exit 1; }
 M2=${RST_M2_REPO:-$HOME/.m2/repository}

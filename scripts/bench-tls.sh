@@ -23,7 +23,7 @@ case "${1:-}" in
 esac
 eval "$(bash scripts/setup.sh)"
 command -v curl >/dev/null || { echo "bench tls: curl is needed" >&2; exit 1; }
-JAR=$(ls rft-bundle/target/rft-bundle-*-agent.jar 2>/dev/null | head -1 || true)
+JAR=$(ls rft-agent/target/rft-agent-*-agent.jar 2>/dev/null | head -1 || true)
 [ -n "$JAR" ] || { echo "bench tls: no agent jar: ./rst build first" >&2; exit 1; }
 SESSIONS=${SESSIONS:-50000}
 ROUNDS=${ROUNDS:-5}

@@ -56,8 +56,8 @@ if [ $PREPARE = 1 ]; then
     (umask 077; head -c 24 /dev/urandom | base64 > "$TOKEN")
   fi
   [ -r "$TOKEN" ] || { echo "bench-ui: --prepare needs --token-file F (the controller's agent token file) or --token-dir D" >&2; exit 2; }
-  JAR=$(ls rft-bundle/target/rft-bundle-*-agent.jar 2>/dev/null | head -1 || true)
-  [ -n "$JAR" ] || { echo "bench-ui: build rft-bundle first (./rst build)" >&2; exit 2; }
+  JAR=$(ls rft-agent/target/rft-agent-*-agent.jar 2>/dev/null | head -1 || true)
+  [ -n "$JAR" ] || { echo "bench-ui: build rft-agent first (./rst build)" >&2; exit 2; }
   # --all-types: 1 connection in 11 is a SIDR exchange, which makes no session
   java -Xmx256m -jar "$JAR" gen --out "$W/bench.pcap" --sessions $((SESSIONS * 11 / 10)) --all-types --ip 4 --vlans 0 >&2
   PORT=$(( 47000 + RANDOM % 1000 ))

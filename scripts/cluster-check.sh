@@ -47,7 +47,7 @@ command -v jq >/dev/null || { echo "cluster check: jq is missing" >&2; exit 1; }
 
 CLUSTER=(bash "$ROOT/scripts/cluster.sh")
 AGENTS=($(seq 1 "$NAGENTS"))
-JAR=$(ls "$ROOT"/rft-bundle/target/rft-bundle-*-agent.jar | head -1)
+JAR=$(ls "$ROOT"/rft-agent/target/rft-agent-*-agent.jar | head -1)
 log() { echo "cluster check: [$(date -u +%T)] $*" >&2; }
 FAILED=0
 fail() { log "FAIL: $*"; FAILED=1; }

@@ -8,6 +8,7 @@
 package io.rst.it;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.ops4j.pax.exam.CoreOptions.maven;
@@ -86,12 +87,21 @@ public class RstKarafIT {
 
     @Test
     public void bundlesAndBlueprintContainersAreActive() throws Exception {
-        for (var name : new String[] {"io.rst.yang", "io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle", "io.rst.insight-bundle"}) {
+        for (var name : new String[] {"io.rst.yang", "io.rst.rft-wire", "io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle", "io.rst.insight-bundle"}) {
             final var bundle = bundle(name);
             assertEquals(name + " is not active", Bundle.ACTIVE, bundle.getState());
         }
         for (var name : new String[] {"io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle", "io.rst.insight-bundle"}) {
             awaitBlueprint(name);
+        }
+    }
+
+    @Test
+    public void noCaptureLibraryRunsInTheController() {
+        // capture belongs to the switch agent (rft-agent, a plain jar): Karaf holds controller code only
+        for (var bundle : bundleContext.getBundles()) {
+            final var name = String.valueOf(bundle.getSymbolicName());
+            assertFalse(name + " is installed in the controller", name.contains("pcap4j") || name.contains("com.sun.jna"));
         }
     }
 

@@ -7,7 +7,7 @@
  */
 package io.rst.lab;
 
-import io.rst.rft.agent.TlsFiles;
+import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;

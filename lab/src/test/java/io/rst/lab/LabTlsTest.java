@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.rst.rft.agent.TlsFiles;
+import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

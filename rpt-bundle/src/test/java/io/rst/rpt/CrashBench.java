@@ -9,7 +9,7 @@ package io.rst.rpt;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rst.rft.manager.RftWorkerForBench;
+import io.rst.rft.manager.RftManager;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -397,7 +397,8 @@ public final class CrashBench {
             if (withRpt) {
                 rpt = new RptWorker(db, broker.getDomBroker(), broker.rpcs(), rptExecutor);
             }
-            rft = RftWorkerForBench.start(broker, TOKEN);
+            rft = RftManager.standalone(broker.getDataBroker(), broker.getDomBroker(),
+                broker.getDataBrokerTestCustomizer().getAdapterContext().currentSerializer(), TOKEN);
             final var tx = db.newWriteOnlyTransaction();
             tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, switchId(), new SwitchBuilder()
                 .setNodeId(new NodeId(SWITCH)).setEnabled(true)
@@ -566,7 +567,8 @@ public final class CrashBench {
         t0 = System.nanoTime();
         c.rptExecutor = newRptExecutor();
         c.rpt = new RptWorker(c.db, c.broker.getDomBroker(), c.broker.rpcs(), c.rptExecutor);
-        c.rft = RftWorkerForBench.start(c.broker, TOKEN);
+        c.rft = RftManager.standalone(c.broker.getDataBroker(), c.broker.getDomBroker(),
+                c.broker.getDataBrokerTestCustomizer().getAdapterContext().currentSerializer(), TOKEN);
         long rftMs = -1;
         long lastPrint = System.nanoTime();
         while (c.paths() < sessions) {

@@ -14,7 +14,7 @@ import io.rst.rft.decode.CmMessage;
 import io.rst.rft.decode.CmMessageType;
 import io.rst.rft.decode.DecodeResult;
 import io.rst.rft.decode.FrameDecoder;
-import io.rst.rft.manager.RftWorkerForBench;
+import io.rst.rft.manager.RftManager;
 import io.rst.rft.pcap.CmTrafficGenerator;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -213,7 +213,8 @@ public final class IngestBench {
         final var rptExecutor = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("rst-rpt").daemon()
             .factory());
         final var rpt = new RptWorker(db, broker.getDomBroker(), broker.rpcs(), rptExecutor);
-        final var rft = RftWorkerForBench.start(broker, TOKEN);
+        final var rft = RftManager.standalone(broker.getDataBroker(), broker.getDomBroker(),
+                broker.getDataBrokerTestCustomizer().getAdapterContext().currentSerializer(), TOKEN);
 
         final Map<String, Long> sentAt = new ConcurrentHashMap<>();
         final Map<String, Long> doneAt = new ConcurrentHashMap<>();

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rst.rft.manager.RftWorkerForBench;
+import io.rst.rft.manager.RftManager;
 import io.rst.yang.time.Times;
 import java.io.IOException;
 import java.net.URI;
@@ -152,7 +152,8 @@ class NetnsAgentCrashFollowTest {
         broker.setup();
         rptExecutor = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("rst-rpt").daemon().factory());
         rpt = new RptWorker(broker.getDataBroker(), broker.getDomBroker(), broker.rpcs(), rptExecutor);
-        rft = RftWorkerForBench.start(broker, token);
+        rft = RftManager.standalone(broker.getDataBroker(), broker.getDomBroker(),
+                broker.getDataBrokerTestCustomizer().getAdapterContext().currentSerializer(), token);
     }
 
     @AfterEach

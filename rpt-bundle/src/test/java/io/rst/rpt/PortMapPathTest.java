@@ -17,7 +17,7 @@ import io.rst.rft.decode.CmMessage;
 import io.rst.rft.decode.CmMessageType;
 import io.rst.rft.decode.DecodeResult;
 import io.rst.rft.decode.FrameDecoder;
-import io.rst.rft.manager.RftWorkerForBench;
+import io.rst.rft.manager.RftManager;
 import io.rst.rft.pcap.CmTrafficGenerator;
 import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
@@ -106,7 +106,8 @@ public class PortMapPathTest extends AbstractConcurrentDataBrokerTest {
         rpt = new RptWorker(getDataBroker(), getDomBroker(),
             new BindingDOMRpcProviderServiceAdapter(customizer.getAdapterContext(),
                 new RouterDOMRpcProviderService(router)), Executors.newSingleThreadExecutor());
-        rft = RftWorkerForBench.start(this, TOKEN);
+        rft = RftManager.standalone(getDataBroker(), getDomBroker(),
+                getDataBrokerTestCustomizer().getAdapterContext().currentSerializer(), TOKEN);
     }
 
     @After

@@ -7,7 +7,7 @@
  */
 package io.rst.rft.manager;
 
-import io.rst.rft.agent.TlsFiles;
+import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

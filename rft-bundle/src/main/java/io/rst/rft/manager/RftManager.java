@@ -165,6 +165,25 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
     }
 
     /**
+     * The RFT manager's worker outside OSGi, on a controller alone: it follows every switch
+     * configured in {@code broker}'s {@code rft}, over plain HTTP or TLS as each switch says,
+     * presenting {@code token} to every agent. For embedding the manager in a process of its own
+     * (the ingest and crash benchmarks); close the result to stop it.
+     */
+    public static AutoCloseable standalone(final DataBroker broker, final DOMDataBroker domBroker,
+            final BindingNormalizedNodeSerializer codec, final String token) {
+        requireNonNull(token);
+        final var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
+            .name("rst-rft-manager").daemon().factory());
+        final var worker = new Worker(new Stores(broker, domBroker, codec), new HttpAgentProbe(executor,
+            node -> token, Duration.ofSeconds(2)), Duration.ofSeconds(1), executor, node -> token, RESYNC_INTERVAL);
+        return () -> {
+            worker.close();
+            executor.shutdownNow();
+        };
+    }
+
+    /**
      * The manager, as Blueprint builds it from {@code etc/io.rst.rft.cfg}.
      *
      * @param agentTokenFile the file of the token presented to every agent, or blank

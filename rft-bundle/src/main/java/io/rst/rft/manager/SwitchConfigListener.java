@@ -7,7 +7,7 @@
  */
 package io.rst.rft.manager;
 
-import io.rst.rft.agent.TlsFiles;
+import io.rst.rft.wire.TlsFiles;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.rst.rft.agent.Agent;
 import io.rst.rft.agent.AgentCommand;
 import io.rst.rft.agent.AgentOptions;
-import io.rst.rft.agent.TlsFiles;
+import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -12,7 +12,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assume.assumeTrue;
 
-import io.rst.rft.agent.TlsFiles;
+import io.rst.rft.wire.TlsFiles;
 import io.rst.rft.pcap.CmTrafficGenerator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

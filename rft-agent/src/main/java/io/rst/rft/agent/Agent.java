@@ -20,6 +20,7 @@ import io.rst.rft.capture.PcapFileSource;
 import io.rst.rft.capture.PcapLiveSource;
 import io.rst.rft.decode.JsonBytes;
 import io.rst.rft.session.SessionBinary;
+import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.io.OutputStream;
@@ -237,7 +238,7 @@ public final class Agent implements AutoCloseable {
         }
         final AgentOptions.Tls tls = options.tls();
         if (tls != null) {
-            api = new AgentApi(this, TlsFiles.bindTls(options.listen(), tls), tls.clientCa() == null ? "tls" : "mtls",
+            api = new AgentApi(this, TlsFiles.bindTls(options.listen(), tls.certChain(), tls.key(), tls.clientCa()), tls.clientCa() == null ? "tls" : "mtls",
                 token, mapper);
         } else {
             if (!options.plainHttp()) {

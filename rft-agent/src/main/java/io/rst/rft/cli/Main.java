@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Entry point of the RFT tools jar ({@code rft-bundle-VERSION-agent.jar}): {@code decode},
+ * Entry point of the RFT tools jar ({@code rft-agent-VERSION-agent.jar}): {@code decode},
  * {@code sessions}, {@code gen} and {@code agent}. No OpenDaylight class is loaded on this path.
  */
 public final class Main {
@@ -42,7 +42,7 @@ public final class Main {
     }
 
     static final String USAGE = """
-        usage: rst COMMAND [ARGS]   (java -jar rft-bundle-VERSION-agent.jar COMMAND [ARGS])
+        usage: rst COMMAND [ARGS]   (java -jar rft-agent-VERSION-agent.jar COMMAND [ARGS])
           decode FILE          one JSON line per CM MAD in a pcap or pcapng file
           sessions FILE        one JSON line per RDMA session in a pcap or pcapng file
           gen --out FILE       write generated CM traffic to a pcap (live sessions by default)

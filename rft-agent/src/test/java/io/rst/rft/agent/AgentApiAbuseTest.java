@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

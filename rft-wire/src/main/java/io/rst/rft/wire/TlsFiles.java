@@ -5,7 +5,7 @@
  * terms of the Eclipse Public License v1.0 which accompanies this distribution,
  * and is available at http://www.eclipse.org/legal/epl-v10.html
  */
-package io.rst.rft.agent;
+package io.rst.rft.wire;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -181,16 +181,21 @@ public final class TlsFiles {
         }
     }
 
-    /** The agent's TLS server socket on {@code listen}: TLS 1.3 and 1.2, a client certificate if asked. */
-    static ServerSocket bindTls(final InetSocketAddress listen, final AgentOptions.Tls tls) throws IOException {
+    /**
+     * The agent's TLS server socket on {@code listen}: TLS 1.3 and 1.2, with the PEM certificate
+     * chain and key given, and a client certificate from {@code clientCa}'s CAs required if it is
+     * not null (mutual TLS).
+     */
+    public static ServerSocket bindTls(final InetSocketAddress listen, final Path certChain, final Path key,
+            final Path clientCa) throws IOException {
         if (listen.isUnresolved()) {
             throw new IOException("cannot resolve listen address " + listen.getHostString());
         }
         final SSLContext ctx;
         try {
             ctx = SSLContext.getInstance("TLS");
-            ctx.init(keyManagers(tls.certChain(), tls.key()).getKeyManagers(),
-                tls.clientCa() == null ? null : trustManagers(tls.clientCa()).getTrustManagers(), null);
+            ctx.init(keyManagers(certChain, key).getKeyManagers(),
+                clientCa == null ? null : trustManagers(clientCa).getTrustManagers(), null);
         } catch (GeneralSecurityException e) {
             throw new IOException("TLS set-up failed: " + e.getMessage(), e);
         }
@@ -203,7 +208,7 @@ public final class TlsFiles {
         params.setCipherSuites(java.util.Arrays.stream(CIPHER_SUITES).filter(supported::contains)
             .toArray(String[]::new));
         params.setUseCipherSuitesOrder(true);
-        params.setNeedClientAuth(tls.clientCa() != null);
+        params.setNeedClientAuth(clientCa != null);
         s.setSSLParameters(params);
         s.setReuseAddress(true);
         s.bind(listen, 256);
