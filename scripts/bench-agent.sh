@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of the RFT agent (issue 4), as root. Usage: bash scripts/bench-agent.sh [rate|memory|all]
+# Benchmark of the RFT agent, as root. Usage: bash scripts/bench-agent.sh [rate|memory|all]
 #
 #  rate:   a connection storm made by `gen` (SESSIONS distinct connections, each REQ REP RTU DREQ
 #          DREP: 5 frames per connection, 1M frames by default) is replayed with tcpreplay at fixed
@@ -76,7 +76,7 @@ stop_agent() {
 }
 
 if [ "$MODE" != memory ]; then
-  # --start: the time stamps the published figures were measured with (the agent ages closed
+  # --start: the time stamps of the figures in docs/benchmarks.md (the agent ages closed
   # sessions out by the wall clock, so an old file's sessions leave the table at once)
   java -jar "$JAR" gen --out "$W/storm.pcap" --sessions "$SESSIONS" --seed 7 --storm --start 1767225600 2>&1 | sed 's/^/gen: /'
   java -jar "$JAR" gen --out "$W/warm.pcap" --sessions 20000 --seed 8 --storm --start 1767225600 2>/dev/null

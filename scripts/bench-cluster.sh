@@ -13,8 +13,8 @@
 #     --kills K  kills (default 10)       --pps P  frames/s per agent while loading (default 3000)
 set -euo pipefail
 # 100,000 sessions and their paths, replicated on every member: with 1 GiB of heap the member that
-# takes the killed one's switches over ran out of room after a few kills (119 full GCs, 252 s of
-# them, on m1 in a 10-kill run) and its catch-up grew from 25 s to 69 s; 2 GiB each held steady
+# takes the killed one's switches over runs out of room after a few kills (119 full GCs, 252 s of
+# them, on m1 in a 10-kill run) and its catch-up grows from 25 s to 69 s; 2 GiB each holds steady
 export RST_CLUSTER_HEAP=${RST_CLUSTER_HEAP:-2g}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NET=${RST_CLUSTER_NET:-10.254.200}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ./rst bench crash [OPTIONS] (root): issue 11's figures. A real agent process in a namespace
+# ./rst bench crash [OPTIONS] (root): crash safety's figures. A real agent process in a namespace
 # "switch" and, in one JVM, the real RFT manager worker and RPT worker on an in-memory MD-SAL broker
 # following it (io.rst.rpt.CrashBench in rpt-bundle's tests): kill -9 -> agent answering and ->
 # controller in sync at 100,000 and 1,000,000 sessions; the durable log's cost on the agent's capture
@@ -24,7 +24,7 @@ usage: ./rst bench crash [--sessions N,N] [--rebuild N] [--wal-sessions N] [--wa
   --lag-pps P        the storm's rate for the path lag (default 20000)
   --lag-seconds S    its length (default 20)
   --only PART        run only this part (repeatable)
-  Floors (issue 11): the durable log costs at most 10% of the capture rate; path lag p99 < 1 s;
+  Floors: the durable log costs at most 10% of the capture rate; path lag p99 < 1 s;
   100,000 paths rebuilt within 10 s. Exit status 1 when one is not met.
   env: RST_BENCH_HEAP (default 8g), RST_BENCH_NETNS (namespace prefix, default rstk-).
 EOF_

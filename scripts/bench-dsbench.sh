@@ -9,7 +9,7 @@
 # (PUT, TX-CHAINING, OPERATIONAL, one outer-list entry per session with as many inner-list
 # entries as a session entry has leaves, 1000 entries per transaction, as many entries as rft
 # got), BINDING-INDEPENDENT and BINDING-AWARE, R runs each, the best kept: entries/s, and the
-# ratio ours/dsbenchmark. Floors (issue 9): 50,000 session updates/s; ratio >= 0.5.
+# ratio ours/dsbenchmark. Floors: 50,000 session updates/s; ratio >= 0.5.
 # Root only, like ./rst bench cluster. Needs the network once: benchmark-api and dsbenchmark
 # 12.0.3 are fetched from Maven Central into ~/.m2 (mvn dependency:get) when absent.
 #   usage: ./rst bench dsbench [--sessions N] [--warmup W] [--pps P] [--runs R] [--inner K]
@@ -138,7 +138,7 @@ INNER=${INNER:-$LEAVES}
 # The member's boot installs dsbenchmark: installed into a running controller, its YANG model makes a
 # new binding runtime generation, on which every DataBroker user restarts (RST's followers, RPT
 # and insight too: insight's stop then waits 5 minutes for the DataBroker), and Felix fileinstall's
-# refresh of deploy/ hung the controller. At boot it is one more feature in the same resolution.
+# refresh of deploy/ hangs the controller. At boot it is one more feature in the same resolution.
 dsbench_prepare() { # MEMBER-HOME
   local h=$1
   grep -q 'id=m2.local' "$h/etc/org.ops4j.pax.url.mvn.cfg" ||

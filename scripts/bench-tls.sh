@@ -6,7 +6,7 @@
 # reads the NDJSON stream from seq 0 to the end after a reset) then fetches every event from each,
 # ROUNDS times alternately, in one JVM. Printed: events and sessions per second for each transport
 # (best round), the ratio TLS/plain of the best rounds and the median of each round's ratio
-# (issue 12's floor: 0.8). Then the same with curl reading
+# (floor: 0.8). Then the same with curl reading
 # the bytes only (wire only: no parsing, so the cipher's share is as large as it can be), for
 # information.
 # The agents listen on 127.0.0.1:PORT and PORT+1 (PORT default 14793): run it in a network

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of the web UI (issue 8), in the same headless Chromium as its browser tests: time from
+# Benchmark of the web UI, in the same headless Chromium as its browser tests: time from
 # navigation to each view painted with its data (floor 2 s), and time for a switch's flow table of
 # 100,000 sessions to apply a filter and a sort (floor 300 ms). Prints one line per measurement,
 # the median of RUNS, with its floor. Not part of `./rst test`.

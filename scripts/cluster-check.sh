@@ -138,8 +138,8 @@ all_followed() { # every switch has a follower; prints "sw1 m2 sw2 m3 ..."
 # the last line of log $1 that says whether switch $2 is followed, written since the member's RFT
 # manager last began to take switches: ClusterOwnership's first line, on the manager's thread before
 # any candidacy. (Not "RST RFT manager started": Blueprint's thread logs that after the singleton
-# registration, and on a busy machine the manager's thread had already followed a switch by then,
-# so the check missed the follower: CI at d1f7bdf.)
+# registration, by when, on a busy machine, the manager's thread may already follow a switch, and
+# the line that says so would be missed.)
 last_follow_line() {
   awk '/RFT: member-[0-9]+ follows the switches it is preferred for/ {buf=""} {buf = buf "\n" $0} END {print buf}' "$1" |
     grep -E "RFT $2: (followed by|no longer followed|the ownership service moved it off)" | tail -1

@@ -6,10 +6,10 @@
  * and is available at http://www.eclipse.org/legal/epl-v10.html
  */
 
-// Where problems come from. Today: the flow tables (with each message's type, port and direction),
-// the path table's gaps and asymmetry, and the agents' status, derived in problems.ts. When the
-// controller writes problems into the datastore (issue 9), fetchProblems reads them from there
-// instead, and no view changes.
+// Where the UI's problems come from: the flow tables (with each message's type, port and direction),
+// the path table's gaps and asymmetry, and the agents' status, derived in problems.ts. The views
+// see only the ProblemReport fetchProblems makes, so another source of problems (the controller's
+// own rst-insight:problems, which scripts and /metrics read) would change this file and no view.
 
 import type { Restconf } from './api';
 import { RFT, RPT } from './data';

@@ -6,10 +6,10 @@
  * and is available at http://www.eclipse.org/legal/epl-v10.html
  */
 
-// Problems at a glance, derived from the flow tables, the path table and the agents' status. The
-// design wants problems as datastore data (issue 9); until the controller writes them, this is the
-// one place that derives them, and problem-source.ts the one place that fetches their input, so
-// that switching to the datastore replaces those two files and nothing else.
+// Problems at a glance, derived from the flow tables, the path table and the agents' status. This
+// is the one place in the UI that derives them, and problem-source.ts the one place that fetches
+// their input, so that another source of problems (the controller's rst-insight:problems) would
+// replace those two files and nothing else.
 //
 // Problems are grouped (kind, where, why) with a count and some of their sessions, because at
 // 100,000 sessions one bad port can reject thousands of them: the operator needs one line that

@@ -8,7 +8,7 @@
 
 // Client-side filtering, searching and sorting of big tables (a switch's flow table, the path
 // list): pure functions over arrays, no DOM. A table of 100,000 sessions is fetched once and then
-// filtered and sorted here within the 300 ms the issue allows, so every per-row cost is paid once
+// filtered and sorted here within 300 ms (the UI's floor at that size), so every per-row cost is paid once
 // when the rows arrive (lower-cased search text, sort keys) and a filter is one pass of
 // `String.includes` and field tests.
 

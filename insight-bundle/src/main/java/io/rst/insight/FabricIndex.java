@@ -88,7 +88,7 @@ final class FabricIndex {
     /**
      * Session ID to its switches' views, one each, in no order; most sessions are seen by 1 to 5
      * switches. An array, not a map by switch: a map per session, and an index of each switch's
-     * sessions beside it, were 10-12 objects per session (three million at 275,000 sessions),
+     * sessions beside it, would be 10-12 objects per session (three million at 275,000 sessions),
      * all walked by G1's marking; which sessions a switch saw is asked only when a switch entry
      * is written whole or removed, and a scan of the index answers that in milliseconds.
      */

@@ -196,9 +196,9 @@ final class InsightWorker implements AutoCloseable {
     /**
      * The snapshot's agents' facts and ingest figures as they are now. A recomputation of the
      * problems comes at most once a second, and as rarely as once a minute when one takes long
-     * (it may take a twentieth of a core, {@link #SHARE}): the lab bench saw /metrics'
-     * rst_agent_last_event_seq stand still through a whole minute of a loaded controller while
-     * the agents ran 78,000 events ahead. These few values follow each change instead.
+     * (it may take a twentieth of a core, {@link #SHARE}): taken only then, /metrics'
+     * rst_agent_last_event_seq would stand still through a whole minute of a loaded controller
+     * while the agents are 78,000 events ahead. These few values follow each change instead.
      */
     private void refreshLive() {
         final var current = snapshot;

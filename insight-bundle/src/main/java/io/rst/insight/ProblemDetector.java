@@ -377,7 +377,7 @@ final class ProblemDetector {
         if (at < 0) {
             return null;
         }
-        // the word without its trailing punctuation (a regular expression here compiled a
+        // the word without its trailing punctuation (a regular expression here would compile a
         // pattern per session with data apart, at every recomputation)
         final var word = words[at];
         int end = word.length();

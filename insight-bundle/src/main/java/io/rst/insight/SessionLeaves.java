@@ -27,7 +27,7 @@ import org.opendaylight.yangtools.yang.data.api.schema.MapNode;
 /**
  * A switch's view of a session read from the flow table's node itself (the datastore's
  * NormalizedNode), leaf by leaf: a binding {@code Session} decodes lazily and checks every
- * address's and id's pattern again on each read, which was most of the insight worker's time
+ * address's and id's pattern again on each read, which would be most of the insight worker's time
  * following a storm. {@code SessionLeavesTest} holds it to {@link Sighting#of(String, Session)}.
  */
 final class SessionLeaves {

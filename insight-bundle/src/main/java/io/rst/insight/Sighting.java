@@ -27,7 +27,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._sw
  * ({@link Told}: REQ, REP or MRA, REJ, DREQ) first entered it, kept in the sighting's own
  * components. A sighting is one object of about 112 bytes with compressed pointers (nine
  * references, three ints, a boolean, six doubles); its strings are the datastore's leaves, shared
- * with it. It used to keep a {@code Seen} object per telling message besides: at 275,000 sessions
+ * with it. A {@code Seen} object per telling message besides would be, at 275,000 sessions
  * of three switches each, two million of the controller's heap objects, all walked by G1's
  * marking. The detectors ask {@link #saw(Told)}, {@link #tp(Told)} and {@link #time(Told)}, which
  * make nothing.

@@ -34,8 +34,8 @@ import org.eclipse.jdt.annotation.Nullable;
 final class LabBench {
     /**
      * After the first ask, a sampled session is asked again this often (or a tenth of its wait so
-     * far, once that is longer): a delay reads at most this much late. It was 100 ms until the
-     * fourteenth session, and a path complete 101 ms after its RTU then read as 200 ms.
+     * far, once that is longer): a delay reads at most this much late. At 100 ms, a path complete
+     * 101 ms after its RTU would read as 200 ms.
      */
     private static final long POLL_EVERY_NANOS = 50_000_000L;
     private static final long MAX_ASKS_PER_SECOND = 50;
@@ -56,8 +56,9 @@ final class LabBench {
      * After the set warm-up, this long at twice the rate: the controller falls a little behind
      * and sees sessions that some switches reported and others not yet, as it will whenever it
      * is behind. Without it those paths (a path joined across a switch that has not reported,
-     * insight's verdicts on half-reported sessions) were first taken, in interpreted code after a
-     * deoptimisation, ten seconds into a steady minute at 100,000 live sessions (README).
+     * insight's verdicts on half-reported sessions) are first taken in the measurement, in
+     * interpreted code after a deoptimisation, ten seconds into a steady minute at 100,000 live
+     * sessions (docs/benchmarks.md, "The whole system: ./rst bench lab").
      */
     private static final double BURST_SECONDS = 10;
     /** How long the bench waits for the controller to catch up with the agents before measuring. */
@@ -91,8 +92,8 @@ final class LabBench {
                 final long w0 = System.nanoTime();
                 // the warm-up's sessions are asked for as the steady period's are (their delays
                 // thrown away): RESTCONF's request path is the controller's to compile too, and
-                // with it cold the JIT compiled Jersey, Jetty and RESTCONF code in the steady
-                // minute (7.8 s of the controller's 59.8 s of CPU in one run)
+                // with it cold the JIT compiles Jersey, Jetty and RESTCONF code in the steady
+                // minute (7.8 s of the controller's 59.8 s of CPU in a measured minute)
                 traffic.onRtu((id, when) -> {
                     if (counter.incrementAndGet() % sampleEvery == 0) {
                         pending.put(id, when);
@@ -101,9 +102,10 @@ final class LabBench {
                 long warmed = traffic.run(new Traffic.Options(rate, warm, 0, warmupSeconds, seed++, 1, false));
                 warmed += traffic.run(new Traffic.Options(2 * rate, warm, 0, BURST_SECONDS, seed++, 1, false));
                 // then on until the JIT has compiled the ingest: a fresh controller's compile time
-                // still rose 13-16 s in each 11-14 s a minute and a half after start, and a Flight
-                // Recording at 100,000 live five minutes after start found 47% of its samples in
-                // interpreted code and the agents' AES-GCM decrypted by unintrinsified Java code
+                // still rises 13-16 s in each 11-14 s a minute and a half after start, and without
+                // this wait a Flight Recording at 100,000 live five minutes after start finds 47% of
+                // its samples in interpreted code and the agents' AES-GCM decrypted by
+                // unintrinsified Java code
                 final StringBuilder jit = new StringBuilder();
                 boolean settled = false;
                 var c0 = threadCpuSeconds();
@@ -343,7 +345,7 @@ final class LabBench {
     /**
      * An agent's last event, asked up to five times 2 s apart: on two cores shared with a
      * controller that compiles its ingest, an agent's TLS handshake can miss the client's 2 s
-     * connect limit once (seen at the first run on a fresh machine), which must not end the bench.
+     * connect limit once (on a fresh machine's first bench), which must not end the bench.
      */
     private static long lastSeq(final Lab lab, final String switchId) throws InterruptedException {
         for (int attempt = 1;; attempt++) {

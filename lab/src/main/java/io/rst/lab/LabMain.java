@@ -242,8 +242,8 @@ public final class LabMain {
      * and the JVM options of the system property rst.agent.heap (separated by commas; default
      * -Xmx128m). The heap is the cap from the start, its pages touched at start (-Xms, unless given,
      * and AlwaysPreTouch), as the controller's: an agent whose heap grows faults its new pages in
-     * inside its collections (in the lab benchmark a tenth of the agents' samples were clear_page
-     * under their GC threads), on the cores that the traffic and the controller share.
+     * inside its collections (in the lab benchmark, a tenth of such agents' CPU samples are
+     * clear_page under their GC threads), on the cores that the traffic and the controller share.
      */
     static List<String> agentCommand() {
         final List<String> cmd = new ArrayList<>();

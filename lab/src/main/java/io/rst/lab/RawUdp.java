@@ -19,9 +19,9 @@ import java.nio.ByteBuffer;
  * A raw IPv4 socket of one host (opened on, and used by, that host's one thread, in its namespace)
  * that sends UDP datagrams from any source port with one system call each. The kernel still routes
  * them (by destination and source address) and fills in the IP checksum and identification. A
- * socket per datagram, bound to its source port, took six system calls (socket, setsockopt, bind,
- * getsockname, sendto, close): in the lab benchmark the hosts' threads spent more time in those
- * than in sending. Only for a host with one route out: the kernel hashes a raw packet's route
+ * socket per datagram, bound to its source port, takes six system calls (socket, setsockopt, bind,
+ * getsockname, sendto, close): in the lab benchmark the hosts' threads would spend more time in
+ * those than in sending. Only for a host with one route out: the kernel hashes a raw packet's route
  * without its ports, so a dual-homed host's multipath choice would not be the one its UDP sockets
  * (and {@code ip route get ... sport}) make.
  */

@@ -194,7 +194,7 @@ public final class Traffic implements AutoCloseable {
         while (sinks.isOpen()) {
             try {
                 // every 20 ms rather than at each arrival: woken for every packet, this thread
-                // paid a context switch per packet or two (the sockets' buffers hold far more than 20 ms)
+                // would pay a context switch per packet or two (the sockets' buffers hold far more than 20 ms)
                 Thread.sleep(20);
                 sinks.selectNow();
                 for (var it = sinks.selectedKeys().iterator(); it.hasNext();) {
@@ -313,9 +313,9 @@ public final class Traffic implements AutoCloseable {
     /**
      * The next QP number of {@code host}: from a random start, one after another, as an HCA hands
      * them out, so that no two of a host's QPs have the same number (drawn at random, two of the
-     * ~25,000 connections a host holds at 100,000 live sessions shared one now and then, and a
-     * switch's agent could only take one's data for the other's: the bench found such a data
-     * path). Skips the special QPs 0 and 1 and the low numbers; wraps after 2^24.
+     * ~25,000 connections a host holds at 100,000 live sessions would share one now and then, and
+     * a switch's agent could only take one's data for the other's, a data path no real fabric
+     * shows). Skips the special QPs 0 and 1 and the low numbers; wraps after 2^24.
      */
     private int qpn(final String host, final SplittableRandom rnd) {
         final int[] next = nextQpn.computeIfAbsent(host, h -> new int[] {0x11 + rnd.nextInt(0xffffee)});
@@ -328,8 +328,8 @@ public final class Traffic implements AutoCloseable {
      * The next local comm ID of {@code host}, handed out as Linux's CM does: a counter, one after
      * another, masked with a random operand drawn once per host, so that the IDs look random on
      * the wire but none of a host's connections shares one with another. Drawn at random, two of
-     * a host's comm IDs were equal now and then (tens of thousands of connections a host in the
-     * benchmark), which no real CM hands out. Never 0 (a REQ's "no remote comm ID yet").
+     * a host's comm IDs would be equal now and then (tens of thousands of connections a host in
+     * the benchmark), which no real CM hands out. Never 0 (a REQ's "no remote comm ID yet").
      */
     private int commId(final String host, final SplittableRandom rnd) {
         final int[] next = nextCommId.computeIfAbsent(host, h -> new int[] {rnd.nextInt(), rnd.nextInt()});

@@ -31,7 +31,7 @@ final class HostIndex {
     private final Set<String> hosts;
     private final Set<String> switches;
     // hostOf by the address's text, as asked: every path asks for its two ends, and parsing the
-    // text each time was a tenth of the path's assembly; bounded, the rest is parsed each time
+    // text each time would be a tenth of the path's assembly; bounded, the rest is parsed each time
     private final Map<String, Optional<String>> hostByText = new ConcurrentHashMap<>();
 
     private HostIndex(final Map<InetAddress, String> hostByIp, final Set<String> hosts, final Set<String> switches) {

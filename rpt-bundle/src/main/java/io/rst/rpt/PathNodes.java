@@ -51,8 +51,8 @@ import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
  * A path as the datastore stores it ({@code rdma-path-table:rpt/path}, a {@code MapEntryNode}),
  * built by hand from the RPT's {@link PathValue} (or from a binding {@link Path}, which the tests
  * hold against the codec and the value's node against). The binding codec streams a DataObject through a
- * generic, reflective writer, and a profile of a CM storm showed the RPT's thread spending half its
- * time there; these builders with identifiers made once cost a fraction of that. The values are
+ * generic, reflective writer, in which, in a profile of a CM storm, the RPT's thread would spend half
+ * its time; these builders with identifiers made once cost a fraction of that. The values are
  * those the codec gives (enumerations as their YANG names, {@code rft:qpn} as {@code Uint32},
  * {@code inet:ip-address} and {@code nt:node-id}/{@code nt:tp-id} as strings), so a reader through
  * the binding API sees the same {@link Path}; {@code PathNodesTest} holds this against the codec

@@ -85,7 +85,7 @@ import org.slf4j.LoggerFactory;
  * tables are followed through the DOM API: of each session a switch has, only what a path needs is
  * kept ({@link SwitchSession}), read straight from the changed list entries, and each path is kept
  * as a {@link PathValue} and written as the node {@link PathNodes} makes of it; the binding objects
- * of the sessions and paths (a session's decoded lazily, then cached) were most of this thread's
+ * of the sessions and paths (a session's decoded lazily, then cached) would be most of this thread's
  * time and of the heap per session. Only the RPCs, which are rare, make binding paths.
  */
 final class RptWorker implements AutoCloseable {

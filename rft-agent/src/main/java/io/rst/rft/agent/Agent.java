@@ -228,7 +228,7 @@ public final class Agent implements AutoCloseable {
         if (options.flushMs() > 0) {
             // events are appended every APPEND_MS at most, fsynced every --flush-ms: the in-memory
             // log (65,536 events by default) is the writer's queue, and a storm of 400,000 events
-            // a second outran it within one --flush-ms of 200 ms, each time forcing a checkpoint
+            // a second would outrun it within one --flush-ms of 200 ms, each time forcing a checkpoint
             final long every = Math.min(options.flushMs(), APPEND_MS);
             persister.scheduleWithFixedDelay(this::persist, every, every, TimeUnit.MILLISECONDS);
             if (!restored.clean() && restored.walEvents() > 0) {
@@ -473,9 +473,9 @@ public final class Agent implements AutoCloseable {
      * {@code --wal-mb} and holds more than twice as many events as the table has sessions (the
      * table's sessions now, or at the last checkpoint if that was more; when the sessions are not
      * known, more than twice the checkpoint's bytes). A checkpoint serialises the whole table on
-     * the decode thread, so with a fixed threshold its share of the capture's cost grew with the
-     * table (two checkpoints of 200,000 sessions in a storm of a million frames took a tenth of the
-     * capture rate); so a checkpoint comes at most every two events per session, and a restart
+     * the decode thread, so with a fixed threshold its share of the capture's cost would grow with
+     * the table (two checkpoints of 200,000 sessions in a storm of a million frames take a tenth of
+     * the capture rate); so a checkpoint comes at most every two events per session, and a restart
      * replays at most about twice the table's sessions in events after the checkpoint. Counted by
      * the table now rather than by the last checkpoint, a growing table (a connection storm) is not
      * checkpointed again and again as it grows; counted in events rather than bytes, since the WAL

@@ -39,9 +39,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A minimal HTTP/1.1 server for the agent's API, written because {@code com.sun.net.httpserver}
+ * A minimal HTTP/1.1 server for the agent's API, rather than {@code com.sun.net.httpserver}, which
  * reads request heads on its worker threads with no time limit: 1,000 clients sending a header
- * line a second held every worker and the API answered nobody. Here every connection reads its
+ * line a second would hold every worker, and the API would answer nobody. Here every connection reads its
  * request head on a virtual thread of its own (cheap to park by the thousand) under a deadline,
  * and only a whole, bounded request reaches the small pool of platform threads that run the
  * handlers. Bounds: {@link Limits#maxConnections} at once (a new connection pushes out the one

@@ -153,7 +153,8 @@ final class DecodeLoop implements FrameSink {
                 // Caught up. libpcap hands frames over a kernel block at a time (up to its read
                 // timeout apart), so frames come in bursts: sleep until the next is likely, up to
                 // IDLE_PARK_NANOS, but never past a hold's end or the next tick. Each wake-up is a
-                // context switch, dear on a virtual machine (README, "The lab benchmark"); the
+                // context switch, dear on a virtual machine (docs/benchmarks.md, "The whole
+                // system: ./rst bench lab"); the
                 // rings hold far more than a sleep's worth of frames, and submitted tasks and
                 // stop() wake the thread at once.
                 long wait = Math.min(IDLE_PARK_NANOS, nextTick - now);

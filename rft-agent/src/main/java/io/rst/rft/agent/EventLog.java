@@ -21,7 +21,6 @@ import java.util.List;
  * before them is told so ({@link #firstRetainedSeq()}).
  */
 public final class EventLog {
-    /** One retained event: its sequence number and its line (NDJSON, newline included). */
     /**
      * One retained event: its sequence number, its line (NDJSON, newline included) and, until the
      * write-ahead log has it, its binary record for the log.

@@ -47,8 +47,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each WAL record is one event: {@code W}, u64 seq, u64 time, and the session as a binary
  * record ({@link io.rst.rft.session.SessionBinary}, a tenth of its JSON), from which the event's
- * line is written again when read; or, as an older agent wrote them, the event line as the API
- * serves it. A new WAL file is started at every
+ * line is written again when read; or, for an event without a binary record, the event line as
+ * the API serves it. A new WAL file is started at every
  * start (never appending after a torn tail), before every checkpoint and past 8 MiB; files wholly older than
  * the checkpoint and than the in-memory log's retained window are deleted, so that disk use is
  * bounded by the retained events plus the WAL size that triggers a checkpoint.
@@ -110,7 +110,7 @@ public final class EventStore implements AutoCloseable {
          * Puts the next page (session objects separated by commas) into {@code out}.
          *
          * @return the number of sessions in the page (the trailer counts them; scanning a page's
-         *         bytes for them cost the persister more than writing it), or -1 when there are no
+         *         bytes for them would cost the persister more than writing it), or -1 when there are no
          *         more pages
          */
         int next(ByteArrayOutputStream out) throws IOException;
@@ -566,7 +566,7 @@ public final class EventStore implements AutoCloseable {
                     continue;
                 }
                 sessions += inPage;
-                // framed from the page's own array: a copy per page was most of a checkpoint's garbage
+                // framed from the page's own array: a copy per page would be most of a checkpoint's garbage
                 frame(page.array(), 0, page.size(), PAGE, true);
                 drain(ch);
             }

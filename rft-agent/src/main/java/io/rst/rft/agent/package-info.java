@@ -16,7 +16,10 @@
  * agent [--interface IF]... [--listen HOST:PORT] [--token-file F] [--state-dir D] [--all-roce]
  *       [--udp-port N] [--max-sessions N] [--retention SECONDS] [--retain-events N] [--retain-mb N]
  *       [--replay [PORT=]FILE]... [--agent-id NAME] [--queue-frames N] [--buffer-mb N]
+ *       [--flush-ms N] [--wal-mb N] [--tls-cert F --tls-key F [--tls-client-ca F] | --plain-http]
+ *       [--data-sample N] [--event-hold-ms N]
  * </pre>
+ * ({@link AgentOptions#usage()} says what each does.)
  * No {@code --interface}: every up, non-loopback interface of the agent's network namespace, found
  * at start. Default listen {@code 0.0.0.0:4791}; the agent binds exactly where {@code --listen}
  * says. The token comes from {@code --token-file} (never the command line); without one the agent
@@ -86,10 +89,11 @@
  * <h2>Sequence numbers across restarts</h2>
  * The event log ({@code --retain-events}, default 65536 events, and at most {@code --retain-mb}
  * MiB of lines, default 16, whichever is reached first: the log's heap is bounded) is written to
- * {@code STATE_DIR/events/} as it grows (every 200 ms) and the table to
- * {@code STATE_DIR/sessions.ndjson} at shutdown; a restarted agent continues the same
- * {@code instance} and numbering, serves the retained events, and puts the saved sessions back
- * into its table (then those of retained events newer than the saved table, after a crash).
+ * the write-ahead log {@code STATE_DIR/wal/} as it grows (every {@code --flush-ms}, default 200)
+ * and the table to the checkpoint {@code STATE_DIR/checkpoint.rst} (see {@link EventStore}); a
+ * restarted agent continues the same
+ * {@code instance} and numbering, serves the retained events, and puts the checkpoint's sessions
+ * back into its table, then the write-ahead log's newer events over them.
  * If the state directory is lost, a new {@code instance} starts at 1 and resuming clients get a
  * reset.
  *

@@ -131,7 +131,6 @@ public abstract class CaptureSource {
         interfaceDrops.lazySet(iface);
     }
 
-    /** The capture loop; returns when {@link #keepRunning()} turns false or the source ends. */
     /**
      * How long after its capture time a frame may still reach the ring, in microseconds, or
      * {@link Long#MAX_VALUE} when there is no bound (a file is read as fast as it is consumed:
@@ -147,6 +146,7 @@ public abstract class CaptureSource {
         return !running;
     }
 
+    /** The capture loop; returns when {@link #keepRunning()} turns false or the source ends. */
     protected abstract void capture();
 
     /** Makes a blocked {@link #capture()} return soon; called from another thread. */

@@ -142,7 +142,6 @@ public final class FrameRing {
         return (int) available;
     }
 
-    /** Frames waiting. */
     /** Capture time of the oldest waiting frame, or {@link Long#MAX_VALUE} when none waits. */
     public long headTime() {
         final long h = head.get();
@@ -152,6 +151,7 @@ public final class FrameRing {
         return times[(int) (h & mask)];
     }
 
+    /** Frames waiting. */
     public int size() {
         return (int) (tail.get() - head.get());
     }

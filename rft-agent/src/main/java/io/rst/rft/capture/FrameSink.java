@@ -20,7 +20,7 @@ public interface FrameSink {
      * @param off offset of the first byte of the Ethernet header in {@code buf}
      * @param len number of captured bytes (may be less than the frame's length on the wire)
      * @param tsMicros capture time, microseconds since the epoch
-     * @param ifIndex index of the capture source in its {@link LiveCapture} (not a kernel ifindex)
+     * @param ifIndex index of the capture source in its {@link CaptureGroup} (not a kernel ifindex)
      */
     void onFrame(byte[] buf, int off, int len, long tsMicros, int ifIndex);
 }

@@ -100,8 +100,8 @@ public final class PcapFileSource extends CaptureSource {
 
     /**
      * The replay loop on libpcap's pcap_next_ex: each frame is read into one reused array, then
-     * offered to the ring (waiting for room); pcap4j's reader made a new array and a native
-     * pointer per frame, whose cleaning cost more than the decoding at top speed.
+     * offered to the ring (waiting for room); pcap4j's reader makes a new array and a native
+     * pointer per frame, whose cleaning costs more than the decoding at top speed.
      */
     private void replay(final PcapHandle h, final PcapNextEx reader) {
         final FrameRing ring = ring();

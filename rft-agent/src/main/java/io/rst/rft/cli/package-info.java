@@ -7,6 +7,7 @@
  */
 /**
  * The tools jar's command line: {@code decode FILE}, {@code sessions FILE}, {@code gen --out FILE}
- * (and {@code agent}, from the agent work). JSON lines on stdout, one summary line on stderr.
+ * (and {@code agent}, the switch agent of {@code io.rst.rft.agent}). JSON lines on stdout, one summary
+ * line on stderr.
  */
 package io.rst.rft.cli;

@@ -348,7 +348,7 @@ public final class CaptureFileReader implements Closeable {
         ch.close();
     }
 
-    /** Byte-order helpers shared by the readers and writers. */
+    /** Integers of the file read in either byte order. */
     static final class FrameView {
         private FrameView() {
         }

@@ -98,11 +98,6 @@ final class Session {
     byte waitForB;
     byte waitForA;
     /**
-     * The REQ's max CM retries (high nibble; rdma_cm's 15 until a REQ is seen) and how many copies
-     * of the REQ or DREQ now waiting for an answer came after the first (low nibble): the sender
-     * retries that many times, each after its CM response timeout, before it gives up.
-     */
-    /**
      * Data packets sampled per direction (a: A to B), and of the last one its UDP source port and
      * the ingress port (a {@link PortNames} number): where the direction's data enters the switch,
      * which under ECMP may differ from where its CM entered. No packets: no data seen.
@@ -113,6 +108,11 @@ final class Session {
     char bDataUdp;
     short aDataPort;
     short bDataPort;
+    /**
+     * The REQ's max CM retries (high nibble; rdma_cm's 15 until a REQ is seen) and how many copies
+     * of the REQ or DREQ now waiting for an answer came after the first (low nibble): the sender
+     * retries that many times, each after its CM response timeout, before it gives up.
+     */
     byte retries = (byte) (SessionTable.DEFAULT_MAX_CM_RETRIES << 4);
 
     int maxRetries() {

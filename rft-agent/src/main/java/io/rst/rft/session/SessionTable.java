@@ -909,7 +909,7 @@ public final class SessionTable {
      * sessions in, once no finished one is left), as handles for
      * {@link #snapshotJson(Object[], int, int, JsonBytes, JsonSink)}, unsorted: for a checkpoint,
      * which needs no order, and whose restore (each session appended in turn) then gives back the
-     * same eviction order. Sorting 300,000 sessions on the decode thread was part of a
+     * same eviction order. Sorting 300,000 sessions on the decode thread would add to a
      * checkpoint's cost.
      */
     public Object[] sessionHandlesInEvictionOrder() {

@@ -20,9 +20,9 @@ import java.util.Map;
  * after field {@code i} is most likely field {@code i + 1}, and Jackson's
  * {@link JsonParser#nextFieldName(com.fasterxml.jackson.core.SerializableString)} checks a guess by
  * comparing its bytes where it otherwise assembles, hashes and looks up every name in its symbol
- * table. A Flight Recording of the controller in the lab (100,000 live sessions, 1,000 new a
- * second) had 18% of all its samples in that look-up. A wrong guess (a field left out, another
- * writer's order) costs one failed comparison and the name is read as before: the order only
+ * table. In a Flight Recording of the controller in the lab (100,000 live sessions, 1,000 new a
+ * second), that look-up is 18% of all samples. A wrong guess (a field left out, another
+ * writer's order) costs one failed comparison and the name is read the usual way: the order only
  * makes reading faster, never different.
  */
 final class NameOrder {

@@ -34,13 +34,13 @@ import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
  * {@code LinkedHashMap} (a list entry's), make a {@code LeafNode} of each leaf only to take its
  * value out again, and at {@code build()} look the set of names up in a JVM-wide cache of offset
  * maps, hashing and comparing the set. At 1,000 new sessions a second, the RFT manager's followers
- * spent half their time there (a Flight Recording of the lab at 100,000 live sessions, 2026-12-02).
+ * would spend half their time there (a Flight Recording of the lab at 100,000 live sessions).
  * A session's layout is known beforehand: building its node is filling an array.
  *
  * <p>A time leaf ({@code yang:date-and-time}, a string) may keep its value as a {@link Long} of
  * microseconds since the epoch, made its text when asked for: a session's first-seen and last-seen
- * as text were two strings and their byte arrays in each of its flow-table entries (about 1.9
- * million objects at 275,000 sessions of three switches each, all walked by G1's marking), and
+ * as text would be two strings and their byte arrays in each of its flow-table entries (about 1.9
+ * million objects at 275,000 sessions of three switches each, all walked by G1's marking), yet
  * are read only when the entry is (the datastore's serialisation of its commit, RESTCONF, the RPT
  * and insight reading a changed session).
  */

@@ -29,8 +29,8 @@ import org.opendaylight.yangtools.yang.data.api.schema.UserMapNode;
 /**
  * A session's message log ({@code ordered-by user} list {@code message}) as the flow table holds
  * it: each message's type, ingress port, time and direction in arrays, its entry (and its time's
- * string) made only when someone reads it. The log of entry objects it replaces kept per
- * message an entry, its values' array and its time's string with its bytes: at 250,000 sessions
+ * string) made only when someone reads it. A log of entry objects would keep per message an
+ * entry, its values' array and its time's string with its bytes: at 250,000 sessions
  * seen by three switches each, about 15 million objects, a quarter of the controller's heap
  * objects, which G1's concurrent marking walks on every cycle and which each young collection
  * copies when the session is new. Readers of the log (the datastore's serialisation of a commit,

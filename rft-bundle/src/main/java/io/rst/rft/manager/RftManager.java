@@ -213,10 +213,10 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         final var pollInterval = Duration.ofSeconds(pollIntervalSeconds);
         final var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
             .name("rst-rft-manager").daemon().factory());
-        // the agents' HTTP (TLS decryption, each event stream's bytes) on threads of its own: on the
-        // manager's one thread it queued behind the followers' batches, and every agent's stream
-        // behind the others' (the lab's flow tables then lagged tens of seconds at a few hundred
-        // sessions a second, with the controller's CPU half idle)
+        // the agents' HTTP (TLS decryption, each event stream's bytes) on a pool of its own, so
+        // that no agent's stream waits behind the followers' batches on the manager's one thread,
+        // nor behind another agent's stream (on one thread, the lab's flow tables would lag tens of
+        // seconds at a few hundred sessions a second, with the controller's CPU half idle)
         httpExecutor = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
             Thread.ofPlatform().name("rst-rft-http-", 0).daemon().factory());
         final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, httpExecutor,

@@ -29,7 +29,7 @@ import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 
 /**
  * The flow table's sessions as the datastore holds them (NormalizedNode), built by hand. The
- * binding codec streams a session through reflection and a codec per leaf: it was most of the
+ * binding codec streams a session through reflection and a codec per leaf: it would be most of the
  * RFT manager's time under a storm (a profile at 20,000 CM packets/s: 88% of its thread). This
  * builds the same nodes directly; {@code SessionNodesTest} holds it to the codec's output, leaf by
  * leaf, so a leaf added to the model and not here fails there.

@@ -51,12 +51,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes agent status and the flow table to the operational datastore through one DOM transaction
  * chain, without ever waiting for a commit. Sessions go in as nodes built by {@link SessionNodes}
- * (the binding codec cost more than everything else the RFT manager does), the status through the
+ * (the binding codec costs more than everything else the RFT manager does), the status through the
  * binding codec. A failed chain is logged and replaced.
  *
  * <p>Every {@link #TICK} the writer runs the followers' flushes ({@link #onTick}) and commits what
  * they wrote as one transaction: the switches' batches of a tick share it, and so do status writes
- * and marks made meanwhile. A transaction per follower and tick cost the datastore's shard and the
+ * and marks made meanwhile. A transaction per follower and tick would cost the datastore's shard and the
  * RFT manager's thread per transaction (opening one applies its predecessor's changes again,
  * committing one serialises and reads back its changes and notifies every listener), six times
  * over with six switches; the batches reach the datastore no later for it. A tick's writes that
@@ -78,7 +78,7 @@ final class StatusWriter implements AutoCloseable {
     private DOMTransactionChain chain;
     private boolean closed;
     // switches whose entry a transaction of this chain has made sure of, and no commit has failed
-    // since: a merge of the entry, applied against a table of 100,000 sessions, cost the RFT
+    // since: a merge of the entry, applied against a table of 100,000 sessions, costs the RFT
     // manager's thread more than the puts of the sessions it came with
     private final Set<String> ensured = new HashSet<>();
     // what runs at each tick before the commit: the followers' flushes
@@ -179,7 +179,7 @@ final class StatusWriter implements AutoCloseable {
     /**
      * Writes sessions a switch reported and removes those it no longer has, in one transaction.
      * The switch entry is made sure of once, not once per session nor per transaction (a merge of
-     * the parents per session cost more than the session itself, and one per transaction more than
+     * the parents per session costs more than the session itself, and one per transaction more than
      * its puts); again after any commit of this writer fails, or the entry was removed through it.
      * Returns the commit, which the caller must watch: a failed commit wrote nothing, and the
      * sessions are the caller's to write again.
