@@ -92,7 +92,6 @@ public final class EventStore implements AutoCloseable {
         }
     }
 
-    /** Writes a checkpoint's sessions, one page at a time. */
     /** A page's bytes, framed from its own array rather than from a copy. */
     private static final class PageBuffer extends ByteArrayOutputStream {
         PageBuffer() {
@@ -104,6 +103,7 @@ public final class EventStore implements AutoCloseable {
         }
     }
 
+    /** Writes a checkpoint's sessions, one page at a time. */
     @FunctionalInterface
     public interface Pages {
         /**

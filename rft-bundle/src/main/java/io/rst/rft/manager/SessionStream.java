@@ -529,14 +529,10 @@ final class SessionStream {
     }
 
     /**
-     * Seconds since the epoch (a JSON number, the agent API's time) as the model's
-     * {@code date-and-time} to the microsecond, rounded half-even (pcapng times may carry
-     * nanoseconds), read from the number's digits; anything but a number, or a time outside years
-     * 0000-9999, is absent.
-     */
-    /**
-     * A time's microseconds since the epoch, {@link Times#INVALID} where it is not a number or
-     * outside what {@code yang:date-and-time} can say.
+     * A time's microseconds since the epoch (a JSON number of seconds, the agent API's time, read
+     * from the number's digits and rounded half-even: pcapng times may carry nanoseconds),
+     * {@link Times#INVALID} where it is not a number or outside what {@code yang:date-and-time}
+     * can say.
      */
     private static long micros(final JsonParser p, final JsonToken value) throws IOException {
         if (value != JsonToken.VALUE_NUMBER_INT && value != JsonToken.VALUE_NUMBER_FLOAT) {
