@@ -124,7 +124,11 @@ stop_member() { # N [kill]
     ip netns exec "$(ns "$n")" "$(home "$n")/bin/stop" >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
     local deadline=$((SECONDS + 60))
     while kill -0 "$pid" 2>/dev/null; do
-      [ $SECONDS -lt $deadline ] || { kill -9 "$pid" 2>/dev/null || true; break; }
+      if [ $SECONDS -ge $deadline ]; then
+        say "m$n was still stopping after 60 s: ended with kill -9"
+        kill -9 "$pid" 2>/dev/null || true
+        break
+      fi
       sleep 1
     done
   fi
@@ -230,9 +234,13 @@ cmd_status() {
     echo "m$n $(url "$n") $state"
   done
   ENTITIES=""
-  # on stderr: stdout has one line per member, for scripts (docs/cluster.md)
+  entities
+  # on stderr: stdout has one line per member, for scripts (docs/cluster.md); nothing to say while
+  # no member answers, and no agents line while no switch is followed
+  [ -n "$ENTITIES" ] || return 0
   echo "singletons: rft-manager $(owner_of rst-rft-manager) rpt $(owner_of rst-rpt)" >&2
-  echo "agents followed by: $(followers)" >&2
+  local agents; agents=$(followers)
+  [ -z "$agents" ] || echo "agents followed by: $agents" >&2
 }
 
 cmd_down() {

@@ -332,6 +332,9 @@ public final class Lab {
     }
 
     /** {@link #upReplay(Fabric, List, int, Consumer)}, with TLS unless {@code plainHttp}. */
+    // the recording is closed (its files complete) before the agents replay them, inside the try
+    // that closes it again on the way out
+    @SuppressWarnings("try")
     public void upReplay(final Fabric fabric, final List<String> agentCommand, final int connections,
             final boolean plainHttp, final Consumer<String> log) throws IOException, InterruptedException {
         if (isUp()) {

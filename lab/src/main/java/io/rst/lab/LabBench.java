@@ -88,7 +88,7 @@ final class LabBench {
             if (warmupSeconds > 0) {
                 // a controller just started compiles its ingest for a minute and attaches its
                 // followers after its first poll: the measurement is of the system running
-                final int warm = (int) Math.min(1000, Math.max(1, levels.get(0)));
+                final int warm = Math.min(1000, Math.max(1, levels.get(0)));
                 final long w0 = System.nanoTime();
                 // the warm-up's sessions are asked for as the steady period's are (their delays
                 // thrown away): RESTCONF's request path is the controller's to compile too, and

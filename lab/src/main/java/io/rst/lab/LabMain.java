@@ -45,10 +45,13 @@ public final class LabMain {
                         routed by the kernel; every scenario (live, closed, rejected, unanswered,
                         half-closed, MRA, flapping) unless --live-only; written to DIR/truth.jsonl.
                         Defaults: 20 connections/s, 1000 live at most, until Ctrl-C
-          check [--wait S]
-                        every session of DIR/truth.jsonl: its paths in RESTCONF against the kernel's
-                        forwarding (ip route get in each namespace), its state against the traffic;
-                        exit status 1 if any differs
+          check [--wait S] [--settle S]
+                        every settled session of DIR/truth.jsonl: its paths in RESTCONF against the
+                        kernel's forwarding (ip route get in each namespace), its state against the
+                        traffic; exit status 1 if any differs. Settled: set up or closed at least
+                        --settle S (default 5) before the check; newer ones are still in flight while
+                        traffic runs, and are left out (the output says how many; --settle 0 checks
+                        them too). --wait S: check again for up to S s until all are equal
           bench [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N] [--warmup W]
                         the lab benchmark (./rst bench lab runs it): W s (20) of traffic at R to warm
                         the controller up, 10 s at 2R, then on in 10 s windows until its JIT compiler threads
@@ -145,20 +148,16 @@ public final class LabMain {
                 }
                 case "check" -> {
                     final double wait = o.doubleOpt("--wait", 0);
+                    final double settle = o.doubleOpt("--settle", DEFAULT_SETTLE_SECONDS);
                     o.done();
+                    if (settle < 0) {
+                        throw new IllegalArgumentException("--settle must not be negative");
+                    }
                     if (lab.replay()) {
                         err.println("rst lab: a replayed lab has no kernel forwarding to check paths against");
                         return 2;
                     }
-                    final var conns = Truth.read(lab.truthFile());
-                    if (conns.isEmpty()) {
-                        err.println("rst lab: no traffic recorded in " + lab.truthFile() + ": ./rst lab traffic first");
-                        return 1;
-                    }
-                    final var r = PathCheck.checkUntil(lab.fabric(), conns, o.restconf(), Set.of(), wait);
-                    r.mismatches().stream().limit(50).forEach(out::println);
-                    out.println(r.summary());
-                    return r.ok() ? 0 : 1;
+                    return check(lab, o.restconf(), wait, settle, out, err);
                 }
                 case "bench" -> {
                     final List<Integer> levels = new ArrayList<>();
@@ -202,6 +201,43 @@ public final class LabMain {
             Thread.currentThread().interrupt();
             return 130;
         }
+    }
+
+    /** How long after the generator's last word of a session the check takes it as settled. */
+    static final double DEFAULT_SETTLE_SECONDS = 5;
+
+    /**
+     * {@code rst lab check}: the settled sessions of the truth file against RESTCONF and the
+     * kernel; when none has settled yet (traffic just began), after waiting the settle time once.
+     */
+    private static int check(final Lab lab, final Restconf rc, final double wait, final double settle,
+            final PrintStream out, final PrintStream err) throws IOException {
+        final long settleMillis = Math.round(settle * 1000);
+        var conns = Truth.read(lab.truthFile());
+        if (conns.isEmpty()) {
+            err.println("rst lab: no traffic recorded in " + lab.truthFile() + ": ./rst lab traffic first");
+            return 1;
+        }
+        var selected = PathCheck.settled(conns, System.currentTimeMillis(), settleMillis);
+        if (selected.connections().isEmpty()) {
+            err.println("rst lab: every recorded session is still in flight: checking in " + fmt(settle) + " s");
+            Lab.sleep(settleMillis);
+            conns = Truth.read(lab.truthFile());
+            selected = PathCheck.settled(conns, System.currentTimeMillis(), settleMillis);
+        }
+        final var r = PathCheck.checkUntil(lab.fabric(), selected.connections(), rc, Set.of(), wait);
+        r.mismatches().stream().limit(50).forEach(out::println);
+        out.println(r.summary());
+        if (selected.inFlight() > 0) {
+            out.println("left out " + selected.inFlight() + " sessions still in flight (set up or closed less than "
+                + fmt(settle) + " s before the check; --settle 0 checks them too)");
+        }
+        return r.ok() ? 0 : 1;
+    }
+
+    private static String fmt(final double seconds) {
+        final String s = Double.toString(seconds);
+        return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
     }
 
     private static int traffic(final Lab lab, final Traffic.Options opt, final PrintStream out) throws IOException {

@@ -48,6 +48,33 @@ public final class PathCheck {
         }
     }
 
+    /**
+     * The connections a check compares, and how many it leaves out as still in flight.
+     *
+     * @param connections those the generator last wrote of at least the settle time before the check
+     * @param inFlight those it wrote of more recently: their answers, time-outs and closes may still
+     *        be on their way to the flow tables and paths
+     */
+    public record Settled(List<Truth.Connection> connections, int inFlight) {
+    }
+
+    /**
+     * The connections of {@code conns} that have settled at {@code nowMillis}: those the generator
+     * last wrote of (started, or closed) at least {@code settleMillis} before, in their order. A
+     * connection whose time is unknown (0: a truth file without times) counts as settled.
+     */
+    public static Settled settled(final Collection<Truth.Connection> conns, final long nowMillis,
+            final long settleMillis) {
+        final List<Truth.Connection> done = new ArrayList<>(conns.size());
+        final long cutoff = nowMillis - settleMillis;
+        for (var c : conns) {
+            if (c.changedMillis() <= cutoff) {
+                done.add(c);
+            }
+        }
+        return new Settled(done, conns.size() - done.size());
+    }
+
     /** The scenarios that send data packets (they set the connection up). */
     private static final Set<String> WITH_DATA = Set.of("LIVE", "CLOSED", "HALF_CLOSED", "MRA", "FLAPPING");
 

@@ -21,12 +21,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * What the traffic generator did, one JSON line per fact: a connection started (with everything
  * needed to check it: hosts, IPs, comm IDs, QPNs, UDP source ports, the state the flow table
- * should reach) or its expected state changed (a live connection closed). The checker reads it
- * back; an operator can too ({@code /run/rst-lab/truth.jsonl}).
+ * should reach) or its expected state changed (a live connection closed), each with the time it
+ * was written (the checker leaves out what changed too recently to have settled). The checker
+ * reads it back; an operator can too ({@code /run/rst-lab/truth.jsonl}).
  */
 public final class Truth {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -50,20 +52,22 @@ public final class Truth {
      * @param responderDataPort UDP source port of the responder's data packets
      * @param expect the state the flow table should reach
      * @param rejectReason the REJ reason, -1 if none
+     * @param changedMillis when the generator last wrote of it (started it, or closed it), epoch
+     *        milliseconds; 0 when the file does not say
      */
     public record Connection(long id, String scenario, String requester, String requesterIp, String responder,
             String responderIp, String requesterCid, String responderCid, int requesterQpn, int responderQpn,
             int requesterCmPort, int responderCmPort, int requesterDataPort, int responderDataPort, String expect,
-            int rejectReason) {
+            int rejectReason, long changedMillis) {
         /** The session id RST gives it (rdma-flow-table's, the same on every switch). */
         public String sessionId() {
             return requesterIp + "/" + requesterCid + "/" + responderIp;
         }
 
-        Connection withExpect(final String state) {
+        Connection withExpect(final String state, final long atMillis) {
             return new Connection(id, scenario, requester, requesterIp, responder, responderIp, requesterCid,
                 responderCid, requesterQpn, responderQpn, requesterCmPort, responderCmPort, requesterDataPort,
-                responderDataPort, state, rejectReason);
+                responderDataPort, state, rejectReason, Math.max(changedMillis, atMillis));
         }
     }
 
@@ -74,8 +78,15 @@ public final class Truth {
     /** Appends facts to a file, one line each, flushed as they come. */
     public static final class Writer implements AutoCloseable {
         private final BufferedWriter out;
+        private final LongSupplier clock;
 
         public Writer(final Path file) throws IOException {
+            this(file, System::currentTimeMillis);
+        }
+
+        /** A writer that stamps each line with {@code clock}'s epoch milliseconds. */
+        Writer(final Path file, final LongSupplier clock) throws IOException {
+            this.clock = clock;
             Files.createDirectories(file.toAbsolutePath().getParent());
             out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
@@ -88,13 +99,14 @@ public final class Truth {
                 final int requesterDataPort, final int responderDataPort, final String expect, final int rejectReason) {
             write(JSON.valueToTree(new Connection(id, scenario, requester, requesterIp, responder, responderIp,
                 requesterCid, responderCid, requesterQpn, responderQpn, requesterCmPort, responderCmPort,
-                requesterDataPort, responderDataPort, expect, rejectReason)));
+                requesterDataPort, responderDataPort, expect, rejectReason, clock.getAsLong())));
         }
 
         synchronized void expect(final long id, final String state) {
             final ObjectNode line = JSON.createObjectNode();
             line.put("id", id);
             line.put("expect", state);
+            line.put("changedMillis", clock.getAsLong());
             write(line);
         }
 
@@ -114,13 +126,22 @@ public final class Truth {
         }
     }
 
-    /** Every connection of a truth file, with its latest expected state, in the order they started. */
+    /**
+     * Every connection of a truth file, with its latest expected state, in the order they started.
+     * A last line without its newline is one the generator is writing now: it is left for the next
+     * read.
+     */
     public static List<Connection> read(final Path file) throws IOException {
         final Map<Long, Connection> byId = new LinkedHashMap<>();
         if (!Files.exists(file)) {
             return List.of();
         }
-        for (var line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        final byte[] bytes = Files.readAllBytes(file);
+        int complete = bytes.length;
+        while (complete > 0 && bytes[complete - 1] != '\n') {
+            complete--;
+        }
+        for (var line : new String(bytes, 0, complete, StandardCharsets.UTF_8).split("\n")) {
             if (line.isBlank()) {
                 continue;
             }
@@ -131,7 +152,7 @@ public final class Truth {
             } else {
                 final var c = byId.get(id);
                 if (c != null) {
-                    byId.put(id, c.withExpect(node.path("expect").asText()));
+                    byId.put(id, c.withExpect(node.path("expect").asText(), node.path("changedMillis").asLong(0)));
                 }
             }
         }

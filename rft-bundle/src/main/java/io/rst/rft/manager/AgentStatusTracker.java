@@ -150,11 +150,20 @@ final class AgentStatusTracker implements AutoCloseable {
     /** A switch was configured or its configuration changed. */
     void configured(final SwitchConfig config) {
         executor.execute(() -> {
-            configs.put(config.nodeId(), config);
+            final boolean known = configs.put(config.nodeId(), config) != null;
             listedUnconfigured.remove(config.nodeId());
             if (owned.contains(config.nodeId())) {
                 applyConfig(config);
             } else {
+                if (!known && ownership.prefers(config.nodeId())) {
+                    // a switch just configured has a status at once, not only once the ownership
+                    // service (a round trip of the cluster's, even alone) names this member its follower
+                    writer.write(config.nodeId(), new AgentStatusBuilder()
+                        .setState(config.enabled() ? AgentState.CONNECTING : AgentState.DISABLED)
+                        .setDetail(config.enabled() ? "configured: this member is about to follow its agent"
+                            : "RFT is off for this switch")
+                        .setLastChange(time(clock.millis())).build());
+                }
                 ownership.configured(config.nodeId());
             }
         });

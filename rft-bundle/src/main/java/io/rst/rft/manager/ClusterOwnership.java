@@ -137,6 +137,11 @@ final class ClusterOwnership implements SwitchOwnership {
     }
 
     @Override
+    public boolean prefers(final String nodeId) {
+        return !closed && self.equals(preferred(nodeId, eligible));
+    }
+
+    @Override
     public void removed(final String nodeId) {
         switches.remove(nodeId);
         withdraw(nodeId);

@@ -169,11 +169,16 @@ final class StatusWriter implements AutoCloseable {
         final var normalized = codec.toNormalizedDataObject(
             switchPath(nodeId).toBuilder().child(AgentStatus.class).build(), status);
         final var tx = open();
-        ensure(tx, nodeId);
+        final boolean first = ensure(tx, nodeId);
         // put, not merge: a leaf the status no longer has (dropping-since after a quiet minute, a
         // default address the inventory withdrew) must go
         tx.put(LogicalDatastoreType.OPERATIONAL, normalized.path(), normalized.node());
         openOthers++;
+        if (first) {
+            // the switch's first status (it was just configured): out at once, not at the next
+            // tick, so that a read of its operational state right after its configuration finds it
+            commit();
+        }
     }
 
     /**
@@ -281,12 +286,15 @@ final class StatusWriter implements AutoCloseable {
      * did and nothing failed since: the chain applies its transactions in order, so the later ones
      * see the entry even before the first commits. Another writer removing the entry (another
      * member, an operator) makes the next puts under it fail, which brings the merge back.
+     * Returns whether it merged the entry.
      */
-    private void ensure(final DOMDataTreeWriteTransaction tx, final String nodeId) {
+    private boolean ensure(final DOMDataTreeWriteTransaction tx, final String nodeId) {
         if (ensured.add(nodeId)) {
             tx.merge(LogicalDatastoreType.OPERATIONAL, SessionNodes.switchPath(nodeId),
                 SessionNodes.switchEntry(nodeId));
+            return true;
         }
+        return false;
     }
 
     /** Logs {@code commit}'s failure, after which every switch entry is made sure of again. */

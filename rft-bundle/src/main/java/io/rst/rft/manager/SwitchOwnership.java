@@ -41,6 +41,11 @@ interface SwitchOwnership extends AutoCloseable {
             }
 
             @Override
+            public boolean prefers(final String nodeId) {
+                return true;
+            }
+
+            @Override
             public void removed(final String nodeId) {
                 requireNonNull(callbacks).released(nodeId);
             }
@@ -57,6 +62,12 @@ interface SwitchOwnership extends AutoCloseable {
 
     /** A switch is configured (again): this member may have to follow it. */
     void configured(String nodeId);
+
+    /**
+     * Whether this member is the one meant to follow the switch, before the ownership service has
+     * said so (it is then the one to write the switch's first status).
+     */
+    boolean prefers(String nodeId);
 
     /** A switch's configuration went: nobody follows it any more. */
     void removed(String nodeId);

@@ -34,6 +34,8 @@ import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
 import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatusBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
@@ -179,6 +181,50 @@ public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
             // and a small one goes out at the next tick
             writer.writeSessions("spine1", sessions("b"), List.of()).get(10, TimeUnit.SECONDS);
             assertEquals(Set.of("b"), stored("spine1"));
+        } finally {
+            held.countDown();
+            scheduler.shutdownNow();
+        }
+    }
+
+    private AgentState storedState(final String nodeId) throws Exception {
+        try (var tx = getDataBroker().newReadOnlyTransaction()) {
+            return tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath(nodeId)).get(10, TimeUnit.SECONDS)
+                .map(sw -> sw.getAgentStatus() == null ? null : sw.getAgentStatus().getState()).orElse(null);
+        }
+    }
+
+    @Test
+    public void aSwitchsFirstStatusGoesOutAtOnceTheRestAtTheTick() throws Exception {
+        final var stores = TestStores.of(this);
+        final var scheduler = Executors.newSingleThreadScheduledExecutor();
+        final var held = new CountDownLatch(1);
+        try (var writer = new StatusWriter(new Stores(stores.binding(), stores.dom(), stores.codec()), scheduler)) {
+            // the tick's thread busy: only what goes out at once reaches the datastore
+            scheduler.execute(() -> {
+                try {
+                    held.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            // just configured: a read right after the configuration must find the switch
+            writer.write("leaf1", new AgentStatusBuilder().setState(AgentState.CONNECTING).setDetail("reaching").build());
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (storedState("leaf1") == null) {
+                assertTrue("the first status of a switch waited for the tick", System.nanoTime() < deadline);
+                Thread.sleep(5);
+            }
+            assertEquals(AgentState.CONNECTING, storedState("leaf1"));
+            // its later statuses share the tick's transaction
+            writer.write("leaf1", new AgentStatusBuilder().setState(AgentState.CAPTURING).setDetail("up").build());
+            Thread.sleep(200);
+            assertEquals(AgentState.CONNECTING, storedState("leaf1"));
+            held.countDown();
+            while (storedState("leaf1") != AgentState.CAPTURING) {
+                assertTrue("the tick did not write the later status", System.nanoTime() < deadline);
+                Thread.sleep(5);
+            }
         } finally {
             held.countDown();
             scheduler.shutdownNow();
