@@ -28,7 +28,9 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.Timeout;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
@@ -46,6 +48,11 @@ import org.ops4j.pax.exam.spi.reactors.PerClass;
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
 public class InsightKarafIT {
+    /** A test that hangs fails after this instead of holding the build (JUnit 4: Pax Exam's runner). */
+    @Rule
+    public final Timeout timeout = Timeout.builder().withTimeout(10, TimeUnit.MINUTES).withLookingForStuckThread(true)
+        .build();
+
     private static final String BASE = "http://127.0.0.1:8181";
     private static final String AUTH = "Basic "
         + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));

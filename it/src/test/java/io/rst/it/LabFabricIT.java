@@ -29,13 +29,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.FixMethodOrder;
+import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.Timeout;
 import org.junit.runners.MethodSorters;
 
 /**
@@ -50,6 +53,11 @@ import org.junit.runners.MethodSorters;
  */
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
 public class LabFabricIT {
+    /** A test that hangs fails after this instead of holding the build (JUnit 4: Pax Exam's runner). */
+    @Rule
+    public final Timeout timeout = Timeout.builder().withTimeout(20, TimeUnit.MINUTES).withLookingForStuckThread(true)
+        .build();
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static Path work;
@@ -202,7 +210,7 @@ public class LabFabricIT {
     }
 
     /**
-     * Issue 11: the controller killed (SIGKILL) while connections are being set up, then started
+     * The controller killed (SIGKILL) while connections are being set up, then started
      * again on its kept configuration: the flow tables and the paths come back equal to the agents'
      * tables and the kernel's forwarding.
      */

@@ -27,7 +27,10 @@ import java.time.Duration;
 import java.util.Base64;
 import javax.inject.Inject;
 import org.apache.karaf.features.FeaturesService;
+import java.util.concurrent.TimeUnit;
+import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.Timeout;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.Configuration;
 import org.ops4j.pax.exam.Option;
@@ -47,6 +50,11 @@ import org.osgi.framework.InvalidSyntaxException;
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
 public class RstKarafIT {
+    /** A test that hangs fails after this instead of holding the build (JUnit 4: Pax Exam's runner). */
+    @Rule
+    public final Timeout timeout = Timeout.builder().withTimeout(10, TimeUnit.MINUTES).withLookingForStuckThread(true)
+        .build();
+
     private static final String RESTCONF = "http://127.0.0.1:8181/rests";
     private static final String AUTH = "Basic "
         + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));

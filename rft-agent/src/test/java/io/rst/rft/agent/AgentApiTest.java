@@ -7,6 +7,7 @@
  */
 package io.rst.rft.agent;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,7 +61,11 @@ class AgentApiTest {
         return startAgent(frames, name, retain, false);
     }
 
-    /** An agent replaying {@code frames}; with {@code cm} the real decoder and session table. */
+    /**
+     * An agent replaying {@code frames}; with {@code cm} the real decoder and session table, whose
+     * changes become events at the end of each batch ({@code --event-hold-ms 0}): once a frame
+     * is decoded, its events are in the log.
+     */
     private Agent startAgent(final List<byte[]> frames, final String name, final int retain, final boolean cm)
             throws Exception {
         final Path pcap = dir.resolve(name + ".pcap");
@@ -69,7 +74,8 @@ class AgentApiTest {
         Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
         final AgentOptions o = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
-            pcap.toString(), "--retain-events", Integer.toString(retain), "--agent-id", "leaf1"));
+            pcap.toString(), "--retain-events", Integer.toString(retain), "--agent-id", "leaf1", "--event-hold-ms",
+            cm ? "0" : "50"));
         final Agent a = new Agent(o, cm ? events -> AgentCommand.cmProcessor(o, events) : EventPerFrameProcessor::new);
         a.start();
         return a;
@@ -107,12 +113,9 @@ class AgentApiTest {
         return JSON.readTree(r.body());
     }
 
-    private void awaitEvents(final long seq) throws Exception {
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        while (status().path("last_seq").asLong() < seq) {
-            assertTrue(System.nanoTime() < deadline, "agent did not reach event " + seq);
-            Thread.sleep(20);
-        }
+    private void awaitEvents(final long seq) {
+        await("agent reaches event " + seq).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+            .until(() -> status().path("last_seq").asLong() >= seq);
     }
 
     private List<JsonNode> events(final String query) throws Exception {
@@ -271,25 +274,14 @@ class AgentApiTest {
         return java.util.Arrays.copyOf(frame, fb.build(frame));
     }
 
-    private void awaitFrames(final long n) throws Exception {
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        JsonNode st = status();
-        while (st.path("counters").path("frames").asLong() < n || st.path("counters").path("queue_backlog").asLong() > 0) {
-            assertTrue(System.nanoTime() < deadline, "agent did not decode " + n + " frames: " + st);
-            Thread.sleep(20);
-            st = status();
-        }
-        // and reported: the changes are held up to --event-hold-ms (50) before they are events
-        long seq = st.path("last_seq").asLong();
-        while (true) {
-            Thread.sleep(200);
-            final long now = status().path("last_seq").asLong();
-            if (now == seq) {
-                return;
-            }
-            assertTrue(System.nanoTime() < deadline, "the agent's events did not settle");
-            seq = now;
-        }
+    /**
+     * Waits until the session table has taken {@code n} CM MADs: its counters are read on the
+     * decode thread between batches, and each batch's changes are events by its end
+     * (--event-hold-ms 0), so they are reported too.
+     */
+    private void awaitCmMads(final long n) {
+        await("agent decodes " + n + " CM MADs").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+            .until(() -> status().path("counters").path("cm_mads").asLong() >= n);
     }
 
     @Test
@@ -299,7 +291,7 @@ class AgentApiTest {
         final byte[] c = {10, 0, 0, 3};
         agent = startAgent(List.of(cm(CmMessageType.REQ, a, b, 1, 0), cm(CmMessageType.REP, b, a, 2, 1),
             cm(CmMessageType.RTU, a, b, 1, 2), cm(CmMessageType.REQ, c, b, 5, 0)), "a", 1024, true);
-        awaitFrames(4);
+        awaitCmMads(4);
         JsonNode snap = JSON.readTree(get("/v1/sessions", TOKEN).body());
         assertEquals(2, snap.path("sessions").size());
         assertEquals("ESTABLISHED", snap.path("sessions").get(0).path("state").asText());
@@ -314,7 +306,7 @@ class AgentApiTest {
         agent = startAgent(List.of(cm(CmMessageType.DREQ, a, b, 1, 2), cm(CmMessageType.DREP, b, a, 2, 1)), "b",
             1024, true);
         assertEquals(2, status().path("counters").path("restored_sessions").asLong());
-        awaitFrames(2);
+        awaitCmMads(2);
         snap = JSON.readTree(get("/v1/sessions", TOKEN).body());
         assertEquals(2, snap.path("sessions").size(), snap.toString());
         final JsonNode s = snap.path("sessions").get(0);
@@ -337,10 +329,13 @@ class AgentApiTest {
         agent.close();
         agent = startAgent(frames(6, 50), "b", 1024);
         final long base = status().path("last_seq").asLong();
-        // a client waits on the open stream, then capture turns on and events flow to it
+        // a client waits on the open stream, then capture turns on and events flow to it: capture
+        // turns on once the agent has a connection open besides the one asking for its status
         final Thread starter = new Thread(() -> {
             try {
-                Thread.sleep(500);
+                await("the client's stream is open").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> status().path("api").path("connections").asLong() >= 2);
                 post("/v1/start");
             } catch (Exception e) {
                 throw new IllegalStateException(e);

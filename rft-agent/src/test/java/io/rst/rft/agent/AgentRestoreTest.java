@@ -7,6 +7,7 @@
  */
 package io.rst.rft.agent;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -67,20 +69,14 @@ class AgentRestoreTest {
         return a;
     }
 
-    private static void awaitSeq(final Agent a, final long seq) throws Exception {
-        final long deadline = System.nanoTime() + 20_000_000_000L;
-        while (a.log().lastSeq() < seq) {
-            assertTrue(System.nanoTime() < deadline, "agent did not reach event " + seq + ": " + a.status());
-            Thread.sleep(10);
-        }
+    private static void awaitSeq(final Agent a, final long seq) {
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10)).untilAsserted(() ->
+            assertTrue(a.log().lastSeq() >= seq, "agent did not reach event " + seq + ": " + a.status()));
     }
 
-    private static void awaitPersisted(final Agent a, final long seq) throws Exception {
-        final long deadline = System.nanoTime() + 20_000_000_000L;
-        while (a.persistedSeq() < seq) {
-            assertTrue(System.nanoTime() < deadline, "agent did not flush event " + seq + ": " + a.status());
-            Thread.sleep(5);
-        }
+    private static void awaitPersisted(final Agent a, final long seq) {
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(5)).untilAsserted(() ->
+            assertTrue(a.persistedSeq() >= seq, "agent did not flush event " + seq + ": " + a.status()));
     }
 
     /** session_id to message count, from the agent's snapshot. */
@@ -170,8 +166,10 @@ class AgentRestoreTest {
         final Path state = dir.resolve("state");
         final Agent a = start(state, 60_000, 0, "--flush-ms", "10", "--wal-mb", "1");
         final Random rnd = new Random(11);
+        // images at random points of the replay: when the agent's log has reached each of these
+        final long[] moments = rnd.longs(5, 1, 60_000).sorted().toArray();
         for (int k = 0; k < 5; k++) {
-            Thread.sleep(rnd.nextInt(60));
+            awaitSeq(a, moments[k]);
             // what the agent had surely flushed before the image: events up to then
             final long flushedBefore = a.log().lastSeq();
             awaitPersisted(a, flushedBefore);

@@ -7,6 +7,7 @@
  */
 package io.rst.rft.agent;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * are of the last flush interval only, and the numbering continues. Needs root and iproute2.
  * Namespaces are named dev-crash-RANDOM-{h1,sw,h2} and always removed.
  */
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 class NetnsAgentCrashTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String MGMT_AGENT = "10.78.9.2";
@@ -149,19 +152,16 @@ class NetnsAgentCrashTest {
             "--retain-events", "1000000", "--retain-mb", "64"));
         agent = new ProcessBuilder(cmd).redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile())).start();
-        final long deadline = System.nanoTime() + 60_000_000_000L;
-        while (true) {
+        await("the agent comes up").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            assertTrue(agent.isAlive(), "agent died: " + Files.readString(dir.resolve("agent.log")));
             try {
-                if (get("/v1/health").statusCode() == 200 && status().path("capture_running").asBoolean()) {
-                    return (System.nanoTime() - t0) / 1_000_000L;
-                }
+                return get("/v1/health").statusCode() == 200 && status().path("capture_running").asBoolean();
             } catch (IOException e) {
                 // not listening yet
+                return false;
             }
-            assertTrue(agent.isAlive(), "agent died: " + Files.readString(dir.resolve("agent.log")));
-            assertTrue(System.nanoTime() < deadline, "agent did not come up");
-            Thread.sleep(50);
-        }
+        });
+        return (System.nanoTime() - t0) / 1_000_000L;
     }
 
     private HttpResponse<String> get(final String path) throws Exception {
@@ -216,12 +216,14 @@ class NetnsAgentCrashTest {
         long worstLostMs = 0;
         final List<Long> restartMs = new ArrayList<>();
         for (int k = 0; k < KILLS; k++) {
-            final long until = System.nanoTime() + (300 + rnd.nextInt(1500)) * 1_000_000L;
-            while (System.nanoTime() < until) {
-                cursor = follow(cursor, instance, seen);
-                Thread.sleep(20);
-            }
-            cursor = follow(cursor, instance, seen);
+            // killed at a random moment: once the client has followed a random number of events more
+            // (at about 4,000 events a second, 0.3 to 1.8 s of traffic)
+            final long target = cursor + 1200 + rnd.nextInt(6000);
+            final long[] followed = {cursor};
+            await("the client follows up to event " + target).atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> (followed[0] = follow(followed[0], instance, seen)) >= target);
+            cursor = followed[0];
             assertTrue(sender.isAlive(), "the traffic still flows");
             agent.destroyForcibly();
             final long killedAt = System.currentTimeMillis();

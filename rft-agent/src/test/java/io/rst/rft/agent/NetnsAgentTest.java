@@ -7,6 +7,7 @@
  */
 package io.rst.rft.agent;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,10 +29,12 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * management veth (the agent binds only there). Needs root and iproute2; skipped otherwise.
  * Namespaces are named rstt-RANDOM-{h1,sw,h2} and always removed.
  */
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class NetnsAgentTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String MGMT_AGENT = "10.77.9.2";
@@ -133,20 +137,16 @@ class NetnsAgentTest {
             "--state-dir", dir.resolve("state").toString(), "--agent-id", "sw"));
         agent = new ProcessBuilder(cmd).redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile())).start();
-        final long deadline = System.nanoTime() + 30_000_000_000L;
-        while (true) {
+        await("the agent comes up").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            assertTrue(agent.isAlive(), "agent died: " + Files.readString(dir.resolve("agent.log")));
             try {
-                if (get("/v1/health", null).statusCode() == 200
-                    && status().path("capture_running").asBoolean() == status().path("capturing").asBoolean()) {
-                    return;
-                }
+                return get("/v1/health", null).statusCode() == 200
+                    && status().path("capture_running").asBoolean() == status().path("capturing").asBoolean();
             } catch (IOException e) {
                 // not listening yet
+                return false;
             }
-            assertTrue(agent.isAlive(), "agent died: " + Files.readString(dir.resolve("agent.log")));
-            assertTrue(System.nanoTime() < deadline, "agent did not come up");
-            Thread.sleep(100);
-        }
+        });
     }
 
     private HttpResponse<String> get(final String path, final String auth) throws Exception {
@@ -179,15 +179,13 @@ class NetnsAgentTest {
         return -1;
     }
 
-    private JsonNode awaitStatus(final Predicate<JsonNode> ok) throws Exception {
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        JsonNode s = status();
-        while (!ok.test(s)) {
-            assertTrue(System.nanoTime() < deadline, "status never matched: " + s);
-            Thread.sleep(100);
-            s = status();
-        }
-        return s;
+    private JsonNode awaitStatus(final Predicate<JsonNode> ok) {
+        final AtomicReference<JsonNode> last = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+            last.set(status());
+            assertTrue(ok.test(last.get()), "status never matched: " + last.get());
+        });
+        return last.get();
     }
 
     @Test
@@ -202,17 +200,21 @@ class NetnsAgentTest {
         assertEquals(401, get("/v1/status", "wrong").statusCode());
         assertEquals(401, get("/v1/sessions", token + "0").statusCode());
 
-        // CM from h1 enters the switch on s1, from h2 on s2; data to other QPs is filtered out
+        // CM from h1 enters the switch on s1, from h2 on s2; data to other QPs is filtered out. The
+        // data goes first, so that it would be counted before the CM behind it; a last CM from
+        // each host marks the end: once an interface counted its marker, it has seen whatever
+        // crossed it before (h2's packets leaving by s1, h1's leaving by s2), counted or not
+        send("h1", "10.77.2.1", 7, "data");
         send("h1", "10.77.2.1", 5, "cm");
         send("h2", "10.77.1.1", 3, "cm");
-        send("h1", "10.77.2.1", 7, "data");
-        s = awaitStatus(x -> packets(x, "s1") >= 5 && packets(x, "s2") >= 3);
-        Thread.sleep(300);
-        s = status();
-        assertEquals(5, packets(s, "s1"), "inbound on s1 only, CM only: " + s);
-        assertEquals(3, packets(s, "s2"), "inbound on s2 only: " + s);
-        assertEquals(8, s.path("counters").path("frames").asLong());
-        assertEquals(8, s.path("counters").path("cm_mads").asLong(), "the decoder took every CM MAD: " + s);
+        send("h1", "10.77.2.1", 1, "cm");
+        send("h2", "10.77.1.1", 1, "cm");
+        s = awaitStatus(x -> packets(x, "s1") >= 6 && packets(x, "s2") >= 4);
+        assertEquals(6, packets(s, "s1"), "inbound on s1 only, CM only: " + s);
+        assertEquals(4, packets(s, "s2"), "inbound on s2 only: " + s);
+        s = awaitStatus(x -> x.path("counters").path("frames").asLong() >= 10);
+        assertEquals(10, s.path("counters").path("frames").asLong());
+        assertEquals(10, s.path("counters").path("cm_mads").asLong(), "the decoder took every CM MAD: " + s);
         for (JsonNode i : s.path("interfaces")) {
             assertEquals("pcap_next_ex", i.path("reader").asText(), "frames read into ring slots: " + s);
         }
@@ -221,25 +223,24 @@ class NetnsAgentTest {
         assertTrue(sessions.contains("\"s1\"") && sessions.contains("\"s2\""), sessions);
         assertFalse(sessions.contains("\"mgmt\""), sessions);
 
-        // stop: nothing captured; start: captured again
+        // stop: nothing captured; start: captured again. The two sent after the start are counted,
+        // and so s1 shows that the four sent while stopped were not
         final HttpResponse<String> stopped = post("/v1/stop");
         assertEquals(200, stopped.statusCode());
         assertFalse(JSON.readTree(stopped.body()).path("capturing").asBoolean());
         send("h1", "10.77.2.1", 4, "cm");
-        Thread.sleep(300);
-        assertEquals(5, packets(status(), "s1"));
         assertEquals(200, post("/v1/start").statusCode());
         awaitStatus(x -> x.path("capture_running").asBoolean());
         send("h1", "10.77.2.1", 2, "cm");
-        s = awaitStatus(x -> packets(x, "s1") >= 7);
-        assertEquals(7, packets(s, "s1"));
+        s = awaitStatus(x -> packets(x, "s1") >= 8);
+        assertEquals(8, packets(s, "s1"), "the packets sent while stopped were not captured: " + s);
 
         // a flood of junk to 4791 leaves the agent alive and counting
         send("h1", "10.77.2.1", 20000, "junk");
-        s = awaitStatus(x -> packets(x, "s1") + x.path("counters").path("kernel_drops").asLong() >= 7 + 19000);
+        s = awaitStatus(x -> packets(x, "s1") + x.path("counters").path("kernel_drops").asLong() >= 8 + 19000);
         assertEquals(200, get("/v1/health", null).statusCode());
         send("h2", "10.77.1.1", 1, "cm");
-        awaitStatus(x -> packets(x, "s2") == 4);
+        awaitStatus(x -> packets(x, "s2") == 5);
         assertEquals(0, status().path("counters").path("decode_failures").asLong());
 
         // off switch and event numbering survive a restart; SIGTERM stops the agent cleanly

@@ -7,6 +7,7 @@
  */
 package io.rst.rft.testutil;
 
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rst.rft.decode.CmMessage;
@@ -43,8 +44,15 @@ public final class Captures {
         return null;
     }
 
-    /** The folder of real captures; skips the calling test (one line why) when there is none. */
+    /**
+     * The folder of real captures. When there is none, the calling test fails if the environment
+     * says it is CI ({@code CI=true}: CI has the captures), and is skipped with one line why
+     * otherwise.
+     */
     public static Path dir() {
+        if (DIR == null && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            fail("no ../shared/pcaps (set -Drst.pcaps=DIR), and CI=true: CI runs the real-capture tests");
+        }
         assumeTrue(DIR != null, "no ../shared/pcaps (set -Drst.pcaps=DIR): real-capture tests skipped");
         return DIR;
     }

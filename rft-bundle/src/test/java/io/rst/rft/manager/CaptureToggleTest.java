@@ -7,9 +7,9 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rst.rft.agent.Agent;
@@ -32,9 +32,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
-import org.junit.After;
-import org.junit.Before;
-import org.junit.Test;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
@@ -62,8 +63,10 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
     private RftManager.Worker worker;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    @Before
+    @BeforeEach
     public void setUp() throws Exception {
+        // the broker: the base class sets it up with JUnit 4's @Before, which Jupiter does not run
+        setup();
         dir = Files.createTempDirectory("rst-toggle");
         Files.writeString(dir.resolve("agent-token"), TOKEN + "\n");
         Files.setPosixFilePermissions(dir.resolve("agent-token"), PosixFilePermissions.fromString("rw-------"));
@@ -83,7 +86,7 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
             tokens::tokenFor, Duration.ofSeconds(60));
     }
 
-    @After
+    @AfterEach
     public void tearDown() throws Exception {
         worker.close();
         if (agent != null) {
@@ -116,17 +119,17 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
 
         putSwitch("leaf1", false);
         final var off = awaitState("leaf1", AgentState.DISABLED, "RFT is off: capture stopped on the agent");
-        assertFalse("the agent's capture is off", agentCapturing());
-        assertEquals("the agent's status came with the answer", Agent.VERSION, off.getAgentStatus().getAgentVersion());
+        assertFalse(agentCapturing(), "the agent's capture is off");
+        assertEquals(Agent.VERSION, off.getAgentStatus().getAgentVersion(), "the agent's status came with the answer");
 
         putSwitch("leaf1", true);
         final var on = awaitState("leaf1", AgentState.CAPTURING, null);
-        assertTrue(on.getAgentStatus().getDetail(),
-            on.getAgentStatus().getDetail().contains("started by the controller"));
+        assertTrue(on.getAgentStatus().getDetail().contains("started by the controller"),
+            on.getAgentStatus().getDetail());
         assertTrue(agentCapturing());
 
         // someone stops the capture at the agent: RFT is still on for the switch, so it runs again
-        assertFalse("the agent stopped", agentPost("/v1/stop"));
+        assertFalse(agentPost("/v1/stop"), "the agent stopped");
         await(this::agentCapturingQuietly, "the controller never started the agent's capture again");
         awaitState("leaf1", AgentState.CAPTURING, null);
     }
@@ -153,11 +156,8 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
         final var refused = awaitState("leaf9", AgentState.UNAUTHORIZED, null);
         assertTrue(refused.getAgentStatus().getDetail().contains("401"));
         // the follower uses the switch's token too: leaf1's sessions arrive
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (operSwitch("leaf1").map(sw -> sw.nonnullSession().size()).orElse(0) < 20) {
-            assertTrue("leaf1's sessions never arrived", System.nanoTime() < deadline);
-            Thread.sleep(100);
-        }
+        Awaitility.await("leaf1's sessions arrive").atMost(Duration.ofSeconds(30))
+            .until(() -> operSwitch("leaf1").map(sw -> sw.nonnullSession().size()).orElse(0) >= 20);
         // and the shared file serves a switch without its own once it holds the right token
         Files.writeString(dir.resolve("shared-token"), TOKEN);
         Files.setPosixFilePermissions(dir.resolve("shared-token"), PosixFilePermissions.fromString("rw-------"));
@@ -209,25 +209,12 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
         final Predicate<Optional<Switch>> matches = sw -> sw.isPresent() && sw.orElseThrow().getAgentStatus() != null
             && sw.orElseThrow().getAgentStatus().getState() == state
             && (detail == null || detail.equals(sw.orElseThrow().getAgentStatus().getDetail()));
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Optional<Switch> last = Optional.empty();
-        while (System.nanoTime() < deadline) {
-            last = operSwitch(nodeId);
-            if (matches.test(last)) {
-                return last.orElseThrow();
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("switch " + nodeId + " never " + state + (detail == null ? "" : " (" + detail + ")")
-            + ": " + last.map(Switch::getAgentStatus));
+        return Awaitility.await("switch " + nodeId + " " + state + (detail == null ? "" : " (" + detail + ")"))
+            .atMost(Duration.ofSeconds(30)).until(() -> operSwitch(nodeId), matches).orElseThrow();
     }
 
-    private static void await(final BooleanSupplier condition, final String message) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            assertTrue(message, System.nanoTime() < deadline);
-            Thread.sleep(100);
-        }
+    private static void await(final BooleanSupplier condition, final String message) {
+        Awaitility.await(message).atMost(Duration.ofSeconds(30)).until(condition::getAsBoolean);
     }
 
     private Optional<Switch> operSwitch(final String nodeId) throws Exception {

@@ -7,10 +7,11 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNull;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,12 +20,12 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.After;
-import org.junit.Test;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The agents divided among three members: each switch followed by exactly one member (the one the
@@ -68,12 +69,12 @@ public class ClusterOwnershipTest {
 
         @Override
         public void acquired(final String nodeId) {
-            assertTrue(name + " acquired " + nodeId + " twice", follows.add(nodeId));
+            assertTrue(follows.add(nodeId), name + " acquired " + nodeId + " twice");
         }
 
         @Override
         public void released(final String nodeId) {
-            assertTrue(name + " released " + nodeId + " it did not follow", follows.remove(nodeId));
+            assertTrue(follows.remove(nodeId), name + " released " + nodeId + " it did not follow");
         }
 
         /** The process dies: nothing is withdrawn, the others see it unreachable. */
@@ -84,7 +85,7 @@ public class ClusterOwnershipTest {
         }
     }
 
-    @After
+    @AfterEach
     public void stop() {
         members.values().forEach(m -> m.executor.shutdownNow());
     }
@@ -95,14 +96,9 @@ public class ClusterOwnershipTest {
         return member;
     }
 
-    private static void await(final String what, final BooleanSupplier condition) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 15 s: " + what);
-            }
-            Thread.sleep(20);
-        }
+    private static void await(final String what, final BooleanSupplier condition) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
+            .until(condition::getAsBoolean);
     }
 
     /** Each switch followed by exactly the member the ownership service names, among {@code live}. */
@@ -132,7 +128,7 @@ public class ClusterOwnershipTest {
         await("each switch followed by its preferred member, once", () -> asPreferred(all) && followedOnce(all));
         for (var member : all) {
             final int n = members.get(member).follows.size();
-            assertTrue(member + " follows " + n + " of 30", n >= 5 && n <= 15);
+            assertTrue(n >= 5 && n <= 15, member + " follows " + n + " of 30");
         }
 
         // member-2 dies: its switches go to both others, each still followed once
@@ -141,13 +137,13 @@ public class ClusterOwnershipTest {
         final Set<String> left = Set.of("member-1", "member-3");
         await("member-2's switches taken over", () -> followedOnce(left) && asPreferred(left));
         for (var member : left) {
-            assertTrue(member + " took some of member-2's switches",
-                itHad.stream().anyMatch(members.get(member).follows::contains));
+            assertTrue(itHad.stream().anyMatch(members.get(member).follows::contains),
+                member + " took some of member-2's switches");
         }
         // nothing else moved: a survivor keeps what it followed
         final Map<String, String> before = SWITCHES.stream().filter(sw -> !itHad.contains(sw))
             .collect(Collectors.toMap(sw -> sw, sw -> ClusterOwnership.preferred(sw, all)));
-        before.forEach((sw, member) -> assertTrue(sw, members.get(member).follows.contains(sw)));
+        before.forEach((sw, member) -> assertTrue(members.get(member).follows.contains(sw), sw));
 
         // it starts again: it takes its switches back
         final var again = start("member-2");

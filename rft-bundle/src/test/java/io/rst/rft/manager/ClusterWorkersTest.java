@@ -7,8 +7,8 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
@@ -22,9 +22,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import org.junit.After;
-import org.junit.Test;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
@@ -51,9 +54,17 @@ public class ClusterWorkersTest extends AbstractConcurrentDataBrokerTest {
     private final Map<String, RftManager.Worker> workers = new HashMap<>();
     /** Per switch: the tokens (members) that asked its agent since the last reset. */
     private final Map<String, Set<String>> askedBy = new ConcurrentHashMap<>();
+    /** Per switch: how often its agent was asked since the last reset. */
+    private final Map<String, AtomicInteger> asks = new ConcurrentHashMap<>();
     private final Map<String, HttpServer> agents = new HashMap<>();
 
-    @After
+    /** Sets up the base class's broker, which it does with JUnit 4's @Before (Jupiter does not run it). */
+    @BeforeEach
+    public void setUpBroker() throws Exception {
+        setup();
+    }
+
+    @AfterEach
     public void stop() {
         workers.values().forEach(RftManager.Worker::close);
         agents.values().forEach(a -> a.stop(0));
@@ -64,6 +75,7 @@ public class ClusterWorkersTest extends AbstractConcurrentDataBrokerTest {
         server.createContext("/v1/status", exchange -> {
             final var auth = exchange.getRequestHeaders().getFirst("Authorization");
             askedBy.computeIfAbsent(nodeId, n -> ConcurrentHashMap.newKeySet()).add(auth.substring("Bearer ".length()));
+            asks.computeIfAbsent(nodeId, n -> new AtomicInteger()).incrementAndGet();
             final byte[] body = "{\"capturing\":true,\"version\":\"test-1\",\"last_seq\":1}"
                 .getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
@@ -98,30 +110,37 @@ public class ClusterWorkersTest extends AbstractConcurrentDataBrokerTest {
             node -> name, Duration.ofSeconds(60), Set.of(), ownership, false));
     }
 
-    private static void await(final String what, final BooleanSupplier condition) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 15 s: " + what);
-            }
-            Thread.sleep(50);
-        }
+    private static void await(final String what, final BooleanSupplier condition) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+            .until(condition::getAsBoolean);
+    }
+
+    /** Waits until every agent was asked {@code times} times since the asks were last forgotten. */
+    private void awaitAsked(final int times) {
+        await("every agent asked " + times + " times", () -> SWITCHES.stream().allMatch(sw ->
+            asks.getOrDefault(sw, new AtomicInteger()).get() >= times));
+    }
+
+    private void forgetAsks() {
+        askedBy.clear();
+        asks.clear();
     }
 
     /** Each agent asked by exactly one member over a few polls, the one the ownership service names. */
-    private Map<String, String> askedOnce() throws InterruptedException {
-        // what was asked before now may be the last probe of a member that just let go
-        Thread.sleep(300);
-        askedBy.clear();
-        await("every agent asked again", () -> SWITCHES.stream().allMatch(askedBy::containsKey));
-        // a few more polls (every 100 ms): a second member asking would show
-        Thread.sleep(500);
+    private Map<String, String> askedOnce() {
+        // what was asked before now may be the last probe of a member that just let go: two
+        // polls of every agent (every 100 ms) go by before the asks are counted
+        forgetAsks();
+        awaitAsked(2);
+        forgetAsks();
+        // five polls of every agent: a second member asking would show
+        awaitAsked(5);
         final Map<String, String> followers = new HashMap<>();
         for (var sw : SWITCHES) {
             final var asked = askedBy.getOrDefault(sw, Set.of());
-            assertEquals(sw + " asked by " + asked, 1, asked.size());
+            assertEquals(1, asked.size(), sw + " asked by " + asked);
             final var member = asked.iterator().next();
-            assertEquals(sw, arbiter.owner(ClusterOwnership.AGENT_ENTITY, sw), member);
+            assertEquals(arbiter.owner(ClusterOwnership.AGENT_ENTITY, sw), member, sw);
             followers.put(sw, member);
         }
         return followers;
@@ -169,14 +188,14 @@ public class ClusterWorkersTest extends AbstractConcurrentDataBrokerTest {
             ClusterOwnership.preferred(sw, both).equals(arbiter.owner(ClusterOwnership.AGENT_ENTITY, sw))));
         await("every switch capturing", this::allCapturing);
         final var followers = askedOnce();
-        assertEquals("both members follow some", both, Set.copyOf(followers.values()));
+        assertEquals(both, Set.copyOf(followers.values()), "both members follow some");
 
         // member-1 stops: member-2 follows every switch, member-1 none
         up.remove("member-1");
         workers.remove("member-1").close();
         await("member-2 owns all", () -> ownedBy(Set.of("member-2")));
         final var after = askedOnce();
-        assertTrue(after.toString(), after.values().stream().allMatch("member-2"::equals));
+        assertTrue(after.values().stream().allMatch("member-2"::equals), after.toString());
         await("every switch capturing", this::allCapturing);
 
         // it starts again: its switches go back to it

@@ -7,8 +7,9 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.FluentFuture;
@@ -27,9 +28,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.After;
-import org.junit.Before;
-import org.junit.Test;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.common.api.TransactionCommitFailedException;
@@ -65,8 +66,10 @@ public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
     private final AtomicInteger toFail = new AtomicInteger(2);
     private final AtomicInteger failed = new AtomicInteger();
 
-    @Before
+    @BeforeEach
     public void setUp() throws Exception {
+        // the broker: the base class sets it up with JUnit 4's @Before, which Jupiter does not run
+        setup();
         dir = Files.createTempDirectory("rst-failed-commit");
         Files.writeString(dir.resolve("token"), TOKEN + "\n");
         Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
@@ -86,7 +89,7 @@ public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
             stores.codec()));
     }
 
-    @After
+    @AfterEach
     public void tearDown() throws Exception {
         if (follower != null) {
             follower.close();
@@ -103,27 +106,15 @@ public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
     public void sessionsOfAFailedCommitAreWrittenAgainAndTheFailureCounted() throws Exception {
         follower = new AgentFollower("leaf1", "127.0.0.1", agent.address().getPort(), () -> TOKEN, writer,
             HttpClient.newHttpClient(), scheduler, Duration.ofSeconds(60));
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Map<SessionKey, Session> sessions = Map.of();
-        while (System.nanoTime() < deadline) {
-            try (var tx = getDataBroker().newReadOnlyTransaction()) {
-                sessions = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))
-                    .get(5, TimeUnit.SECONDS).map(Switch::nonnullSession).orElse(Map.of());
-            }
-            if (sessions.size() == SESSIONS && sessions.values().stream()
-                    .allMatch(s -> s.getState() == SessionState.ESTABLISHED)) {
-                break;
-            }
-            Thread.sleep(100);
-        }
+        final Map<SessionKey, Session> sessions = await("every session established").atMost(Duration.ofSeconds(30))
+            .until(this::operSessions, found -> found.size() == SESSIONS && found.values().stream()
+                .allMatch(s -> s.getState() == SessionState.ESTABLISHED));
         assertEquals(2, failed.get());
-        assertEquals("every session, although the first commits failed", SESSIONS, sessions.size());
+        assertEquals(SESSIONS, sessions.size(), "every session, although the first commits failed");
         assertTrue(sessions.values().stream().allMatch(s -> s.getState() == SessionState.ESTABLISHED));
         // the outcome reaches the follower on its scheduler, after the commit
-        final long counted = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (follower.failedCommits() < 2 && System.nanoTime() < counted) {
-            Thread.sleep(20);
-        }
+        await("the follower counts the failures").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+            .until(() -> follower.failedCommits() >= 2);
         assertEquals(2, follower.failedCommits());
         assertTrue(follower.rewrittenAfterFailure() > 0);
     }
@@ -147,27 +138,30 @@ public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
             tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("leaf1"), sw);
             tx.commit().get(5, TimeUnit.SECONDS);
 
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            Switch last = null;
-            while (System.nanoTime() < deadline) {
-                try (var rtx = getDataBroker().newReadOnlyTransaction()) {
-                    last = rtx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))
-                        .get(5, TimeUnit.SECONDS).orElse(null);
-                }
-                if (last != null && last.nonnullSession().size() == SESSIONS && last.getAgentStatus() != null
-                        && last.getAgentStatus().getFailedCommits() != null) {
-                    break;
-                }
-                Thread.sleep(100);
-            }
+            final Switch last = await("every session, and the status counting failed commits")
+                .atMost(Duration.ofSeconds(30)).until(() -> {
+                    try (var rtx = getDataBroker().newReadOnlyTransaction()) {
+                        return rtx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))
+                            .get(5, TimeUnit.SECONDS).orElse(null);
+                    }
+                }, found -> found != null && found.nonnullSession().size() == SESSIONS && found.getAgentStatus() != null
+                    && found.getAgentStatus().getFailedCommits() != null);
             assertEquals(2, failed.get());
-            assertEquals("every session, although the first commits failed", SESSIONS,
-                last == null ? 0 : last.nonnullSession().size());
+            assertEquals(SESSIONS,
+                last == null ? 0 : last.nonnullSession().size(), "every session, although the first commits failed");
             final var status = last == null ? null : last.getAgentStatus();
-            assertEquals("the refused commits in the agent's status: " + status, Long.valueOf(2),
-                status == null || status.getFailedCommits() == null ? null : Long.valueOf(status.getFailedCommits().longValue()));
+            assertEquals(Long.valueOf(2),
+                status == null || status.getFailedCommits() == null ? null : Long.valueOf(status.getFailedCommits().longValue()),
+                "the refused commits in the agent's status: " + status);
         } finally {
             executor.shutdownNow();
+        }
+    }
+
+    private Map<SessionKey, Session> operSessions() throws Exception {
+        try (var tx = getDataBroker().newReadOnlyTransaction()) {
+            return tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))
+                .get(5, TimeUnit.SECONDS).map(Switch::nonnullSession).orElse(Map.of());
         }
     }
 

@@ -7,10 +7,11 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotNull;
-import static org.junit.Assert.assertNull;
-import static org.junit.Assert.assertTrue;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rst.rft.agent.Agent;
 import io.rst.rft.agent.AgentCommand;
@@ -29,9 +30,9 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.junit.After;
-import org.junit.Before;
-import org.junit.Test;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
@@ -76,8 +77,10 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
     private Agent agent;
     private RftManager.Worker worker;
 
-    @Before
+    @BeforeEach
     public void setUp() throws Exception {
+        // the broker: the base class sets it up with JUnit 4's @Before, which Jupiter does not run
+        setup();
         dir = Files.createTempDirectory("rst-inventory");
         Files.writeString(dir.resolve("token"), TOKEN + "\n");
         Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
@@ -97,7 +100,7 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
             node -> TOKEN, Duration.ofSeconds(60), Set.of());
     }
 
-    @After
+    @AfterEach
     public void tearDown() throws Exception {
         worker.close();
         agent.close();
@@ -115,8 +118,8 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
             && sw.orElseThrow().getAgentStatus().getAgentAddress() != null).orElseThrow().getAgentStatus();
         assertEquals("127.0.0.1", listed.getAgentAddress().stringValue());
         assertEquals(AgentAddressSource.NetconfTopology, listed.getAgentAddressSource());
-        assertTrue(listed.getDetail(), listed.getDetail().contains("defaults to 127.0.0.1 (the host of NETCONF device"
-            + " leaf1 in network-topology topology-netconf)"));
+        assertTrue(listed.getDetail().contains("defaults to 127.0.0.1 (the host of NETCONF device"
+            + " leaf1 in network-topology topology-netconf)"), listed.getDetail());
 
         // turned on without an agent-address: followed at the NETCONF host, its port named by the map
         configure(null, Map.of("Ethernet1/7", "swp7"));
@@ -134,7 +137,7 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
         mountNetconfDevice("leaf1", "127.0.0.9");
         final var moved = awaitOper(sw -> state(sw) == AgentState.UNREACHABLE).orElseThrow().getAgentStatus();
         assertEquals("127.0.0.9", moved.getAgentAddress().stringValue());
-        assertTrue(moved.getDetail(), moved.getDetail().contains("127.0.0.9:" + port));
+        assertTrue(moved.getDetail().contains("127.0.0.9:" + port), moved.getDetail());
 
         // the operator's address wins, and the status says where it came from
         configure("127.0.0.1", Map.of());
@@ -171,8 +174,8 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
             && String.valueOf(sw.orElseThrow().getAgentStatus().getDetail()).contains("switch of topology fabric"))
             .orElseThrow().getAgentStatus();
         assertNull(listed.getAgentAddressSource());
-        assertTrue(listed.getDetail(), listed.getDetail().contains("switch of topology fabric"));
-        assertTrue(listed.getDetail(), !listed.getDetail().contains("defaults to"));
+        assertTrue(listed.getDetail().contains("switch of topology fabric"), listed.getDetail());
+        assertTrue(!listed.getDetail().contains("defaults to"), listed.getDetail());
         configure(null, Map.of());
         final var status = awaitOper(sw -> state(sw) == AgentState.NOADDRESS).orElseThrow().getAgentStatus();
         assertNull(status.getAgentAddress());
@@ -220,17 +223,12 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
 
     private Optional<Switch> awaitOper(final String nodeId, final Predicate<Optional<Switch>> condition)
             throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Optional<Switch> last;
-        do {
-            try (var tx = getDataBroker().newReadOnlyTransaction()) {
-                last = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath(nodeId)).get(5, TimeUnit.SECONDS);
-            }
-            if (condition.test(last)) {
-                return last;
-            }
-            Thread.sleep(50);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("switch " + nodeId + " never reached the expected state; last: " + last);
+        return await("switch " + nodeId + " reaches the expected state").atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(50)).until(() -> {
+                try (var tx = getDataBroker().newReadOnlyTransaction()) {
+                    return tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath(nodeId))
+                        .get(5, TimeUnit.SECONDS);
+                }
+            }, condition);
     }
 }

@@ -7,10 +7,11 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotNull;
-import static org.junit.Assert.assertTrue;
-import static org.junit.Assume.assumeTrue;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rst.rft.pcap.CmTrafficGenerator;
 import io.rst.yang.time.Times;
@@ -26,11 +27,13 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.junit.After;
-import org.junit.Before;
-import org.junit.Test;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
@@ -52,6 +55,7 @@ import org.opendaylight.yangtools.yang.common.Uint16;
  * root, iproute2 and tcpreplay; skipped otherwise. The namespace is {@code PREFIX-RANDOM-sw}
  * (PREFIX from {@code -Drst.test.netnsPrefix}, default {@code rstt}) and always removed.
  */
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 public class NetnsDropsTest extends AbstractConcurrentDataBrokerTest {
     private static final int PORT = 4807;
 
@@ -63,11 +67,14 @@ public class NetnsDropsTest extends AbstractConcurrentDataBrokerTest {
     private ScheduledExecutorService executor;
     private RftManager.Worker worker;
 
-    @Before
+    @BeforeEach
     public void namespaceAndAgent() throws Exception {
-        assumeTrue("needs root for network namespaces", "root".equals(System.getProperty("user.name")));
-        assumeTrue("needs iproute2 and tcpreplay", Stream.of("ip", "tcpreplay").allMatch(
-            c -> Stream.of("/usr/sbin/", "/sbin/", "/usr/bin/").anyMatch(d -> Files.isExecutable(Path.of(d + c)))));
+        // the broker: the base class sets it up with JUnit 4's @Before, which Jupiter does not run
+        setup();
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
+        assumeTrue(Stream.of("ip", "tcpreplay").allMatch(
+            c -> Stream.of("/usr/sbin/", "/sbin/", "/usr/bin/").anyMatch(d -> Files.isExecutable(Path.of(d + c)))),
+            "needs iproute2 and tcpreplay");
         dir = Files.createTempDirectory("rst-netns-drops");
         final byte[] random = new SecureRandom().generateSeed(3);
         final String id = HexFormat.of().formatHex(random);
@@ -104,7 +111,7 @@ public class NetnsDropsTest extends AbstractConcurrentDataBrokerTest {
             Duration.ofSeconds(3)), Duration.ofMillis(300), executor, n -> "drops-token", Duration.ofSeconds(60));
     }
 
-    @After
+    @AfterEach
     public void teardown() throws Exception {
         if (worker != null) {
             worker.close();
@@ -154,36 +161,32 @@ public class NetnsDropsTest extends AbstractConcurrentDataBrokerTest {
         final var dropping = awaitOper(sw -> sw.orElseThrow().getAgentStatus().getDroppingSince() != null)
             .orElseThrow().getAgentStatus();
         final long dropped = dropping.getDroppedPackets().longValue();
-        assertTrue("dropped " + dropped, dropped > 0);
+        assertTrue(dropped > 0, "dropped " + dropped);
         assertEquals(dropped, dropping.getKernelDrops().longValue() + dropping.getQueueDrops().longValue());
         final double since = Times.seconds(dropping.getDroppingSince().getValue());
-        assertTrue(since + " is not after the flood began at " + before, since >= before - 1);
+        assertTrue(since >= before - 1, since + " is not after the flood began at " + before);
         assertNotNull(dropping.getLastDrop());
         assertTrue(Times.seconds(dropping.getLastDrop().getValue()) >= since);
         assertEquals(AgentState.CAPTURING, dropping.getState());
     }
 
-    private Optional<Switch> awaitOper(final Predicate<Optional<Switch>> condition) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        Optional<Switch> last;
-        do {
+    private Optional<Switch> awaitOper(final Predicate<Optional<Switch>> condition) {
+        final AtomicReference<Optional<Switch>> last = new AtomicReference<>(Optional.empty());
+        await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
             try (var tx = getDataBroker().newReadOnlyTransaction()) {
-                last = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1")).get(5,
-                    TimeUnit.SECONDS);
+                last.set(tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1")).get(5,
+                    TimeUnit.SECONDS));
             }
-            if (condition.test(last)) {
-                return last;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("leaf1 never reached the expected state; last: " + last + "; agent log: "
-            + Files.readString(dir.resolve("agent.log")));
+            assertTrue(condition.test(last.get()), "leaf1 never reached the expected state; last: " + last.get()
+                + "; agent log: " + Files.readString(dir.resolve("agent.log")));
+        });
+        return last.get();
     }
 
     private static void sh(final String... cmd) throws Exception {
         final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(String.join(" ", cmd), p.waitFor(120, TimeUnit.SECONDS));
-        assertEquals(String.join(" ", cmd) + ": " + out, 0, p.exitValue());
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", cmd));
+        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
     }
 }

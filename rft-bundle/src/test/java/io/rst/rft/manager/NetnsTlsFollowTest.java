@@ -7,10 +7,11 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertTrue;
-import static org.junit.Assume.assumeTrue;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rst.rft.wire.TlsFiles;
 import io.rst.rft.pcap.CmTrafficGenerator;
@@ -31,9 +32,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.junit.After;
-import org.junit.Before;
-import org.junit.Test;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
@@ -61,6 +63,7 @@ import org.opendaylight.yangtools.yang.common.Uint16;
  * {@code PREFIX-RANDOM-sw} (PREFIX from {@code -Drst.test.netnsPrefix}, default {@code rstt}) and
  * always removed.
  */
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
     private static final String MGMT_ROOT = "10.78.9.1";
     private static final String MGMT_AGENT = "10.78.9.2";
@@ -80,11 +83,14 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
     private ScheduledExecutorService executor;
     private RftManager.Worker worker;
 
-    @Before
+    @BeforeEach
     public void namespaceAndAgents() throws Exception {
-        assumeTrue("needs root for network namespaces", "root".equals(System.getProperty("user.name")));
-        assumeTrue("needs iproute2, openssl and tcpdump", Stream.of("ip", "openssl", "tcpdump").allMatch(
-            c -> Stream.of("/usr/sbin/", "/sbin/", "/usr/bin/").anyMatch(d -> Files.isExecutable(Path.of(d + c)))));
+        // the broker: the base class sets it up with JUnit 4's @Before, which Jupiter does not run
+        setup();
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
+        assumeTrue(Stream.of("ip", "openssl", "tcpdump").allMatch(
+            c -> Stream.of("/usr/sbin/", "/sbin/", "/usr/bin/").anyMatch(d -> Files.isExecutable(Path.of(d + c)))),
+            "needs iproute2, openssl and tcpdump");
         dir = Files.createTempDirectory("rst-netns-tls");
         final String id = HexFormat.of().formatHex(new SecureRandom().generateSeed(3));
         ns = System.getProperty("rst.test.netnsPrefix", "rstt") + "-" + id + "-sw";
@@ -112,7 +118,7 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
         executor = Executors.newScheduledThreadPool(2);
     }
 
-    @After
+    @AfterEach
     public void teardown() throws Exception {
         if (worker != null) {
             worker.close();
@@ -157,24 +163,33 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
     /** tcpdump on the management veth, root side, writing every packet of {@code filter} as it comes. */
     private Process capture(final Path file, final String filter) throws Exception {
         // --immediate-mode: each packet handed to tcpdump as it comes, not held in the kernel's
-        // buffer, where the last ones were lost when the capture was stopped right after the
-        // follow (the plain control then lacked the sessions' JSON now and then)
+        // buffer (from where the last ones would be lost when the capture stops)
         final Process p = new ProcessBuilder("tcpdump", "--immediate-mode", "-i", rootIf, "-U", "-s", "0", "-w",
             file.toString(), filter)
             .redirectErrorStream(true).redirectOutput(dir.resolve(file.getFileName() + ".log").toFile()).start();
         processes.add(p);
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!Files.readString(dir.resolve(file.getFileName() + ".log")).contains("listening on")) {
-            assertTrue("tcpdump did not start: " + Files.readString(dir.resolve(file.getFileName() + ".log")),
-                p.isAlive() && System.nanoTime() < deadline);
-            Thread.sleep(50);
-        }
+        final Path log = dir.resolve(file.getFileName() + ".log");
+        await("tcpdump starts").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            assertTrue(p.isAlive(), "tcpdump did not start: " + Files.readString(log));
+            return Files.readString(log).contains("listening on");
+        });
         return p;
     }
 
+    private static String read(final Path capture) throws IOException {
+        return new String(Files.readAllBytes(capture), StandardCharsets.ISO_8859_1);
+    }
+
+    /** TLS application data records (type 23, TLS 1.2/1.3 record version) in a capture's bytes. */
+    private static int appDataRecords(final String bytes) {
+        int records = 0;
+        for (int i = bytes.indexOf("\u0017\u0003\u0003"); i >= 0; i = bytes.indexOf("\u0017\u0003\u0003", i + 3)) {
+            records++;
+        }
+        return records;
+    }
+
     private static void stop(final Process tcpdump) throws InterruptedException {
-        // a moment for what is on the wire to reach the file
-        Thread.sleep(500);
         tcpdump.destroy();
         assertTrue(tcpdump.waitFor(10, TimeUnit.SECONDS));
     }
@@ -212,8 +227,8 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
             final var s = awaitOper(sw, o -> o.isPresent() && o.orElseThrow().getAgentStatus() != null
                 && o.orElseThrow().getAgentStatus().getState() == AgentState.CAPTURING
                 && o.orElseThrow().nonnullSession().size() == SESSIONS).orElseThrow();
-            assertTrue(sw + ": " + s.getAgentStatus().getDetail(),
-                s.getAgentStatus().getDetail().startsWith(AgentStatusTracker.CAPTURING_TLS));
+            assertTrue(s.getAgentStatus().getDetail().startsWith(AgentStatusTracker.CAPTURING_TLS),
+                sw + ": " + s.getAgentStatus().getDetail());
         }
         assertUntrusted("wrong-pin", "does not match the pinned agent-tls-fingerprint");
         assertUntrusted("expired", "expired");
@@ -223,29 +238,29 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
         // the control: the plain-HTTP agent, followed and said to be in clear
         final var plain = awaitOper("plain", o -> o.isPresent() && o.orElseThrow().getAgentStatus() != null
             && o.orElseThrow().nonnullSession().size() == SESSIONS).orElseThrow();
-        assertEquals(AgentLinks.PLAIN_DETAIL, plain.getAgentStatus().getDetail());
-        stop(tlsDump);
-        stop(plainDump);
 
         final Map<?, Session> sessions = operSwitch("pinned").orElseThrow().getSession();
         final Session one = sessions.values().iterator().next();
         final List<String> secrets = List.of(token, "session_id", "requester_qpn", "\"requester_ip\":\""
             + one.getRequesterIp().stringValue() + "\"", one.getSessionId());
-        final String tlsBytes = new String(Files.readAllBytes(tlsCapture), StandardCharsets.ISO_8859_1);
-        final String plainBytes = new String(Files.readAllBytes(plainCapture), StandardCharsets.ISO_8859_1);
-        // the capture did see the follow, not only handshakes: TLS application data records (type
-        // 23, TLS 1.2/1.3 record version) carrying what the followers read. By size it varied from
-        // 11 to 60 KB run to run (snapshot and events split the sessions differently, and CI's
-        // load), so a bound on the bytes alone was flaky
-        int appData = 0;
-        for (int i = tlsBytes.indexOf("\u0017\u0003\u0003"); i >= 0; i = tlsBytes.indexOf("\u0017\u0003\u0003", i + 3)) {
-            appData++;
-        }
-        assertTrue("the TLS capture holds " + tlsBytes.length() + " bytes (" + appData + " application data "
-            + "records), plain " + plainBytes.length(), appData >= 10 && tlsBytes.length() > SESSIONS * 100);
+        // what the followers read reaches the captures (tcpdump writes each packet as it comes):
+        // the plain control shows every secret, the TLS capture application data records
+        await("the captures hold the follow").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+            .until(() -> secrets.stream().allMatch(read(plainCapture)::contains)
+                && appDataRecords(read(tlsCapture)) >= 10);
+        stop(tlsDump);
+        stop(plainDump);
+        final String tlsBytes = read(tlsCapture);
+        final String plainBytes = read(plainCapture);
+        // the capture did see the follow, not only handshakes: TLS application data records
+        // carrying what the followers read (their size varies with how the snapshot and the events
+        // split the sessions, so the bytes alone are no measure)
+        final int appData = appDataRecords(tlsBytes);
+        assertTrue(appData >= 10 && tlsBytes.length() > SESSIONS * 100, "the TLS capture holds " + tlsBytes.length()
+            + " bytes (" + appData + " application data records), plain " + plainBytes.length());
         for (String secret : secrets) {
-            assertTrue("the plain-HTTP control shows " + secret + " in clear", plainBytes.contains(secret));
-            assertFalse("the TLS capture shows " + secret + " in clear", tlsBytes.contains(secret));
+            assertTrue(plainBytes.contains(secret), "the plain-HTTP control shows " + secret + " in clear");
+            assertFalse(tlsBytes.contains(secret), "the TLS capture shows " + secret + " in clear");
         }
     }
 
@@ -258,14 +273,14 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
         final var s = awaitOper("mutual", o -> o.isPresent() && o.orElseThrow().getAgentStatus() != null
             && o.orElseThrow().getAgentStatus().getState() == AgentState.CAPTURING
             && o.orElseThrow().nonnullSession().size() == SESSIONS).orElseThrow();
-        assertTrue(s.getAgentStatus().getDetail(), s.getAgentStatus().getDetail().startsWith(
-            AgentStatusTracker.CAPTURING_TLS));
+        assertTrue(s.getAgentStatus().getDetail().startsWith(
+            AgentStatusTracker.CAPTURING_TLS), s.getAgentStatus().getDetail());
     }
 
     private void assertUntrusted(final String sw, final String words) throws Exception {
         final var s = awaitOper(sw, o -> o.isPresent() && o.orElseThrow().getAgentStatus() != null
             && o.orElseThrow().getAgentStatus().getState() == AgentState.UNTRUSTED).orElseThrow();
-        assertTrue(sw + ": " + s.getAgentStatus().getDetail(), s.getAgentStatus().getDetail().contains(words));
+        assertTrue(s.getAgentStatus().getDetail().contains(words), sw + ": " + s.getAgentStatus().getDetail());
     }
 
     private String fingerprint(final String name) throws IOException {
@@ -290,19 +305,9 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
     }
 
     /** Waits up to 60 s (agent JVMs start in the namespace meanwhile) for the switch's operational state. */
-    private Optional<Switch> awaitOper(final String nodeId, final Predicate<Optional<Switch>> condition)
-            throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        Optional<Switch> last;
-        do {
-            last = operSwitch(nodeId);
-            if (condition.test(last)) {
-                return last;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("switch " + nodeId + " never reached the expected state; last: "
-            + last.map(Switch::getAgentStatus));
+    private Optional<Switch> awaitOper(final String nodeId, final Predicate<Optional<Switch>> condition) {
+        return await("switch " + nodeId + " reaches the expected state").atMost(Duration.ofSeconds(60))
+            .until(() -> operSwitch(nodeId), condition);
     }
 
     private static void certs(final String... args) throws Exception {
@@ -314,7 +319,7 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
     private static void sh(final String... cmd) throws Exception {
         final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(String.join(" ", cmd), p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(String.join(" ", cmd) + ": " + out, 0, p.exitValue());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), String.join(" ", cmd));
+        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
     }
 }

@@ -7,11 +7,11 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotEquals;
-import static org.junit.Assert.assertNull;
-import static org.junit.Assert.assertThrows;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -22,7 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.Test;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
@@ -50,6 +51,12 @@ public class PackedMessageLogTest extends AbstractConcurrentDataBrokerTest {
 
     public PackedMessageLogTest() {
         super(true);
+    }
+
+    /** Sets up the base class's broker, which it does with JUnit 4's @Before (Jupiter does not run it). */
+    @BeforeEach
+    public void setUpBroker() throws Exception {
+        setup();
     }
 
     private static byte type(final String name) {
@@ -209,7 +216,7 @@ public class PackedMessageLogTest extends AbstractConcurrentDataBrokerTest {
         try (var tx = getDataBroker().newReadOnlyTransaction()) {
             final var read = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))
                 .get(10, TimeUnit.SECONDS).orElseThrow().nonnullSession();
-            assertEquals(read.keySet().toString(), 2, read.size());
+            assertEquals(2, read.size(), read.keySet().toString());
             assertEquals(new SessionBuilder(expected.get(0)).setUnconfirmed("gone from the agent").build(),
                 read.get(new SessionKey("s1")));
             assertEquals(null, read.get(new SessionKey("s2")));

@@ -7,10 +7,11 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertNotNull;
-import static org.junit.Assert.assertTrue;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
@@ -22,9 +23,9 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.junit.After;
-import org.junit.Before;
-import org.junit.Test;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
@@ -60,8 +61,10 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
     private RftManager.Worker worker;
     private volatile boolean capturing = true;
 
-    @Before
+    @BeforeEach
     public void startAgentAndWorker() throws Exception {
+        // the broker: the base class sets it up with JUnit 4's @Before, which Jupiter does not run
+        setup();
         agent = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         agent.createContext("/v1/status", exchange -> {
             final boolean ok = ("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"));
@@ -87,7 +90,7 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
             node -> TOKEN, Duration.ofSeconds(60));
     }
 
-    @After
+    @AfterEach
     public void stop() {
         worker.close();
         agent.stop(0);
@@ -144,7 +147,7 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
         tx.commit().get(5, TimeUnit.SECONDS);
 
         final var spine = awaitState("spine9", AgentState.NOTCONFIGURED);
-        assertTrue(spine.getAgentStatus().getDetail(), spine.getAgentStatus().getDetail().contains("fabric"));
+        assertTrue(spine.getAgentStatus().getDetail().contains("fabric"), spine.getAgentStatus().getDetail());
         awaitState("openflow:7", AgentState.NOTCONFIGURED);
         awaitOper("h9", Optional::isEmpty);
         awaitOper("host:02:00:00:00:00:01", Optional::isEmpty);
@@ -193,8 +196,8 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
                 .setAgentTransport(AgentTransport.Tls).build());
         tx.commit().get(5, TimeUnit.SECONDS);
         final var untrusted = awaitState("leaf-tls", AgentState.UNTRUSTED);
-        assertTrue(untrusted.getAgentStatus().getDetail(),
-            untrusted.getAgentStatus().getDetail().contains("plain HTTP where TLS is expected"));
+        assertTrue(untrusted.getAgentStatus().getDetail().contains("plain HTTP where TLS is expected"),
+            untrusted.getAgentStatus().getDetail());
     }
 
     private void putSwitch(final String nodeId, final String address, final int port, final boolean enabled)
@@ -221,18 +224,13 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
 
     private Optional<Switch> awaitOper(final String nodeId, final Predicate<Optional<Switch>> condition)
             throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        Optional<Switch> last;
-        do {
-            try (var tx = getDataBroker().newReadOnlyTransaction()) {
-                last = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath(nodeId)).get(5, TimeUnit.SECONDS);
-            }
-            if (condition.test(last)) {
-                return last;
-            }
-            Thread.sleep(50);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("switch " + nodeId + " never reached the expected state; last: " + last);
+        return await("switch " + nodeId + " reaches the expected state").atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(50)).until(() -> {
+                try (var tx = getDataBroker().newReadOnlyTransaction()) {
+                    return tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath(nodeId))
+                        .get(5, TimeUnit.SECONDS);
+                }
+            }, condition);
     }
 
     private static int closedPort() throws Exception {

@@ -7,8 +7,8 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
@@ -16,7 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.Test;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
@@ -32,6 +33,12 @@ import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
  */
 public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Sets up the base class's broker, which it does with JUnit 4's @Before (Jupiter does not run it). */
+    @BeforeEach
+    public void setUpBroker() throws Exception {
+        setup();
+    }
 
     public SessionNodesTest() {
         super(true);
@@ -80,11 +87,12 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
         for (var session : sessions()) {
             final var path = StatusWriter.sessionPath("leaf1", session.getSessionId());
             final var expected = codec.toNormalizedDataObject(path, session);
-            assertEquals(session.getSessionId(), expected.path(),
-                SessionNodes.sessionPath("leaf1", session.getSessionId()));
-            assertEquals(session.getSessionId(), expected.node(), SessionNodes.session(session));
+            assertEquals(expected.path(),
+                SessionNodes.sessionPath("leaf1", session.getSessionId()), session.getSessionId());
+            assertEquals(expected.node(), SessionNodes.session(session), session.getSessionId());
         }
-        assertEquals(codec.toYangInstanceIdentifier(StatusWriter.switchPath("leaf1")), SessionNodes.switchPath("leaf1"));
+        assertEquals(codec.toYangInstanceIdentifier(StatusWriter.switchPath("leaf1")),
+            SessionNodes.switchPath("leaf1"));
     }
 
     @Test
@@ -115,7 +123,7 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
         try (var tx = getDataBroker().newReadOnlyTransaction()) {
             final var read = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))
                 .get(10, TimeUnit.SECONDS).orElseThrow().nonnullSession();
-            assertEquals(read.keySet().toString(), sessions.size() - 1, read.size());
+            assertEquals(sessions.size() - 1, read.size(), read.keySet().toString());
             for (var session : sessions) {
                 final var back = read.get(new SessionKey(session.getSessionId()));
                 if (session.getSessionId().equals(sessions.get(1).getSessionId())) {

@@ -7,10 +7,10 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNull;
-import static org.junit.Assert.assertSame;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -23,7 +23,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.Test;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 
 /**
@@ -70,16 +70,16 @@ public class SessionStreamTest {
             try (JsonParser parser = FACTORY.createParser(record)) {
                 assertSame(JsonToken.START_OBJECT, parser.nextToken());
                 final Object actual = streamed(stream, parser);
-                assertEquals(record, expected, actual);
+                assertEquals(expected, actual, record);
                 if (expected instanceof MapEntryNode) {
                     // the followers' compact nodes and yangtools' own are equal both ways, with
                     // one hash code (the datastore and the followers compare them)
-                    assertEquals(record, actual, expected);
-                    assertEquals(record, expected.hashCode(), actual.hashCode());
+                    assertEquals(actual, expected, record);
+                    assertEquals(expected.hashCode(), actual.hashCode(), record);
                 }
                 // the record was read to its end, nothing more
-                assertSame(record, JsonToken.END_OBJECT, parser.currentToken());
-                assertNull(record, parser.nextToken());
+                assertSame(JsonToken.END_OBJECT, parser.currentToken(), record);
+                assertNull(parser.nextToken(), record);
             }
             if (expected instanceof MapEntryNode) {
                 taken++;
@@ -88,15 +88,15 @@ public class SessionStreamTest {
             }
         }
         // the corpus has both, in numbers
-        assertTrue("taken " + taken, taken > 1000);
-        assertTrue("refused " + refused, refused > 1000);
+        assertTrue(taken > 1000, "taken " + taken);
+        assertTrue(refused > 1000, "refused " + refused);
 
         // one stream of all of them, as the agent's events come: each read as alone
         try (JsonParser parser = FACTORY.createParser("[" + String.join(",", records) + "]")) {
             assertSame(JsonToken.START_ARRAY, parser.nextToken());
             for (var record : records) {
                 assertSame(JsonToken.START_OBJECT, parser.nextToken());
-                assertEquals(record, reference(record), streamed(stream, parser));
+                assertEquals(reference(record), streamed(stream, parser), record);
             }
             assertSame(JsonToken.END_ARRAY, parser.nextToken());
         }
@@ -145,7 +145,7 @@ public class SessionStreamTest {
         assertSame(nodes.get(0).name(), nodes.get(1).name());
         for (var leaf : List.of(SessionNodes.SESSION_ID_LEAF, SessionNodes.REQUESTER_IP, SessionNodes.RESPONDER_IP,
                 SessionNodes.REQUESTER_COMM_ID, SessionNodes.REQUESTER_UDP_SRC_PORT, SessionNodes.REQUESTER_QPN)) {
-            assertSame(leaf.toString(), nodes.get(0).childByArg(leaf).body(), nodes.get(1).childByArg(leaf).body());
+            assertSame(nodes.get(0).childByArg(leaf).body(), nodes.get(1).childByArg(leaf).body(), leaf.toString());
         }
         // first-seen is the first message's time (the log keeps its times as numbers)
         final var log = (org.opendaylight.yangtools.yang.data.api.schema.MapNode) nodes.get(0).childByArg(
@@ -184,11 +184,11 @@ public class SessionStreamTest {
         for (var n : numbers) {
             final var exact = new BigDecimal(n).setScale(6, RoundingMode.HALF_EVEN);
             final long micros = SessionStream.micros(n.toCharArray(), 0, n.length());
-            assertEquals(n, exact.unscaledValue().longValueExact(), micros);
+            assertEquals(exact.unscaledValue().longValueExact(), micros, n);
         }
         // what it leaves to BigDecimal
         for (var n : List.of("1e9", "1.5E3", "1234567890123.5", ".5", "1.", "")) {
-            assertEquals(n, Long.MIN_VALUE, SessionStream.micros(n.toCharArray(), 0, n.length()));
+            assertEquals(Long.MIN_VALUE, SessionStream.micros(n.toCharArray(), 0, n.length()), n);
         }
     }
 

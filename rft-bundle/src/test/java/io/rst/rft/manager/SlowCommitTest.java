@@ -7,8 +7,8 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.common.util.concurrent.FluentFuture;
@@ -32,9 +32,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.junit.After;
-import org.junit.Before;
-import org.junit.Test;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
@@ -69,8 +70,10 @@ public class SlowCommitTest extends AbstractConcurrentDataBrokerTest {
     private final List<Runnable> held = new ArrayList<>();
     private boolean holding = true;
 
-    @Before
+    @BeforeEach
     public void setUp() throws Exception {
+        // the broker: the base class sets it up with JUnit 4's @Before, which Jupiter does not run
+        setup();
         dir = Files.createTempDirectory("rst-slow-commit");
         Files.writeString(dir.resolve("token"), TOKEN + "\n");
         Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
@@ -85,7 +88,7 @@ public class SlowCommitTest extends AbstractConcurrentDataBrokerTest {
         Files.writeString(dir.resolve("state").resolve("agent.json"), "{\"capturing\":false}");
         final var options = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
-            pcap.toString(), "--agent-id", "leaf1", "--plain-http"));
+            pcap.toString(), "--agent-id", "leaf1", "--plain-http", "--event-hold-ms", "0"));
         agent = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
         agent.start();
         scheduler = Executors.newSingleThreadScheduledExecutor();
@@ -93,7 +96,7 @@ public class SlowCommitTest extends AbstractConcurrentDataBrokerTest {
         writer = new StatusWriter(new Stores(stores.binding(), slowSessionCommits(stores.dom()), stores.codec()));
     }
 
-    @After
+    @AfterEach
     public void tearDown() throws Exception {
         release();
         if (follower != null) {
@@ -113,44 +116,34 @@ public class SlowCommitTest extends AbstractConcurrentDataBrokerTest {
             HttpClient.newHttpClient(), scheduler, Duration.ofSeconds(60));
         follower.pendingLimit(LIMIT);
         await(follower::streaming, "the follower never opened the agent's stream");
-        assertTrue("the agent captures", agentPost("/v1/start").path("capturing").asBoolean());
-        await(() -> lastSeq() >= SESSIONS, "the agent never reported every session");
-        final long agentSeq = awaitStableSeq();
+        assertTrue(agentPost("/v1/start").path("capturing").asBoolean(), "the agent captures");
+        final long agentSeq = awaitReplayed();
 
-        // the commits' outcomes are held: the follower stops where its bound says
+        // the commits' outcomes are held: the follower stops where its bound says, and stays there
+        // while its reader waits (the bounds checked at every poll of that wait)
         await(() -> follower.pending() >= LIMIT, "the follower never filled its pending writes");
-        Thread.sleep(500);
-        assertTrue("batches in flight: " + follower.batchesInFlight(),
-            follower.batchesInFlight() <= AgentFollower.MAX_IN_FLIGHT);
-        synchronized (held) {
-            assertTrue("commits outstanding: " + held.size(), held.size() <= AgentFollower.MAX_IN_FLIGHT);
-        }
-        assertTrue("pending " + follower.pending() + " over the bound " + LIMIT, follower.pending() <= LIMIT);
+        Awaitility.await("the follower stays within its bounds").during(Duration.ofMillis(500))
+            .atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(this::withinBounds);
         final long applied = follower.appliedSeq();
-        assertTrue("the follower read " + applied + " of " + agentSeq + " events while nothing committed",
-            applied < agentSeq);
+        assertTrue(applied < agentSeq,
+            "the follower read " + applied + " of " + agentSeq + " events while nothing committed");
 
         // the datastore catches up: every session arrives, and the stream is read to its end
         release();
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        Map<SessionKey, Session> sessions = Map.of();
-        while (System.nanoTime() < deadline) {
-            try (var tx = getDataBroker().newReadOnlyTransaction()) {
-                sessions = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))
-                    .get(5, TimeUnit.SECONDS).map(Switch::nonnullSession).orElse(Map.of());
-            }
-            if (sessions.size() == SESSIONS && follower.appliedSeq() == agentSeq && sessions.values().stream()
-                    .allMatch(s -> s.getState() == SessionState.ESTABLISHED)) {
-                break;
-            }
-            Thread.sleep(100);
-        }
-        assertEquals("every session, once the datastore caught up", SESSIONS, sessions.size());
+        final Map<SessionKey, Session> sessions = Awaitility.await("every session arrives")
+            .atMost(Duration.ofSeconds(60)).until(() -> {
+                try (var tx = getDataBroker().newReadOnlyTransaction()) {
+                    return tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))
+                        .get(5, TimeUnit.SECONDS).map(Switch::nonnullSession).orElse(Map.of());
+                }
+            }, found -> found.size() == SESSIONS && follower.appliedSeq() == agentSeq && found.values().stream()
+                .allMatch(s -> s.getState() == SessionState.ESTABLISHED));
+        assertEquals(SESSIONS, sessions.size(), "every session, once the datastore caught up");
         assertTrue(sessions.values().stream().allMatch(s -> s.getState() == SessionState.ESTABLISHED));
         assertEquals(agentSeq, follower.appliedSeq());
         assertEquals(0, follower.failedCommits());
-        assertTrue("the reader waited at least while the outcomes were held: " + follower.heldBack(),
-            follower.heldBack().toMillis() >= 500);
+        assertTrue(follower.heldBack().compareTo(Duration.ZERO) > 0,
+            "the reader waited while the outcomes were held: " + follower.heldBack());
         await(() -> follower.batchesInFlight() == 0 && follower.pending() == 0, "writes left over");
     }
 
@@ -165,28 +158,34 @@ public class SlowCommitTest extends AbstractConcurrentDataBrokerTest {
         outcomes.forEach(Runnable::run);
     }
 
-    private long lastSeq() {
-        try {
-            final var response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                + agent.address().getPort() + "/v1/status")).header("Authorization", "Bearer " + TOKEN).build(),
-                HttpResponse.BodyHandlers.ofString());
-            return JSON.readTree(response.body()).path("last_seq").asLong();
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
+    private com.fasterxml.jackson.databind.JsonNode agentStatus() throws Exception {
+        final var response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+            + agent.address().getPort() + "/v1/status")).header("Authorization", "Bearer " + TOKEN).build(),
+            HttpResponse.BodyHandlers.ofString());
+        return JSON.readTree(response.body());
     }
 
-    /** The agent's last seq once it stops moving (the replay decoded and every hold over). */
-    private long awaitStableSeq() throws InterruptedException {
-        long seq = lastSeq();
-        while (true) {
-            Thread.sleep(500);
-            final long now = lastSeq();
-            if (now == seq) {
-                return seq;
-            }
-            seq = now;
+    /** Whether the follower's batches in flight and pending writes are within their bounds. */
+    private boolean withinBounds() {
+        final int inFlight = follower.batchesInFlight();
+        assertTrue(inFlight <= AgentFollower.MAX_IN_FLIGHT, "batches in flight: " + inFlight);
+        synchronized (held) {
+            assertTrue(held.size() <= AgentFollower.MAX_IN_FLIGHT, "commits outstanding: " + held.size());
         }
+        final int pending = follower.pending();
+        assertTrue(pending <= LIMIT, "pending " + pending + " over the bound " + LIMIT);
+        return true;
+    }
+
+    /**
+     * The agent's last seq once its replay is decoded: every CM MAD of the file taken by the
+     * session table (a counter read on the decode thread between batches), and so reported, for
+     * each batch's changes are events by its end here (--event-hold-ms 0).
+     */
+    private long awaitReplayed() {
+        return Awaitility.await("the agent decodes its replay").atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(20)).until(this::agentStatus,
+                st -> st.path("counters").path("cm_mads").asLong() >= 3L * SESSIONS).path("last_seq").asLong();
     }
 
     private com.fasterxml.jackson.databind.JsonNode agentPost(final String path) throws Exception {
@@ -197,14 +196,9 @@ public class SlowCommitTest extends AbstractConcurrentDataBrokerTest {
         return JSON.readTree(response.body());
     }
 
-    private static void await(final BooleanSupplier condition, final String failure) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(failure);
-            }
-            Thread.sleep(20);
-        }
+    private static void await(final BooleanSupplier condition, final String failure) {
+        Awaitility.await(failure).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+            .until(condition::getAsBoolean);
     }
 
     /** The broker, except that the outcome of each commit writing sessions waits for the test. */

@@ -7,16 +7,17 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertSame;
-import static org.junit.Assert.assertThrows;
-import static org.junit.Assert.assertTrue;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +29,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
-import org.junit.Test;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
@@ -53,6 +55,12 @@ public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
 
     public StatusWriterTest() {
         super(true);
+    }
+
+    /** Sets up the base class's broker, which it does with JUnit 4's @Before (Jupiter does not run it). */
+    @BeforeEach
+    public void setUpBroker() throws Exception {
+        setup();
     }
 
     private static Map<String, MapEntryNode> sessions(final String... ids) {
@@ -81,7 +89,7 @@ public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
             writer.writeSessions("leaf1", sessions("b"), List.of()).get(10, TimeUnit.SECONDS);
             writer.writeSessions("leaf1", sessions("c"), List.of("a")).get(10, TimeUnit.SECONDS);
             writer.writeSessions("spine1", sessions("d"), List.of()).get(10, TimeUnit.SECONDS);
-            assertEquals("one merge per switch", 2, merges.get());
+            assertEquals(2, merges.get(), "one merge per switch");
             assertEquals(Set.of("b", "c"), stored("leaf1"));
             assertEquals(Set.of("d"), stored("spine1"));
 
@@ -98,17 +106,12 @@ public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
             assertThrows(ExecutionException.class,
                 () -> writer.writeSessions("leaf1", sessions("f"), List.of()).get(10, TimeUnit.SECONDS));
             // after the failure (the chain's, too) every entry is made sure of again
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (true) {
-                try {
+            // (the failed chain's successor may still be in the making: a batch may fail until it is)
+            await("a batch is written after the failure").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50)).ignoreException(ExecutionException.class).until(() -> {
                     writer.writeSessions("leaf1", sessions("f"), List.of()).get(10, TimeUnit.SECONDS);
-                    break;
-                } catch (ExecutionException e) {
-                    // the failed chain's successor may still be in the making
-                    assertTrue("no batch was written after the failure", System.nanoTime() < deadline);
-                    Thread.sleep(50);
-                }
-            }
+                    return true;
+                });
             assertEquals(Set.of("f"), stored("leaf1"));
             assertEquals(Set.of("d"), stored("spine1"));
         }
@@ -135,16 +138,13 @@ public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
                     spine.set(writer.writeSessions("spine1", sessions("c"), List.of()));
                 }
             })) {
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 go.set(true);
-                while (spine.get() == null) {
-                    assertTrue(System.nanoTime() < deadline);
-                    Thread.sleep(5);
-                }
+                await("the second flush writes").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> spine.get() != null);
                 spine.get().get(10, TimeUnit.SECONDS);
-                assertSame("one outcome for the tick", leaf.get(), spine.get());
+                assertSame(leaf.get(), spine.get(), "one outcome for the tick");
             }
-            assertEquals("one transaction for the tick", 1, transactions.get());
+            assertEquals(1, transactions.get(), "one transaction for the tick");
             assertEquals(Set.of("a", "b"), stored("leaf1"));
             assertEquals(Set.of("c"), stored("spine1"));
         }
@@ -165,9 +165,10 @@ public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
                     Thread.currentThread().interrupt();
                 }
             });
+            // a small batch waits for the tick: it is not committed by itself (one transaction below
+            // holds it with the large one)
             final var few = writer.writeSessions("leaf1", sessions("a"), List.of());
-            Thread.sleep(200);
-            assertFalse("a small batch waits for the tick", few.isDone());
+            assertFalse(few.isDone(), "a small batch waits for the tick");
             final String[] ids = new String[StatusWriter.COMMIT_AT];
             for (int i = 0; i < ids.length; i++) {
                 ids[i] = "s" + i;
