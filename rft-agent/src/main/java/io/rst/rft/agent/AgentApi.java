@@ -7,7 +7,6 @@
  */
 package io.rst.rft.agent;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rst.rft.agent.ApiServer.Request;
@@ -29,8 +28,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agent's HTTP API (on {@link ApiServer}, which bounds connections and request time); see the
- * package documentation for the contract. Every answer is JSON (or NDJSON for the event stream); a bad request gets a 4xx
- * with {@code {"error":"..."}}, and no exception reaches the client or stops the server.
+ * package documentation for the contract. Every answer is JSON (or NDJSON for the event stream); a bad request gets
+ * a 4xx with {@code {"error":"..."}}, and no exception reaches the client or stops the server.
  */
 final class AgentApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentApi.class);
@@ -107,11 +106,16 @@ final class AgentApi implements AutoCloseable {
         private final int status;
 
         ApiError(final int status, final String message) {
-            super(message, null, false, false);
+            this(status, message, null);
+        }
+
+        ApiError(final int status, final String message, final Throwable cause) {
+            super(message, cause, false, false);
             this.status = status;
         }
     }
 
+    @SuppressWarnings("checkstyle:IllegalCatch") // the last resort for a request: nothing reaches the server
     private void handle(final Request req, final Response ex) throws IOException {
         try {
             route(req, ex);
@@ -217,15 +221,15 @@ final class AgentApi implements AutoCloseable {
                     throw new ApiError(400, "parameter '" + truncate(k) + "' given twice");
                 }
             } catch (IllegalArgumentException e) {
-                throw new ApiError(400, "malformed query");
+                throw new ApiError(400, "malformed query", e);
             }
         }
         return out;
     }
 
-    private static long number(final Map<String, String> q, final String name, final long dflt, final long max)
+    private static long number(final Map<String, String> params, final String name, final long dflt, final long max)
             throws ApiError {
-        final String v = q.get(name);
+        final String v = params.get(name);
         if (v == null) {
             return dflt;
         }
@@ -236,7 +240,7 @@ final class AgentApi implements AutoCloseable {
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new ApiError(400, "'" + name + "' must be a non-negative integer, got '" + truncate(v) + "'");
+            throw new ApiError(400, "'" + name + "' must be a non-negative integer, got '" + truncate(v) + "'", e);
         }
     }
 
@@ -246,10 +250,10 @@ final class AgentApi implements AutoCloseable {
         }
     }
 
-    private void events(final Response ex, final Map<String, String> q) throws ApiError, IOException {
-        final long after = number(q, "after", 0, Long.MAX_VALUE - 1);
-        final long waitSeconds = number(q, "wait", -1, MAX_WAIT_SECONDS);
-        final String clientInstance = q.get("instance");
+    private void events(final Response ex, final Map<String, String> params) throws ApiError, IOException {
+        final long after = number(params, "after", 0, Long.MAX_VALUE - 1);
+        final long waitSeconds = number(params, "wait", -1, MAX_WAIT_SECONDS);
+        final String clientInstance = params.get("instance");
         if (!streams.tryAcquire()) {
             throw new ApiError(503, "too many event streams (limit " + MAX_STREAMS + ")");
         }
@@ -349,13 +353,13 @@ final class AgentApi implements AutoCloseable {
         }
         try {
             send(ex, status, body);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             // headers were already sent, or the client is gone: nothing more to say
             LOG.debug("could not send error {}: {}", status, e.getMessage());
         }
     }
 
-    private static String truncate(final String s) {
-        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+    private static String truncate(final String text) {
+        return text.length() > 80 ? text.substring(0, 80) + "..." : text;
     }
 }

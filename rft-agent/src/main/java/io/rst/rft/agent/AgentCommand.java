@@ -30,6 +30,8 @@ public final class AgentCommand {
      * @param processorFactory the frame processor (decoder and session table) to use
      * @return the exit status: 0 stopped cleanly (or usage printed), 1 could not start, 2 bad usage
      */
+    // a command line tool: it writes to the streams it is given, and any failure to start is one line and status 1
+    @SuppressWarnings({ "checkstyle:IllegalCatch", "checkstyle:RegexpSinglelineJava" })
     public static int run(final List<String> args, final PrintStream out, final PrintStream err,
             final BiFunction<AgentOptions, FrameProcessor.SessionEvents, FrameProcessor> processorFactory) {
         if (AgentOptions.wantsHelp(args)) {

@@ -103,7 +103,11 @@ final class ApiServer implements AutoCloseable {
         private final int status;
 
         BadRequest(final int status, final String message) {
-            super(message, null, false, false);
+            this(status, message, null);
+        }
+
+        BadRequest(final int status, final String message, final Throwable cause) {
+            super(message, cause, false, false);
             this.status = status;
         }
     }
@@ -220,6 +224,7 @@ final class ApiServer implements AutoCloseable {
         }
     }
 
+    @SuppressWarnings("checkstyle:IllegalCatch") // a connection whose thread cannot start is dropped, not the acceptor
     private void acceptLoop() {
         while (!closing) {
             final Socket s;
@@ -286,44 +291,44 @@ final class ApiServer implements AutoCloseable {
         }
     }
 
-    private void timedOut(final Conn c) {
-        if (c.timedOut.compareAndSet(false, true)) {
+    private void timedOut(final Conn conn) {
+        if (conn.timedOut.compareAndSet(false, true)) {
             timedOut.incrementAndGet();
         }
     }
 
-    private void forget(final Conn c) {
-        if (conns.remove(c)) {
+    private void forget(final Conn conn) {
+        if (conns.remove(conn)) {
             open.decrementAndGet();
         }
-        c.close();
+        conn.close();
     }
 
-    private void serve(final Conn c) {
+    private void serve(final Conn conn) {
         try {
-            if (c.socket instanceof SSLSocket ssl) {
-                c.phase = Phase.HEAD;
-                c.since = System.nanoTime();
+            if (conn.socket instanceof SSLSocket ssl) {
+                conn.phase = Phase.HEAD;
+                conn.since = System.nanoTime();
                 ssl.setSoTimeout((int) limits.headMillis);
                 try {
                     ssl.startHandshake();
                 } catch (IOException e) {
                     tlsFailures.incrementAndGet();
-                    LOG.debug("TLS handshake with {} failed: {}", c.socket.getRemoteSocketAddress(), e.getMessage());
+                    LOG.debug("TLS handshake with {} failed: {}", conn.socket.getRemoteSocketAddress(), e.getMessage());
                     return;
                 }
             }
             boolean keepAlive = true;
             while (keepAlive && !closing) {
-                c.phase = Phase.IDLE;
-                c.since = System.nanoTime();
+                conn.phase = Phase.IDLE;
+                conn.since = System.nanoTime();
                 final Request req;
                 try {
-                    req = readRequest(c);
+                    req = readRequest(conn);
                 } catch (BadRequest e) {
-                    c.phase = Phase.BUSY;
-                    c.since = System.nanoTime();
-                    final OutputStream out = new BufferedOutputStream(c.socket.getOutputStream(), 1024);
+                    conn.phase = Phase.BUSY;
+                    conn.since = System.nanoTime();
+                    final OutputStream out = new BufferedOutputStream(conn.socket.getOutputStream(), 1024);
                     writeSimple(out, e.status, Map.of("Connection", "close"),
                         ("{\"error\":\"" + e.getMessage() + "\"}").getBytes(StandardCharsets.UTF_8));
                     out.flush();
@@ -332,10 +337,10 @@ final class ApiServer implements AutoCloseable {
                 if (req == null) {
                     return;
                 }
-                c.phase = Phase.BUSY;
-                c.since = System.nanoTime();
+                conn.phase = Phase.BUSY;
+                conn.since = System.nanoTime();
                 keepAlive = !req.header("connection").stream().anyMatch(v -> v.equalsIgnoreCase("close"));
-                final Response resp = new Response(c, keepAlive);
+                final Response resp = new Response(conn, keepAlive);
                 final Future<?> f;
                 try {
                     f = workers.submit(() -> {
@@ -358,30 +363,30 @@ final class ApiServer implements AutoCloseable {
             }
         } catch (SSLException e) {
             tlsFailures.incrementAndGet();
-            LOG.debug("TLS with {} failed: {}", c.socket.getRemoteSocketAddress(), e.getMessage());
+            LOG.debug("TLS with {} failed: {}", conn.socket.getRemoteSocketAddress(), e.getMessage());
         } catch (IOException e) {
-            LOG.trace("connection {}: {}", c.socket.getRemoteSocketAddress(), e.getMessage());
+            LOG.trace("connection {}: {}", conn.socket.getRemoteSocketAddress(), e.getMessage());
         } finally {
-            forget(c);
+            forget(conn);
         }
     }
 
     /** Reads one byte under the connection's deadline; -1 at end of stream. */
-    private int read(final Conn c) throws IOException {
-        if (c.pos < c.lim) {
-            return c.buf[c.pos++] & 0xff;
+    private int read(final Conn conn) throws IOException {
+        if (conn.pos < conn.lim) {
+            return conn.buf[conn.pos++] & 0xff;
         }
         while (true) {
-            final long left = (c.deadline() - System.nanoTime()) / 1_000_000L;
+            final long left = (conn.deadline() - System.nanoTime()) / 1_000_000L;
             if (left <= 0) {
-                timedOut(c);
+                timedOut(conn);
                 throw new SocketTimeoutException("request too slow");
             }
-            c.socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-            final InputStream in = c.socket.getInputStream();
+            conn.socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
+            final InputStream in = conn.socket.getInputStream();
             final int n;
             try {
-                n = in.read(c.buf, 0, c.buf.length);
+                n = in.read(conn.buf, 0, conn.buf.length);
             } catch (SocketTimeoutException e) {
                 continue;
             }
@@ -389,25 +394,25 @@ final class ApiServer implements AutoCloseable {
                 return -1;
             }
             if (n > 0) {
-                c.pos = 0;
-                c.lim = n;
-                if (c.phase == Phase.IDLE) {
+                conn.pos = 0;
+                conn.lim = n;
+                if (conn.phase == Phase.IDLE) {
                     // the deadline for the whole head counts from its first byte
-                    c.phase = Phase.HEAD;
-                    c.since = System.nanoTime();
+                    conn.phase = Phase.HEAD;
+                    conn.since = System.nanoTime();
                 }
-                return c.buf[c.pos++] & 0xff;
+                return conn.buf[conn.pos++] & 0xff;
             }
         }
     }
 
     /** Reads a request head and skips its body; null when the client closed between requests. */
-    private Request readRequest(final Conn c) throws IOException, BadRequest {
+    private Request readRequest(final Conn conn) throws IOException, BadRequest {
         final List<String> lines = new ArrayList<>();
         final StringBuilder line = new StringBuilder(128);
         int total = 0;
         while (true) {
-            final int b = read(c);
+            final int b = read(conn);
             if (b < 0) {
                 if (lines.isEmpty() && line.isEmpty()) {
                     return null;
@@ -464,7 +469,7 @@ final class ApiServer implements AutoCloseable {
             try {
                 n = Long.parseLong(cl.get(0));
             } catch (NumberFormatException e) {
-                throw new BadRequest(400, "bad Content-Length");
+                throw new BadRequest(400, "bad Content-Length", e);
             }
             if (n < 0) {
                 throw new BadRequest(400, "bad Content-Length");
@@ -472,14 +477,14 @@ final class ApiServer implements AutoCloseable {
             if (n > limits.maxBody) {
                 // read a moderate excess away (under the head deadline) so the client sees the answer
                 for (long i = 0; i < Math.min(n, 1 << 20); i++) {
-                    if (read(c) < 0) {
+                    if (read(conn) < 0) {
                         break;
                     }
                 }
                 throw new BadRequest(413, "request body too large (limit " + limits.maxBody + " bytes)");
             }
             for (long i = 0; i < n; i++) {
-                if (read(c) < 0) {
+                if (read(conn) < 0) {
                     throw new IOException("connection closed in a request body");
                 }
             }
@@ -487,7 +492,7 @@ final class ApiServer implements AutoCloseable {
         final String target = parts[1];
         final int q = target.indexOf('?');
         return new Request(parts[0], q < 0 ? target : target.substring(0, q), q < 0 ? null : target.substring(q + 1),
-            headers, (InetSocketAddress) c.socket.getRemoteSocketAddress());
+            headers, (InetSocketAddress) conn.socket.getRemoteSocketAddress());
     }
 
     private static void writeSimple(final OutputStream out, final int status, final Map<String, String> headers,
@@ -523,9 +528,9 @@ final class ApiServer implements AutoCloseable {
         };
     }
 
-    private static void closeQuietly(final Socket s) {
+    private static void closeQuietly(final Socket socket) {
         try {
-            s.close();
+            socket.close();
         } catch (IOException e) {
             LOG.trace("close: {}", e.getMessage());
         }
@@ -588,12 +593,12 @@ final class ApiServer implements AutoCloseable {
                 private boolean closed;
 
                 @Override
-                public void write(final int b) throws IOException {
-                    write(new byte[] {(byte) b}, 0, 1);
+                public void write(final int value) throws IOException {
+                    write(new byte[] {(byte) value}, 0, 1);
                 }
 
                 @Override
-                public void write(final byte[] b, final int off, final int len) throws IOException {
+                public void write(final byte[] buf, final int off, final int len) throws IOException {
                     if (closed) {
                         throw new IOException("stream closed");
                     }
@@ -602,7 +607,7 @@ final class ApiServer implements AutoCloseable {
                     }
                     raw.write(Integer.toHexString(len).getBytes(StandardCharsets.US_ASCII));
                     raw.write(CRLF);
-                    raw.write(b, off, len);
+                    raw.write(buf, off, len);
                     raw.write(CRLF);
                 }
 
@@ -642,13 +647,13 @@ final class ApiServer implements AutoCloseable {
         }
 
         @Override
-        public void write(final int b) throws IOException {
-            out.write(b);
+        public void write(final int value) throws IOException {
+            out.write(value);
         }
 
         @Override
-        public void write(final byte[] b, final int off, final int len) throws IOException {
-            out.write(b, off, len);
+        public void write(final byte[] buf, final int off, final int len) throws IOException {
+            out.write(buf, off, len);
             conn.since = System.nanoTime();
         }
 

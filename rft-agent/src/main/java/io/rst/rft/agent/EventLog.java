@@ -162,12 +162,12 @@ public final class EventLog {
     }
 
     /** A big-endian u64 of a binary WAL record at {@code off}. */
-    public static long walLong(final byte[] r, final int off) {
-        long v = 0;
+    public static long walLong(final byte[] record, final int off) {
+        long value = 0;
         for (int i = 0; i < 8; i++) {
-            v = v << 8 | r[off + i] & 0xff;
+            value = value << 8 | record[off + i] & 0xff;
         }
-        return v;
+        return value;
     }
 
     /**

@@ -201,6 +201,7 @@ public final class EventStore implements AutoCloseable {
     // ------------------------------------------------------------------ reading
 
     /** Reads the checkpoint of {@code instance}, then the WAL, into {@code into}; never throws on damage. */
+    @SuppressWarnings("checkstyle:IllegalCatch") // a checkpoint damaged in any way is reported, not thrown
     public LoadReport load(final String instance, final Loaded into) {
         final List<String> problems = new ArrayList<>();
         long cpSeq = 0;
@@ -333,43 +334,43 @@ public final class EventStore implements AutoCloseable {
 
     /**
      * The seq and the time (microseconds) of an event line as {@link EventLog} writes it
-     * ({@code {"seq":N,"time":SECONDS.FRACTION,...}); empty when the line has another shape.
+     * ({@code {"seq":N,"time":SECONDS.FRACTION,...}}); empty when the line has another shape.
      */
     static long[] head(final byte[] line) {
-        int i = SEQ_PREFIX.length;
+        int pos = SEQ_PREFIX.length;
         if (!startsWith(line, 0, SEQ_PREFIX)) {
             return NO_HEAD;
         }
         long seq = 0;
-        final int seqStart = i;
-        while (i < line.length && line[i] >= '0' && line[i] <= '9' && i - seqStart < 18) {
-            seq = seq * 10 + line[i++] - '0';
+        final int seqStart = pos;
+        while (pos < line.length && line[pos] >= '0' && line[pos] <= '9' && pos - seqStart < 18) {
+            seq = seq * 10 + line[pos++] - '0';
         }
-        if (i == seqStart || seq < 1 || !startsWith(line, i, TIME_PREFIX)) {
+        if (pos == seqStart || seq < 1 || !startsWith(line, pos, TIME_PREFIX)) {
             return NO_HEAD;
         }
-        i += TIME_PREFIX.length;
+        pos += TIME_PREFIX.length;
         long secs = 0;
-        final int timeStart = i;
-        while (i < line.length && line[i] >= '0' && line[i] <= '9' && i - timeStart < 15) {
-            secs = secs * 10 + line[i++] - '0';
+        final int timeStart = pos;
+        while (pos < line.length && line[pos] >= '0' && line[pos] <= '9' && pos - timeStart < 15) {
+            secs = secs * 10 + line[pos++] - '0';
         }
-        if (i == timeStart) {
+        if (pos == timeStart) {
             return NO_HEAD;
         }
         long micros = 0;
         int digits = 0;
-        if (i < line.length && line[i] == '.') {
-            i++;
-            while (i < line.length && line[i] >= '0' && line[i] <= '9') {
+        if (pos < line.length && line[pos] == '.') {
+            pos++;
+            while (pos < line.length && line[pos] >= '0' && line[pos] <= '9') {
                 if (digits < 6) {
-                    micros = micros * 10 + line[i] - '0';
+                    micros = micros * 10 + line[pos] - '0';
                     digits++;
                 }
-                i++;
+                pos++;
             }
         }
-        if (i >= line.length || line[i] != ',') {
+        if (pos >= line.length || line[pos] != ',') {
             return NO_HEAD;
         }
         for (; digits < 6; digits++) {
@@ -378,12 +379,12 @@ public final class EventStore implements AutoCloseable {
         return new long[] {seq, secs * 1_000_000L + micros};
     }
 
-    private static boolean startsWith(final byte[] b, final int at, final byte[] prefix) {
-        if (at + prefix.length > b.length) {
+    private static boolean startsWith(final byte[] bytes, final int at, final byte[] prefix) {
+        if (at + prefix.length > bytes.length) {
             return false;
         }
         for (int k = 0; k < prefix.length; k++) {
-            if (b[at + k] != prefix[k]) {
+            if (bytes[at + k] != prefix[k]) {
                 return false;
             }
         }
@@ -396,12 +397,12 @@ public final class EventStore implements AutoCloseable {
         arr[0] = '[';
         System.arraycopy(rec, 1, arr, 1, rec.length - 1);
         arr[rec.length] = ']';
-        int n = 0;
+        int count = 0;
         for (JsonNode s : mapper.readTree(arr)) {
             into.session(s);
-            n++;
+            count++;
         }
-        return n;
+        return count;
     }
 
     /** What {@code Frames.next} gives at the end (a record is never empty). */
@@ -413,7 +414,7 @@ public final class EventStore implements AutoCloseable {
      */
     private final class Frames {
         private final InputStream in;
-        private final byte[] h = new byte[8];
+        private final byte[] headerBytes = new byte[8];
         long offset;
         long recordStart;
         String problem;
@@ -424,7 +425,7 @@ public final class EventStore implements AutoCloseable {
 
         byte[] next() throws IOException {
             recordStart = offset;
-            final int got = in.readNBytes(h, 0, 8);
+            final int got = in.readNBytes(headerBytes, 0, 8);
             if (got == 0) {
                 return NONE;
             }
@@ -432,7 +433,7 @@ public final class EventStore implements AutoCloseable {
                 problem = "torn record header";
                 return NONE;
             }
-            final ByteBuffer b = ByteBuffer.wrap(h);
+            final ByteBuffer b = ByteBuffer.wrap(headerBytes);
             final int len = b.getInt();
             final int sum = b.getInt();
             if (len <= 0 || len > MAX_RECORD) {
@@ -503,10 +504,11 @@ public final class EventStore implements AutoCloseable {
         }
     }
 
-    private void frame(final byte[] b, final int off, final int len, final byte type, final boolean typed) {
+    private void frame(final byte[] bytes, final int off, final int len, final byte type, final boolean typed) {
         final int plen = len + (typed ? 1 : 0);
         if (buf.remaining() < plen + 8) {
-            final ByteBuffer bigger = ByteBuffer.allocateDirect(Math.max(buf.capacity() * 2, buf.position() + plen + 8));
+            final ByteBuffer bigger =
+                ByteBuffer.allocateDirect(Math.max(buf.capacity() * 2, buf.position() + plen + 8));
             buf.flip();
             bigger.put(buf);
             buf = bigger;
@@ -515,12 +517,12 @@ public final class EventStore implements AutoCloseable {
         if (typed) {
             crc.update(type);
         }
-        crc.update(b, off, len);
+        crc.update(bytes, off, len);
         buf.putInt(plen).putInt((int) crc.getValue());
         if (typed) {
             buf.put(type);
         }
-        buf.put(b, off, len);
+        buf.put(bytes, off, len);
     }
 
     private void drain(final FileChannel ch) throws IOException {
@@ -612,15 +614,15 @@ public final class EventStore implements AutoCloseable {
 
     /** Bytes of every WAL file on disk. */
     public long walBytesOnDisk() {
-        long n = 0;
+        long total = 0;
         try {
             for (Path p : walFiles().values()) {
-                n += Files.size(p);
+                total += Files.size(p);
             }
         } catch (IOException e) {
             LOG.debug("cannot size the WAL: {}", e.getMessage());
         }
-        return n;
+        return total;
     }
 
     private TreeMap<Long, Path> walFiles() {
@@ -648,9 +650,10 @@ public final class EventStore implements AutoCloseable {
     }
 
     /** One line for the log. */
-    static String describe(final LoadReport r) {
-        return "checkpoint seq " + r.checkpointSeq() + " (" + r.checkpointSessions() + " sessions), " + r.walEvents()
-            + " WAL events, up to seq " + r.lastSeq() + (r.clean() ? ", clean shutdown" : "");
+    static String describe(final LoadReport report) {
+        return "checkpoint seq " + report.checkpointSeq() + " (" + report.checkpointSessions() + " sessions), "
+            + report.walEvents() + " WAL events, up to seq " + report.lastSeq()
+            + (report.clean() ? ", clean shutdown" : "");
     }
 
     @Override

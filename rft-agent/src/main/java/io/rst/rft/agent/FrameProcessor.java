@@ -107,7 +107,7 @@ public interface FrameProcessor {
      *
      * @return false when the record is damaged or refused
      */
-    default boolean restoreBinary(final byte[] b, final int off, final int len, final boolean apply,
+    default boolean restoreBinary(final byte[] record, final int off, final int len, final boolean apply,
             final JsonBytes json) {
         return false;
     }
@@ -121,18 +121,18 @@ public interface FrameProcessor {
     default int sessionsJson(final Object[] handles, final int from, final int to,
             final com.fasterxml.jackson.databind.ObjectMapper mapper, final java.io.ByteArrayOutputStream out)
             throws IOException {
-        int n = 0;
+        int written = 0;
         for (int i = from; i < to; i++) {
             final Object h = handles[i];
             handles[i] = null;
             if (h == null) {
                 continue;
             }
-            if (n++ > 0) {
+            if (written++ > 0) {
                 out.write(',');
             }
             mapper.writeValue(out, h);
         }
-        return n;
+        return written;
     }
 }

@@ -114,7 +114,8 @@ public final class StateDir {
         RANDOM.nextBytes(random);
         final String t = HexFormat.of().formatHex(random);
         try {
-            Files.createFile(generated, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.createFile(generated,
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         } catch (FileAlreadyExistsException e) {
             throw new IOException("another agent is writing " + generated, e);
         }

@@ -53,11 +53,11 @@ public final class CaptureGroup {
      * @return the number of frames handed over
      */
     public int drain(final FrameSink sink, final int maxPerSource) {
-        int n = 0;
+        int drained = 0;
         for (int i = 0; i < sources.size(); i++) {
-            n += sources.get(i).ring().drain(sink, i, maxPerSource);
+            drained += sources.get(i).ring().drain(sink, i, maxPerSource);
         }
-        return n;
+        return drained;
     }
 
     /**
@@ -78,8 +78,8 @@ public final class CaptureGroup {
         if (count == 1) {
             return sources.get(0).ring().drain(sink, 0, max);
         }
-        int n = 0;
-        while (n < max) {
+        int handed = 0;
+        while (handed < max) {
             int best = -1;
             long bestTime = Long.MAX_VALUE;
             for (int i = 0; i < count; i++) {
@@ -106,9 +106,9 @@ public final class CaptureGroup {
                     break;
                 }
             }
-            n += sources.get(best).ring().drain(sink, best, 1);
+            handed += sources.get(best).ring().drain(sink, best, 1);
         }
-        return n;
+        return handed;
     }
 
     /** A ring half full: order gives way to keeping up (a frame dropped would be worse than one early). */
@@ -123,11 +123,11 @@ public final class CaptureGroup {
 
     /** Frames waiting in all rings. */
     public int backlog() {
-        int n = 0;
+        int waiting = 0;
         for (CaptureSource s : sources) {
-            n += s.ring().size();
+            waiting += s.ring().size();
         }
-        return n;
+        return waiting;
     }
 
     /**

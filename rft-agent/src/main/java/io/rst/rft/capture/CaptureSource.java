@@ -98,6 +98,7 @@ public abstract class CaptureSource {
         thread = null;
     }
 
+    @SuppressWarnings("checkstyle:IllegalCatch") // the capture thread's last resort
     private void runLoop() {
         try {
             capture();

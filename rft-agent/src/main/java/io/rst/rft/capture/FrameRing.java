@@ -78,13 +78,13 @@ public final class FrameRing {
             return false;
         }
         final int i = (int) t & mask;
-        int n = len;
-        if (n > slotBytes) {
-            n = slotBytes;
+        int stored = len;
+        if (stored > slotBytes) {
+            stored = slotBytes;
             truncated.incrementAndGet();
         }
-        System.arraycopy(frame, 0, data[i], 0, n);
-        lengths[i] = n;
+        System.arraycopy(frame, 0, data[i], 0, stored);
+        lengths[i] = stored;
         times[i] = tsMicros;
         tail.lazySet(t + 1);
         return true;

@@ -47,7 +47,7 @@ public final class PcapFileSource extends CaptureSource {
         final PcapHandle h;
         try {
             h = Pcaps.openOffline(path, TimestampPrecision.MICRO);
-        } catch (PcapNativeException | RuntimeException e) {
+        } catch (PcapNativeException e) {
             setError("cannot read " + path + ": " + e.getMessage());
             LOG.warn("cannot read {}: {}", path, e.getMessage());
             return;
@@ -103,7 +103,7 @@ public final class PcapFileSource extends CaptureSource {
      * offered to the ring (waiting for room); pcap4j's reader makes a new array and a native
      * pointer per frame, whose cleaning costs more than the decoding at top speed.
      */
-    private void replay(final PcapHandle h, final PcapNextEx reader) {
+    private void replay(final PcapHandle pcap, final PcapNextEx reader) {
         final FrameRing ring = ring();
         final byte[] slot = new byte[ring.slotBytes()];
         long count = packets();
@@ -131,13 +131,13 @@ public final class PcapFileSource extends CaptureSource {
                 publishPackets(count);
             }
         } finally {
-            h.close();
+            pcap.close();
             LOG.info("replay of {} ended after {} frames", path, count);
         }
     }
 
-    private static long micros(final PcapHandle h) {
-        final java.sql.Timestamp ts = h.getTimestamp();
+    private static long micros(final PcapHandle pcap) {
+        final java.sql.Timestamp ts = pcap.getTimestamp();
         return ts == null ? 0L : Math.floorDiv(ts.getTime(), 1000L) * 1_000_000L + ts.getNanos() / 1000;
     }
 

@@ -52,6 +52,7 @@ public final class PcapLiveSource extends CaptureSource {
     }
 
     @Override
+    @SuppressWarnings("checkstyle:IllegalCatch") // whatever keeps pcap_next_ex from opening, pcap4j reads
     protected void capture() {
         final PcapHandle h;
         try {
@@ -61,7 +62,7 @@ public final class PcapLiveSource extends CaptureSource {
                 .timeoutMillis(timeoutMillis)
                 .bufferSize(bufferBytes)
                 .build();
-        } catch (PcapNativeException | RuntimeException e) {
+        } catch (PcapNativeException e) {
             setError("cannot open " + name() + ": " + e.getMessage());
             LOG.warn("cannot open {}: {}", name(), e.getMessage());
             return;
@@ -69,7 +70,7 @@ public final class PcapLiveSource extends CaptureSource {
         try {
             h.setDirection(PcapDirection.IN);
             h.setFilter(filter, BpfCompileMode.OPTIMIZE);
-        } catch (PcapNativeException | NotOpenException | RuntimeException e) {
+        } catch (PcapNativeException | NotOpenException e) {
             setError("cannot set up capture on " + name() + ": " + e.getMessage());
             LOG.warn("cannot set up capture on {}: {}", name(), e.getMessage());
             h.close();
@@ -99,7 +100,7 @@ public final class PcapLiveSource extends CaptureSource {
     }
 
     /** The capture loop on libpcap's pcap_next_ex: frames go straight into ring slots. */
-    private void loop(final PcapHandle h, final PcapNextEx reader) {
+    private void loop(final PcapHandle pcap, final PcapNextEx nextEx) {
         final FrameRing ring = ring();
         // a full ring still has to take the frame from libpcap, to count it: it lands here
         final byte[] overflow = new byte[ring.slotBytes()];
@@ -108,14 +109,14 @@ public final class PcapLiveSource extends CaptureSource {
         while (keepRunning()) {
             final byte[] claimed = ring.claim();
             final boolean full = claimed == FrameRing.FULL;
-            final int rc = reader.next(full ? overflow : claimed);
+            final int rc = nextEx.next(full ? overflow : claimed);
             if (rc == PcapNextEx.FRAME) {
                 count++;
                 publishPackets(count);
                 if (full) {
                     ring.countDrop();
                 } else {
-                    ring.commit(reader.length(), reader.wireLength(), reader.micros());
+                    ring.commit(nextEx.length(), nextEx.wireLength(), nextEx.micros());
                 }
             } else if (rc < 0 && rc != -2) {
                 setError("capture on " + name() + " failed: pcap_next_ex returned " + rc);
@@ -124,14 +125,14 @@ public final class PcapLiveSource extends CaptureSource {
             if (rc != PcapNextEx.FRAME || (count & 0x3ff) == 0) {
                 final long now = System.nanoTime();
                 if (now - nextStats >= 0) {
-                    readStats(h);
+                    readStats(pcap);
                     nextStats = now + STATS_INTERVAL_NANOS;
                 }
             }
         }
     }
 
-    private void loop(final PcapHandle h) {
+    private void loop(final PcapHandle pcap) {
         final FrameRing ring = ring();
         long count = packets();
         long nextStats = System.nanoTime() + STATS_INTERVAL_NANOS;
@@ -140,7 +141,7 @@ public final class PcapLiveSource extends CaptureSource {
             try {
                 // pcap4j copies each frame into a new array; it dies young, and the ring copy is
                 // what lives on, so the heap stays bounded whatever the rate
-                frame = h.getNextRawPacket();
+                frame = pcap.getNextRawPacket();
             } catch (NotOpenException e) {
                 setError("capture handle closed");
                 return;
@@ -148,23 +149,23 @@ public final class PcapLiveSource extends CaptureSource {
             if (frame != null) {
                 count++;
                 publishPackets(count);
-                ring.offer(frame, frame.length, micros(h.getTimestamp()));
+                ring.offer(frame, frame.length, micros(pcap.getTimestamp()));
             }
             if (frame == null || (count & 0x3ff) == 0) {
                 final long now = System.nanoTime();
                 if (now - nextStats >= 0) {
-                    readStats(h);
+                    readStats(pcap);
                     nextStats = now + STATS_INTERVAL_NANOS;
                 }
             }
         }
     }
 
-    private void readStats(final PcapHandle h) {
+    private void readStats(final PcapHandle pcap) {
         try {
-            final PcapStat s = h.getStats();
+            final PcapStat s = pcap.getStats();
             publishDrops(s.getNumPacketsDropped(), s.getNumPacketsDroppedByIf());
-        } catch (PcapNativeException | NotOpenException | RuntimeException e) {
+        } catch (PcapNativeException | NotOpenException e) {
             LOG.debug("no stats from {}: {}", name(), e.getMessage());
         }
     }

@@ -8,11 +8,11 @@
 package io.rst.rft.capture;
 
 import com.sun.jna.Memory;
-import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.lang.reflect.Field;
 import org.pcap4j.core.PcapHandle;
 
@@ -38,22 +38,23 @@ final class PcapNextEx {
     static final int FRAME = 1;
     static final int TIMEOUT = 0;
 
-    private static final Throwable UNAVAILABLE;
+    private static final Throwable UNAVAILABLE = register();
 
-    static {
-        Throwable why = null;
+    private static native int pcap_next_ex(Pointer pcap, Pointer headerOut, Pointer dataOut);
+
+    /** Binds {@link #pcap_next_ex} to libpcap; what stopped it, or null. */
+    @SuppressWarnings("checkstyle:IllegalCatch") // whatever fails, the class stays usable and says why
+    private static Throwable register() {
         try {
             if (!Platform.isLinux() || !Platform.is64Bit()) {
                 throw new UnsupportedOperationException("pcap_pkthdr layout known for 64-bit Linux only");
             }
             Native.register(PcapNextEx.class, NativeLibrary.getInstance(Platform.isLinux() ? "pcap" : "wpcap"));
+            return null;
         } catch (RuntimeException | LinkageError e) {
-            why = e;
+            return e;
         }
-        UNAVAILABLE = why;
     }
-
-    private static native int pcap_next_ex(Pointer pcap, Pointer headerOut, Pointer dataOut);
 
     private final Pointer pcap;
     /** Where pcap_next_ex puts its two pointers: header at 0, data at 8. */

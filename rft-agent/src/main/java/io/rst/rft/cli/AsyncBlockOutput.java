@@ -65,25 +65,25 @@ final class AsyncBlockOutput extends OutputStream {
     }
 
     @Override
-    public void write(final int b) throws IOException {
+    public void write(final int value) throws IOException {
         if (len == cur.length) {
             hand();
         }
-        cur[len++] = (byte) b;
+        cur[len++] = (byte) value;
     }
 
     @Override
-    public void write(final byte[] b, final int off, final int n) throws IOException {
-        int o = off;
-        int left = n;
+    public void write(final byte[] buf, final int off, final int count) throws IOException {
+        int from = off;
+        int left = count;
         while (left > 0) {
             if (len == cur.length) {
                 hand();
             }
             final int k = Math.min(left, cur.length - len);
-            System.arraycopy(b, o, cur, len, k);
+            System.arraycopy(buf, from, cur, len, k);
             len += k;
-            o += k;
+            from += k;
             left -= k;
         }
     }
@@ -95,7 +95,7 @@ final class AsyncBlockOutput extends OutputStream {
             cur = free.take();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while writing output");
+            throw (InterruptedIOException) new InterruptedIOException("interrupted while writing output").initCause(e);
         }
         len = 0;
     }
@@ -122,7 +122,7 @@ final class AsyncBlockOutput extends OutputStream {
             writer.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while writing output");
+            throw (InterruptedIOException) new InterruptedIOException("interrupted while writing output").initCause(e);
         }
         check();
     }

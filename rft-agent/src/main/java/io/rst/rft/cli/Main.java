@@ -23,13 +23,15 @@ public final class Main {
         // entry point only
     }
 
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the command line's entry point: it owns the console
     public static void main(final String[] args) {
         // the agent logs to stdout (slf4j-simple reads these before its first logger is made)
         setDefault("org.slf4j.simpleLogger.logFile", "System.out");
         setDefault("org.slf4j.simpleLogger.showDateTime", "true");
         setDefault("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
         // stdout without System.out's per-call locking and line flushing: output is written in blocks
-        final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+        final PrintStream out =
+            new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         final int rc = run(args, out, System.err);
         out.flush();
         System.exit(rc);
@@ -49,6 +51,7 @@ public final class Main {
           agent [OPTIONS]      the RFT switch agent: capture (or --replay FILE) and its HTTP API
         rst COMMAND --help prints a command's options.""";
 
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // usage and errors go to the streams it is given
     static int run(final String[] args, final PrintStream out, final PrintStream err) {
         if (args.length == 0) {
             err.println(USAGE);

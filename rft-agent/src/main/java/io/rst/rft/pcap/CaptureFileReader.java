@@ -35,7 +35,7 @@ import java.util.List;
  *         PB  2: if_id(2) drops(2) ts_high(4) ts_low(4) cap_len(4) orig_len(4) data
  * </pre>
  *
- * A damaged or cut record ends the reading; {@link #damage()} says what was found.
+ * <p>A damaged or cut record ends the reading; {@link #damage()} says what was found.
  */
 public final class CaptureFileReader implements Closeable {
     /** The formats we read. */
@@ -103,6 +103,7 @@ public final class CaptureFileReader implements Closeable {
     }
 
     /** Opens a capture file, checking its magic; throws {@link NotACaptureException} if it has none. */
+    @SuppressWarnings("checkstyle:IllegalCatch") // closes the channel whatever fails, and rethrows
     public static CaptureFileReader open(final Path file) throws IOException {
         final FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
         try {
@@ -158,7 +159,7 @@ public final class CaptureFileReader implements Closeable {
         return frames;
     }
 
-    private void readPcap(final PacketHandler h) throws IOException {
+    private void readPcap(final PacketHandler handler) throws IOException {
         while (fill(16)) {
             final long sec = FrameView.i32(buf, pos, big) & 0xffffffffL;
             final long frac = FrameView.i32(buf, pos + 4, big) & 0xffffffffL;
@@ -174,7 +175,7 @@ public final class CaptureFileReader implements Closeable {
             }
             final long ns = sec * 1_000_000_000L + (nanoPcap ? frac : frac * 1000L);
             frames++;
-            h.packet(frames, ns, pcapLinkType, 0, buf, pos + 16, incl, orig);
+            handler.packet(frames, ns, pcapLinkType, 0, buf, pos + 16, incl, orig);
             pos += 16 + incl;
         }
         if (lim > pos) {
@@ -182,7 +183,7 @@ public final class CaptureFileReader implements Closeable {
         }
     }
 
-    private void readPcapng(final PacketHandler h) throws IOException {
+    private void readPcapng(final PacketHandler handler) throws IOException {
         while (fill(12)) {
             final int type = FrameView.i32(buf, pos, big);
             if (type == 0x0a0d0d0a) {
@@ -207,12 +208,12 @@ public final class CaptureFileReader implements Closeable {
             switch (type) {
                 case 1 -> idb(body, bodyEnd);
                 case 6 -> {
-                    if (!packetBlock(h, FrameView.i32(buf, body, big), body + 4, body + 20, bodyEnd)) {
+                    if (!packetBlock(handler, FrameView.i32(buf, body, big), body + 4, body + 20, bodyEnd)) {
                         return;
                     }
                 }
                 case 2 -> {
-                    if (!packetBlock(h, FrameView.u16(buf, body, big), body + 4, body + 20, bodyEnd)) {
+                    if (!packetBlock(handler, FrameView.u16(buf, body, big), body + 4, body + 20, bodyEnd)) {
                         return;
                     }
                 }
@@ -224,7 +225,7 @@ public final class CaptureFileReader implements Closeable {
                         return;
                     }
                     frames++;
-                    h.packet(frames, 0L, ifaces.get(0).linkType, 0, buf, body + 4, cap, orig);
+                    handler.packet(frames, 0L, ifaces.get(0).linkType, 0, buf, body + 4, cap, orig);
                 }
                 default -> {
                     // SHB handled above; NRB, ISB, DSB, custom blocks: nothing for us
@@ -237,7 +238,7 @@ public final class CaptureFileReader implements Closeable {
         }
     }
 
-    private boolean packetBlock(final PacketHandler h, final int ifId, final int tsAt, final int dataAt,
+    private boolean packetBlock(final PacketHandler handler, final int ifId, final int tsAt, final int dataAt,
             final int bodyEnd) {
         if (ifId < 0 || ifId >= ifaces.size()) {
             damage = "packet block " + (frames + 1) + " names interface " + ifId + " that was not described";
@@ -253,7 +254,7 @@ public final class CaptureFileReader implements Closeable {
         final long ts = (FrameView.i32(buf, tsAt, big) & 0xffffffffL) << 32
             | FrameView.i32(buf, tsAt + 4, big) & 0xffffffffL;
         frames++;
-        h.packet(frames, toNanos(i, ts), i.linkType, ifId, buf, dataAt, cap, orig);
+        handler.packet(frames, toNanos(i, ts), i.linkType, ifId, buf, dataAt, cap, orig);
         return true;
     }
 
@@ -262,16 +263,16 @@ public final class CaptureFileReader implements Closeable {
         100000000000000L, 1000000000000000L, 10000000000000000L, 100000000000000000L,
         1000000000000000000L};
 
-    private static long toNanos(final Iface i, final long ts) {
-        final long base = i.offsetSeconds * 1_000_000_000L;
-        if (i.pow10) {
-            final int r = i.resolution;
+    private static long toNanos(final Iface iface, final long ts) {
+        final long base = iface.offsetSeconds * 1_000_000_000L;
+        if (iface.pow10) {
+            final int r = iface.resolution;
             if (r <= 9) {
                 return base + ts * POW10[9 - r];
             }
             return base + (r - 9 < POW10.length ? Long.divideUnsigned(ts, POW10[r - 9]) : 0);
         }
-        final int r = i.resolution;
+        final int r = iface.resolution;
         final long whole = ts >>> r;
         final long frac = ts & ((1L << r) - 1);
         // frac < 2^r; scale in double when r is large to stay in range (sub-ns error only)
@@ -282,14 +283,14 @@ public final class CaptureFileReader implements Closeable {
     private void idb(final int body, final int bodyEnd) {
         final Iface i = new Iface();
         i.linkType = FrameView.u16(buf, body, big);
-        int o = body + 8;
-        while (o + 4 <= bodyEnd) {
-            final int code = FrameView.u16(buf, o, big);
-            final int olen = FrameView.u16(buf, o + 2, big);
-            if (code == 0 || o + 4 + olen > bodyEnd) {
+        int opt = body + 8;
+        while (opt + 4 <= bodyEnd) {
+            final int code = FrameView.u16(buf, opt, big);
+            final int olen = FrameView.u16(buf, opt + 2, big);
+            if (code == 0 || opt + 4 + olen > bodyEnd) {
                 break;
             }
-            final int v = o + 4;
+            final int v = opt + 4;
             if (code == 9 && olen >= 1) {
                 i.pow10 = (buf[v] & 0x80) == 0;
                 i.resolution = buf[v] & 0x7f;
@@ -304,25 +305,25 @@ public final class CaptureFileReader implements Closeable {
                         | FrameView.i32(buf, v, big) & 0xffffffffL;
                 }
             } else if (code == 2 && olen > 0) {
-                int n = olen;
-                while (n > 0 && buf[v + n - 1] == 0) {
-                    n--;
+                int nameLen = olen;
+                while (nameLen > 0 && buf[v + nameLen - 1] == 0) {
+                    nameLen--;
                 }
-                names.add(new String(buf, v, n, java.nio.charset.StandardCharsets.UTF_8));
+                names.add(new String(buf, v, nameLen, java.nio.charset.StandardCharsets.UTF_8));
                 i.nameIndex = names.size() - 1;
             }
-            o += 4 + (olen + 3 & ~3);
+            opt += 4 + (olen + 3 & ~3);
         }
         ifaces.add(i);
     }
 
     /** Makes at least {@code n} bytes available from {@code pos}; false at the end of the file. */
-    private boolean fill(final int n) throws IOException {
-        if (lim - pos >= n) {
+    private boolean fill(final int needed) throws IOException {
+        if (lim - pos >= needed) {
             return true;
         }
-        if (n > buf.length) {
-            final byte[] nb = new byte[Math.max(n, buf.length * 2)];
+        if (needed > buf.length) {
+            final byte[] nb = new byte[Math.max(needed, buf.length * 2)];
             System.arraycopy(buf, pos, nb, 0, lim - pos);
             buf = nb;
             bb = ByteBuffer.wrap(buf);
@@ -331,7 +332,7 @@ public final class CaptureFileReader implements Closeable {
         }
         lim -= pos;
         pos = 0;
-        while (lim < n && !eof) {
+        while (lim < needed && !eof) {
             bb.limit(buf.length).position(lim);
             final int r = ch.read(bb);
             if (r < 0) {
@@ -340,7 +341,7 @@ public final class CaptureFileReader implements Closeable {
                 lim += r;
             }
         }
-        return lim - pos >= n;
+        return lim - pos >= needed;
     }
 
     @Override
@@ -353,21 +354,25 @@ public final class CaptureFileReader implements Closeable {
         private FrameView() {
         }
 
-        static int i32(final byte[] b, final int i, final boolean bigEndian) {
+        static int i32(final byte[] bytes, final int at, final boolean bigEndian) {
             if (bigEndian) {
-                return (b[i] & 0xff) << 24 | (b[i + 1] & 0xff) << 16 | (b[i + 2] & 0xff) << 8 | b[i + 3] & 0xff;
+                return (bytes[at] & 0xff) << 24 | (bytes[at + 1] & 0xff) << 16 | (bytes[at + 2] & 0xff) << 8
+                    | bytes[at + 3] & 0xff;
             }
-            return (b[i + 3] & 0xff) << 24 | (b[i + 2] & 0xff) << 16 | (b[i + 1] & 0xff) << 8 | b[i] & 0xff;
+            return (bytes[at + 3] & 0xff) << 24 | (bytes[at + 2] & 0xff) << 16 | (bytes[at + 1] & 0xff) << 8
+                | bytes[at] & 0xff;
         }
 
-        static int u16(final byte[] b, final int i, final boolean bigEndian) {
-            return bigEndian ? (b[i] & 0xff) << 8 | b[i + 1] & 0xff : (b[i + 1] & 0xff) << 8 | b[i] & 0xff;
+        static int u16(final byte[] bytes, final int at, final boolean bigEndian) {
+            return bigEndian ? (bytes[at] & 0xff) << 8 | bytes[at + 1] & 0xff
+                : (bytes[at + 1] & 0xff) << 8 | bytes[at] & 0xff;
         }
     }
 
     @Override
     public String toString() {
         return "CaptureFileReader[" + format + ", frames=" + frames + ", interfaces=" + ifaces.size()
-            + (damage == null ? "" : ", damage=" + damage) + "]" + (names.isEmpty() ? "" : Arrays.toString(names.toArray()));
+            + (damage == null ? "" : ", damage=" + damage) + "]"
+            + (names.isEmpty() ? "" : Arrays.toString(names.toArray()));
     }
 }

@@ -212,13 +212,13 @@ public final class CmTrafficGenerator {
 
     private static final class Conn {
         int scenario;
-        byte[] a;
-        byte[] b;
+        byte[] reqAddr;
+        byte[] respAddr;
         int[] vlans;
-        int aCid;
-        int bCid;
-        int aQpn;
-        int bQpn;
+        int reqCommId;
+        int respCommId;
+        int reqQpn;
+        int respQpn;
         long tid;
         long tid2;
         long service;
@@ -226,10 +226,10 @@ public final class CmTrafficGenerator {
         int psnB;
         /** UDP source port of the requester's CM packets (and of the responder's outside a host pool). */
         int udpPort;
-        int bUdpPort;
+        int respUdpPort;
         /** The requester's port in rdma_cm's REQ private data. */
         int cmSrcPort;
-        String aIp;
+        String reqIp;
         final List<String> msgs = new ArrayList<>();
 
         Expected expected() {
@@ -239,7 +239,7 @@ public final class CmTrafficGenerator {
                 case 3, 6 -> "TIMED_OUT";
                 default -> "CLOSED";
             };
-            return new Expected(aIp, aCid, state, List.copyOf(msgs), scenario != 9);
+            return new Expected(reqIp, reqCommId, state, List.copyOf(msgs), scenario != 9);
         }
     }
 
@@ -251,30 +251,30 @@ public final class CmTrafficGenerator {
         c.scenario = opt.allTypes() ? index % SCENARIOS : 0;
         final boolean v6 = opt.ipMode() == 6 || opt.ipMode() == 0 && index % 2 != 0;
         if (v6) {
-            c.a = new byte[16];
-            c.b = new byte[16];
-            c.a[0] = (byte) 0xfd;
-            c.b[0] = (byte) 0xfd;
-            c.a[1] = 0x00;
-            c.b[1] = 0x00;
-            c.a[3] = 1;
-            c.b[3] = 1;
+            c.reqAddr = new byte[16];
+            c.respAddr = new byte[16];
+            c.reqAddr[0] = (byte) 0xfd;
+            c.respAddr[0] = (byte) 0xfd;
+            c.reqAddr[1] = 0x00;
+            c.respAddr[1] = 0x00;
+            c.reqAddr[3] = 1;
+            c.respAddr[3] = 1;
             // a zero run in the middle and a non-zero tail: exercises RFC 5952 compression
-            c.a[14] = (byte) (index >>> 8);
-            c.a[15] = (byte) (index * 2 + 1);
-            c.b[14] = (byte) (index >>> 8);
-            c.b[15] = (byte) (index * 2 + 2);
-            c.b[8] = (byte) (index % 3 == 0 ? 0 : 0x12);
+            c.reqAddr[14] = (byte) (index >>> 8);
+            c.reqAddr[15] = (byte) (index * 2 + 1);
+            c.respAddr[14] = (byte) (index >>> 8);
+            c.respAddr[15] = (byte) (index * 2 + 2);
+            c.respAddr[8] = (byte) (index % 3 == 0 ? 0 : 0x12);
         } else {
-            c.a = new byte[] {10, (byte) (index >>> 16), (byte) (index >>> 8), (byte) (index * 2 + 1)};
-            c.b = new byte[] {(byte) 172, 16, (byte) (index >>> 8), (byte) (index * 2 + 2)};
+            c.reqAddr = new byte[] {10, (byte) (index >>> 16), (byte) (index >>> 8), (byte) (index * 2 + 1)};
+            c.respAddr = new byte[] {(byte) 172, 16, (byte) (index >>> 8), (byte) (index * 2 + 2)};
         }
         final int tags = opt.vlanTags() >= 0 ? opt.vlanTags() : index % 3;
         c.vlans = tags == 0 ? new int[0] : tags == 1 ? new int[] {100 + index % 4000} : new int[] {200, 4094};
-        c.aCid = index % 7 == 3 ? 0x80000000 | rnd.nextInt() : rnd.nextInt();
-        c.bCid = rnd.nextInt();
-        c.aQpn = index % 13 == 5 ? 0xffffff : rnd.nextInt(1 << 24);
-        c.bQpn = rnd.nextInt(1 << 24);
+        c.reqCommId = index % 7 == 3 ? 0x80000000 | rnd.nextInt() : rnd.nextInt();
+        c.respCommId = rnd.nextInt();
+        c.reqQpn = index % 13 == 5 ? 0xffffff : rnd.nextInt(1 << 24);
+        c.respQpn = rnd.nextInt(1 << 24);
         c.tid = rnd.nextLong();
         c.tid2 = rnd.nextLong();
         c.psnA = index % 11 == 4 ? 0xffffff : rnd.nextInt(1 << 24);
@@ -287,9 +287,9 @@ public final class CmTrafficGenerator {
             default -> 0x0000000001060000L | port; // rdma_cm, TCP port space
         };
         c.udpPort = opt.allTypes() ? rnd.nextInt(49152, 65536) : 55410;
-        c.bUdpPort = c.udpPort;
+        c.respUdpPort = c.udpPort;
         c.cmSrcPort = port ^ 0x5a5a;
-        c.aIp = io.rst.rft.decode.JsonBytes.ipString(c.a, v6 ? 6 : 4);
+        c.reqIp = io.rst.rft.decode.JsonBytes.ipString(c.reqAddr, v6 ? 6 : 4);
         return c;
     }
 
@@ -302,14 +302,14 @@ public final class CmTrafficGenerator {
             responder = hosts[hosts.length - 1];
         }
         final boolean v6 = opt.ipMode() == 6 || opt.ipMode() == 0 && index % 2 != 0;
-        c.a = v6 ? requester.v6 : requester.v4;
-        c.b = v6 ? responder.v6 : responder.v4;
+        c.reqAddr = v6 ? requester.v6 : requester.v4;
+        c.respAddr = v6 ? responder.v6 : responder.v4;
         final int tags = opt.vlanTags() >= 0 ? opt.vlanTags() : index % 3;
         c.vlans = tags == 0 ? new int[0] : tags == 1 ? new int[] {100 + index % 4000} : new int[] {200, 4094};
-        c.aCid = requester.commId();
-        c.bCid = responder.commId();
-        c.aQpn = requester.qpn();
-        c.bQpn = responder.qpn();
+        c.reqCommId = requester.commId();
+        c.respCommId = responder.commId();
+        c.reqQpn = requester.qpn();
+        c.respQpn = responder.qpn();
         c.tid = rnd.nextLong();
         c.tid2 = rnd.nextLong();
         c.psnA = rnd.nextInt(1 << 24);
@@ -317,60 +317,62 @@ public final class CmTrafficGenerator {
         c.service = 0x0000000001060000L | LIVE_SERVICES[rnd.nextInt(LIVE_SERVICES.length)];
         // each side's CM packets leave with a UDP source port of their own (ECMP hashes on it)
         c.udpPort = rnd.nextInt(49152, 65536);
-        c.bUdpPort = rnd.nextInt(49152, 65536);
+        c.respUdpPort = rnd.nextInt(49152, 65536);
         c.cmSrcPort = rnd.nextInt(32768, 61000);
-        c.aIp = io.rst.rft.decode.JsonBytes.ipString(c.a, v6 ? 6 : 4);
+        c.reqIp = io.rst.rft.decode.JsonBytes.ipString(c.reqAddr, v6 ? 6 : 4);
         return c;
     }
 
     /** Emits step {@code step} of a connection; false when it has no such step. */
-    private boolean emit(final Conn c, final int step, final PcapWriter w) throws IOException {
-        final CmMessageType[] script = script(c.scenario);
+    private boolean emit(final Conn conn, final int step, final PcapWriter writer) throws IOException {
+        final CmMessageType[] script = script(conn.scenario);
         if (step >= script.length || step >= maxSteps) {
             return false;
         }
         final CmMessageType t = script[step];
         // who sends: per scenario and step
-        final boolean fromA = switch (c.scenario) {
+        final boolean fromA = switch (conn.scenario) {
             case 4 -> step == 0 || step == 2 || step == 4;
             case 5 -> step == 0 || step == 2 || step == 4 || step == 6;
             case 9 -> step == 0;
             default -> switch (t) {
                 case REQ, RTU, DREQ, LAP, SIDR_REQ -> true;
-                case REJ -> c.scenario == 10;
+                case REJ -> conn.scenario == 10;
                 default -> false;
             };
         };
-        fb.ips(fromA ? c.a : c.b, fromA ? c.b : c.a).vlans(c.vlans).udpPorts(fromA ? c.udpPort : c.bUdpPort, opt.udpPort())
-            .type(t).method(0x03).commIds(fromA ? c.aCid : c.bCid, fromA ? c.bCid : c.aCid)
-            .transactionId(c.scenario == 5 && !fromA && (t == CmMessageType.DREQ) ? c.tid2 : c.tid)
-            .bthPsn(step).dscp(c.scenario % 2 == 0 ? 0 : 26).noIpCm();
-        final boolean quick = c.scenario == 3 || c.scenario == 6;
+        fb.ips(fromA ? conn.reqAddr : conn.respAddr, fromA ? conn.respAddr : conn.reqAddr).vlans(conn.vlans)
+            .udpPorts(fromA ? conn.udpPort : conn.respUdpPort, opt.udpPort())
+            .type(t).method(0x03)
+            .commIds(fromA ? conn.reqCommId : conn.respCommId, fromA ? conn.respCommId : conn.reqCommId)
+            .transactionId(conn.scenario == 5 && !fromA && (t == CmMessageType.DREQ) ? conn.tid2 : conn.tid)
+            .bthPsn(step).dscp(conn.scenario % 2 == 0 ? 0 : 26).noIpCm();
+        final boolean quick = conn.scenario == 3 || conn.scenario == 6;
         switch (t) {
             case REQ -> {
-                fb.commIds(c.aCid, 0).localQpn(c.aQpn).startingPsn(c.psnA).serviceId(c.service)
+                fb.commIds(conn.reqCommId, 0).localQpn(conn.reqQpn).startingPsn(conn.psnA).serviceId(conn.service)
                     // the unanswered REQ (3) and the DREQ without DREP (6) give up within the
                     // capture: 67 ms, retried once; the others wait as rdma_cm does by default
                     .timeouts(quick ? 14 : 20, quick ? 14 : 20, quick ? 1 : 15);
-                if (c.service >>> 24 == 1L) {
-                    fb.ipCm(c.a.length == 4 ? 4 : 6, c.cmSrcPort, c.a, c.b);
+                if (conn.service >>> 24 == 1L) {
+                    fb.ipCm(conn.reqAddr.length == 4 ? 4 : 6, conn.cmSrcPort, conn.reqAddr, conn.respAddr);
                 }
             }
-            case REP -> fb.localQpn(c.bQpn).startingPsn(c.psnB);
-            case REJ -> fb.reject(c.scenario == 10 ? 1 : 28 + c.scenario % 3, c.scenario == 10 ? 1 : 0)
-                .commIds(fromA ? c.aCid : c.bCid, fromA ? c.bCid : c.aCid);
+            case REP -> fb.localQpn(conn.respQpn).startingPsn(conn.psnB);
+            case REJ -> fb.reject(conn.scenario == 10 ? 1 : 28 + conn.scenario % 3, conn.scenario == 10 ? 1 : 0)
+                .commIds(fromA ? conn.reqCommId : conn.respCommId, fromA ? conn.respCommId : conn.reqCommId);
             case MRA -> fb.mra(0, 18);
-            case DREQ -> fb.remoteQpn(fromA ? c.bQpn : c.aQpn);
-            case LAP -> fb.remoteQpn(c.bQpn).timeouts(19, 20, 15);
+            case DREQ -> fb.remoteQpn(fromA ? conn.respQpn : conn.reqQpn);
+            case LAP -> fb.remoteQpn(conn.respQpn).timeouts(19, 20, 15);
             case APR -> fb.apStatus(0);
-            case SIDR_REQ -> fb.commIds(c.aCid, 0).serviceId(c.service);
-            case SIDR_REP -> fb.commIds(c.aCid, 0).localQpn(c.bQpn).serviceId(c.service).sidrStatus(0);
+            case SIDR_REQ -> fb.commIds(conn.reqCommId, 0).serviceId(conn.service);
+            case SIDR_REP -> fb.commIds(conn.reqCommId, 0).localQpn(conn.respQpn).serviceId(conn.service).sidrStatus(0);
             default -> {
                 // RTU, DREP: comm IDs only
             }
         }
-        c.msgs.add(t.name());
-        put(w);
+        conn.msgs.add(t.name());
+        put(writer);
         return true;
     }
 
@@ -393,9 +395,9 @@ public final class CmTrafficGenerator {
         return SCRIPTS[scenario];
     }
 
-    private void put(final PcapWriter w) throws IOException {
+    private void put(final PcapWriter writer) throws IOException {
         final int len = fb.build(frame);
-        w.write(now, frame, 0, len);
+        writer.write(now, frame, 0, len);
         now += STEP_NANOS;
         frames++;
     }

@@ -137,27 +137,27 @@ public final class PcapWriter implements Closeable {
         out.write(hdr, 0, 4);
     }
 
-    private void put16(final int at, final int v) {
+    private void put16(final int at, final int value) {
         if (big) {
-            hdr[at] = (byte) (v >>> 8);
-            hdr[at + 1] = (byte) v;
+            hdr[at] = (byte) (value >>> 8);
+            hdr[at + 1] = (byte) value;
         } else {
-            hdr[at] = (byte) v;
-            hdr[at + 1] = (byte) (v >>> 8);
+            hdr[at] = (byte) value;
+            hdr[at + 1] = (byte) (value >>> 8);
         }
     }
 
-    private void put32(final int at, final int v) {
+    private void put32(final int at, final int value) {
         if (big) {
-            hdr[at] = (byte) (v >>> 24);
-            hdr[at + 1] = (byte) (v >>> 16);
-            hdr[at + 2] = (byte) (v >>> 8);
-            hdr[at + 3] = (byte) v;
+            hdr[at] = (byte) (value >>> 24);
+            hdr[at + 1] = (byte) (value >>> 16);
+            hdr[at + 2] = (byte) (value >>> 8);
+            hdr[at + 3] = (byte) value;
         } else {
-            hdr[at] = (byte) v;
-            hdr[at + 1] = (byte) (v >>> 8);
-            hdr[at + 2] = (byte) (v >>> 16);
-            hdr[at + 3] = (byte) (v >>> 24);
+            hdr[at] = (byte) value;
+            hdr[at + 1] = (byte) (value >>> 8);
+            hdr[at + 2] = (byte) (value >>> 16);
+            hdr[at + 3] = (byte) (value >>> 24);
         }
     }
 

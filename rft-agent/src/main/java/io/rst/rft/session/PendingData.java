@@ -18,63 +18,63 @@ package io.rst.rft.session;
 final class PendingData {
     private static final int SLOTS = 4096;
 
-    private final long[] dHi = new long[SLOTS];
-    private final long[] dLo = new long[SLOTS];
+    private final long[] dstHigh = new long[SLOTS];
+    private final long[] dstLow = new long[SLOTS];
     private final int[] qpn = new int[SLOTS];
-    private final long[] sHi = new long[SLOTS];
-    private final long[] sLo = new long[SLOTS];
+    private final long[] srcHigh = new long[SLOTS];
+    private final long[] srcLow = new long[SLOTS];
     private final char[] udp = new char[SLOTS];
     private final short[] port = new short[SLOTS];
     private final int[] packets = new int[SLOTS];
     private final long[] time = new long[SLOTS];
 
-    private static int slot(final long hi, final long lo, final int q) {
-        return SessionIndex.hash(hi, lo, q) & SLOTS - 1;
+    private static int slot(final long hi, final long lo, final int qp) {
+        return SessionIndex.hash(hi, lo, qp) & SLOTS - 1;
     }
 
-    /** Remembers (or adds to) an unmatched data packet to (dstHi, dstLo, q) at {@code t}. */
-    void put(final long dstHi, final long dstLo, final int q, final long srcHi, final long srcLo, final int udpPort,
-            final int portId, final long t) {
-        final int i = slot(dstHi, dstLo, q);
-        if (packets[i] > 0 && dHi[i] == dstHi && dLo[i] == dstLo && qpn[i] == q && sHi[i] == srcHi
-                && sLo[i] == srcLo) {
+    /** Remembers (or adds to) an unmatched data packet to (dstHi, dstLo, dstQpn) at {@code capturedAt}. */
+    void put(final long dstHi, final long dstLo, final int dstQpn, final long srcHi, final long srcLo,
+            final int udpPort, final int portId, final long capturedAt) {
+        final int i = slot(dstHi, dstLo, dstQpn);
+        if (packets[i] > 0 && dstHigh[i] == dstHi && dstLow[i] == dstLo && qpn[i] == dstQpn && srcHigh[i] == srcHi
+                && srcLow[i] == srcLo) {
             packets[i] = packets[i] == Integer.MAX_VALUE ? Integer.MAX_VALUE : packets[i] + 1;
         } else {
-            dHi[i] = dstHi;
-            dLo[i] = dstLo;
-            qpn[i] = q;
-            sHi[i] = srcHi;
-            sLo[i] = srcLo;
+            dstHigh[i] = dstHi;
+            dstLow[i] = dstLo;
+            qpn[i] = dstQpn;
+            srcHigh[i] = srcHi;
+            srcLow[i] = srcLo;
             packets[i] = 1;
         }
         udp[i] = (char) udpPort;
         port[i] = (short) portId;
-        time[i] = t;
+        time[i] = capturedAt;
     }
 
     /**
-     * Takes the sighting of data to (dstHi, dstLo, q) from (srcHi, srcLo) captured at or after
-     * {@code announced}, if one is kept: into {@code s}'s direction toward that side ({@code toB}).
+     * Takes the sighting of data to (dstHi, dstLo, dstQpn) from (srcHi, srcLo) captured at or after
+     * {@code announced}, if one is kept: into {@code session}'s direction toward that side ({@code toB}).
      *
      * @return the packets taken, 0 if none
      */
-    int takeInto(final Session s, final boolean toB, final long dstHi, final long dstLo, final int q, final long srcHi,
-            final long srcLo, final long announced) {
-        final int i = slot(dstHi, dstLo, q);
-        if (packets[i] == 0 || dHi[i] != dstHi || dLo[i] != dstLo || qpn[i] != q || sHi[i] != srcHi
-                || sLo[i] != srcLo || time[i] < announced) {
+    int takeInto(final Session session, final boolean toB, final long dstHi, final long dstLo, final int dstQpn,
+            final long srcHi, final long srcLo, final long announced) {
+        final int i = slot(dstHi, dstLo, dstQpn);
+        if (packets[i] == 0 || dstHigh[i] != dstHi || dstLow[i] != dstLo || qpn[i] != dstQpn || srcHigh[i] != srcHi
+                || srcLow[i] != srcLo || time[i] < announced) {
             return 0;
         }
         final int n = packets[i];
         packets[i] = 0;
         if (toB) {
-            s.aDataPackets = n;
-            s.aDataUdp = udp[i];
-            s.aDataPort = port[i];
+            session.aDataPackets = n;
+            session.aDataUdp = udp[i];
+            session.aDataPort = port[i];
         } else {
-            s.bDataPackets = n;
-            s.bDataUdp = udp[i];
-            s.bDataPort = port[i];
+            session.bDataPackets = n;
+            session.bDataUdp = udp[i];
+            session.bDataPort = port[i];
         }
         return n;
     }

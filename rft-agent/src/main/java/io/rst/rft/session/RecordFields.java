@@ -22,23 +22,23 @@ final class RecordFields {
         return seconds.movePointRight(6).setScale(0, java.math.RoundingMode.HALF_UP).longValue();
     }
 
-    static Integer parseHex32(final String s) {
-        if (s.length() != 10 || !s.startsWith("0x")) {
+    static Integer parseHex32(final String text) {
+        if (text.length() != 10 || !text.startsWith("0x")) {
             return null;
         }
         try {
-            return Integer.parseUnsignedInt(s, 2, 10, 16);
+            return Integer.parseUnsignedInt(text, 2, 10, 16);
         } catch (NumberFormatException e) {
             return null;
         }
     }
 
-    static Long parseHex64(final String s) {
-        if (s.length() != 18 || !s.startsWith("0x")) {
+    static Long parseHex64(final String text) {
+        if (text.length() != 18 || !text.startsWith("0x")) {
             return null;
         }
         try {
-            return Long.parseUnsignedLong(s, 2, 18, 16);
+            return Long.parseUnsignedLong(text, 2, 18, 16);
         } catch (NumberFormatException e) {
             return null;
         }
@@ -82,11 +82,11 @@ final class RecordFields {
         return new long[] {be(b, 0, 8), be(b, 8, 8)};
     }
 
-    private static long be(final byte[] b, final int off, final int n) {
-        long v = 0;
-        for (int i = 0; i < n; i++) {
-            v = v << 8 | b[off + i] & 0xff;
+    private static long be(final byte[] bytes, final int off, final int count) {
+        long value = 0;
+        for (int i = 0; i < count; i++) {
+            value = value << 8 | bytes[off + i] & 0xff;
         }
-        return v;
+        return value;
     }
 }

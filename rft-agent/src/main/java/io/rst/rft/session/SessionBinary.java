@@ -58,37 +58,37 @@ public final class SessionBinary {
         return Arrays.copyOf(buf, len);
     }
 
-    /** Encodes {@code s}, its ports named by {@code ports}. */
-    void encode(final Session s, final PortNames ports) {
+    /** Encodes {@code session}, its ports named by {@code ports}. */
+    void encode(final Session session, final PortNames ports) {
         len = 0;
         portCount = 0;
-        ensure(128 + 8 * s.msgCount);
+        ensure(128 + 8 * session.msgCount);
         u8(FORMAT);
-        u8(s.ipVersion);
-        u16(s.flags & PERSISTED_FLAGS);
-        address(s.ipVersion, s.aHi, s.aLo);
-        address(s.ipVersion, s.bHi, s.bLo);
-        u32(s.aCid);
-        u32(s.bCid);
-        u32(s.aQpn);
-        u32(s.bQpn);
-        u64(s.serviceId);
-        u16(s.ipCmSrcPort);
-        u16(s.aUdpPort);
-        u16(s.bUdpPort);
-        u8(s.state);
-        u16(s.rejectReason);
-        u64(s.firstSeen);
-        u64(s.lastSeen);
-        u16(s.dropped);
-        u32(s.aDataPackets);
-        u16(s.aDataUdp);
-        u8(portRef(s.aDataPort & 0xffff));
-        u32(s.bDataPackets);
-        u16(s.bDataUdp);
-        u8(portRef(s.bDataPort & 0xffff));
-        for (int i = 0; i < s.msgCount; i++) {
-            portRef((int) (s.msgs[i] >>> 5 & 0xffff));
+        u8(session.ipVersion);
+        u16(session.flags & PERSISTED_FLAGS);
+        address(session.ipVersion, session.aHi, session.aLo);
+        address(session.ipVersion, session.bHi, session.bLo);
+        u32(session.aCid);
+        u32(session.bCid);
+        u32(session.aQpn);
+        u32(session.bQpn);
+        u64(session.serviceId);
+        u16(session.ipCmSrcPort);
+        u16(session.aUdpPort);
+        u16(session.bUdpPort);
+        u8(session.state);
+        u16(session.rejectReason);
+        u64(session.firstSeen);
+        u64(session.lastSeen);
+        u16(session.dropped);
+        u32(session.aDataPackets);
+        u16(session.aDataUdp);
+        u8(portRef(session.aDataPort & 0xffff));
+        u32(session.bDataPackets);
+        u16(session.bDataUdp);
+        u8(portRef(session.bDataPort & 0xffff));
+        for (int i = 0; i < session.msgCount; i++) {
+            portRef((int) (session.msgs[i] >>> 5 & 0xffff));
         }
         u8(portCount);
         for (int i = 0; i < portCount; i++) {
@@ -99,10 +99,10 @@ public final class SessionBinary {
             System.arraycopy(name, 0, buf, len, n);
             len += n;
         }
-        ensure(2 + 8 * s.msgCount);
-        u16(s.msgCount);
-        for (int i = 0; i < s.msgCount; i++) {
-            final long w = s.msgs[i];
+        ensure(2 + 8 * session.msgCount);
+        u16(session.msgCount);
+        for (int i = 0; i < session.msgCount; i++) {
+            final long w = session.msgs[i];
             final int port = portRef((int) (w >>> 5 & 0xffff));
             u64(w & ~(0xffffL << 5) | (long) port << 5);
         }
@@ -113,12 +113,12 @@ public final class SessionBinary {
         if (id >= names.length) {
             names = Arrays.copyOf(names, Math.max(names.length * 2, id + 1));
         }
-        byte[] b = names[id];
-        if (b == null) {
-            b = ports.name(id).getBytes(StandardCharsets.UTF_8);
-            names[id] = b;
+        byte[] bytes = names[id];
+        if (bytes == null) {
+            bytes = ports.name(id).getBytes(StandardCharsets.UTF_8);
+            names[id] = bytes;
         }
-        return b;
+        return bytes;
     }
 
     /** The record's reference to the table's port {@code id}: its place among the names + 1, 0 unknown. */
@@ -142,8 +142,8 @@ public final class SessionBinary {
      * A session outside any table, as a record describes it, its ports numbered by {@code ports};
      * null when the record is not one this class writes (too short, another format, bad values).
      */
-    static Session decode(final byte[] b, final int off, final int length, final PortNames ports) {
-        final Reader r = new Reader(b, off, off + length);
+    static Session decode(final byte[] record, final int off, final int length, final PortNames ports) {
+        final Reader r = new Reader(record, off, off + length);
         try {
             if (r.u8() != FORMAT) {
                 return null;
@@ -236,60 +236,60 @@ public final class SessionBinary {
         }
     }
 
-    private void u8(final int v) {
-        buf[len++] = (byte) v;
+    private void u8(final int value) {
+        buf[len++] = (byte) value;
     }
 
-    private void u16(final int v) {
-        buf[len++] = (byte) (v >>> 8);
-        buf[len++] = (byte) v;
+    private void u16(final int value) {
+        buf[len++] = (byte) (value >>> 8);
+        buf[len++] = (byte) value;
     }
 
-    private void u32(final int v) {
-        buf[len++] = (byte) (v >>> 24);
-        buf[len++] = (byte) (v >>> 16);
-        buf[len++] = (byte) (v >>> 8);
-        buf[len++] = (byte) v;
+    private void u32(final int value) {
+        buf[len++] = (byte) (value >>> 24);
+        buf[len++] = (byte) (value >>> 16);
+        buf[len++] = (byte) (value >>> 8);
+        buf[len++] = (byte) value;
     }
 
-    private void u64(final long v) {
-        u32((int) (v >>> 32));
-        u32((int) v);
+    private void u64(final long value) {
+        u32((int) (value >>> 32));
+        u32((int) value);
     }
 
     private static final class Reader {
-        private final byte[] b;
+        private final byte[] data;
         private final int end;
         private int pos;
 
-        Reader(final byte[] b, final int off, final int end) {
-            this.b = b;
+        Reader(final byte[] data, final int off, final int end) {
+            this.data = data;
             this.pos = off;
             this.end = end;
         }
 
-        private void need(final int n) {
-            if (pos + n > end) {
+        private void need(final int count) {
+            if (pos + count > end) {
                 throw new IndexOutOfBoundsException("record cut short");
             }
         }
 
         int u8() {
             need(1);
-            return b[pos++] & 0xff;
+            return data[pos++] & 0xff;
         }
 
         int u16() {
             need(2);
-            final int v = (b[pos] & 0xff) << 8 | b[pos + 1] & 0xff;
+            final int v = (data[pos] & 0xff) << 8 | data[pos + 1] & 0xff;
             pos += 2;
             return v;
         }
 
         int u32() {
             need(4);
-            final int v = (b[pos] & 0xff) << 24 | (b[pos + 1] & 0xff) << 16 | (b[pos + 2] & 0xff) << 8
-                | b[pos + 3] & 0xff;
+            final int v = (data[pos] & 0xff) << 24 | (data[pos + 1] & 0xff) << 16 | (data[pos + 2] & 0xff) << 8
+                | data[pos + 3] & 0xff;
             pos += 4;
             return v;
         }
@@ -298,10 +298,10 @@ public final class SessionBinary {
             return (long) u32() << 32 | u32() & 0xffffffffL;
         }
 
-        byte[] bytes(final int n) {
-            need(n);
-            final byte[] out = Arrays.copyOfRange(b, pos, pos + n);
-            pos += n;
+        byte[] bytes(final int count) {
+            need(count);
+            final byte[] out = Arrays.copyOfRange(data, pos, pos + count);
+            pos += count;
             return out;
         }
 

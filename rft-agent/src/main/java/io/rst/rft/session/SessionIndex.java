@@ -64,31 +64,31 @@ final class SessionIndex {
         return null;
     }
 
-    void add(final Session s, final int h) {
+    void add(final Session session, final int hash) {
         if ((indexUsed + 1) * 4 > hashes.length * 3) {
             rehash(hashes.length * 2);
         }
         final int mask = hashes.length - 1;
-        int i = h & mask;
-        while (slots[i] != null) {
-            i = i + 1 & mask;
+        int slot = hash & mask;
+        while (slots[slot] != null) {
+            slot = slot + 1 & mask;
         }
-        slots[i] = s;
-        hashes[i] = h;
+        slots[slot] = session;
+        hashes[slot] = hash;
         indexUsed++;
     }
 
-    void remove(final Session s, final int h) {
+    void remove(final Session session, final int hash) {
         final int mask = hashes.length - 1;
-        int i = h & mask;
-        while (slots[i] != null && (slots[i] != s || hashes[i] != h)) {
-            i = i + 1 & mask;
+        int slot = hash & mask;
+        while (slots[slot] != null && (slots[slot] != session || hashes[slot] != hash)) {
+            slot = slot + 1 & mask;
         }
-        if (slots[i] == null) {
+        if (slots[slot] == null) {
             return;
         }
         // backward-shift deletion keeps every probe chain unbroken without tombstones
-        int hole = i;
+        int hole = slot;
         for (int j = hole + 1 & mask; slots[j] != null; j = j + 1 & mask) {
             final int ideal = hashes[j] & mask;
             if ((j - ideal & mask) >= (j - hole & mask)) {
@@ -113,20 +113,20 @@ final class SessionIndex {
         final int mask = capacity - 1;
         for (int k = 0; k < os.length; k++) {
             if (os[k] != null) {
-                int i = oh[k] & mask;
-                while (slots[i] != null) {
-                    i = i + 1 & mask;
+                int slot = oh[k] & mask;
+                while (slots[slot] != null) {
+                    slot = slot + 1 & mask;
                 }
-                slots[i] = os[k];
-                hashes[i] = oh[k];
+                slots[slot] = os[k];
+                hashes[slot] = oh[k];
             }
         }
     }
 
     static int hash(final long hi, final long lo, final int cid) {
-        long x = hi * 0x9E3779B97F4A7C15L ^ lo;
-        x = (x ^ (x >>> 29)) * 0xBF58476D1CE4E5B9L ^ cid;
-        x = (x ^ (x >>> 32)) * 0x94D049BB133111EBL;
-        return (int) (x ^ (x >>> 31));
+        long mix = hi * 0x9E3779B97F4A7C15L ^ lo;
+        mix = (mix ^ (mix >>> 29)) * 0xBF58476D1CE4E5B9L ^ cid;
+        mix = (mix ^ (mix >>> 32)) * 0x94D049BB133111EBL;
+        return (int) (mix ^ (mix >>> 31));
     }
 }

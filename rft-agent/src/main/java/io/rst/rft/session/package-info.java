@@ -25,7 +25,7 @@
  *                                                         \--late DREP--> CLOSED
  * </pre>
  *
- * CM retries the way the CM protocol does: a REQ or DREQ without answer is sent again up to the
+ * <p>CM retries the way the CM protocol does: a REQ or DREQ without answer is sent again up to the
  * REQ's max CM retries, each time after its CM response timeout, so a session times out only when
  * every retry's wait has passed. The REQ's deadline is its time + (retries left + 1) * 4.096 us *
  * 2^(remote CM response timeout) (each step at least the configured floor); a REQ retry seen

@@ -91,11 +91,11 @@ public final class TlsFiles {
     }
 
     private static String mode(final Set<PosixFilePermission> perms) {
-        int m = 0;
+        int bits = 0;
         for (PosixFilePermission p : perms) {
-            m |= 1 << (8 - p.ordinal());
+            bits |= 1 << (8 - p.ordinal());
         }
-        return String.format("%04o", m);
+        return String.format("%04o", bits);
     }
 
     /** The certificates of a PEM file, in order (a chain: the leaf first). */
@@ -169,9 +169,9 @@ public final class TlsFiles {
         try {
             final KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
-            int i = 0;
+            int index = 0;
             for (X509Certificate c : certificates(caFile)) {
-                ks.setCertificateEntry("ca" + i++, c);
+                ks.setCertificateEntry("ca" + index++, c);
             }
             final TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(ks);
@@ -225,10 +225,10 @@ public final class TlsFiles {
     }
 
     /** A fingerprint as written by an operator (colons or not, any case) in the form of {@link #fingerprint}. */
-    public static String normalizeFingerprint(final String s) {
-        final String hex = s.strip().replace(":", "").toLowerCase(java.util.Locale.ROOT);
+    public static String normalizeFingerprint(final String written) {
+        final String hex = written.strip().replace(":", "").toLowerCase(java.util.Locale.ROOT);
         if (!hex.matches("[0-9a-f]{64}")) {
-            throw new IllegalArgumentException("not a SHA-256 fingerprint: " + s);
+            throw new IllegalArgumentException("not a SHA-256 fingerprint: " + written);
         }
         return HexFormat.ofDelimiter(":").formatHex(HexFormat.of().parseHex(hex));
     }

@@ -1,5 +1,9 @@
 /*
  * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
  */
 package io.rst.yang.time;
 
@@ -41,7 +45,6 @@ public final class Times {
             return null;
         }
         final long days = Math.floorDiv(epochMicros, MICROS_PER_DAY);
-        long ofDay = Math.floorMod(epochMicros, MICROS_PER_DAY);
         final byte[] out = new byte[LENGTH];
         // civil date from days since 1970-01-01 (proleptic Gregorian, H. Hinnant's algorithm)
         final long z = days + 719_468;
@@ -59,6 +62,7 @@ public final class Times {
         out[7] = '-';
         digits(out, 8, day, 2);
         out[10] = 'T';
+        long ofDay = Math.floorMod(epochMicros, MICROS_PER_DAY);
         final int micros = (int) (ofDay % 1_000_000);
         ofDay /= 1_000_000;
         digits(out, 11, (int) (ofDay / 3600), 2);
@@ -98,34 +102,34 @@ public final class Times {
             || minute < 0 || minute > 59 || second < 0 || second > 60) {
             return INVALID;
         }
-        int i = 19;
+        int pos = 19;
         long fraction = 0;
-        if (text.charAt(i) == '.') {
-            i++;
-            final int start = i;
-            while (i < n && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
-                if (i - start < 6) {
-                    fraction = fraction * 10 + text.charAt(i) - '0';
+        if (text.charAt(pos) == '.') {
+            pos++;
+            final int start = pos;
+            while (pos < n && text.charAt(pos) >= '0' && text.charAt(pos) <= '9') {
+                if (pos - start < 6) {
+                    fraction = fraction * 10 + text.charAt(pos) - '0';
                 }
-                i++;
+                pos++;
             }
-            if (i == start) {
+            if (pos == start) {
                 return INVALID;
             }
-            for (int k = i - start; k < 6; k++) {
+            for (int k = pos - start; k < 6; k++) {
                 fraction *= 10;
             }
         }
-        if (i >= n) {
+        if (pos >= n) {
             return INVALID;
         }
         final long offsetSeconds;
-        final char zone = text.charAt(i);
-        if ((zone | 0x20) == 'z' && i + 1 == n) {
+        final char zone = text.charAt(pos);
+        if ((zone | 0x20) == 'z' && pos + 1 == n) {
             offsetSeconds = 0;
-        } else if ((zone == '+' || zone == '-') && i + 6 == n && text.charAt(i + 3) == ':') {
-            final int oh = number(text, i + 1, 2);
-            final int om = number(text, i + 4, 2);
+        } else if ((zone == '+' || zone == '-') && pos + 6 == n && text.charAt(pos + 3) == ':') {
+            final int oh = number(text, pos + 1, 2);
+            final int om = number(text, pos + 4, 2);
             if (oh < 0 || oh > 23 || om < 0 || om > 59) {
                 return INVALID;
             }
@@ -171,10 +175,10 @@ public final class Times {
     }
 
     private static void digits(final byte[] out, final int at, final int value, final int count) {
-        int v = value;
+        int rest = value;
         for (int i = at + count - 1; i >= at; i--) {
-            out[i] = (byte) ('0' + v % 10);
-            v /= 10;
+            out[i] = (byte) ('0' + rest % 10);
+            rest /= 10;
         }
     }
 }
