@@ -135,7 +135,8 @@ public final class Agent implements AutoCloseable {
         restored = restore();
         restoredSessions = processor.sessionHandles().length;
         capture = new CaptureGroup(sources());
-        decode = new DecodeLoop(capture, processor, options.eventHoldMs());
+        // a replay ages its sessions on the file's clock
+        decode = new DecodeLoop(capture, processor, options.eventHoldMs(), !options.replays().isEmpty());
         persister = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, "persister");
             t.setDaemon(true);

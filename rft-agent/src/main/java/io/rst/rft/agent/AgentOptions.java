@@ -45,12 +45,18 @@ import java.util.Map;
  * @param eventHoldMs how long a session's changes are gathered into one event at most: the
  *        changes of every session within that time (a set-up's REQ, REP, RTU and first data
  *        packets, a tear-down's DREQ and DREP) become one event each, with the final state
+ * @param maxFlows with {@code dataSample}: the most data flows learnt from sampled packets that no
+ *        CM session claims (one-way flows, two per paired session); beyond, the least recently seen
+ *        is evicted
+ * @param dataIdleSeconds a data-learned session is IDLE after this long without a sampled packet,
+ *        and removed after the retention
+ * @param dataReportMs a data-learned session's changes become an event at most once in this time
  */
 public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Path tokenFile, Path stateDir,
         boolean allRoce, int udpPort, int maxSessions, long retentionSeconds, int retainEvents, long retainBytes,
         Map<String, Path> replays,
         String agentId, int queueFrames, int bufferBytes, int flushMs, long walBytes, Tls tls, boolean plainHttp,
-        int dataSample, int eventHoldMs) {
+        int dataSample, int eventHoldMs, int maxFlows, int dataIdleSeconds, int dataReportMs) {
 
     /**
      * The API's TLS files (PEM).
@@ -73,6 +79,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                          [--retain-events N] [--retain-mb N] [--replay [PORT=]FILE]... [--agent-id NAME]
                          [--queue-frames N] [--buffer-mb N] [--flush-ms N] [--wal-mb N]
                          [--tls-cert F --tls-key F [--tls-client-ca F] | --plain-http] [--data-sample N]
+                         [--max-flows N] [--data-idle S] [--data-report-ms N]
           --interface IF     capture inbound on IF (repeatable); default: every up non-loopback interface
           --listen HOST:PORT API address (default 0.0.0.0:4791)
           --token-file F     file holding the bearer token (default: STATE_DIR/agent.token, generated)
@@ -97,7 +104,14 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --plain-http       serve plain HTTP (unencrypted: the token and the sessions in clear)
           --data-sample N    sample data packets too, 1 in N (a power of two; 1: all; default 0:
                              none): each session then says on which port and from which UDP
-                             source port its data enters, for its data path
+                             source port its data enters, for its data path; data of QPs no CM
+                             session announced makes sessions too (NCCL, perftest, UCX): RC flows
+                             paired by the PSNs of their answers, UC/UD and unpaired RC one-way
+          --max-flows N      data flows learnt at most (default 1000000; ~200 bytes of heap each)
+          --data-idle S      a data-learned session is IDLE after S seconds without a sampled
+                             packet (default 30), then removed after the retention
+          --data-report-ms N a data-learned session's changes make an event at most once in N
+                             ms (default 5000)
           --event-hold-ms N  a session's changes within N ms become one event with its final
                              state (default 50; 0: one event per decode batch)
           -h, --help         this text
@@ -135,6 +149,15 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         }
         if (dataSample < 0 || dataSample > 1 << 24 || Integer.bitCount(dataSample) > 1) {
             throw new IllegalArgumentException("--data-sample must be 0 or a power of two up to 2^24, got " + dataSample);
+        }
+        if (maxFlows < 16) {
+            throw new IllegalArgumentException("--max-flows must be at least 16, got " + maxFlows);
+        }
+        if (dataIdleSeconds < 1 || dataIdleSeconds > 86_400) {
+            throw new IllegalArgumentException("--data-idle out of range (1 to 86400): " + dataIdleSeconds);
+        }
+        if (dataReportMs < 0 || dataReportMs > 3_600_000) {
+            throw new IllegalArgumentException("--data-report-ms out of range (0 to 3600000): " + dataReportMs);
         }
         if (tls != null && plainHttp) {
             throw new IllegalArgumentException("--plain-http and --tls-cert contradict each other");
@@ -187,6 +210,9 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         Path tlsClientCa = null;
         boolean plainHttp = false;
         int eventHoldMs = 50;
+        int maxFlows = 1_000_000;
+        int dataIdle = 30;
+        int dataReportMs = 5000;
         for (int i = 0; i < args.size(); i++) {
             final String a = args.get(i);
             switch (a) {
@@ -195,7 +221,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                 case "--interface", "--listen", "--token-file", "--state-dir", "--udp-port", "--max-sessions",
                     "--retention", "--retain-events", "--retain-mb", "--replay", "--agent-id", "--queue-frames", "--buffer-mb",
                     "--flush-ms", "--wal-mb", "--tls-cert", "--tls-key", "--tls-client-ca", "--data-sample",
-                    "--event-hold-ms" -> {
+                    "--event-hold-ms", "--max-flows", "--data-idle", "--data-report-ms" -> {
                     if (i + 1 >= args.size()) {
                         throw new IllegalArgumentException(a + " needs a value");
                     }
@@ -227,6 +253,9 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                         case "--tls-client-ca" -> tlsClientCa = Path.of(v);
                         case "--data-sample" -> dataSample = parseInt(a, v);
                         case "--event-hold-ms" -> eventHoldMs = parseInt(a, v);
+                        case "--max-flows" -> maxFlows = parseInt(a, v);
+                        case "--data-idle" -> dataIdle = parseInt(a, v);
+                        case "--data-report-ms" -> dataReportMs = parseInt(a, v);
                         default -> throw new IllegalStateException(a);
                     }
                 }
@@ -259,7 +288,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         return new AgentOptions(ifs, listen, tokenFile, stateDir, allRoce, udpPort, maxSessions, retention,
             retainEvents, (long) retainMb << 20, Map.copyOf(replay), agentId, queueFrames, bufferMb << 20,
             flushMs, (long) walMb << 20, tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsClientCa), plainHttp,
-            dataSample, eventHoldMs);
+            dataSample, eventHoldMs, maxFlows, dataIdle, dataReportMs);
     }
 
     static InetSocketAddress parseListen(final String v) {

@@ -16,6 +16,7 @@ import io.rst.rft.decode.CmMessage;
 import io.rst.rft.decode.DecodeResult;
 import io.rst.rft.decode.FrameDecoder;
 import io.rst.rft.decode.JsonBytes;
+import io.rst.rft.session.DataConfig;
 import io.rst.rft.session.SessionConfig;
 import io.rst.rft.session.SessionRecord;
 import io.rst.rft.session.SessionTable;
@@ -53,7 +54,8 @@ final class CmFrameProcessor implements FrameProcessor {
         table.trackChanges();
         dataMask = options.dataSample() > 0 ? options.dataSample() - 1 : -1;
         if (dataMask >= 0) {
-            table.trackData();
+            table.trackData(new DataConfig(options.maxFlows(), options.dataIdleSeconds() * 1_000_000L,
+                options.dataReportMs() * 1000L));
         }
         toEvents = j -> events.onSessionJson(j, table.lastBinary(), lastMicros);
     }
@@ -177,6 +179,14 @@ final class CmFrameProcessor implements FrameProcessor {
             counters.put("data_sample", dataMask + 1);
             counters.put("data_matched", table.dataMatched());
             counters.put("data_unmatched", table.dataUnmatched());
+            counters.put("data_flows", table.dataFlows());
+            counters.put("data_sessions", table.dataSessions());
+            counters.put("data_one_way", table.dataOneWay());
+            counters.put("data_flows_evicted", table.dataFlowsEvicted());
+            counters.put("data_pair_ambiguous", table.dataPairAmbiguous());
+            counters.put("data_bth_rejected", table.dataBthRejected());
+            counters.put("data_untracked", table.dataUntracked());
+            counters.put("data_expired", table.dataExpired());
         }
     }
 }

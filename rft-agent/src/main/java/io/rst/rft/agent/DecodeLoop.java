@@ -39,6 +39,10 @@ final class DecodeLoop implements FrameSink {
     private volatile Thread thread;
     private long frameCount;
     private final long holdNanos;
+    /** Expiry runs on the capture's clock (replayed files) rather than the wall clock. */
+    private final boolean captureClock;
+    /** The latest capture time handed to the processor, microseconds; MIN_VALUE before the first frame. */
+    private long captureMicros = Long.MIN_VALUE;
 
     /**
      * A loop whose session changes become events at most {@code holdMillis} after the first of
@@ -47,6 +51,18 @@ final class DecodeLoop implements FrameSink {
      * every client that applies them. 0: each batch's changes at the batch's end.
      */
     DecodeLoop(final CaptureGroup capture, final FrameProcessor processor, final int holdMillis) {
+        this(capture, processor, holdMillis, false);
+    }
+
+    /**
+     * The same, and with {@code captureClock} sessions age on the capture's clock (the latest frame's
+     * time) instead of the wall clock: a replayed file recorded an hour ago would otherwise see
+     * every finished session past its retention, and every waiting one past its deadline, as soon
+     * as it is read. Before its first frame, and after its last, a replay's time stands still.
+     */
+    DecodeLoop(final CaptureGroup capture, final FrameProcessor processor, final int holdMillis,
+            final boolean captureClock) {
+        this.captureClock = captureClock;
         this.capture = capture;
         this.processor = processor;
         this.holdNanos = holdMillis * 1_000_000L;
@@ -187,8 +203,17 @@ final class DecodeLoop implements FrameSink {
     }
 
     private void tick() {
+        final long now;
+        if (captureClock) {
+            if (captureMicros == Long.MIN_VALUE) {
+                return;
+            }
+            now = captureMicros;
+        } else {
+            now = System.currentTimeMillis() * 1000L;
+        }
         try {
-            processor.expire(System.currentTimeMillis() * 1000L);
+            processor.expire(now);
         } catch (RuntimeException e) {
             LOG.error("session expiry failed", e);
         }
@@ -204,6 +229,9 @@ final class DecodeLoop implements FrameSink {
     public void onFrame(final byte[] buf, final int off, final int len, final long tsMicros, final int ifIndex) {
         frameCount++;
         frames.lazySet(frameCount);
+        if (tsMicros > captureMicros) {
+            captureMicros = tsMicros;
+        }
         try {
             processor.onFrame(buf, off, len, tsMicros, portNames[ifIndex]);
         } catch (RuntimeException e) {

@@ -15,6 +15,7 @@ import io.rst.rft.pcap.CaptureFileReader;
 import io.rst.rft.pcap.CmTrafficGenerator;
 import io.rst.rft.pcap.NotACaptureException;
 import io.rst.rft.pcap.PacketHandler;
+import io.rst.rft.session.DataConfig;
 import io.rst.rft.session.SessionConfig;
 import io.rst.rft.session.SessionRecord;
 import io.rst.rft.session.SessionTable;
@@ -87,6 +88,12 @@ final class FileCommands {
         // a file is judged as a whole: nothing ages out, the table holds what the file holds
         final SessionTable table = new SessionTable(new SessionConfig(Integer.MAX_VALUE, Long.MAX_VALUE, 0L, 256),
             null);
+        // data packets whose PSN has none of these bits set are sampled (as an agent's kernel
+        // filter does); -1: none
+        final int dataMask = p.dataSample > 0 ? p.dataSample - 1 : -1;
+        if (dataMask >= 0) {
+            table.trackData(new DataConfig(MAX_FLOWS, DataConfig.DEFAULT.idleMicros(), 0L));
+        }
         final long[] last = {Long.MIN_VALUE};
         final OutputStream os = new AsyncBlockOutput(out);
         return runFile("sessions", p.file, err, counts, reader -> {
@@ -97,6 +104,8 @@ final class FileCommands {
                 counts[r.ordinal()]++;
                 if (r == DecodeResult.CM_MAD) {
                     table.accept(m, reader.interfaceName(ifId));
+                } else if (r == DecodeResult.ROCE_DATA && dataMask >= 0 && (m.bthPsn() & dataMask) == 0) {
+                    table.acceptData(m, reader.interfaceName(ifId));
                 }
             };
             reader.readAll(h);
@@ -114,8 +123,14 @@ final class FileCommands {
             });
             drain(json, os);
             os.close();
-        });
+        }, () -> dataMask < 0 || table.dataFlows() == 0 ? ""
+            : "; data-learned: " + table.dataSessions() + " sessions, " + table.dataOneWay() + " one-way flows"
+                + (table.dataBthRejected() > 0 ? ", " + table.dataBthRejected() + " data packets rejected" : "")
+                + (table.dataPairAmbiguous() > 0 ? ", " + table.dataPairAmbiguous() + " ambiguous answers" : ""));
     }
+
+    /** Data flows a file's {@code sessions} holds at most (the agent's default). */
+    private static final int MAX_FLOWS = DataConfig.DEFAULT.maxFlows();
 
     static final String DECODE_USAGE = """
         usage: rst decode [--port UDP_PORT] FILE.pcap|FILE.pcapng
@@ -125,11 +140,15 @@ final class FileCommands {
           Exit status: 0 done, 1 the file is missing, unreadable or not a capture, 2 bad usage.""";
 
     static final String SESSIONS_USAGE = """
-        usage: rst sessions [--port UDP_PORT] FILE.pcap|FILE.pcapng
+        usage: rst sessions [--port UDP_PORT] [--data-sample N] FILE.pcap|FILE.pcapng
           One JSON object per line on stdout for every RDMA session in the file, as it stands after
           the file's last packet (time-outs are judged at that packet's time), and one summary line
-          on stderr.
+          on stderr. Sessions set up with CM, and those learnt from data packets (learned_from
+          "data"): RC QP pairs paired by the PSNs of their answers, and one-way flows (UC, UD, RC
+          whose other direction is not in the file).
           --port UDP_PORT   the RoCEv2 UDP port (default 4791)
+          --data-sample N   use the data packets whose PSN is a multiple of N, as an agent with
+                            --data-sample N would (a power of two; default 1: all; 0: none)
           Exit status: 0 done, 1 the file is missing, unreadable or not a capture, 2 bad usage.""";
 
     static final String GEN_USAGE = """
@@ -268,6 +287,11 @@ final class FileCommands {
 
     private static int runFile(final String cmd, final String file, final PrintStream err, final long[] counts,
             final Body body) {
+        return runFile(cmd, file, err, counts, body, () -> "");
+    }
+
+    private static int runFile(final String cmd, final String file, final PrintStream err, final long[] counts,
+            final Body body, final java.util.function.Supplier<String> more) {
         final Path path = Path.of(file);
         if (Files.isDirectory(path)) {
             err.println("rst " + cmd + ": " + file + ": is a directory, not a capture file");
@@ -275,7 +299,7 @@ final class FileCommands {
         }
         try (CaptureFileReader reader = CaptureFileReader.open(path)) {
             body.run(reader);
-            err.println(summary(cmd, file, reader, counts));
+            err.println(summary(cmd, file, reader, counts) + more.get());
             return 0;
         } catch (NoSuchFileException e) {
             err.println("rst " + cmd + ": " + file + ": no such file");
@@ -326,12 +350,13 @@ final class FileCommands {
         }
     }
 
-    private record Parsed(String file, int port) {
+    private record Parsed(String file, int port, int dataSample) {
     }
 
     private static Parsed parse(final String cmd, final String[] args, final PrintStream err) {
         String file = null;
         int port = FrameDecoder.ROCEV2_PORT;
+        int dataSample = 1;
         try {
             for (int i = 0; i < args.length; i++) {
                 final String a = args[i];
@@ -340,6 +365,14 @@ final class FileCommands {
                         throw new IllegalArgumentException("--port needs a value");
                     }
                     port = number(a, args[++i], 0, 0xffff);
+                } else if ("--data-sample".equals(a) && "sessions".equals(cmd)) {
+                    if (i + 1 >= args.length) {
+                        throw new IllegalArgumentException("--data-sample needs a value");
+                    }
+                    dataSample = number(a, args[++i], 0, 1 << 24);
+                    if (Integer.bitCount(dataSample) > 1) {
+                        throw new IllegalArgumentException("--data-sample wants 0 or a power of two, got " + dataSample);
+                    }
                 } else if (a.startsWith("-") && a.length() > 1) {
                     throw new IllegalArgumentException("unknown option '" + a + "'");
                 } else if (file != null) {
@@ -355,6 +388,6 @@ final class FileCommands {
             err.println("rst " + cmd + ": " + e.getMessage() + Main.seeHelp(cmd));
             return null;
         }
-        return new Parsed(file, port);
+        return new Parsed(file, port, dataSample);
     }
 }

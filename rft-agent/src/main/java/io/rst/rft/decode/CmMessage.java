@@ -37,6 +37,8 @@ public final class CmMessage {
     int bthPsn;
     int pkey;
     int dethSrcQp;
+    /** RETH DMA length of an RC RDMA READ request (opcode 0x0C), -1 when not one or not captured. */
+    long rethDmaLength = -1;
     // MAD common header
     int madClassVersion;
     int method;
@@ -57,6 +59,7 @@ public final class CmMessage {
     int serviceTimeout;
     int remoteCmResponseTimeout;
     int localCmResponseTimeout;
+    int primaryLocalAckTimeout;
     int maxCmRetries;
     int requestId;
     int sidrStatus;
@@ -83,6 +86,7 @@ public final class CmMessage {
         serviceTimeout = 0;
         remoteCmResponseTimeout = 0;
         localCmResponseTimeout = 0;
+        primaryLocalAckTimeout = 0;
         maxCmRetries = 0;
         requestId = 0;
         sidrStatus = 0;
@@ -110,6 +114,7 @@ public final class CmMessage {
         bthPsn = other.bthPsn;
         pkey = other.pkey;
         dethSrcQp = other.dethSrcQp;
+        rethDmaLength = other.rethDmaLength;
         madClassVersion = other.madClassVersion;
         method = other.method;
         status = other.status;
@@ -128,6 +133,7 @@ public final class CmMessage {
         serviceTimeout = other.serviceTimeout;
         remoteCmResponseTimeout = other.remoteCmResponseTimeout;
         localCmResponseTimeout = other.localCmResponseTimeout;
+        primaryLocalAckTimeout = other.primaryLocalAckTimeout;
         maxCmRetries = other.maxCmRetries;
         requestId = other.requestId;
         sidrStatus = other.sidrStatus;
@@ -268,6 +274,14 @@ public final class CmMessage {
         return dethSrcQp;
     }
 
+    /**
+     * The DMA length of an RC RDMA READ request's RETH (unsigned 32 bits), or -1 when the packet is
+     * not a READ request or its RETH was not captured.
+     */
+    public long rethDmaLength() {
+        return rethDmaLength;
+    }
+
     // ---- MAD ----
 
     /** The CM message type, or null when the view holds a data packet. */
@@ -354,6 +368,15 @@ public final class CmMessage {
     /** REQ local CM response timeout (5 bits). */
     public int localCmResponseTimeout() {
         return localCmResponseTimeout;
+    }
+
+    /**
+     * REQ primary local ACK timeout (5 bits): 4.096 us * 2^value, the QP's transport timer, which
+     * the requester's CM sets from the path's packet life time (Linux: packet life time + 1 when the
+     * CA's ACK delay is smaller), so 4.096 us * 2^value bounds twice the packet life time.
+     */
+    public int primaryLocalAckTimeout() {
+        return primaryLocalAckTimeout;
     }
 
     /** REQ max CM retries (4 bits). */

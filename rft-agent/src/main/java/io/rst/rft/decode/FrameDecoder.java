@@ -43,6 +43,10 @@ public final class FrameDecoder {
     private static final int MAD_HEADER_LEN = 24;
     private static final int OPCODE_UD_SEND_ONLY = 0x64;
     private static final int MGMT_CLASS_CM = 0x07;
+    /** Where a REQ's primary local ACK timeout (5 high bits) is in its MAD data. */
+    private static final int REQ_PRIMARY_LOCAL_ACK_TIMEOUT = 95;
+    private static final int OPCODE_RC_READ_REQUEST = 0x0c;
+    private static final int RETH_LEN = 16;
     /** Where the IP CM private data starts in a REQ's MAD data (after the alternate path). */
     private static final int REQ_PRIVATE_DATA = 140;
 
@@ -279,7 +283,12 @@ public final class FrameDecoder {
         out.bthDestQp = u24(b, q + 5);
         out.bthPsn = u24(b, q + 9);
         out.dethSrcQp = 0;
+        out.rethDmaLength = -1;
         if (opcode != OPCODE_UD_SEND_ONLY || out.bthDestQp != 1) {
+            if (opcode == OPCODE_RC_READ_REQUEST && q + BTH_LEN + RETH_LEN <= end) {
+                // RETH: virtual address(8) R_Key(4) DMA length(4)
+                out.rethDmaLength = i32(b, q + BTH_LEN + 12) & 0xffffffffL;
+            }
             return DecodeResult.ROCE_DATA;
         }
         // QP1 UD SEND: DETH, then a MAD of 256 bytes (then the 4-byte ICRC)
@@ -321,6 +330,7 @@ public final class FrameDecoder {
                 out.remoteCmResponseTimeout = (b[d + 43] & 0xff) >>> 3;
                 out.startingPsn = u24(b, d + 44);
                 out.localCmResponseTimeout = (b[d + 47] & 0xff) >>> 3;
+                out.primaryLocalAckTimeout = (b[d + REQ_PRIMARY_LOCAL_ACK_TIMEOUT] & 0xff) >>> 3;
                 out.maxCmRetries = (b[d + 51] & 0xff) >>> 4;
                 if (out.serviceId >>> 24 == 1L) {
                     final int pd = d + REQ_PRIVATE_DATA;

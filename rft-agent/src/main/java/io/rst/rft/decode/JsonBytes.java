@@ -182,6 +182,19 @@ public final class JsonBytes {
         }
     }
 
+    /** Appends {@code len} pre-encoded bytes of {@code b} from {@code off}. */
+    public JsonBytes raw(final byte[] b, final int off, final int len) {
+        ensure(len);
+        System.arraycopy(b, off, buf, this.len, len);
+        this.len += len;
+        return this;
+    }
+
+    /** Appends {@code length} bytes of another buffer from {@code off}. */
+    public JsonBytes append(final JsonBytes other, final int off, final int length) {
+        return raw(other.buf, off, length);
+    }
+
     /** Appends the bytes another buffer holds. */
     public JsonBytes append(final JsonBytes other) {
         ensure(other.len);

@@ -20,6 +20,7 @@
  * UDP        sport(2) dport=4791(2) length(2) csum(2)
  * BTH (12)   0 opcode | 1 SE M pad tver | 2 P_Key(2) | 4 F B rsvd | 5 dest QP(3) | 8 A rsvd | 9 PSN(3)
  * DETH (8)   0 Q_Key(4) | 4 rsvd | 5 src QP(3)                    (opcode 0x64 UD SEND only to QP 1)
+ * RETH (16)  0 virtual address(8) | 8 R_Key(4) | 12 DMA length(4)   (after the BTH of RC READ request 0x0C)
  * MAD (256)  0 base ver=1 | 1 class=07 (CM) | 2 class ver | 3 R/method | 4 status(2) | 6 class specific(2)
  *            8 transaction ID(8) | 16 attribute ID(2) | 18 rsvd(2) | 20 attribute modifier(4) | 24 data(232)
  * ICRC (4)   after the MAD
@@ -31,6 +32,9 @@
  *          36 local EECN(3) init depth | 40 remote EECN(3) | 43 remote CM resp timeout(5b) TST(2b) E2E(1b)
  *          44 starting PSN(3) | 47 local CM resp timeout(5b) retry(3b) | 48 P_Key(2) | 50 MTU(4b) RDC RNR(3b)
  *          51 max CM retries(4b) SRQ ext(3b) | 52 primary path(44) | 96 alternate path(44) | 140 private data(92)
+ *          primary path: 52 local LID(2) | 54 remote LID(2) | 56 local GID(16) | 72 remote GID(16)
+ *          88 flow label(20b) rsvd rate(6b) | 92 traffic class | 93 hop limit | 94 SL(4b) subnet local(1b)
+ *          95 local ACK timeout(5b)
  * REP      0 local CID | 4 remote CID | 8 local Q_Key | 12 local QPN(3) | 16 local EECN(3) | 20 starting PSN(3)
  *          24 resp res | 25 init depth | 26 target ACK delay... | 28 local CA GUID(8) | 36 private data(196)
  * RTU      0 local CID | 4 remote CID | 8 private data(224)                 DREP: the same layout

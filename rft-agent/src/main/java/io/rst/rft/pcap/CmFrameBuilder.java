@@ -39,6 +39,7 @@ public final class CmFrameBuilder {
     private int remoteCmTimeout = 20;
     private int localCmTimeout = 20;
     private int maxCmRetries = 15;
+    private int localAckTimeout;
     private boolean ipCm;
     private int ipCmVersion = 4;
     private int ipCmSrcPort;
@@ -144,6 +145,12 @@ public final class CmFrameBuilder {
         remoteCmTimeout = remote;
         localCmTimeout = local;
         maxCmRetries = retries;
+        return this;
+    }
+
+    /** REQ: the primary path's local ACK timeout exponent (5 bits; 0, the default, says nothing). */
+    public CmFrameBuilder localAckTimeout(final int value) {
+        localAckTimeout = value;
         return this;
     }
 
@@ -273,6 +280,7 @@ public final class CmFrameBuilder {
                     put16(b, d + 72 + 10, 0xffff);
                 }
                 b[d + 93] = 64;
+                b[d + 95] = (byte) ((localAckTimeout & 0x1f) << 3);
                 if (ipCm) {
                     final int pd = d + 140;
                     b[pd + 1] = (byte) (ipCmVersion << 4);

@@ -75,8 +75,13 @@ final class Session {
      */
     Session tprev;
     Session tnext;
-    /** Which timer list holds the session: 0 none, 1 waiting for an answer, 2 finished. */
-    byte timer;
+    /**
+     * Which timer list holds the session (low 2 bits: 0 none, 1 waiting for an answer, 2
+     * finished) and the REQ's primary local ACK timeout plus one (high 6 bits; 0: no REQ seen, or
+     * it said 0), which bounds twice the path's packet life time: one byte, within the object's
+     * padding budget.
+     */
+    private byte timerBits;
     short flags;
     short msgCount;
     short dropped;
@@ -114,6 +119,24 @@ final class Session {
      * retries that many times, each after its CM response timeout, before it gives up.
      */
     byte retries = (byte) (SessionTable.DEFAULT_MAX_CM_RETRIES << 4);
+
+    /** Which timer list holds the session: 0 none, 1 waiting for an answer, 2 finished. */
+    int timer() {
+        return timerBits & 3;
+    }
+
+    void timer(final int list) {
+        timerBits = (byte) (timerBits & ~3 | list & 3);
+    }
+
+    /** The REQ's primary local ACK timeout exponent plus one, 0 when not known. */
+    int ackTimeoutPlusOne() {
+        return (timerBits & 0xff) >>> 2;
+    }
+
+    void ackTimeoutPlusOne(final int v) {
+        timerBits = (byte) ((v & 0x3f) << 2 | timerBits & 3);
+    }
 
     int maxRetries() {
         return retries >>> 4 & 0xf;

@@ -18,5 +18,11 @@ public enum SessionChange {
     /** A finished session outlived the retention time and left the table. */
     EXPIRED,
     /** The table was full and this, its least recently updated session, was dropped. */
-    EVICTED
+    EVICTED,
+    /**
+     * A data-learned record left because what it described is now another record's: two one-way
+     * flows paired into a session, a QP pair taken over by a CM session, a QP pair seen again
+     * after it was idle (a new session under the same id).
+     */
+    REPLACED
 }

@@ -26,8 +26,18 @@ import java.util.List;
  *        two endpoints in byte order of (IP, CID), which a controller joins to the first form
  *        through either endpoint
  * @param rolesKnown false when no message said who was the requester: the requester fields
- *        then hold a guess (the first DREQ's sender, or the first DREP's receiver)
- * @param requesterCommId {@code 0x} + 8 hex digits
+ *        then hold a guess (the first DREQ's sender, or the first DREP's receiver); always false
+ *        for a data-learned record
+ * @param learnedFrom {@code "cm"} for a session learnt from CM messages (the default when a record
+ *        does not say), {@code "data"} for one learnt from sampled data packets: a paired RC
+ *        session {@code IP_A/qp0xAAAAAA/IP_B/qp0xBBBBBB} (A the lower endpoint by IP address bytes,
+ *        then QPN; requester fields A's, responder fields B's), or a one-way flow
+ *        {@code SRC_IP/-/DST_IP/qp0xBBBBBB}
+ * @param oneWay true for a data-learned one-way flow (UC, UD, or RC not paired at this switch),
+ *        null otherwise
+ * @param transport RC, UC or UD for a data-learned record, null for a CM session
+ * @param requesterCommId {@code 0x} + 8 hex digits; required for a CM session, null for a
+ *        data-learned record
  * @param responderCommId null until a message carried it
  * @param requesterQpn null when not seen (REQ, or DREQ from the responder, carry it)
  * @param responderQpn null when not seen (REP, or DREQ from the requester, carry it)
@@ -37,6 +47,10 @@ import java.util.List;
  * @param requesterUdpSrcPort, responderUdpSrcPort the UDP source port of the first CM packet the
  *        requester (responder) was seen to send, null until one was (the side of a DREQ/DREP-only
  *        session follows the guess of {@code rolesKnown}); ECMP hashes it
+ * @param requestPsns a one-way RC flow's up to 8 most recent sampled request PSNs, oldest first
+ *        (null otherwise): with {@code responsePsns} the evidence that pairs two one-way flows
+ * @param responsePsns a one-way RC flow's up to 8 most recent sampled response PSNs (ACK, atomic
+ *        ACK, READ response), oldest first; null otherwise
  * @param messages message names in wire order
  * @param messageLog per message: name, ingress port, time, direction
  * @param droppedMessages messages seen beyond the per-session limit (not in the lists)
@@ -45,6 +59,9 @@ import java.util.List;
 public record SessionRecord(
         @JsonProperty("session_id") String sessionId,
         @JsonProperty("roles_known") boolean rolesKnown,
+        @JsonProperty("learned_from") String learnedFrom,
+        @JsonProperty("one_way") Boolean oneWay,
+        @JsonProperty("transport") String transport,
         @JsonProperty("requester_ip") String requesterIp,
         @JsonProperty("responder_ip") String responderIp,
         @JsonProperty("requester_comm_id") String requesterCommId,
@@ -58,6 +75,8 @@ public record SessionRecord(
         @JsonProperty("responder_udp_src_port") Integer responderUdpSrcPort,
         @JsonProperty("requester_data") DataFlow requesterData,
         @JsonProperty("responder_data") DataFlow responderData,
+        @JsonProperty("request_psns") List<Integer> requestPsns,
+        @JsonProperty("response_psns") List<Integer> responsePsns,
         @JsonProperty("state") SessionState state,
         @JsonProperty("reject_reason") Integer rejectReason,
         @JsonProperty("messages") List<String> messages,
@@ -66,11 +85,24 @@ public record SessionRecord(
         @JsonProperty("message_log") List<SessionMessage> messageLog,
         @JsonProperty("dropped_messages") int droppedMessages) {
 
+    /** {@link #learnedFrom()} of a session learnt from CM messages. */
+    public static final String CM = "cm";
+    /** {@link #learnedFrom()} of a session or flow learnt from sampled data packets. */
+    public static final String DATA = "data";
+
     public SessionRecord {
         requireNonNull(sessionId);
         requireNonNull(requesterIp);
         requireNonNull(responderIp);
-        requireNonNull(requesterCommId);
+        if (learnedFrom == null || CM.equals(learnedFrom)) {
+            learnedFrom = CM;
+            requireNonNull(requesterCommId, "a CM session has a requester comm ID");
+        } else if (!DATA.equals(learnedFrom)) {
+            throw new IllegalArgumentException("learned_from is cm or data: " + learnedFrom);
+        }
+        oneWay = Boolean.TRUE.equals(oneWay) ? Boolean.TRUE : null;
+        requestPsns = requestPsns == null ? null : List.copyOf(requestPsns);
+        responsePsns = responsePsns == null ? null : List.copyOf(responsePsns);
         requireNonNull(state);
         messages = List.copyOf(messages);
         messageLog = List.copyOf(messageLog);
@@ -82,9 +114,18 @@ public record SessionRecord(
     public void appendJson(final JsonBytes out) {
         out.raw("{\"session_id\":").string(sessionId);
         out.raw(",\"roles_known\":").raw(rolesKnown ? "true" : "false");
+        out.raw(",\"learned_from\":").string(learnedFrom);
+        if (oneWay != null) {
+            out.raw(",\"one_way\":").raw(oneWay ? "true" : "false");
+        }
+        if (transport != null) {
+            out.raw(",\"transport\":").string(transport);
+        }
         out.raw(",\"requester_ip\":").string(requesterIp);
         out.raw(",\"responder_ip\":").string(responderIp);
-        out.raw(",\"requester_comm_id\":").string(requesterCommId);
+        if (requesterCommId != null) {
+            out.raw(",\"requester_comm_id\":").string(requesterCommId);
+        }
         if (responderCommId != null) {
             out.raw(",\"responder_comm_id\":").string(responderCommId);
         }
@@ -115,6 +156,12 @@ public record SessionRecord(
         if (responderData != null) {
             responderData.appendJson(out.raw(",\"responder_data\":"));
         }
+        if (requestPsns != null) {
+            psns(out.raw(",\"request_psns\":["), requestPsns);
+        }
+        if (responsePsns != null) {
+            psns(out.raw(",\"response_psns\":["), responsePsns);
+        }
         out.raw(",\"state\":\"").raw(state.name()).raw('"');
         if (rejectReason != null) {
             out.raw(",\"reject_reason\":").decimal(rejectReason);
@@ -139,5 +186,15 @@ public record SessionRecord(
             out.raw(",\"from_requester\":").raw(m.fromRequester() ? "true}" : "false}");
         }
         out.raw("],\"dropped_messages\":").decimal(droppedMessages).raw('}');
+    }
+
+    private static void psns(final JsonBytes out, final List<Integer> psns) {
+        for (int i = 0; i < psns.size(); i++) {
+            if (i > 0) {
+                out.raw(',');
+            }
+            out.decimal((int) psns.get(i));
+        }
+        out.raw(']');
     }
 }

@@ -7,7 +7,10 @@
  */
 package io.rst.rft.session;
 
-/** The lifecycle of a CM session as seen from one switch (see package documentation). */
+/**
+ * The lifecycle of a session as seen from one switch (see package documentation): the CM states
+ * of a session learnt from CM messages, and ACTIVE / IDLE for one learnt from sampled data.
+ */
 public enum SessionState {
     REQ_SENT,
     REP_SENT,
@@ -15,7 +18,11 @@ public enum SessionState {
     REJECTED,
     DISCONNECTING,
     CLOSED,
-    TIMED_OUT;
+    TIMED_OUT,
+    /** A data-learned session or flow whose sampled packets keep coming. */
+    ACTIVE,
+    /** A data-learned session or flow without a sampled packet for the data idle time. */
+    IDLE;
 
     private static final SessionState[] VALUES = values();
 

@@ -45,11 +45,34 @@ public final class SessionTable {
      * restore out of order) it leaves as late as those placed before it.
      */
     private static final int MAX_DONE_STEPS = 256;
+    /**
+     * The packet life time exponent assumed where no REQ was seen: rdma_cm's for RoCE
+     * (CMA_IBOE_PACKET_LIFETIME, 18; newer kernels 16: the longer wait is assumed).
+     */
+    static final int DEFAULT_PACKET_LIFE_TIME = 18;
     /** The max CM retries assumed where no REQ was seen: rdma_cm's (CMA_MAX_CM_RETRIES). */
     static final int DEFAULT_MAX_CM_RETRIES = 15;
-    /** Oldest first; creation order among sessions first seen in the same microsecond. */
-    private static final Comparator<Session> SNAPSHOT_ORDER = Comparator.comparingLong((Session s) -> s.firstSeen)
-        .thenComparing((a, b) -> Integer.compare(a.seq - b.seq, 0));
+    /**
+     * Oldest first; creation order among sessions first seen in the same microsecond (CM sessions
+     * before data-learned records).
+     */
+    private static final Comparator<Object> SNAPSHOT_ORDER = (x, y) -> {
+        final long fx = x instanceof Session s ? s.firstSeen : ((DataFlowTable.Handle) x).firstSeen;
+        final long fy = y instanceof Session s ? s.firstSeen : ((DataFlowTable.Handle) y).firstSeen;
+        if (fx != fy) {
+            return Long.compare(fx, fy);
+        }
+        if (x instanceof Session a && y instanceof Session b) {
+            return Integer.compare(a.seq - b.seq, 0);
+        }
+        if (x instanceof Session) {
+            return -1;
+        }
+        if (y instanceof Session) {
+            return 1;
+        }
+        return Integer.compare(((DataFlowTable.Handle) x).serial - ((DataFlowTable.Handle) y).serial, 0);
+    };
 
     /** Receives sessions as JSON objects, one at a time; the buffer is reused after the call. */
     @FunctionalInterface
@@ -74,6 +97,10 @@ public final class SessionTable {
     private SessionIndex qpnIndex;
     /** Data that came before the message announcing its QP; null until {@link #trackData}. */
     private PendingData pendingData;
+    /** Sessions learnt from data no CM session claims; null unless {@link #trackData(DataConfig)}. */
+    private DataFlowTable dataFlows;
+    /** The binary record of what the sink is handed now (null while data-learned records are). */
+    private SessionBinary walCurrent;
 
     // every session, least recently updated first
     private Session head;
@@ -162,6 +189,46 @@ public final class SessionTable {
         return config;
     }
 
+    /** Flows the data-learned table holds (a paired session counts two); 0 without data learning. */
+    public int dataFlows() {
+        return dataFlows == null ? 0 : dataFlows.flows();
+    }
+
+    /** Data-learned RC sessions (two flows paired). */
+    public int dataSessions() {
+        return dataFlows == null ? 0 : dataFlows.sessions();
+    }
+
+    /** Data-learned one-way flows (UC, UD, RC not paired at this switch). */
+    public int dataOneWay() {
+        return dataFlows == null ? 0 : dataFlows.oneWay();
+    }
+
+    /** Data-learned flows dropped because the data table was full. */
+    public long dataFlowsEvicted() {
+        return dataFlows == null ? 0 : dataFlows.evicted();
+    }
+
+    /** Answers that fitted the requests of two or more flows, so gave no vote. */
+    public long dataPairAmbiguous() {
+        return dataFlows == null ? 0 : dataFlows.ambiguous();
+    }
+
+    /** Data packets whose BTH cannot be a real RC, UC or UD packet: counted, not learnt. */
+    public long dataBthRejected() {
+        return dataFlows == null ? 0 : dataFlows.rejected();
+    }
+
+    /** Data packets of classes not learnt (RD, XRC, CNP). */
+    public long dataUntracked() {
+        return dataFlows == null ? 0 : dataFlows.untracked();
+    }
+
+    /** Data-learned records removed after the retention. */
+    public long dataExpired() {
+        return dataFlows == null ? 0 : dataFlows.expired();
+    }
+
     // ---------------------------------------------------------------- updates
 
     /**
@@ -214,13 +281,14 @@ public final class SessionTable {
                 s.waitForB = (byte) (m.remoteCmResponseTimeout() + 1);
                 s.waitForA = (byte) (m.localCmResponseTimeout() + 1);
                 s.maxRetries(m.maxCmRetries());
+                s.ackTimeoutPlusOne(m.primaryLocalAckTimeout() > 0 ? m.primaryLocalAckTimeout() + 1 : 0);
                 if (m.hasIpCm()) {
                     s.ipCmSrcPort = (char) m.ipCmSrcPort();
                     s.set(Session.F_IPCM_PORT);
                 }
                 if (s.state() == SessionState.REQ_SENT && !late) {
                     s.retriesSeen(retry ? s.retriesSeen() + 1 : 0);
-                    s.deadline = t + answerWait(s, m.cmResponseTimeoutMicros());
+                    s.deadline = t + answerWait(s, m.cmResponseTimeoutMicros(), twiceLifeMicros(s));
                 }
             }
             case REP -> {
@@ -293,8 +361,8 @@ public final class SessionTable {
                     // the responder asks for more time: the requester waits the service timeout
                     s.state(SessionState.REQ_SENT);
                     // then its REQ's retries, each after the REQ's own CM response timeout
-                    s.deadline = t + stepMicros(CmMessage.cmTimeoutMicros(m.serviceTimeout()))
-                        + stepMicros(reqTimeoutMicros(s.waitForB)) * retriesLeft(s);
+                    s.deadline = t + stepMicros(CmMessage.cmTimeoutMicros(m.serviceTimeout())) + twiceLifeMicros(s)
+                        + (stepMicros(reqTimeoutMicros(s.waitForB)) + twiceLifeMicros(s)) * retriesLeft(s);
                 }
             }
             case DREQ -> {
@@ -319,7 +387,10 @@ public final class SessionTable {
                 if (s.state() == SessionState.DISCONNECTING) {
                     // the sender waits for its DREP as long as the receiver's CM response timeout,
                     // for each of its retries
-                    s.deadline = t + answerWait(s, reqTimeoutMicros(fromA ? s.waitForB : s.waitForA));
+                    // the requester's CM (the active side) adds twice the packet life time to each
+                    // wait, the responder's does not; when the roles are a guess, it is added
+                    s.deadline = t + answerWait(s, reqTimeoutMicros(fromA ? s.waitForB : s.waitForA),
+                        fromA || !s.has(Session.F_ROLES_KNOWN) ? twiceLifeMicros(s) : 0L);
                 }
             }
             case DREP -> {
@@ -395,6 +466,21 @@ public final class SessionTable {
     }
 
     /**
+     * Turns on data tracking ({@link #trackData()}) and learning: data that no CM session claims
+     * makes one-way flows and, paired by the PSNs of their answers, RC sessions (package
+     * documentation), listed and reported with the CM sessions.
+     */
+    public void trackData(final DataConfig dataConfig) {
+        trackData();
+        if (dataFlows == null) {
+            dataFlows = new DataFlowTable(dataConfig, config.retentionMicros(), ports, listener);
+            if (tracking) {
+                dataFlows.track();
+            }
+        }
+    }
+
+    /**
      * Applies one data BTH packet ({@code m} decoded as RoCE data: addresses, UDP source port,
      * destination QP): the unfinished session whose side has the destination IP and QPN, and whose
      * other side has the source IP, learns that its data in that direction enters on
@@ -425,8 +511,14 @@ public final class SessionTable {
         if (s == null || s.state().isFinished()
                 || (toB ? s.aHi != sHi || s.aLo != sLo : s.bHi != sHi || s.bLo != sLo)) {
             dataUnmatched++;
-            // kept a while: the message announcing this QP may still come, handed over late
-            pendingData.put(dHi, dLo, qpn, sHi, sLo, udp, port, m.timeMicros());
+            if (dataFlows != null) {
+                // a flow of a session set up without CM (or whose CM this switch did not see): learnt
+                // from its packets; a CM message announcing its QP later takes it over
+                dataFlows.accept(m, port);
+            } else {
+                // kept a while: the message announcing this QP may still come, handed over late
+                pendingData.put(dHi, dLo, qpn, sHi, sLo, udp, port, m.timeMicros());
+            }
             return false;
         }
         dataMatched++;
@@ -471,7 +563,10 @@ public final class SessionTable {
         if (qpnIndex != null && !s.has(Session.F_REMOVED)) {
             indexQpn(s, s.aHi, s.aLo, qpn);
             s.set(Session.F_QPN_INDEXED_A);
-            if (s.bDataPackets == 0 && pendingData.takeInto(s, false, s.aHi, s.aLo, qpn, s.bHi, s.bLo, announced) > 0) {
+            if (dataFlows != null) {
+                claimData(s, false, s.aHi, s.aLo, qpn, s.bHi, s.bLo, s.has(Session.F_B_QPN) ? s.bQpn : -1);
+            } else if (s.bDataPackets == 0
+                    && pendingData.takeInto(s, false, s.aHi, s.aLo, qpn, s.bHi, s.bLo, announced) > 0) {
                 dataUnmatched--;
                 dataMatched++;
             }
@@ -492,10 +587,26 @@ public final class SessionTable {
         if (qpnIndex != null && !s.has(Session.F_REMOVED)) {
             indexQpn(s, s.bHi, s.bLo, qpn);
             s.set(Session.F_QPN_INDEXED_B);
-            if (s.aDataPackets == 0 && pendingData.takeInto(s, true, s.bHi, s.bLo, qpn, s.aHi, s.aLo, announced) > 0) {
+            if (dataFlows != null) {
+                claimData(s, true, s.bHi, s.bLo, qpn, s.aHi, s.aLo, s.has(Session.F_A_QPN) ? s.aQpn : -1);
+            } else if (s.aDataPackets == 0
+                    && pendingData.takeInto(s, true, s.bHi, s.bLo, qpn, s.aHi, s.aLo, announced) > 0) {
                 dataUnmatched--;
                 dataMatched++;
             }
+        }
+    }
+
+    /**
+     * CM announced a QP of {@code s}: a data-learned record of the flow toward it leaves, and its
+     * packets join the session (never two sessions for one QP pair).
+     */
+    private void claimData(final Session s, final boolean toB, final long dHi, final long dLo, final int qpn,
+            final long sHi, final long sLo, final int otherQpn) {
+        final long n = dataFlows.claim(s, toB, dHi, dLo, qpn, sHi, sLo, otherQpn);
+        if (n > 0) {
+            dataUnmatched -= n;
+            dataMatched += n;
         }
     }
 
@@ -538,6 +649,9 @@ public final class SessionTable {
      */
     public void trackChanges() {
         tracking = true;
+        if (dataFlows != null) {
+            dataFlows.track();
+        }
     }
 
     /**
@@ -550,7 +664,7 @@ public final class SessionTable {
 
     /** The binary record of the session being handed to the sink; null unless {@link #recordBinary()}. */
     public SessionBinary lastBinary() {
-        return walRecords;
+        return walCurrent;
     }
 
     /**
@@ -595,7 +709,15 @@ public final class SessionTable {
      * @return the number of sessions handed over
      */
     public int drainChanges(final JsonBytes scratch, final JsonSink sink) {
+        int total = 0;
+        if (dataFlows != null) {
+            // data-learned records that left (paired, taken over by CM, aged out) go first: a
+            // record that replaces one under the same id comes after its removal
+            walCurrent = null;
+            total += dataFlows.drainRemoved(scratch, sink);
+        }
         final int n = changedCount;
+        walCurrent = walRecords;
         for (int i = 0; i < n; i++) {
             final Session s = changed[i];
             changed[i] = null;
@@ -612,7 +734,15 @@ public final class SessionTable {
             // a mass expiry grew the list: give the memory back
             changed = new Session[64];
         }
-        return n;
+        total += n;
+        if (dataFlows != null) {
+            // at most one report per record per report interval; no binary record (the WAL keeps
+            // the line of an event without one)
+            walCurrent = null;
+            total += dataFlows.drainChanged(scratch, sink);
+            walCurrent = walRecords;
+        }
+        return total;
     }
 
     /**
@@ -622,6 +752,9 @@ public final class SessionTable {
      * @return whether a session was taken out
      */
     public boolean forget(final SessionRecord r) {
+        if (SessionRecord.DATA.equals(r.learnedFrom())) {
+            return dataFlows != null && dataFlows.forget(r);
+        }
         final int version = r.requesterIp().indexOf(':') >= 0 ? 6 : 4;
         final long[] a = RecordFields.parseIp(r.requesterIp(), version);
         final long[] b = RecordFields.parseIp(r.responderIp(), version);
@@ -649,6 +782,10 @@ public final class SessionTable {
      * @return whether the session was put back
      */
     public boolean restore(final SessionRecord r) {
+        if (SessionRecord.DATA.equals(r.learnedFrom())) {
+            // a data-learned record: put back when this table learns from data, else refused
+            return dataFlows != null && dataFlows.restore(r);
+        }
         final int version = r.requesterIp().indexOf(':') >= 0 ? 6 : 4;
         final long[] a = RecordFields.parseIp(r.requesterIp(), version);
         final long[] b = RecordFields.parseIp(r.responderIp(), version);
@@ -732,7 +869,7 @@ public final class SessionTable {
             s.bDataPackets = (int) Math.min(Integer.MAX_VALUE, bData.packets());
         }
         if (r.state() == SessionState.REQ_SENT || r.state() == SessionState.DISCONNECTING) {
-            s.deadline = last + answerWait(s, CmMessage.cmTimeoutMicros(DEFAULT_CM_TIMEOUT));
+            s.deadline = last + answerWait(s, CmMessage.cmTimeoutMicros(DEFAULT_CM_TIMEOUT), twiceLifeMicros(s));
         }
         retime(s);
         return true;
@@ -769,6 +906,15 @@ public final class SessionTable {
             changed(s, SessionChange.EXPIRED);
             s = next;
         }
+        if (dataFlows != null) {
+            final long before = dataFlows.expired();
+            dataFlows.expire(nowMicros);
+            n += (int) (dataFlows.expired() - before);
+            if (!tracking && listener != null) {
+                // without change tracking, the listener hears of data-learned records here
+                dataFlows.drainChanged(null, null);
+            }
+        }
         return n;
     }
 
@@ -788,7 +934,7 @@ public final class SessionTable {
     private void retime(final Session s, final long finishedAt) {
         final SessionState st = s.state();
         long from = finishedAt;
-        if (s.timer == FINISHED && st.isFinished() && s.deadline != Long.MAX_VALUE && s.deadline > from) {
+        if (s.timer() == FINISHED && st.isFinished() && s.deadline != Long.MAX_VALUE && s.deadline > from) {
             // already finished: a late message does not move its retention back
             from = s.deadline;
         }
@@ -800,7 +946,7 @@ public final class SessionTable {
         } else {
             want = 0;
         }
-        if (want == WAITING && s.timer == WAITING) {
+        if (want == WAITING && s.timer() == WAITING) {
             return;
         }
         timerUnlink(s);
@@ -810,7 +956,7 @@ public final class SessionTable {
                 waitHead.tprev = s;
             }
             waitHead = s;
-            s.timer = WAITING;
+            s.timer(WAITING);
         } else if (want == FINISHED) {
             s.deadline = from;
             // messages come in time order, so this is the tail but for a late message or a restore
@@ -833,36 +979,39 @@ public final class SessionTable {
             } else {
                 doneTail = s;
             }
-            s.timer = FINISHED;
+            s.timer(FINISHED);
         }
     }
 
     private void timerUnlink(final Session s) {
-        if (s.timer == 0) {
+        if (s.timer() == 0) {
             return;
         }
         if (s.tprev != null) {
             s.tprev.tnext = s.tnext;
-        } else if (s.timer == WAITING) {
+        } else if (s.timer() == WAITING) {
             waitHead = s.tnext;
         } else {
             doneHead = s.tnext;
         }
         if (s.tnext != null) {
             s.tnext.tprev = s.tprev;
-        } else if (s.timer == FINISHED) {
+        } else if (s.timer() == FINISHED) {
             doneTail = s.tprev;
         }
         s.tprev = null;
         s.tnext = null;
-        s.timer = 0;
+        s.timer(0);
     }
 
     // ---------------------------------------------------------------- reading
 
-    /** Every session, oldest first (by first message), as immutable records. */
+    /**
+     * Every session, oldest first (by first message), as immutable records: CM sessions and
+     * data-learned records.
+     */
     public List<SessionRecord> snapshot() {
-        final List<SessionRecord> out = new ArrayList<>(size);
+        final List<SessionRecord> out = new ArrayList<>(size + dataRecords());
         snapshot(out::add);
         return out;
     }
@@ -872,13 +1021,15 @@ public final class SessionTable {
      * no list of all records is held).
      */
     public void snapshot(final Consumer<SessionRecord> sink) {
-        final List<Session> all = new ArrayList<>(size);
-        for (Session s = head; s != null; s = s.next) {
-            all.add(s);
-        }
-        all.sort(SNAPSHOT_ORDER);
-        for (Session s : all) {
-            sink.accept(writer.record(s));
+        for (Object h : sortedSessions()) {
+            if (h instanceof Session s) {
+                sink.accept(writer.record(s));
+            } else {
+                final SessionRecord r = dataFlows.record((DataFlowTable.Handle) h);
+                if (r != null) {
+                    sink.accept(r);
+                }
+            }
         }
     }
 
@@ -887,11 +1038,8 @@ public final class SessionTable {
      * bytes of {@link SessionRecord#appendJson}) written into {@code scratch}: no record is built.
      */
     public void snapshotJson(final JsonBytes scratch, final JsonSink sink) {
-        for (Session s : sortedSessions()) {
-            scratch.reset();
-            writer.writeJson(s, scratch);
-            sink.session(scratch);
-        }
+        final Object[] all = sortedSessions().toArray();
+        snapshotJson(all, 0, all.length, scratch, sink);
     }
 
     /**
@@ -910,15 +1058,17 @@ public final class SessionTable {
      * {@link #snapshotJson(Object[], int, int, JsonBytes, JsonSink)}, unsorted: for a checkpoint,
      * which needs no order, and whose restore (each session appended in turn) then gives back the
      * same eviction order. Sorting 300,000 sessions on the decode thread would add to a
-     * checkpoint's cost.
+     * checkpoint's cost. The data-learned records follow, least recently seen first.
      */
     public Object[] sessionHandlesInEvictionOrder() {
-        final Object[] all = new Object[size];
-        int i = 0;
-        for (Session s = head; s != null && i < all.length; s = s.next) {
-            all[i++] = s;
+        final List<Object> all = new ArrayList<>(size + dataRecords());
+        for (Session s = head; s != null; s = s.next) {
+            all.add(s);
         }
-        return i == all.length ? all : java.util.Arrays.copyOf(all, i);
+        if (dataFlows != null) {
+            dataFlows.handles(all);
+        }
+        return all.toArray();
     }
 
     /**
@@ -931,23 +1081,40 @@ public final class SessionTable {
             final JsonSink sink) {
         int n = 0;
         for (int i = from; i < to; i++) {
-            final Session s = (Session) handles[i];
+            final Object h = handles[i];
             handles[i] = null;
-            if (s == null || s.has(Session.F_REMOVED)) {
+            if (h instanceof Session s) {
+                if (s.has(Session.F_REMOVED)) {
+                    continue;
+                }
+                scratch.reset();
+                writer.writeJson(s, scratch);
+            } else if (h instanceof DataFlowTable.Handle d) {
+                scratch.reset();
+                if (!dataFlows.writeJson(d, scratch)) {
+                    continue;
+                }
+            } else {
                 continue;
             }
-            scratch.reset();
-            writer.writeJson(s, scratch);
             sink.session(scratch);
             n++;
         }
         return n;
     }
 
-    private List<Session> sortedSessions() {
-        final List<Session> all = new ArrayList<>(size);
+    private int dataRecords() {
+        return dataFlows == null ? 0 : dataFlows.records();
+    }
+
+    /** CM sessions and data-learned records, oldest first (by first packet), as handles. */
+    private List<Object> sortedSessions() {
+        final List<Object> all = new ArrayList<>(size + dataRecords());
         for (Session s = head; s != null; s = s.next) {
             all.add(s);
+        }
+        if (dataFlows != null) {
+            dataFlows.handles(all);
         }
         all.sort(SNAPSHOT_ORDER);
         return all;
@@ -960,8 +1127,23 @@ public final class SessionTable {
      * response timeout (at least the configured floor) once for each retry still to come and once
      * for the last.
      */
-    private long answerWait(final Session s, final long timeoutMicros) {
-        return stepMicros(timeoutMicros) * (retriesLeft(s) + 1);
+    private long answerWait(final Session s, final long timeoutMicros, final long lifeMicros) {
+        return (stepMicros(timeoutMicros) + lifeMicros) * (retriesLeft(s) + 1);
+    }
+
+    /**
+     * Twice the path's packet life time, which the requester's CM adds to each wait for an answer
+     * (Linux: timeout = 2 * packet life time + remote CM response timeout): bounded by the REQ's
+     * primary local ACK timeout (4.096 us * 2^value, set from packet life time + 1); nothing when
+     * the REQ said 0; rdma_cm's RoCE packet life time ({@link #DEFAULT_PACKET_LIFE_TIME}) when no
+     * REQ was seen.
+     */
+    private static long twiceLifeMicros(final Session s) {
+        if (s.waitForB == 0) {
+            return CmMessage.cmTimeoutMicros(DEFAULT_PACKET_LIFE_TIME + 1);
+        }
+        final int ack = s.ackTimeoutPlusOne();
+        return ack > 0 ? CmMessage.cmTimeoutMicros(ack - 1) : 0L;
     }
 
     private static int retriesLeft(final Session s) {

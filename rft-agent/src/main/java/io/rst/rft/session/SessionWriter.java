@@ -33,6 +33,7 @@ final class SessionWriter {
 
     private static final byte[] K_SESSION_ID = JsonBytes.ascii("{\"session_id\":\"");
     private static final byte[] K_ROLES_KNOWN = JsonBytes.ascii("\",\"roles_known\":");
+    private static final byte[] K_LEARNED_FROM_CM = JsonBytes.ascii(",\"learned_from\":\"cm\"");
     private static final byte[] K_REQUESTER_IP = JsonBytes.ascii(",\"requester_ip\":\"");
     private static final byte[] K_RESPONDER_IP = JsonBytes.ascii("\",\"responder_ip\":\"");
     private static final byte[] K_REQUESTER_CID = JsonBytes.ascii("\",\"requester_comm_id\":\"");
@@ -84,7 +85,7 @@ final class SessionWriter {
             ipText(out, s.ipVersion, s.bHi, s.bLo).raw('/').hex(s.bCid & 0xffffffffL, 8).raw('/');
             ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8);
         }
-        out.raw(K_ROLES_KNOWN).raw(s.has(Session.F_ROLES_KNOWN) ? TRUE : FALSE);
+        out.raw(K_ROLES_KNOWN).raw(s.has(Session.F_ROLES_KNOWN) ? TRUE : FALSE).raw(K_LEARNED_FROM_CM);
         out.raw(K_REQUESTER_IP);
         ipText(out, s.ipVersion, s.aHi, s.aLo).raw(K_RESPONDER_IP);
         ipText(out, s.ipVersion, s.bHi, s.bLo).raw(K_REQUESTER_CID).hex(s.aCid & 0xffffffffL, 8).raw('"');
@@ -203,7 +204,7 @@ final class SessionWriter {
                 BigDecimal.valueOf(s.firstSeen + (w >>> 21), 6), (w & 16) != 0));
         }
         final boolean ipCmService = s.has(Session.F_SERVICE) && s.serviceId >>> 24 == 1L;
-        return new SessionRecord(id, s.has(Session.F_ROLES_KNOWN), aIp, bIp, aCid,
+        return new SessionRecord(id, s.has(Session.F_ROLES_KNOWN), SessionRecord.CM, null, null, aIp, bIp, aCid,
             s.has(Session.F_B_CID) ? hex8(s.bCid) : null,
             s.has(Session.F_A_QPN) ? s.aQpn : null,
             s.has(Session.F_B_QPN) ? s.bQpn : null,
@@ -214,6 +215,7 @@ final class SessionWriter {
             s.has(Session.F_B_UDP) ? Integer.valueOf(s.bUdpPort) : null,
             data(s.aDataUdp, s.aDataPort, s.aDataPackets),
             data(s.bDataUdp, s.bDataPort, s.bDataPackets),
+            null, null,
             s.state(),
             s.has(Session.F_REJECT) ? Integer.valueOf(s.rejectReason & 0xffff) : null,
             names, BigDecimal.valueOf(s.firstSeen, 6), BigDecimal.valueOf(s.lastSeen, 6), log, s.dropped);
@@ -237,7 +239,7 @@ final class SessionWriter {
         return "0x" + "00000000".substring(h.length()) + h;
     }
 
-    private static String ip(final int version, final long hi, final long lo) {
+    static String ip(final int version, final long hi, final long lo) {
         final byte[] b = new byte[16];
         if (version == 4) {
             for (int i = 0; i < 4; i++) {

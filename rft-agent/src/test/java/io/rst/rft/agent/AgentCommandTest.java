@@ -37,7 +37,8 @@ class AgentCommandTest {
             // every option the parser knows is in the usage
             for (String opt : List.of("--interface", "--listen", "--token-file", "--state-dir", "--all-roce",
                     "--udp-port", "--max-sessions", "--retention", "--retain-events", "--retain-mb", "--replay",
-                    "--agent-id", "--queue-frames", "--buffer-mb")) {
+                    "--agent-id", "--queue-frames", "--buffer-mb", "--data-sample", "--max-flows", "--data-idle",
+                    "--data-report-ms")) {
                 assertTrue(usage.contains("\n  " + opt + " "), opt + " is not described");
             }
             assertEquals("", err.toString(StandardCharsets.UTF_8));
@@ -47,7 +48,9 @@ class AgentCommandTest {
     @Test
     void badOptionsAreOneLineWithStatusTwo() {
         for (List<String> args : List.of(List.of("--bogus"), List.of("--listen"), List.of("--listen", "nowhere"),
-                List.of("--token", "secret"), List.of("--max-sessions", "0"), List.of("--buffer-mb", "x"))) {
+                List.of("--token", "secret"), List.of("--max-sessions", "0"), List.of("--buffer-mb", "x"),
+                List.of("--max-flows", "3"), List.of("--data-idle", "0"), List.of("--data-report-ms", "-1"),
+                List.of("--max-flows"))) {
             assertEquals(2, run(args.toArray(String[]::new)), args.toString());
             final List<String> e = err.toString(StandardCharsets.UTF_8).lines().toList();
             assertEquals(1, e.size(), args + ": " + e);

@@ -745,18 +745,53 @@ class SessionTableTest {
         t.accept(msg(CmMessageType.DREP, A, B, 1, 2, 202_100_000L), null);
         assertEquals(0, t.expire(300_000_000L));
         assertEquals(SessionState.CLOSED, t.snapshot().get(0).state());
-        // the requester's DREQ waits 3 x 268 ms, and a DREQ of a session whose REQ was not seen
-        // 16 x 4.3 s (rdma_cm's default timeout, retried 15 times)
+        // the requester's DREQ waits 3 x 268 ms (its REQ said no packet life time), and a DREQ of
+        // a session whose REQ was not seen 16 x (4.3 s + 2 x 1.07 s): rdma_cm's default timeout and
+        // RoCE packet life time, retried 15 times
         t.accept(msg(CmMessageType.REQ, A, B, 3, 0, 400_000_000L), null);
         t.accept(msg(CmMessageType.REP, B, A, 4, 3, 400_001_000L), null);
         t.accept(msg(CmMessageType.DREQ, A, B, 3, 4, 400_002_000L), null);
         t.accept(msg(CmMessageType.DREQ, A, B, 5, 6, 400_002_000L), null);
         assertEquals(0, t.expire(400_002_000L + 3 * 268_435L - 1));
         assertEquals(1, t.expire(400_002_000L + 3 * 268_435L));
-        assertEquals(0, t.expire(400_002_000L + 16 * 4_294_967L - 1));
-        assertEquals(1, t.expire(400_002_000L + 16 * 4_294_967L));
+        assertEquals(0, t.expire(400_002_000L + 16 * (4_294_967L + 2_147_483L) - 1));
+        assertEquals(1, t.expire(400_002_000L + 16 * (4_294_967L + 2_147_483L)));
         assertEquals(List.of(SessionState.CLOSED, SessionState.TIMED_OUT, SessionState.TIMED_OUT),
             t.snapshot().stream().map(SessionRecord::state).toList());
+    }
+
+    @Test
+    void theRequestersWaitsIncludeTwiceThePacketLifeTimeItsReqShows() {
+        final SessionTable t = table(10, 1_000_000_000L);
+        // rdma_cm's: CM response timeout 20 (4.3 s), 15 retries; packet life time 18, so the REQ's
+        // local ACK timeout is 19 (4.096 us * 2^19 = 2.15 s = 2 x the packet life time)
+        fb.timeouts(20, 20, 15).localAckTimeout(19);
+        t.accept(msg(CmMessageType.REQ, A, B, 1, 0, 1_000_000L), null);
+        t.accept(msg(CmMessageType.REP, B, A, 2, 1, 1_001_000L), null);
+        t.accept(msg(CmMessageType.RTU, A, B, 1, 2, 1_002_000L), null);
+        t.accept(msg(CmMessageType.DREQ, A, B, 1, 2, 10_000_000L), null);
+        // Linux's requester waits 2 x packet life time + the CM response timeout for each of the 16
+        // tries: 69 s after the DREQ its retries are still within their wait
+        assertEquals(0, t.expire(10_000_000L + 16 * 4_294_967L + 1_000_000L));
+        assertEquals(SessionState.DISCONNECTING, t.snapshot().get(0).state());
+        assertEquals(0, t.expire(10_000_000L + 16 * (4_294_967L + 2_147_483L) - 1));
+        assertEquals(1, t.expire(10_000_000L + 16 * (4_294_967L + 2_147_483L)));
+        assertEquals(SessionState.TIMED_OUT, t.snapshot().get(0).state());
+        // the responder's CM waits its CM response timeout alone (Linux's passive side)
+        t.accept(msg(CmMessageType.REQ, A, B, 3, 0, 200_000_000L), null);
+        t.accept(msg(CmMessageType.REP, B, A, 4, 3, 200_001_000L), null);
+        t.accept(msg(CmMessageType.RTU, A, B, 3, 4, 200_002_000L), null);
+        t.accept(msg(CmMessageType.DREQ, B, A, 4, 3, 210_000_000L), null);
+        assertEquals(0, t.expire(210_000_000L + 16 * 4_294_967L - 1));
+        assertEquals(1, t.expire(210_000_000L + 16 * 4_294_967L));
+        // a REQ: 268 ms and 2.15 s before it times out, not 268 ms
+        fb.timeouts(16, 16, 0);
+        t.accept(msg(CmMessageType.REQ, A, B, 5, 0, 400_000_000L), null);
+        assertEquals(0, t.expire(400_000_000L + 268_435L + 1_000_000L));
+        assertEquals(SessionState.REQ_SENT, t.snapshot().get(2).state());
+        assertEquals(0, t.expire(400_000_000L + 268_435L + 2_147_483L - 1));
+        assertEquals(1, t.expire(400_000_000L + 268_435L + 2_147_483L));
+        assertEquals(SessionState.TIMED_OUT, t.snapshot().get(2).state());
     }
 
     @Test
@@ -812,12 +847,13 @@ class SessionTableTest {
         after.accept(msg(CmMessageType.DREP, A, B, 0x11, 0x10, 9_000L), null);
         assertEquals(3, after.size());
         assertEquals(SessionState.CLOSED, after.snapshot().get(2).state());
-        // a restored DISCONNECTING session waits rdma_cm's default CM response timeout from its
-        // last message, for each of the default 15 retries and the last
+        // a restored DISCONNECTING session waits rdma_cm's default CM response timeout and twice
+        // its RoCE packet life time from its last message, for each of the default 15 retries and
+        // the last
         final SessionTable waiting = table(10, 600_000_000L);
         waiting.restore(om.readValue(saved.get(2), SessionRecord.class));
-        assertEquals(0, waiting.expire(6_000L + 16 * 4_294_967L - 1));
-        assertEquals(1, waiting.expire(6_000L + 16 * 4_294_967L));
+        assertEquals(0, waiting.expire(6_000L + 16 * (4_294_967L + 2_147_483L) - 1));
+        assertEquals(1, waiting.expire(6_000L + 16 * (4_294_967L + 2_147_483L)));
         // what this table cannot have written is refused
         final JsonNode bad = om.readTree(saved.get(0));
         ((com.fasterxml.jackson.databind.node.ObjectNode) bad).put("requester_ip", "example.com");

@@ -1,0 +1,212 @@
+/*
+ * Copyright (c) 2026 RST developers. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package io.rst.rft.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rst.rft.decode.CmMessageType;
+import io.rst.rft.decode.JsonBytes;
+import io.rst.rft.pcap.CmFrameBuilder;
+import io.rst.rft.pcap.DataFrameBuilder;
+import io.rst.rft.session.SessionBinary;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent's real processor with data sampling: sessions learnt from data reach the event stream,
+ * the snapshot and the status counters; a replayed file ages on its own clock.
+ */
+class AgentDataSessionsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final byte[] A = {10, 0, 0, 1};
+    private static final byte[] B = {10, 0, 0, 2};
+    private static final String PAIR = "10.0.0.1/qp0x000a01/10.0.0.2/qp0x000b02";
+
+    @TempDir
+    Path dir;
+    private final List<Agent> agents = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        agents.forEach(Agent::close);
+    }
+
+    /** Collects what a processor reports, as the agent's event log would. */
+    private static final class Events implements FrameProcessor.SessionEvents {
+        final List<JsonNode> lines = new ArrayList<>();
+        int binary;
+
+        @Override
+        public void onSession(final Object record, final long timeMicros) {
+            throw new AssertionError("the real processor writes JSON");
+        }
+
+        @Override
+        public void onSessionJson(final JsonBytes session, final long timeMicros) {
+            try {
+                lines.add(JSON.readTree(session.toByteArray()));
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        }
+
+        @Override
+        public void onSessionJson(final JsonBytes session, final SessionBinary wal, final long timeMicros) {
+            if (wal != null) {
+                binary++;
+            }
+            onSessionJson(session, timeMicros);
+        }
+    }
+
+    private static byte[] data(final byte[] src, final byte[] dst, final int qp, final int op, final int psn) {
+        return new DataFrameBuilder().ips(src, dst).destQp(qp).opcode(op).psn(psn).build();
+    }
+
+    private static byte[] cm(final CmMessageType t, final byte[] src, final byte[] dst, final int lc, final int rc,
+            final int qpn) {
+        final CmFrameBuilder b = new CmFrameBuilder().ips(src, dst).type(t).commIds(lc, rc).localQpn(qpn).remoteQpn(qpn)
+            .timeouts(16, 16, 2);
+        final byte[] f = new byte[b.length()];
+        b.build(f);
+        return f;
+    }
+
+    @Test
+    void sampledDataMakesSessionsEventsAndCounters() throws Exception {
+        final AgentOptions o = AgentOptions.parse(List.of("--data-sample", "4", "--data-report-ms", "1000",
+            "--data-idle", "10", "--max-flows", "100", "--state-dir", dir.toString()));
+        final Events ev = new Events();
+        final CmFrameProcessor p = new CmFrameProcessor(o, ev);
+        p.recordBinary();
+        long t = 1_700_000_000_000_000L;
+        // writes with an ACK each: PSNs 0..15, of which 0, 4, 8, 12 are sampled
+        for (int psn = 0; psn < 16; psn++) {
+            final byte[] w = data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn);
+            p.onFrame(w, 0, w.length, t++, "swp1");
+            final byte[] k = data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn);
+            p.onFrame(k, 0, k.length, t++, "swp2");
+            p.endBatch();
+        }
+        // garbage: RC data to QP 1
+        final byte[] g = data(A, B, 1, DataFrameBuilder.RC_WRITE_ONLY, 0);
+        p.onFrame(g, 0, g.length, t++, "swp1");
+        p.endBatch();
+        final ObjectNode c = JSON.createObjectNode();
+        p.addCounters(c);
+        assertEquals(33, c.path("data_packets").asLong());
+        assertEquals(2, c.path("data_flows").asLong(), c.toString());
+        assertEquals(1, c.path("data_sessions").asLong());
+        assertEquals(0, c.path("data_one_way").asLong());
+        assertEquals(0, c.path("data_flows_evicted").asLong());
+        assertEquals(0, c.path("data_pair_ambiguous").asLong());
+        assertEquals(1, c.path("data_bth_rejected").asLong());
+        final List<String> ids = ev.lines.stream()
+            .map(n -> (n.path("removed").asBoolean() ? "-" : "") + n.path("session_id").asText()).toList();
+        assertEquals(List.of("10.0.0.1/-/10.0.0.2/qp0x000b02", "10.0.0.2/-/10.0.0.1/qp0x000a01",
+            "-10.0.0.1/-/10.0.0.2/qp0x000b02", "-10.0.0.2/-/10.0.0.1/qp0x000a01", PAIR), ids.subList(0, 5));
+        assertEquals(0, ev.binary, "data-learned events carry no binary WAL record: the WAL keeps their line");
+        final JsonNode pair = ev.lines.get(4);
+        assertEquals("data", pair.path("learned_from").asText());
+        assertEquals("swp1", pair.path("requester_data").path("ingress_port").asText());
+        assertEquals("swp2", pair.path("responder_data").path("ingress_port").asText());
+        // the snapshot lists it; a new processor restores it from the saved line
+        final ByteArrayOutputStream saved = new ByteArrayOutputStream();
+        p.writeSessions(saved);
+        final String line = saved.toString().strip();
+        assertTrue(line.contains("\"session_id\":\"" + PAIR + "\""), line);
+        final CmFrameProcessor q = new CmFrameProcessor(o, new Events());
+        assertTrue(q.restore(JSON.readTree(line)));
+        final ByteArrayOutputStream again = new ByteArrayOutputStream();
+        q.writeSessions(again);
+        assertEquals(line, again.toString().strip());
+        // a replayed "removed" event takes it out again
+        final ObjectNode removed = (ObjectNode) JSON.readTree(line);
+        removed.put("removed", true);
+        assertTrue(q.restore(removed));
+        final ByteArrayOutputStream none = new ByteArrayOutputStream();
+        q.writeSessions(none);
+        assertEquals("", none.toString());
+        // idle after 10 s on the capture's clock
+        p.expire(t + 11_000_000L);
+        final JsonNode last = ev.lines.get(ev.lines.size() - 1);
+        assertEquals(PAIR, last.path("session_id").asText());
+        assertEquals("IDLE", last.path("state").asText());
+        // without --data-sample no data is learnt and no data counter shows
+        final CmFrameProcessor off = new CmFrameProcessor(AgentOptions.parse(List.of("--state-dir", dir.toString())),
+            new Events());
+        final ObjectNode oc = JSON.createObjectNode();
+        off.addCounters(oc);
+        assertFalse(oc.has("data_flows"));
+    }
+
+    @Test
+    void aReplayedFileAgesOnItsOwnClock() throws Exception {
+        // a capture recorded two hours ago: a connection that closed, one still setting up, and
+        // a data-learned session; with a retention of one hour
+        final long start = (System.currentTimeMillis() - 2 * 3600_000L) * 1000L;
+        final List<byte[]> frames = new ArrayList<>();
+        frames.add(cm(CmMessageType.REQ, A, B, 1, 0, 0x101));
+        frames.add(cm(CmMessageType.REP, B, A, 2, 1, 0x202));
+        frames.add(cm(CmMessageType.RTU, A, B, 1, 2, 0));
+        frames.add(cm(CmMessageType.DREQ, A, B, 1, 2, 0x202));
+        frames.add(cm(CmMessageType.DREP, B, A, 2, 1, 0));
+        for (int psn = 0; psn < 3; psn++) {
+            frames.add(data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn));
+            frames.add(data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn));
+        }
+        frames.add(cm(CmMessageType.REQ, A, B, 3, 0, 0x303));
+        final Path pcap = dir.resolve("old.pcap");
+        TestFrames.writePcap(pcap, frames, start);
+        Files.writeString(dir.resolve("token"), "tok\n");
+        Files.setPosixFilePermissions(dir.resolve("token"),
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        final AgentOptions o = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file",
+            dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
+            pcap.toString(), "--retention", "3600", "--data-sample", "1", "--flush-ms", "0"));
+        final Agent a = new Agent(o, events -> new CmFrameProcessor(o, events));
+        agents.add(a);
+        a.start();
+        final long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!a.status().path("interfaces").path(0).path("finished").asBoolean()
+                || a.status().path("counters").path("frames").asLong() < frames.size()) {
+            assertTrue(System.nanoTime() < deadline, "the replay did not finish: " + a.status());
+            Thread.sleep(20);
+        }
+        // the decode thread ages sessions once a second: let two seconds pass
+        Thread.sleep(2_500);
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        a.writeSnapshot(out);
+        final Map<String, JsonNode> byId = new HashMap<>();
+        for (JsonNode s : JSON.readTree(out.toByteArray()).path("sessions")) {
+            byId.put(s.path("session_id").asText(), s);
+        }
+        assertEquals("CLOSED", byId.get("10.0.0.1/0x00000001/10.0.0.2").path("state").asText(),
+            "finished an hour before the file's end? no: within its retention on the file's clock " + byId.keySet());
+        assertEquals("REQ_SENT", byId.get("10.0.0.1/0x00000003/10.0.0.2").path("state").asText(),
+            "its REQ's wait has not passed on the file's clock");
+        assertEquals("ACTIVE", byId.get(PAIR).path("state").asText());
+        assertEquals(0, a.status().path("counters").path("expired").asLong());
+        assertNull(byId.get(PAIR).get("requester_comm_id"));
+    }
+}
