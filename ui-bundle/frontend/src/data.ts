@@ -23,7 +23,7 @@ import {
  */
 export const lastTable: {
   value?: {
-    nodeId: string; rows: readonly Session[]; at: number; query: string; state: string; port: string;
+    nodeId: string; rows: readonly Session[]; at: number; query: string; state: string; port: string; origin?: string;
     sortKey: string; sortDir: 'asc' | 'desc';
   };
 } = {};
@@ -32,13 +32,24 @@ export const RFT = 'rdma-flow-table:rft';
 export const RPT = 'rdma-path-table:rpt';
 export const TOPOLOGY = 'network-topology:network-topology';
 
-/** The columns of the flow table; message ingress ports make the Ports column and its filter. */
+/**
+ * The leaves of data-learned sessions (where a session was learnt from, a one-way flow's kind and
+ * pairing, where each direction's data entered the switch).
+ */
+const DATA_SESSION_FIELDS = 'learned-from;transport;one-way;paired-session;pair-ambiguous;'
+  + 'requester-data(ingress-port);responder-data(ingress-port);';
+
+/**
+ * The columns of the flow table; message ingress ports make the Ports column and its filter (a
+ * data-learned session's data ingress ports, which has no messages).
+ */
 export const FLOW_TABLE_FIELDS = 'session(session-id;requester-ip;responder-ip;requester-comm-id;responder-comm-id;'
   + 'requester-qpn;responder-qpn;service-id;state;reject-reason;first-seen;last-seen;roles-known;'
-  + 'requester-udp-src-port;responder-udp-src-port;message(ingress-tp))';
+  + 'requester-udp-src-port;responder-udp-src-port;' + DATA_SESSION_FIELDS + 'message(ingress-tp))';
 
 /** The same without the leaves that only newer revisions of rdma-flow-table have. */
-export const FLOW_TABLE_FIELDS_BASE = FLOW_TABLE_FIELDS.replace('requester-udp-src-port;responder-udp-src-port;', '');
+export const FLOW_TABLE_FIELDS_BASE = FLOW_TABLE_FIELDS.replace('requester-udp-src-port;responder-udp-src-port;', '')
+  .replace(DATA_SESSION_FIELDS, '');
 
 /**
  * The first, quick request of a big table: identities (which name the addresses and the comm ID)
@@ -59,9 +70,21 @@ let newerLeaves: boolean | undefined;
 export const OVERVIEW_FIELDS = 'switch(node-id;agent-status(state;detail;last-change;last-contact;last-event-seq;'
   + 'agent-version);session(state))';
 
-/** The path list: enough to list, filter and summarise every path, not to draw it. */
+/**
+ * The path list: enough to list, filter and summarise every path, not to draw it (a data-learned
+ * session's directions are its data paths).
+ */
 export const PATH_LIST_FIELDS = 'path(session-id;requester-ip;responder-ip;requester-qpn;responder-qpn;state;'
+  + 'learned-from;one-way;transport;asymmetric;forward(complete;hop(index;node-id;observed));'
+  + 'reverse(complete;hop(index;node-id;observed));data-forward(complete;hop(index;node-id;observed));'
+  + 'data-reverse(complete;hop(index;node-id;observed)))';
+
+/** The same without the leaves that only newer revisions of rdma-path-table have. */
+export const PATH_LIST_FIELDS_BASE = 'path(session-id;requester-ip;responder-ip;requester-qpn;responder-qpn;state;'
   + 'asymmetric;forward(complete;hop(index;node-id;observed));reverse(complete;hop(index;node-id;observed)))';
+
+/** Whether the path table has learned-from and one-way (see {@link newerLeaves}). */
+let newerPathLeaves: boolean | undefined;
 
 export async function fetchTopology(api: Restconf): Promise<Topology> {
   const doc = await api.get(TOPOLOGY);
@@ -142,7 +165,22 @@ export async function fetchPath(api: Restconf, sessionId: string): Promise<Path 
 }
 
 export async function fetchPathList(api: Restconf, signal?: AbortSignal): Promise<Path[]> {
-  const doc = await api.get(RPT, { fields: PATH_LIST_FIELDS }, { timeoutMs: 120000, signal });
+  const opts = { timeoutMs: 120000, signal };
+  let doc: unknown;
+  if (newerPathLeaves !== false) {
+    try {
+      doc = await api.get(RPT, { fields: PATH_LIST_FIELDS }, opts);
+      newerPathLeaves = true;
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.kind !== 'http' || newerPathLeaves === true) {
+        throw e;
+      }
+      newerPathLeaves = false;
+    }
+  }
+  if (newerPathLeaves === false) {
+    doc = await api.get(RPT, { fields: PATH_LIST_FIELDS_BASE }, opts);
+  }
   return doc === undefined ? [] : parsePaths(doc);
 }
 

@@ -119,10 +119,35 @@ export function sessionTone(state: SessionState | undefined): Tone {
     case 'REJECTED':
     case 'TIMED_OUT':
       return 'bad';
+    case 'ACTIVE':
+      return 'ok';
     case 'CLOSED':
+    case 'IDLE':
     case undefined:
       return 'idle';
   }
+}
+
+/** "CM" or "data": where a session was learnt from, as its badge says it. */
+export function learnedWord(learnedFrom: 'cm' | 'data' | undefined): string {
+  return learnedFrom === 'data' ? 'data' : 'CM';
+}
+
+/**
+ * What the UI says of a data-learned session's or flow's kind: "one-way, peer QP unknown" for a
+ * one-way flow (and whether the controller paired it), the transport otherwise.
+ */
+export function dataKindWord(s: { learnedFrom?: 'cm' | 'data'; oneWay?: boolean; transport?: string;
+    pairedSession?: string; pairAmbiguous?: boolean }): string {
+  if (s.learnedFrom !== 'data') {
+    return '';
+  }
+  const transport = s.transport ? `${s.transport}, ` : '';
+  if (!s.oneWay) {
+    return `${transport}both directions`;
+  }
+  const pairing = s.pairedSession ? ', paired across switches' : s.pairAmbiguous ? ', pairing ambiguous' : '';
+  return `${transport}one-way, peer QP unknown${pairing}`;
 }
 
 export function sessionWord(state: SessionState | undefined): string {

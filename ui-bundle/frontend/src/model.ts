@@ -17,8 +17,17 @@ export const AGENT_STATES = ['DISABLED', 'NO_ADDRESS', 'CONNECTING', 'CAPTURING'
 export type AgentState = (typeof AGENT_STATES)[number];
 
 export const SESSION_STATES = ['REQ_SENT', 'REP_SENT', 'ESTABLISHED', 'REJECTED', 'DISCONNECTING', 'CLOSED',
-  'TIMED_OUT'] as const;
+  'TIMED_OUT', 'ACTIVE', 'IDLE'] as const;
 export type SessionState = (typeof SESSION_STATES)[number];
+
+/**
+ * Where a session was learnt from: its CM messages, or its sampled data packets (connections set
+ * up without CM: NCCL, perftest without -R, UCX, MPI). Absent in the model means cm.
+ */
+export type LearnedFrom = 'cm' | 'data';
+
+export const TRANSPORTS = ['RC', 'UC', 'UD'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
 
 export interface SwitchConfig {
   readonly nodeId: string;
@@ -46,6 +55,15 @@ export interface CmMessage {
 
 export interface Session {
   readonly sessionId: string;
+  /** cm unless the flow table says data (absent: cm). */
+  readonly learnedFrom?: LearnedFrom;
+  readonly transport?: Transport;
+  /** A one-way flow: one direction seen, the sender's QP unknown (no requester QPN). */
+  readonly oneWay?: boolean;
+  /** The data-learned session the controller paired this one-way flow into (its other direction crossed other switches). */
+  readonly pairedSession?: string;
+  /** The controller found more than one flow to pair this one-way flow with, and did not guess. */
+  readonly pairAmbiguous?: boolean;
   readonly requesterIp?: string;
   readonly responderIp?: string;
   readonly requesterCommId?: string;
@@ -63,7 +81,13 @@ export interface Session {
   readonly rdmaCmSrcPort?: number;
   readonly rdmaCmDstPort?: number;
   readonly droppedMessages?: number;
-  /** The distinct ports where the session's messages entered the switch, in first-seen order. */
+  /** Where each direction's sampled data entered the switch (requester-data, responder-data). */
+  readonly requesterDataPort?: string;
+  readonly responderDataPort?: string;
+  /**
+   * The distinct ports where the session's messages entered the switch, in first-seen order; for a
+   * session learnt from data, where its data entered.
+   */
   readonly ports: readonly string[];
   /** Present when the request asked for the message list. */
   readonly messages?: readonly CmMessage[];
@@ -106,6 +130,15 @@ export interface Path {
   readonly requesterQpn?: number;
   readonly responderQpn?: number;
   readonly state?: SessionState;
+  /** Absent: cm. */
+  readonly learnedFrom?: LearnedFrom;
+  readonly transport?: Transport;
+  readonly oneWay?: boolean;
+  /**
+   * The path's two directions: a CM session's CM paths (its data hops, where they part, beside
+   * them); a data-learned session's data paths, which are all it has; a one-way flow's one data
+   * path, forward, and nothing reverse.
+   */
   readonly forward: Direction;
   readonly reverse: Direction;
   readonly asymmetric: boolean;
@@ -316,14 +349,29 @@ export function parseSession(o: Json): Session {
   }
   const sessionId = str(f['session-id']) ?? '';
   const fromId = idParts(sessionId);
+  const fromDataId = fromId ? undefined : dataIdParts(sessionId);
+  const requesterDataPort = str(member(f['requester-data'], 'ingress-port'));
+  const responderDataPort = str(member(f['responder-data'], 'ingress-port'));
+  for (const p of [requesterDataPort, responderDataPort]) {
+    if (p !== undefined && !ports.includes(p)) {
+      ports.push(p);
+    }
+  }
+  const learned = f['learned-from'];
+  const learnedFrom: LearnedFrom = learned === 'data' || learned === 'cm' ? learned : fromDataId ? 'data' : 'cm';
   return {
     sessionId,
-    requesterIp: str(f['requester-ip']) ?? fromId?.requesterIp,
-    responderIp: str(f['responder-ip']) ?? fromId?.responderIp,
+    learnedFrom,
+    transport: oneOf(TRANSPORTS, f['transport']),
+    oneWay: bool(f['one-way']) ?? fromDataId?.oneWay,
+    pairedSession: str(f['paired-session']),
+    pairAmbiguous: bool(f['pair-ambiguous']),
+    requesterIp: str(f['requester-ip']) ?? fromId?.requesterIp ?? fromDataId?.requesterIp,
+    responderIp: str(f['responder-ip']) ?? fromId?.responderIp ?? fromDataId?.responderIp,
     requesterCommId: str(f['requester-comm-id']) ?? fromId?.requesterCommId,
     responderCommId: str(f['responder-comm-id']),
-    requesterQpn: num(f['requester-qpn']),
-    responderQpn: num(f['responder-qpn']),
+    requesterQpn: num(f['requester-qpn']) ?? fromDataId?.requesterQpn,
+    responderQpn: num(f['responder-qpn']) ?? fromDataId?.responderQpn,
     serviceId: str(f['service-id']),
     state: oneOf(SESSION_STATES, f['state']),
     rejectReason: num(f['reject-reason']),
@@ -335,9 +383,33 @@ export function parseSession(o: Json): Session {
     rdmaCmSrcPort: num(f['rdma-cm-src-port']),
     rdmaCmDstPort: num(f['rdma-cm-dst-port']),
     droppedMessages: num(f['dropped-messages']),
+    requesterDataPort,
+    responderDataPort,
     ports,
     messages,
   };
+}
+
+/**
+ * What a data-learned session's identity says: `IP_A/qp0xAAAAAA/IP_B/qp0xBBBBBB` (the lower
+ * endpoint first) or a one-way flow's `SRC/-/DST/qp0xBBBBBB` (the sender's QP unknown).
+ */
+export function dataIdParts(id: string): {
+  requesterIp: string; responderIp: string; requesterQpn?: number; responderQpn: number; oneWay: boolean;
+} | undefined {
+  const parts = id.split('/');
+  if (parts.length !== 4 || !/^qp0x[0-9a-f]{6}$/.test(parts[3]) || parts[0] === '' || parts[2] === '') {
+    return undefined;
+  }
+  const responderQpn = parseInt(parts[3].slice(4), 16);
+  if (parts[1] === '-') {
+    return { requesterIp: parts[0], responderIp: parts[2], responderQpn, oneWay: true };
+  }
+  if (!/^qp0x[0-9a-f]{6}$/.test(parts[1])) {
+    return undefined;
+  }
+  return { requesterIp: parts[0], responderIp: parts[2], requesterQpn: parseInt(parts[1].slice(4), 16), responderQpn,
+    oneWay: false };
 }
 
 /**
@@ -483,15 +555,23 @@ export function parsePath(o: Json): Path {
   const f = plain(o);
   const sessionId = str(f['session-id']) ?? '';
   const fromId = idParts(sessionId);
+  const fromDataId = fromId ? undefined : dataIdParts(sessionId);
+  const learned = f['learned-from'];
+  const learnedFrom: LearnedFrom = learned === 'data' || learned === 'cm' ? learned : fromDataId ? 'data' : 'cm';
+  // a data-learned session has no CM path: its data paths are its directions
+  const data = learnedFrom === 'data';
   return {
     sessionId,
-    requesterIp: str(f['requester-ip']) ?? fromId?.requesterIp,
-    responderIp: str(f['responder-ip']) ?? fromId?.responderIp,
-    requesterQpn: num(f['requester-qpn']),
-    responderQpn: num(f['responder-qpn']),
+    learnedFrom,
+    transport: oneOf(TRANSPORTS, f['transport']),
+    oneWay: bool(f['one-way']) ?? fromDataId?.oneWay,
+    requesterIp: str(f['requester-ip']) ?? fromId?.requesterIp ?? fromDataId?.requesterIp,
+    responderIp: str(f['responder-ip']) ?? fromId?.responderIp ?? fromDataId?.responderIp,
+    requesterQpn: num(f['requester-qpn']) ?? fromDataId?.requesterQpn,
+    responderQpn: num(f['responder-qpn']) ?? fromDataId?.responderQpn,
     state: oneOf(SESSION_STATES, f['state']),
-    forward: parseDirection(f['forward']),
-    reverse: parseDirection(f['reverse']),
+    forward: parseDirection(data ? f['data-forward'] : f['forward']),
+    reverse: parseDirection(data ? f['data-reverse'] : f['reverse']),
     asymmetric: bool(f['asymmetric']) ?? false,
     anomalies: strings(f['anomaly']),
   };

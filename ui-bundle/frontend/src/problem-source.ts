@@ -18,6 +18,7 @@ import { deriveProblems, type Problem, type SwitchInput } from './problems';
 
 const PROBLEM_SESSION_FIELDS = 'switch(node-id;agent-status(state;detail;last-change);session(session-id;requester-ip;responder-ip;state;'
   + 'reject-reason;first-seen;last-seen;service-id;rdma-cm-dst-port;roles-known;'
+  + 'learned-from;transport;one-way;paired-session;pair-ambiguous;'
   + 'message(type;ingress-tp;time;from-requester)))';
 
 /**
@@ -29,8 +30,8 @@ const QUICK_SESSION_FIELDS = 'switch(node-id;agent-status(state;detail;last-chan
 
 // Whole hops: netconf 10.0.2's fields= drops a leaf-list (gap) that sits beside a sub-selected
 // list (hop(node-id)) in the same container; beside a whole list it is kept.
-const PROBLEM_PATH_FIELDS = 'path(session-id;requester-ip;responder-ip;asymmetric;anomaly;'
-  + 'forward(complete;gap;hop);reverse(complete;gap;hop))';
+const PROBLEM_PATH_FIELDS = 'path(session-id;requester-ip;responder-ip;asymmetric;anomaly;learned-from;one-way;'
+  + 'forward(complete;gap;hop);reverse(complete;gap;hop);data-forward(complete;gap;hop);data-reverse(complete;gap;hop))';
 
 export interface ProblemReport {
   readonly problems: readonly Problem[];

@@ -20,7 +20,7 @@ import type { AgentStatus, CmMessage, Path, Session, SessionState } from './mode
 import { gapSwitches } from './pathgeo';
 
 export type ProblemKind = 'agent' | 'rejected' | 'timed-out' | 'half-closed' | 'flapping' | 'asymmetric'
-  | 'path-anomaly' | 'path-gap';
+  | 'path-anomaly' | 'path-gap' | 'half-seen';
 
 export type Severity = 'critical' | 'warning' | 'notice';
 
@@ -70,9 +70,15 @@ export interface ProblemOptions {
   /** ...at least this many, of which at least flapEnded ended (rejected, timed out, closed). */
   readonly flapSetups: number;
   readonly flapEnded: number;
+  /**
+   * A one-way RC flow that carried data this long (first to last sampled packet) with its other
+   * direction seen nowhere is half-seen (the controller's rst-insight says the same).
+   */
+  readonly halfSeenAfter: number;
 }
 
-export const DEFAULT_OPTIONS: ProblemOptions = { halfClosedAfter: 5, flapWindow: 300, flapSetups: 3, flapEnded: 2 };
+export const DEFAULT_OPTIONS: ProblemOptions = { halfClosedAfter: 5, flapWindow: 300, flapSetups: 3, flapEnded: 2,
+  halfSeenAfter: 60 };
 
 const SAMPLE = 50;
 
@@ -127,8 +133,35 @@ export function deriveProblems(input: ProblemInput, options: ProblemOptions = DE
     sessionProblems(m, paths.get(m.sessionId), input.now, options, groups);
   }
   flapping(merged, options, groups);
+  halfSeen(merged, options, groups);
   pathProblems(input.paths, merged, groups);
   return groups.problems();
+}
+
+/**
+ * One-way RC flows (learnt from data) that no switch saw answered: every switch that has the flow
+ * has it one-way, the controller paired it with nothing and found no flow the other way to fit,
+ * and it carried data for a while. UC and UD flows have no responses, so are never half-seen.
+ */
+function halfSeen(merged: readonly Merged[], options: ProblemOptions, groups: Groups): void {
+  for (const m of merged) {
+    const unanswered = m.sightings.every(({ session: s }) => s.learnedFrom === 'data' && s.oneWay === true
+      && s.transport === 'RC' && s.pairedSession === undefined && s.pairAmbiguous !== true);
+    if (!unanswered) {
+      continue;
+    }
+    const first = Math.min(...m.sightings.map(x => x.session.firstSeen ?? Infinity));
+    const last = Math.max(...m.sightings.map(x => x.session.lastSeen ?? -Infinity));
+    if (!Number.isFinite(first) || !Number.isFinite(last) || last - first < options.halfSeenAfter) {
+      continue;
+    }
+    const switches = [...new Set(m.sightings.map(x => x.switchId))].sort();
+    const s = m.sightings[0].session;
+    groups.add(`half-seen|${switches.join(',')}`, 'half-seen', 'warning', 'Half-seen: RC data with no responses seen',
+      `one-way RC flows seen at ${switches.join(', ')} (${s.requesterIp ?? '?'} → ${s.responderIp ?? '?'}); no switch`
+        + ' saw their responses: the return path crosses no sampling agent, or the responses are lost',
+      switches.map(node => ({ node })), { sessionId: m.sessionId, switchId: m.sightings[0].switchId }, last);
+  }
 }
 
 function agentProblems(switches: readonly SwitchInput[], groups: Groups): void {
@@ -390,8 +423,11 @@ function pathProblems(paths: readonly Path[], merged: readonly Merged[], groups:
       const fwd = p.forward.hops.map(h => h.nodeId);
       const rev = p.reverse.hops.map(h => h.nodeId);
       const places = [...new Set([...fwd, ...rev])].map(node => ({ node }));
-      groups.add(`asymmetric|${fwd.join('>')}|${rev.join('>')}`, 'asymmetric', 'notice', 'Asymmetric path',
-        `forward ${fwd.join(' → ') || '?'}, reverse ${rev.join(' → ') || '?'}`, places, ref);
+      // a data-learned session's directions are its data paths: grouped apart from the CM sessions'
+      const data = p.learnedFrom === 'data';
+      groups.add(`asymmetric|${data ? 'data|' : ''}${fwd.join('>')}|${rev.join('>')}`, 'asymmetric', 'notice',
+        data ? 'Asymmetric data path' : 'Asymmetric path',
+        `${data ? 'data ' : ''}forward ${fwd.join(' → ') || '?'}, reverse ${rev.join(' → ') || '?'}`, places, ref);
     }
     for (const a of p.anomalies) {
       groups.add(`anomaly|${a}`, 'path-anomaly', 'warning', 'Path anomaly', a, [], ref);
@@ -423,4 +459,5 @@ export const KIND_LABEL: Record<ProblemKind, string> = {
   asymmetric: 'asymmetric paths',
   'path-anomaly': 'path anomalies',
   'path-gap': 'paths with gaps',
+  'half-seen': 'half-seen data flows',
 };

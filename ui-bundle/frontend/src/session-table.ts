@@ -8,7 +8,7 @@
 
 // The flow table's and the path list's columns and filter fields (pure: the views render them).
 
-import { formatTime, hex, sessionWord } from './format';
+import { dataKindWord, formatTime, hex, learnedWord, sessionWord } from './format';
 import type { Path, Session } from './model';
 import { ipSortKey, naturalKey, parseNumber, type ColumnDef, type FieldFilters, type TableDef } from './table';
 
@@ -41,8 +41,24 @@ function matchIp(value: string, ...ips: (string | undefined)[]): boolean {
   return ips.some(ip => ip !== undefined && (ip === value || ip.startsWith(value)));
 }
 
+/** `learned:data`, `learned:cm` (or `from:`): where the session was learnt from. */
+function matchLearned(value: string, learnedFrom: 'cm' | 'data' | undefined): boolean {
+  const origin = learnedFrom ?? 'cm';
+  return value === origin || (value === 'cm' || value === 'data' ? false : origin.startsWith(value));
+}
+
+function yes(value: string): boolean {
+  return value === 'yes' || value === 'true' || value === '1';
+}
+
+/** The origin column: "CM", "data", or "data one-way" for a flow whose peer QP is unknown. */
+export function learnedText(r: { learnedFrom?: 'cm' | 'data'; oneWay?: boolean }): string {
+  return learnedWord(r.learnedFrom) + (r.learnedFrom === 'data' && r.oneWay ? ' one-way' : '');
+}
+
 export const SESSION_COLUMNS: readonly ColumnDef<Session>[] = [
   { key: 'state', label: 'State', text: s => sessionWord(s.state) },
+  { key: 'learnedFrom', label: 'From', text: learnedText },
   { key: 'requesterIp', label: 'Requester IP', text: s => s.requesterIp ?? '', sortKey: s => ipSortKey(s.requesterIp) },
   { key: 'requesterQpn', label: 'Req. QPN', text: s => qpnText(s.requesterQpn), sortKey: s => s.requesterQpn },
   { key: 'requesterCommId', label: 'Req. comm ID', text: s => s.requesterCommId ?? '' },
@@ -61,6 +77,7 @@ export const SESSION_OPTIONAL_COLUMNS: readonly ColumnDef<Session>[] = [
     sortKey: s => s.requesterUdpSrcPort },
   { key: 'responderUdpSrcPort', label: 'Resp. UDP sport', text: s => s.responderUdpSrcPort?.toString() ?? '',
     sortKey: s => s.responderUdpSrcPort },
+  { key: 'dataKind', label: 'Data flow', text: dataKindWord },
 ];
 
 export const SESSION_FIELDS: FieldFilters<Session> = {
@@ -76,6 +93,11 @@ export const SESSION_FIELDS: FieldFilters<Session> = {
   port: (s, v) => s.ports.some(p => p.toLowerCase() === v),
   service: (s, v) => (s.serviceId ?? '').includes(v),
   id: (s, v) => s.sessionId.toLowerCase().includes(v),
+  learned: (s, v) => matchLearned(v, s.learnedFrom),
+  from: (s, v) => matchLearned(v, s.learnedFrom),
+  oneway: (s, v) => yes(v) === (s.oneWay === true),
+  transport: (s, v) => (s.transport ?? '').toLowerCase() === v,
+  paired: (s, v) => yes(v) === (s.pairedSession !== undefined),
   sport: (s, v) => {
     const n = parseNumber(v);
     return n !== undefined && (s.requesterUdpSrcPort === n || s.responderUdpSrcPort === n);
@@ -94,6 +116,10 @@ export function hopsText(hops: Path['forward']['hops']): string {
 
 function pathCompleteness(p: Path): string {
   const f = p.forward.complete ? 'complete' : p.forward.hops.length ? 'gap' : 'unseen';
+  if (p.oneWay) {
+    // the other direction is nobody's to see: the peer's QP is unknown
+    return `${f}, one-way`;
+  }
   const r = p.reverse.complete ? 'complete' : p.reverse.hops.length ? 'gap' : 'unseen';
   return f === r ? f : `${f} / ${r}`;
 }
@@ -101,6 +127,7 @@ function pathCompleteness(p: Path): string {
 export const PATH_TABLE: TableDef<Path> = {
   columns: [
     { key: 'state', label: 'State', text: p => sessionWord(p.state) },
+    { key: 'learnedFrom', label: 'From', text: learnedText },
     { key: 'requesterIp', label: 'Requester', text: p => p.requesterIp ?? '', sortKey: p => ipSortKey(p.requesterIp) },
     { key: 'responderIp', label: 'Responder', text: p => p.responderIp ?? '', sortKey: p => ipSortKey(p.responderIp) },
     { key: 'qpns', label: 'QPNs', text: p => [p.requesterQpn, p.responderQpn].map(q => q ?? '?').join(' ↔ '),
@@ -117,7 +144,10 @@ export const PATH_TABLE: TableDef<Path> = {
     state: (p, v) => matchState(v, p.state),
     node: (p, v) => [...p.forward.hops, ...p.reverse.hops].some(h => h.nodeId.toLowerCase() === v),
     switch: (p, v) => [...p.forward.hops, ...p.reverse.hops].some(h => h.nodeId.toLowerCase() === v),
-    gap: (p, v) => (v === 'yes' || v === 'true') === (!p.forward.complete || !p.reverse.complete),
+    gap: (p, v) => (v === 'yes' || v === 'true') === (!p.forward.complete || !p.oneWay && !p.reverse.complete),
+    learned: (p, v) => matchLearned(v, p.learnedFrom),
+    from: (p, v) => matchLearned(v, p.learnedFrom),
+    oneway: (p, v) => yes(v) === (p.oneWay === true),
     asymmetric: (p, v) => (v === 'yes' || v === 'true') === p.asymmetric,
     id: (p, v) => p.sessionId.toLowerCase().includes(v),
   },

@@ -24,7 +24,15 @@ const WIDTHS: Record<string, string> = {
   state: '9.5rem', requesterIp: 'minmax(8rem, 1fr)', responderIp: 'minmax(8rem, 1fr)', requesterQpn: '9rem',
   responderQpn: '9rem', requesterCommId: '7.5rem', responderCommId: '7.5rem', ports: '6rem', serviceId: '11.5rem',
   firstSeen: '12.5rem', lastSeen: '12.5rem', requesterUdpSrcPort: '7rem', responderUdpSrcPort: '7rem',
+  learnedFrom: '7.5rem', dataKind: '14rem',
 };
+
+/** The origin control's choices: any, learnt from CM, from data, and data flows seen one way only. */
+const ORIGINS: readonly { value: string; label: string; test: (s: Session) => boolean }[] = [
+  { value: 'cm', label: 'learnt from CM', test: s => s.learnedFrom !== 'data' },
+  { value: 'data', label: 'learnt from data', test: s => s.learnedFrom === 'data' },
+  { value: 'one-way', label: 'one-way flows', test: s => s.learnedFrom === 'data' && s.oneWay === true },
+];
 
 export class FlowTableView implements View {
   readonly el: HTMLElement;
@@ -32,6 +40,7 @@ export class FlowTableView implements View {
   private readonly search: HTMLInputElement;
   private readonly stateSelect: HTMLSelectElement;
   private readonly portSelect: HTMLSelectElement;
+  private readonly originSelect: HTMLSelectElement;
   private readonly count = h('span', { id: 'flow-count', role: 'status', 'aria-live': 'polite' });
   private readonly timing = h('span', { class: 'muted small', id: 'flow-timing' });
   private readonly head = h('div', { class: 'switch-head' });
@@ -53,13 +62,15 @@ export class FlowTableView implements View {
     this.title = `${nodeId} flow table`;
     this.search = h('input', {
       type: 'search', id: 'flow-search', class: 'search', spellcheck: 'false', autocomplete: 'off',
-      placeholder: 'Search: IP, QPN, comm ID, state, port…  e.g. state:rej port:swp1 qpn:0x1a2b ip:10.0.1',
+      placeholder: 'Search: IP, QPN, comm ID, state, port…  e.g. state:rej port:swp1 qpn:0x1a2b learned:data',
       'aria-label': 'Search the flow table', oninput: () => this.schedule(),
     });
     this.stateSelect = h('select', { id: 'flow-state', 'aria-label': 'State', onchange: () => this.schedule() },
       h('option', { value: '' }, 'any state'), SESSION_STATES.map(s => h('option', { value: s }, sessionWord(s))));
     this.portSelect = h('select', { id: 'flow-port', 'aria-label': 'Port', onchange: () => this.schedule() },
       h('option', { value: '' }, 'any port'));
+    this.originSelect = h('select', { id: 'flow-origin', 'aria-label': 'Learnt from', onchange: () => this.schedule() },
+      h('option', { value: '' }, 'CM and data'), ORIGINS.map(o => h('option', { value: o.value }, o.label)));
     this.table = new VirtualTable<Session>({
       label: `Sessions of ${nodeId}`,
       rowHeight: 30,
@@ -81,7 +92,8 @@ export class FlowTableView implements View {
         h('h1', null, `${nodeId} — RDMA flow table`),
         this.head,
         this.errorEl,
-        h('div', { class: 'controls' }, this.search, this.stateSelect, this.portSelect, this.count, this.timing),
+        h('div', { class: 'controls' }, this.search, this.stateSelect, this.portSelect, this.originSelect, this.count,
+          this.timing),
         this.table.el));
   }
 
@@ -95,6 +107,7 @@ export class FlowTableView implements View {
       this.show(cached.rows, true);
       this.fetchedAt = cached.at;
       this.stateSelect.value = cached.state;
+      this.originSelect.value = cached.origin ?? '';
       this.portSelect.value = cached.port;
       this.apply();
     }
@@ -110,7 +123,8 @@ export class FlowTableView implements View {
     if (this.data) {
       lastTable.value = {
         nodeId: this.nodeId, rows: this.data.rows, at: this.fetchedAt,
-        query: this.search.value, state: this.stateSelect.value, port: this.portSelect.value, sortKey: this.sortKey,
+        query: this.search.value, state: this.stateSelect.value, port: this.portSelect.value,
+        origin: this.originSelect.value, sortKey: this.sortKey,
         sortDir: this.sortDir,
       };
     }
@@ -180,6 +194,10 @@ export class FlowTableView implements View {
     if (key === 'state') {
       return s => badge(sessionTone(s.state), sessionWord(s.state));
     }
+    if (key === 'learnedFrom') {
+      // a data-learned session's roles are unknown; a one-way flow's peer QP too
+      return s => badge(s.learnedFrom === 'data' ? 'busy' : 'idle', text(s));
+    }
     return text;
   }
 
@@ -242,8 +260,9 @@ export class FlowTableView implements View {
     const t0 = performance.now();
     const state = this.stateSelect.value;
     const port = this.portSelect.value;
-    const extra = state || port
-      ? (s: Session) => (!state || s.state === state) && (!port || s.ports.includes(port))
+    const origin = ORIGINS.find(o => o.value === this.originSelect.value);
+    const extra = state || port || origin
+      ? (s: Session) => (!state || s.state === state) && (!port || s.ports.includes(port)) && (!origin || origin.test(s))
       : undefined;
     const view = applyView(data, this.search.value, this.sortKey, this.sortDir, extra);
     this.table.setData(data.rows, view.order, (a, b) => a.sessionId === b.sessionId);
@@ -253,7 +272,8 @@ export class FlowTableView implements View {
       : `${formatCount(view.order.length)} of ${formatCount(total)} sessions`,
       this.complete ? null : h('span', { class: 'muted', id: 'flow-loading' }, ' — loading QPNs, ports and times…'),
       view.unknownFields.length ? h('span', { class: 'tone-text-warn' },
-        ` (no field ${view.unknownFields.join(', ')}: try ip, src, dst, qpn, cid, state, port, service, sport, id)`) : null);
+        ` (no field ${view.unknownFields.join(', ')}: try ip, src, dst, qpn, cid, state, port, service, sport, id, learned,`
+          + ' oneway, transport, paired)') : null);
     this.timing.textContent = `filtered and sorted in ${ms.toFixed(0)} ms`;
     this.timing.dataset.filterMs = ms.toFixed(1);
     this.el.dataset.ready = 'true';

@@ -26,6 +26,8 @@ const COUNT_COLUMNS: readonly { label: string; states: readonly SessionState[]; 
   { label: 'Timed out', states: ['TIMED_OUT'], tone: 'bad' },
   { label: 'Closing', states: ['DISCONNECTING'], tone: 'warn' },
   { label: 'Closed', states: ['CLOSED'], tone: 'idle' },
+  // learnt from sampled data packets (no CM): sending, or quiet for the agent's idle time
+  { label: 'Data-learned', states: ['ACTIVE', 'IDLE'], tone: 'idle' },
 ];
 
 export class HomeView implements View {

@@ -31,7 +31,8 @@ export function routeLayers(path: Path, topo: Topology): RouteLayer[] {
     if (cm.length) {
       layers.push({ direction, traffic: 'cm', route: routeOf(cm, d, src, dst, links) });
     }
-    if (data.length && cmAndDataApart(d)) {
+    // a data-learned session's data is all it has: drawn whether or not a CM chain is beside it
+    if (data.length && (cm.length === 0 || cmAndDataApart(d))) {
       layers.push({ direction, traffic: 'data', route: routeOf(data, d, src, dst, links) });
     }
   }
@@ -77,7 +78,13 @@ function directionBlock(title: string, cls: string, d: Direction, from: string |
 }
 
 export function renderPath(path: Path, onPort?: PortHandler): HTMLElement {
+  const data = path.learnedFrom === 'data';
   return h('div', { class: 'path-detail' },
+    data ? h('p', { class: 'learned', id: 'path-learned' }, badge('busy', 'data'),
+      path.oneWay ? ' One-way flow, peer QP unknown: only its one direction was seen, and the controller paired it with'
+        + ' no flow the other way.'
+        : ' Learnt from sampled data packets: the path is its data in each direction (no CM messages).'
+          + ' Roles unknown: requester and responder are the lower and the higher endpoint.') : null,
     h('p', { class: 'legend small' },
       h('span', { class: 'swatch forward', 'aria-hidden': 'true' }), ' forward ',
       h('span', { class: 'swatch reverse', 'aria-hidden': 'true' }), ' reverse · solid: the switch saw it · dashed: inferred · ',
@@ -85,6 +92,8 @@ export function renderPath(path: Path, onPort?: PortHandler): HTMLElement {
     path.asymmetric ? h('p', { class: 'tone-text-warn', id: 'asymmetric' },
       'Asymmetric: the reverse path does not retrace the forward one.') : null,
     path.anomalies.length ? h('ul', { class: 'anomalies' }, path.anomalies.map(a => h('li', { class: 'tone-text-warn' }, a))) : null,
-    directionBlock('Forward', 'forward', path.forward, path.requesterIp, path.responderIp, onPort),
-    directionBlock('Reverse', 'reverse', path.reverse, path.responderIp, path.requesterIp, onPort));
+    directionBlock(data ? 'Forward data' : 'Forward', 'forward', path.forward, path.requesterIp, path.responderIp, onPort),
+    path.oneWay ? h('p', { class: 'muted', 'data-direction': 'reverse' }, 'Reverse: none (one-way flow)')
+      : directionBlock(data ? 'Reverse data' : 'Reverse', 'reverse', path.reverse, path.responderIp, path.requesterIp,
+        onPort));
 }

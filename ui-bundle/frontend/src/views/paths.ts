@@ -20,21 +20,22 @@ import { agentTone, agentWord, formatCount, sessionTone, sessionWord, type Tone 
 import { isHost } from '../layout';
 import { naturalCompare, type Path, type SwitchState, type Topology } from '../model';
 import { Poller } from '../poller';
-import { PATH_TABLE } from '../session-table';
+import { learnedText, PATH_TABLE } from '../session-table';
 import { applyView, indexRows, warmUp, type IndexedTable, type SortDir, type TableDef } from '../table';
 import { VirtualTable } from '../vtable';
 import { renderPath, routeLayers } from './pathpanel';
 
 const PATH_WIDTHS: Record<string, string> = {
   state: '9.5rem', requesterIp: '8.5rem', responderIp: '8.5rem', qpns: '11rem', forward: 'minmax(12rem, 1fr)',
-  reverse: 'minmax(12rem, 1fr)', complete: '10rem',
+  reverse: 'minmax(12rem, 1fr)', complete: '10rem', learnedFrom: '7.5rem',
 };
 
 function pathTable(label: string, onOpen: (p: Path) => void, rowHeight = 28, onSort?: (key: string) => void): VirtualTable<Path> {
   const t = new VirtualTable<Path>({ label, rowHeight, onOpen, onSort, empty: 'No session.' });
   t.setColumns(PATH_TABLE.columns.map(c => ({
     ...c, width: PATH_WIDTHS[c.key],
-    cell: c.key === 'state' ? (p: Path) => badge(sessionTone(p.state), sessionWord(p.state)) : c.text,
+    cell: c.key === 'state' ? (p: Path) => badge(sessionTone(p.state), sessionWord(p.state))
+      : c.key === 'learnedFrom' ? (p: Path) => badge(p.learnedFrom === 'data' ? 'busy' : 'idle', c.text(p)) : c.text,
   })));
   return t;
 }
@@ -326,7 +327,8 @@ export class PathsView implements View {
     const seenBy = [...p.forward.hops, ...p.reverse.hops].find(x => x.observed)?.nodeId;
     replace(this.side,
       h('h2', null, `${p.requesterIp ?? '?'} → ${p.responderIp ?? '?'}`),
-      h('p', null, badge(sessionTone(p.state), sessionWord(p.state)), ' QPNs ', `${p.requesterQpn ?? '?'} ↔ ${p.responderQpn ?? '?'} `,
+      h('p', null, badge(sessionTone(p.state), sessionWord(p.state)), ' ', badge(p.learnedFrom === 'data' ? 'busy' : 'idle',
+        learnedText(p)), ' QPNs ', `${p.requesterQpn ?? (p.oneWay ? 'unknown' : '?')} ↔ ${p.responderQpn ?? '?'} `,
         seenBy ? h('a', { href: route('switch', seenBy, 'session', p.sessionId), id: 'open-session' }, 'timeline') : null),
       renderPath(p, (n, tp) => void this.showThrough(n, tp)),
       h('div', { id: 'through' }),

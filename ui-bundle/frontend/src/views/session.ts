@@ -13,16 +13,27 @@ import type { AppContext, View } from '../app';
 import { fetchPath, fetchSession, sessionsThrough } from '../data';
 import { badge, h, replace, route } from '../dom';
 import { Fabric } from '../fabric';
-import { formatDelta, formatMicros, formatTime, hex, rejectReasonText, sessionTone, sessionWord } from '../format';
+import { dataKindWord, formatDelta, formatMicros, formatTime, hex, learnedWord, rejectReasonText, sessionTone,
+  sessionWord } from '../format';
 import type { Path, Session, Topology } from '../model';
 import { Poller } from '../poller';
 import { renderPath, routeLayers } from './pathpanel';
 import { portSessions } from './paths';
 
-function endpoint(ip: string | undefined, qpn: number | undefined, commId: string | undefined): string {
-  return [ip ?? 'address unknown', qpn !== undefined ? `QPN ${qpn} (${hex(qpn)})` : 'QPN not seen',
-    commId ? `comm ID ${commId}` : 'comm ID not seen'].join(' · ');
+function endpoint(ip: string | undefined, qpn: number | undefined, commId: string | undefined,
+    data = false): string {
+  // a data-learned session has no comm IDs (no CM), and a one-way flow's sender QP is unknown
+  return [ip ?? 'address unknown', qpn !== undefined ? `QPN ${qpn} (${hex(qpn)})` : data ? 'QPN unknown' : 'QPN not seen',
+    data ? null : commId ? `comm ID ${commId}` : 'comm ID not seen'].filter(x => x !== null).join(' · ');
 }
+
+/** What the roles of a data-learned session are, in words: nobody saw who connected. */
+export const DATA_ROLES = 'unknown: learnt from data packets, nobody saw who connected; requester and responder are the '
+  + 'lower and the higher endpoint by address (IPv4 before IPv6), then by QPN';
+
+/** A one-way flow's roles: the sender and the receiving QP, the sender's QP unknown. */
+export const ONE_WAY_ROLES = 'unknown: a one-way flow, only one direction seen; requester is the sender (its QP '
+  + 'unknown), responder the receiving QP';
 
 export class SessionView implements View {
   readonly el: HTMLElement;
@@ -37,6 +48,8 @@ export class SessionView implements View {
   private fabric: Fabric | undefined;
   private unTheme: (() => void) | undefined;
   private signature = '';
+  /** The session a one-way flow was paired into, whose path is then the flow's. */
+  private pairedInto: string | undefined;
 
   constructor(private readonly app: AppContext, private readonly nodeId: string, private readonly sessionId: string) {
     this.title = `Session ${sessionId}`;
@@ -69,11 +82,14 @@ export class SessionView implements View {
 
   private async refresh(): Promise<void> {
     try {
-      const [session, path, topology] = await Promise.all([
+      const [session, own, topology] = await Promise.all([
         fetchSession(this.app.api, this.nodeId, this.sessionId),
         fetchPath(this.app.api, this.sessionId),
         this.app.topology(),
       ]);
+      // a one-way flow the controller paired has its session's path
+      this.pairedInto = session?.pairedSession;
+      const path = own ?? (this.pairedInto ? await fetchPath(this.app.api, this.pairedInto) : undefined);
       this.errorEl.hidden = true;
       this.app.updated();
       // redraw only what changed, so a refresh does not reset what the operator looks at
@@ -100,11 +116,23 @@ export class SessionView implements View {
     }
     const fact = (label: string, value: Node | string | undefined) =>
       value === undefined || value === '' ? null : [h('dt', null, label), h('dd', null, value)];
+    const data = s.learnedFrom === 'data';
     replace(this.facts, h('dl', { class: 'facts-grid' },
       fact('State', badge(sessionTone(s.state), sessionWord(s.state))),
+      fact('Learnt from', h('span', { id: 'learned-from' }, badge(data ? 'busy' : 'idle', learnedWord(s.learnedFrom)),
+        data ? ` sampled data packets: ${dataKindWord(s)}` : ' CM messages')),
+      data ? fact('Roles', h('span', { id: 'roles' }, s.oneWay ? ONE_WAY_ROLES : DATA_ROLES)) : null,
+      data && s.pairedSession ? fact('Paired into', h('a', { href: route('paths', s.pairedSession), class: 'mono',
+        id: 'paired-session' }, s.pairedSession)) : null,
+      data && s.pairAmbiguous ? fact('Pairing', 'ambiguous: more than one flow the other way fits its PSNs; '
+        + 'not paired rather than guessed') : null,
+      data && (s.requesterDataPort || s.responderDataPort) ? fact('Data entered on',
+        [s.requesterDataPort ? `${s.oneWay ? 'the flow' : 'requester → responder'}: ${s.requesterDataPort}` : null,
+          s.responderDataPort ? `responder → requester: ${s.responderDataPort}` : null]
+          .filter(x => x !== null).join(' · ')) : null,
       s.state === 'REJECTED' ? fact('Reject reason', rejectReasonText(s.rejectReason)) : null,
-      fact('Requester', endpoint(s.requesterIp, s.requesterQpn, s.requesterCommId)),
-      fact('Responder', endpoint(s.responderIp, s.responderQpn, s.responderCommId)),
+      fact('Requester', endpoint(s.requesterIp, s.requesterQpn, s.requesterCommId, data)),
+      fact('Responder', endpoint(s.responderIp, s.responderQpn, s.responderCommId, data)),
       fact('Service ID', s.serviceId),
       fact('rdma_cm ports', s.rdmaCmSrcPort !== undefined || s.rdmaCmDstPort !== undefined
         ? `${s.rdmaCmSrcPort ?? '?'} → ${s.rdmaCmDstPort ?? '?'}` : undefined),
@@ -112,11 +140,13 @@ export class SessionView implements View {
         ? `requester ${s.requesterUdpSrcPort ?? '?'}, responder ${s.responderUdpSrcPort ?? '?'}` : undefined),
       fact('First seen', formatTime(s.firstSeen)),
       fact('Last seen', formatTime(s.lastSeen)),
-      s.rolesKnown === false ? fact('Roles', 'unknown: only DREQ/DREP seen, the requester is a guess') : null,
+      s.rolesKnown === false && !data ? fact('Roles', 'unknown: only DREQ/DREP seen, the requester is a guess') : null,
       s.droppedMessages ? fact('Messages not kept', String(s.droppedMessages)) : null));
     const msgs = s.messages ?? [];
     const t0 = msgs[0]?.time;
-    replace(this.timeline, msgs.length === 0 ? h('p', { class: 'muted' }, 'No message kept.') : h('div', { class: 'scroll-x' }, h('table', { class: 'grid', id: 'timeline' },
+    replace(this.timeline, msgs.length === 0 ? h('p', { class: 'muted' }, data
+      ? 'No CM messages: the session was learnt from its sampled data packets.' : 'No message kept.')
+      : h('div', { class: 'scroll-x' }, h('table', { class: 'grid', id: 'timeline' },
       h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, 'Time'), h('th', null, 'Since first'), h('th', null, 'Message'),
         h('th', null, 'Direction'), h('th', null, 'Ingress port'))),
       h('tbody', null, msgs.map(m => h('tr', { 'data-type': m.type },
@@ -135,7 +165,9 @@ export class SessionView implements View {
 
   private renderPathPart(path: Path | undefined, topology: Topology): void {
     if (!path) {
-      replace(this.pathEl, h('p', { class: 'muted' }, 'The path table has no path for this session yet.'));
+      replace(this.pathEl, h('p', { class: 'muted' }, this.pairedInto
+        ? 'This one-way flow has no path of its own: the controller paired it into the session linked above.'
+        : 'The path table has no path for this session yet.'));
       this.fabricEl.hidden = true;
       return;
     }

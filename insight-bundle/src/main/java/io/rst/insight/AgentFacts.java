@@ -25,13 +25,35 @@ import org.opendaylight.yangtools.yang.common.Uint64;
  * @param droppingSince seconds since the epoch since when the agent is dropping, NaN when it is not
  * @param lastDrop seconds since the epoch of the last probe that found drops grown, NaN when none
  * @param failedCommits commits of the switch's sessions the datastore refused (each written again), 0 when none
+ * @param data the agent's data-sampling counters, or null where it reports none
+ * @param refusedRecords the agent's session records the controller refused, 0 when none
+ * @param refusedUnknownLearnedFrom of which for a learned_from the controller does not know, 0 when none
  */
 record AgentFacts(String switchId, @Nullable AgentState state, @Nullable String detail, double lastChange,
         double lastContact, long lastEventSeq, long droppedPackets, long kernelDrops, long queueDrops,
-        double droppingSince, double lastDrop, long failedCommits) {
+        double droppingSince, double lastDrop, long failedCommits, @Nullable DataCounters data, long refusedRecords,
+        long refusedUnknownLearnedFrom) {
+
+    /**
+     * An agent's data-sampling counters as its status says them (rdma-flow-table's agent-status
+     * data-*), -1 for each it does not report.
+     */
+    record DataCounters(long flows, long sessions, long oneWay, long flowsEvicted, long pairAmbiguous,
+            long bthRejected) {
+    }
 
     AgentFacts {
         requireNonNull(switchId);
+    }
+
+    /** An agent without data-sampling counters or refused records. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    AgentFacts(final String switchId, final @Nullable AgentState state, final @Nullable String detail,
+            final double lastChange, final double lastContact, final long lastEventSeq, final long droppedPackets,
+            final long kernelDrops, final long queueDrops, final double droppingSince, final double lastDrop,
+            final long failedCommits) {
+        this(switchId, state, detail, lastChange, lastContact, lastEventSeq, droppedPackets, kernelDrops, queueDrops,
+            droppingSince, lastDrop, failedCommits, null, 0, 0);
     }
 
     /** An agent whose drops are unknown. */
@@ -42,11 +64,17 @@ record AgentFacts(String switchId, @Nullable AgentState state, @Nullable String 
 
     static AgentFacts of(final String switchId, final AgentStatus status) {
         final var seq = status.getLastEventSeq();
+        final var data = new DataCounters(count(status.getDataFlows()), count(status.getDataSessions()),
+            count(status.getDataOneWay()), count(status.getDataFlowsEvicted()), count(status.getDataPairAmbiguous()),
+            count(status.getDataBthRejected()));
+        final boolean anyData = data.flows() >= 0 || data.sessions() >= 0 || data.oneWay() >= 0
+            || data.flowsEvicted() >= 0 || data.pairAmbiguous() >= 0 || data.bthRejected() >= 0;
         return new AgentFacts(switchId, status.getState(), status.getDetail(), Sighting.seconds(status.getLastChange()),
             Sighting.seconds(status.getLastContact()), seq == null ? -1 : seq.longValue(),
             count(status.getDroppedPackets()), count(status.getKernelDrops()), count(status.getQueueDrops()),
             Sighting.seconds(status.getDroppingSince()), Sighting.seconds(status.getLastDrop()),
-            Math.max(0, count(status.getFailedCommits())));
+            Math.max(0, count(status.getFailedCommits())), anyData ? data : null,
+            Math.max(0, count(status.getRefusedRecords())), Math.max(0, count(status.getRefusedUnknownLearnedFrom())));
     }
 
     private static long count(final @Nullable Uint64 value) {

@@ -102,6 +102,15 @@ final class FabricIndex {
     private final Set<String> troubled = new HashSet<>();
     /** Per switch, how many of its sessions are in each state (by the state's YANG name). */
     private final Map<String, Map<String, Long>> statesBySwitch = new HashMap<>();
+    /** Per switch, its sessions by origin and state ({@link #originKey}). */
+    private final Map<String, Map<String, Long>> originsBySwitch = new HashMap<>();
+    /** Per switch, its one-way flows by the controller's pairing ({@link #pairingKey}). */
+    private final Map<String, Map<String, Long>> oneWayBySwitch = new HashMap<>();
+    /**
+     * One-way RC flows that no switch saw answered and the controller did not pair (nor found
+     * ambiguous): every switch that reports the flow says so. The half-seen detector's candidates.
+     */
+    private final Set<String> unanswered = new HashSet<>();
     private final Map<Ends, SetUps> setUps = new HashMap<>();
     /** Asymmetric paths by their two routes ("forward|reverse"), each group's session IDs in order. */
     private final Map<String, TreeSet<String>> asymmetricByRoutes = new HashMap<>();
@@ -169,7 +178,14 @@ final class FabricIndex {
     }
 
     private void countState(final @Nullable Sighting sighting, final long delta) {
-        if (sighting == null || sighting.state() == null) {
+        if (sighting == null) {
+            return;
+        }
+        count(originsBySwitch, sighting.switchId(), originKey(sighting), delta);
+        if ((sighting.origin() & Sighting.ONE_WAY) != 0) {
+            count(oneWayBySwitch, sighting.switchId(), pairingKey(sighting), delta);
+        }
+        if (sighting.state() == null) {
             return;
         }
         final var byState = statesBySwitch.computeIfAbsent(sighting.switchId(), k -> new HashMap<>());
@@ -181,6 +197,29 @@ final class FabricIndex {
         }
     }
 
+    private static void count(final Map<String, Map<String, Long>> bySwitch, final String switchId, final String key,
+            final long delta) {
+        final var counts = bySwitch.computeIfAbsent(switchId, k -> new HashMap<>());
+        if (counts.merge(key, delta, Long::sum) == 0) {
+            counts.remove(key);
+            if (counts.isEmpty()) {
+                bySwitch.remove(switchId);
+            }
+        }
+    }
+
+    /** A sighting's origin and state, as the metrics count them: {@code cm|ESTABLISHED}, {@code data|IDLE}. */
+    static String originKey(final Sighting sighting) {
+        return (sighting.learnedData() ? Problem.DATA : Problem.CM) + "|"
+            + (sighting.state() == null ? "" : sighting.state().getName());
+    }
+
+    /** A one-way flow's pairing by the controller: paired, ambiguous or unpaired. */
+    static String pairingKey(final Sighting sighting) {
+        return (sighting.origin() & Sighting.PAIRED) != 0 ? "paired"
+            : (sighting.origin() & Sighting.AMBIGUOUS) != 0 ? "ambiguous" : "unpaired";
+    }
+
     /** A session's sightings changed: where it counts among the troubled and the set-ups follows. */
     private void changed(final String sessionId, final List<Sighting> sightings,
             final @Nullable SetUp setUpBefore) {
@@ -188,6 +227,11 @@ final class FabricIndex {
             troubled.add(sessionId);
         } else {
             troubled.remove(sessionId);
+        }
+        if (!sightings.isEmpty() && sightings.stream().allMatch(Sighting::unansweredOneWay)) {
+            unanswered.add(sessionId);
+        } else {
+            unanswered.remove(sessionId);
         }
         final var setUpAfter = SetUp.of(sessionId, sightings);
         if (!Objects.equals(setUpBefore, setUpAfter)) {
@@ -283,6 +327,21 @@ final class FabricIndex {
         return statesBySwitch;
     }
 
+    /** Per switch, its sessions by origin and state ({@link #originKey}): only those it has. */
+    Map<String, Map<String, Long>> originsBySwitch() {
+        return originsBySwitch;
+    }
+
+    /** Per switch, its one-way flows by the controller's pairing ({@link #pairingKey}): only those it has. */
+    Map<String, Map<String, Long>> oneWayBySwitch() {
+        return oneWayBySwitch;
+    }
+
+    /** One-way RC flows nobody saw answered nor paired: the half-seen detector's candidates. */
+    Set<String> unanswered() {
+        return unanswered;
+    }
+
     /** Set-ups by endpoints, each group in time order. */
     Map<Ends, SetUps> setUps() {
         return setUps;
@@ -331,9 +390,13 @@ final class FabricIndex {
         }
     }
 
-    /** An asymmetric path's group: its forward and its reverse route. */
+    /**
+     * An asymmetric path's group: its forward and its reverse route (a data-learned session's
+     * apart from the CM sessions', its routes being its data's).
+     */
     static String routes(final PathFacts path) {
-        return String.join(" > ", path.forward()) + "|" + String.join(" > ", path.reverse());
+        return (path.learnedData() ? "data|" : "") + String.join(" > ", path.forward()) + "|"
+            + String.join(" > ", path.reverse());
     }
 
     /** A path's group among those whose data went apart: where, in words. */

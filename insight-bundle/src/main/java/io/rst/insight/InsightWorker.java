@@ -466,7 +466,7 @@ final class InsightWorker implements AutoCloseable {
         }
         return new Snapshot(true, bySwitch, index.sessionCount(), index.pathCount(), index.incompletePaths(),
             index.asymmetricPaths(), summary.byKind(), List.copyOf(index.agents()), index.sessionUpdates(),
-            index.ingestLag(), now, took, pathFailedCommits);
+            index.ingestLag(), now, took, pathFailedCommits, index.originsBySwitch(), index.oneWayBySwitch());
     }
 
     @Override

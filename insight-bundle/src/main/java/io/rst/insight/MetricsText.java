@@ -8,6 +8,7 @@
 package io.rst.insight;
 
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
@@ -36,6 +37,27 @@ final class MetricsText {
                 final long n = sw.getValue().getOrDefault(state.getName(), 0L);
                 out.append("rst_sessions{switch=\"").append(escape(sw.getKey())).append("\",state=\"")
                     .append(state.getName()).append("\"} ").append(n).append('\n');
+            }
+        }
+        gauge(out, "rst_sessions_by_origin", "Sessions in each switch's flow table by where they were learnt from"
+            + " (learned_from: cm, from CM messages; data, from sampled data packets) and state.");
+        for (var sw : new TreeMap<>(s.sessionsBySwitch()).entrySet()) {
+            final var counts = s.originsBySwitch().getOrDefault(sw.getKey(), Map.of());
+            for (var state : SessionState.values()) {
+                final boolean data = state == SessionState.ACTIVE || state == SessionState.IDLE;
+                final String origin = data ? Problem.DATA : Problem.CM;
+                out.append("rst_sessions_by_origin{switch=\"").append(escape(sw.getKey())).append("\",learned_from=\"")
+                    .append(origin).append("\",state=\"").append(state.getName()).append("\"} ")
+                    .append(counts.getOrDefault(origin + "|" + state.getName(), 0L)).append('\n');
+            }
+        }
+        gauge(out, "rst_one_way_flows", "One-way flows (data-learned, one direction seen) in each switch's flow table,"
+            + " by the controller's pairing across switches: paired, ambiguous (more than one flow fits) or unpaired.");
+        for (var sw : new TreeMap<>(s.sessionsBySwitch()).entrySet()) {
+            final var counts = s.oneWayBySwitch().getOrDefault(sw.getKey(), Map.of());
+            for (var pairing : List.of("paired", "ambiguous", "unpaired")) {
+                out.append("rst_one_way_flows{switch=\"").append(escape(sw.getKey())).append("\",pairing=\"")
+                    .append(pairing).append("\"} ").append(counts.getOrDefault(pairing, 0L)).append('\n');
             }
         }
         gauge(out, "rst_fabric_sessions", "Sessions in the fabric, each counted once however many switches saw it.");
@@ -100,6 +122,20 @@ final class MetricsText {
             }
         }
 
+        dataCounters(out, agents);
+
+        out.append("# HELP rst_ingest_refused_records_total Session records of a switch's agent the controller "
+            + "refused, by reason (model: the model cannot take it, a CM record without its comm ID; "
+            + "unknown_learned_from: an origin this controller does not know).\n"
+            + "# TYPE rst_ingest_refused_records_total counter\n");
+        for (var agent : agents) {
+            final var sw = escape(agent.switchId());
+            out.append("rst_ingest_refused_records_total{switch=\"").append(sw).append("\",reason=\"model\"} ")
+                .append(Math.max(0, agent.refusedRecords() - agent.refusedUnknownLearnedFrom())).append('\n');
+            out.append("rst_ingest_refused_records_total{switch=\"").append(sw)
+                .append("\",reason=\"unknown_learned_from\"} ").append(agent.refusedUnknownLearnedFrom()).append('\n');
+        }
+
         out.append("# HELP rst_ingest_failed_commits_total Commits of a switch's sessions that the datastore "
             + "refused (each written again in the next commit).\n# TYPE rst_ingest_failed_commits_total counter\n");
         for (var agent : agents) {
@@ -126,6 +162,41 @@ final class MetricsText {
         gauge(out, "rst_insight_recompute_seconds", "How long the last recomputation of the problems took.");
         out.append("rst_insight_recompute_seconds ").append(number(s.recomputeSeconds())).append('\n');
         return out.toString();
+    }
+
+    /** The agents' data-sampling counters, for the agents that report them. */
+    private static void dataCounters(final StringBuilder out, final List<AgentFacts> agents) {
+        gauge(out, "rst_agent_data_flows", "Data flows the switch's agent tracks (agents sampling data packets).");
+        dataCounter(out, agents, "rst_agent_data_flows", AgentFacts.DataCounters::flows);
+        gauge(out, "rst_agent_data_sessions", "Data-learned sessions the switch's agent paired (both directions seen).");
+        dataCounter(out, agents, "rst_agent_data_sessions", AgentFacts.DataCounters::sessions);
+        gauge(out, "rst_agent_data_one_way", "One-way flows the switch's agent tracks (one direction seen).");
+        dataCounter(out, agents, "rst_agent_data_one_way", AgentFacts.DataCounters::oneWay);
+        counter(out, "rst_agent_data_flows_evicted_total",
+            "Data flows the switch's agent evicted with its flow table full, since it started.");
+        dataCounter(out, agents, "rst_agent_data_flows_evicted_total", AgentFacts.DataCounters::flowsEvicted);
+        counter(out, "rst_agent_data_pair_ambiguous_total",
+            "Responses the switch's agent left unpaired because they fitted two flows, since it started.");
+        dataCounter(out, agents, "rst_agent_data_pair_ambiguous_total", AgentFacts.DataCounters::pairAmbiguous);
+        counter(out, "rst_agent_data_bth_rejected_total",
+            "Sampled packets whose BTH the switch's agent rejected as garbage, since it started.");
+        dataCounter(out, agents, "rst_agent_data_bth_rejected_total", AgentFacts.DataCounters::bthRejected);
+    }
+
+    private static void dataCounter(final StringBuilder out, final List<AgentFacts> agents, final String name,
+            final java.util.function.ToLongFunction<AgentFacts.DataCounters> value) {
+        for (var agent : agents) {
+            final var data = agent.data();
+            if (data != null && value.applyAsLong(data) >= 0) {
+                out.append(name).append("{switch=\"").append(escape(agent.switchId())).append("\"} ")
+                    .append(value.applyAsLong(data)).append('\n');
+            }
+        }
+    }
+
+    private static void counter(final StringBuilder out, final String name, final String help) {
+        out.append("# HELP ").append(name).append(' ').append(help).append("\n# TYPE ").append(name)
+            .append(" counter\n");
     }
 
     private static void gauge(final StringBuilder out, final String name, final String help) {

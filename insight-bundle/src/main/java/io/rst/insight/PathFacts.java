@@ -12,16 +12,22 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
 
 /**
  * What the detectors and metrics need of one session's path: the switches of each direction in
- * order, whether each direction is complete, and whether the two are asymmetric.
+ * order, whether each direction is complete, and whether the two are asymmetric. A CM session's
+ * directions are its CM paths; a data-learned session's, its data paths (it has no CM), and a
+ * one-way flow's, its one data path (no reverse, which is then taken as complete: nobody knows it).
+ *
+ * @param learnedData whether the session was learnt from data packets
+ * @param oneWay whether it is a one-way flow
  */
 record PathFacts(String sessionId, @Nullable String requesterIp, @Nullable String responderIp, List<String> forward,
         List<String> reverse, boolean forwardComplete, boolean reverseComplete, boolean asymmetric,
-        List<String> dataApart) {
+        List<String> dataApart, boolean learnedData, boolean oneWay) {
 
     PathFacts {
         requireNonNull(sessionId);
@@ -30,19 +36,37 @@ record PathFacts(String sessionId, @Nullable String requesterIp, @Nullable Strin
         dataApart = List.copyOf(dataApart);
     }
 
+    /** A CM session's path. */
+    PathFacts(final String sessionId, final @Nullable String requesterIp, final @Nullable String responderIp,
+            final List<String> forward, final List<String> reverse, final boolean forwardComplete,
+            final boolean reverseComplete, final boolean asymmetric, final List<String> dataApart) {
+        this(sessionId, requesterIp, responderIp, forward, reverse, forwardComplete, reverseComplete, asymmetric,
+            dataApart, false, false);
+    }
+
     static PathFacts of(final Path path) {
+        final boolean data = path.getLearnedFrom() == LearnedFrom.Data;
+        final boolean oneWay = data && Boolean.TRUE.equals(path.getOneWay());
+        final Direction forward = data ? path.getDataForward() : path.getForward();
+        final Direction reverse = data ? path.getDataReverse() : path.getReverse();
         return new PathFacts(path.getSessionId(),
             path.getRequesterIp() == null ? null : path.getRequesterIp().stringValue(),
             path.getResponderIp() == null ? null : path.getResponderIp().stringValue(),
-            nodes(path.getForward()), nodes(path.getReverse()), complete(path.getForward()),
-            complete(path.getReverse()), Boolean.TRUE.equals(path.getAsymmetric()),
+            nodes(forward), nodes(reverse), complete(forward), oneWay || complete(reverse),
+            Boolean.TRUE.equals(path.getAsymmetric()),
             // where data and CM part: the rpt's anomalies that say so
             Boolean.TRUE.equals(path.getDataPathDiffers()) && path.getAnomaly() != null
-                ? path.getAnomaly().stream().filter(a -> a.contains(" data ")).sorted().toList() : List.of());
+                ? path.getAnomaly().stream().filter(a -> a.contains(" data ")).sorted().toList() : List.of(),
+            data, oneWay);
     }
 
     boolean complete() {
         return forwardComplete && reverseComplete;
+    }
+
+    /** Where its session was learnt from, as a problem says it ({@link Problem#learnedFrom()}). */
+    String learnedFrom() {
+        return learnedData ? Problem.DATA : Problem.CM;
     }
 
     /**

@@ -38,6 +38,10 @@ final class PathLeaves {
     private static final NodeIdentifier RESPONDER_IP = id("responder-ip");
     private static final NodeIdentifier FORWARD = id("forward");
     private static final NodeIdentifier REVERSE = id("reverse");
+    private static final NodeIdentifier DATA_FORWARD = id("data-forward");
+    private static final NodeIdentifier DATA_REVERSE = id("data-reverse");
+    private static final NodeIdentifier LEARNED_FROM = id("learned-from");
+    private static final NodeIdentifier ONE_WAY = id("one-way");
     private static final NodeIdentifier HOP = id("hop");
     private static final NodeIdentifier NODE_ID = id("node-id");
     private static final NodeIdentifier COMPLETE = id("complete");
@@ -106,11 +110,14 @@ final class PathLeaves {
             }
             dataApart.sort(null);
         }
-        final var forward = path.childByArg(FORWARD) instanceof DataContainerNode d ? d : null;
-        final var reverse = path.childByArg(REVERSE) instanceof DataContainerNode d ? d : null;
+        // a data-learned session's directions are its data paths (it has no CM ones)
+        final boolean data = "data".equals(value(path, LEARNED_FROM));
+        final boolean oneWay = data && Boolean.TRUE.equals(value(path, ONE_WAY));
+        final var forward = path.childByArg(data ? DATA_FORWARD : FORWARD) instanceof DataContainerNode d ? d : null;
+        final var reverse = path.childByArg(data ? DATA_REVERSE : REVERSE) instanceof DataContainerNode d ? d : null;
         return new PathFacts(sessionId, text(path, REQUESTER_IP), text(path, RESPONDER_IP), nodes(forward),
-            nodes(reverse), complete(forward), complete(reverse), Boolean.TRUE.equals(value(path, ASYMMETRIC)),
-            dataApart);
+            nodes(reverse), complete(forward), oneWay || complete(reverse), Boolean.TRUE.equals(value(path, ASYMMETRIC)),
+            dataApart, data, oneWay);
     }
 
     private static List<String> nodes(final @Nullable DataContainerNode direction) {

@@ -23,11 +23,18 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Severity;
  * @param rejectReason the REJ's reason code, or -1
  * @param firstSeen seconds since the epoch, NaN when unknown
  * @param places every switch (and port) it concerns, for the per-switch and per-port counts
+ * @param learnedFrom for a problem about sessions, where they were learnt from ("cm" or "data",
+ *        rdma-flow-table's learned-from): all of a problem's the same; null for agents' problems
  */
 record Problem(String id, ProblemKind kind, Severity severity, String title, String detail, @Nullable String node,
         @Nullable String tp, int rejectReason, @Nullable String reason, @Nullable String requesterIp,
         @Nullable String responderIp, int count, double firstSeen, double lastSeen, List<String> sessions,
-        List<Place> places) {
+        List<Place> places, @Nullable String learnedFrom) {
+
+    /** Sessions learnt from CM messages. */
+    static final String CM = "cm";
+    /** Sessions learnt from data packets. */
+    static final String DATA = "data";
 
     /** A switch, or one port of it. */
     record Place(String node, @Nullable String tp) {
@@ -47,5 +54,19 @@ record Problem(String id, ProblemKind kind, Severity severity, String title, Str
         }
         sessions = List.copyOf(sessions);
         places = List.copyOf(places);
+        if (learnedFrom != null && !CM.equals(learnedFrom) && !DATA.equals(learnedFrom)) {
+            throw new IllegalArgumentException("learnt from cm or data, not " + learnedFrom);
+        }
+    }
+
+    /** A problem about no sessions (an agent's), or whose sessions' origin is not said. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    Problem(final String id, final ProblemKind kind, final Severity severity, final String title, final String detail,
+            final @Nullable String node, final @Nullable String tp, final int rejectReason,
+            final @Nullable String reason, final @Nullable String requesterIp, final @Nullable String responderIp,
+            final int count, final double firstSeen, final double lastSeen, final List<String> sessions,
+            final List<Place> places) {
+        this(id, kind, severity, title, detail, node, tp, rejectReason, reason, requesterIp, responderIp, count,
+            firstSeen, lastSeen, sessions, places, null);
     }
 }

@@ -43,18 +43,29 @@ final class ProblemDetector {
      * @param flapWindow seconds within which repeated set-ups of the same endpoints count
      * @param flapSetups at least this many set-ups within the window...
      * @param flapEnded ...of which at least this many ended (rejected, timed out or closed)
+     * @param halfSeenAfter seconds a one-way RC flow must have carried data (first to last sampled
+     *     packet) with its other direction seen nowhere before it is half-seen
      */
-    record Options(double halfClosedAfter, double flapWindow, int flapSetups, int flapEnded) {
-        static final Options DEFAULTS = new Options(5, 300, 3, 2);
+    record Options(double halfClosedAfter, double flapWindow, int flapSetups, int flapEnded, double halfSeenAfter) {
+        static final Options DEFAULTS = new Options(5, 300, 3, 2, DEFAULTS_HALF_SEEN);
 
         Options {
             if (!(halfClosedAfter >= 0) || !(flapWindow > 0) || flapSetups < 2 || flapEnded < 0
-                    || flapEnded > flapSetups) {
+                    || flapEnded > flapSetups || !(halfSeenAfter >= 0)) {
                 throw new IllegalArgumentException("bad problem settings: halfClosedAfter " + halfClosedAfter
-                    + ", flapWindow " + flapWindow + ", flapSetups " + flapSetups + ", flapEnded " + flapEnded);
+                    + ", flapWindow " + flapWindow + ", flapSetups " + flapSetups + ", flapEnded " + flapEnded
+                    + ", halfSeenAfter " + halfSeenAfter);
             }
         }
+
+        /** The settings with the default half-seen delay. */
+        Options(final double halfClosedAfter, final double flapWindow, final int flapSetups, final int flapEnded) {
+            this(halfClosedAfter, flapWindow, flapSetups, flapEnded, DEFAULTS_HALF_SEEN);
+        }
     }
+
+    /** Seconds of one-way data before a flow is half-seen, unless the settings say otherwise. */
+    static final double DEFAULTS_HALF_SEEN = 60;
 
     private final Options options;
 
@@ -69,6 +80,7 @@ final class ProblemDetector {
         out.addAll(flapping(index));
         out.addAll(asymmetricPaths(index));
         out.addAll(dataApart(index));
+        out.addAll(halfSeen(index));
         out.addAll(agents(index));
         out.sort(Comparator.comparing(Problem::severity).thenComparing(Comparator.comparingInt(Problem::count)
             .reversed()).thenComparing(Problem::id));
@@ -79,10 +91,11 @@ final class ProblemDetector {
      * What failed in a session, judged from every switch's view of it; null when nothing did. A
      * REJ anywhere makes it rejected; otherwise a switch that timed it out (the agent waits every
      * CM retry) says which message went unanswered: a DREQ if one was seen, else a REP (or MRA),
-     * else the REQ. A DREQ still unanswered after the half-closed delay is a problem too.
+     * else the REQ. A DREQ still unanswered after the half-closed delay is a problem too. A session
+     * learnt from data packets has no CM to fail: never a verdict.
      */
     @Nullable Verdict verdict(final Collection<Sighting> sightings, final double now) {
-        if (sightings.isEmpty()) {
+        if (sightings.isEmpty() || sightings.stream().anyMatch(Sighting::learnedData)) {
             return null;
         }
         boolean rejected = false;
@@ -233,7 +246,7 @@ final class ProblemDetector {
             groups.add(id, kind,
                 kind == ProblemKind.Rejected || verdict.failed() ? Severity.Critical : Severity.Warning, title, detail,
                 verdict.node(), verdict.tp(), verdict.rejectReason(), verdict.reason(), null, null, sessionId,
-                verdict.time(), places);
+                verdict.time(), places, Problem.CM);
         }
         return groups.problems();
     }
@@ -295,7 +308,7 @@ final class ProblemDetector {
             switches.isEmpty() ? null : switches.first(), null, -1,
             window.size() + " set-ups within " + Math.round(options.flapWindow()) + " s", ends.requester(),
             ends.responder(), window.size(), first, last, sessions,
-            switches.stream().map(n -> new Problem.Place(n, null)).toList());
+            switches.stream().map(n -> new Problem.Place(n, null)).toList(), Problem.CM);
     }
 
     /**
@@ -318,8 +331,10 @@ final class ProblemDetector {
             final var places = new LinkedHashSet<String>(path.forward());
             places.addAll(path.reverse());
             out.add(group(index, ids, "asymmetric-path|" + entry.getKey(), ProblemKind.AsymmetricPath,
-                "Asymmetric path", "forward " + (fwd.isEmpty() ? "?" : fwd) + ", reverse " + (rev.isEmpty() ? "?" : rev),
-                parting, null, places.stream().map(n -> new Problem.Place(n, null)).toList()));
+                path.learnedData() ? "Asymmetric data path" : "Asymmetric path",
+                (path.learnedData() ? "data forward " : "forward ") + (fwd.isEmpty() ? "?" : fwd) + ", reverse "
+                    + (rev.isEmpty() ? "?" : rev),
+                parting, null, places.stream().map(n -> new Problem.Place(n, null)).toList(), path.learnedFrom()));
         }
         return out;
     }
@@ -340,16 +355,60 @@ final class ProblemDetector {
             final String tp = dataPort(words);
             out.add(group(index, entry.getValue(), "data-path-differs|" + where, ProblemKind.DataPathDiffers,
                 "Data path apart from the CM path", where, node, tp,
-                node == null ? List.of() : List.of(new Problem.Place(node, tp))));
+                node == null ? List.of() : List.of(new Problem.Place(node, tp)), Problem.CM));
         }
         return out;
+    }
+
+    /**
+     * One-way RC flows that carried data for {@link Options#halfSeenAfter} or longer while no switch
+     * saw their other direction (responses) and the controller paired them with nothing: grouped by
+     * the switches that saw them. Never a UC or UD flow (no responses to see), nor one the controller
+     * found ambiguous (its other direction was seen, only not told apart).
+     */
+    private List<Problem> halfSeen(final FabricIndex index) {
+        final var groups = new Groups();
+        for (var sessionId : index.unanswered()) {
+            final var sightings = index.sightings(sessionId);
+            double first = Double.NaN;
+            double last = Double.NaN;
+            final var switches = new TreeSet<String>();
+            String from = null;
+            String to = null;
+            for (var s : sightings) {
+                if (!Double.isNaN(s.firstSeen()) && !(s.firstSeen() >= first)) {
+                    first = s.firstSeen();
+                }
+                if (!Double.isNaN(s.lastSeen()) && !(s.lastSeen() <= last)) {
+                    last = s.lastSeen();
+                }
+                switches.add(s.switchId());
+                from = from == null ? s.requesterIp() : from;
+                to = to == null ? s.responderIp() : to;
+            }
+            if (Double.isNaN(first) || Double.isNaN(last) || last - first < options.halfSeenAfter()) {
+                continue;
+            }
+            final String where = String.join(", ", switches);
+            final String id = "half-seen|" + where;
+            if (groups.counted(id, sessionId, first, last)) {
+                continue;
+            }
+            groups.add(id, ProblemKind.HalfSeen, Severity.Warning, "Half-seen: RC data with no responses seen",
+                "one-way RC flows seen at " + where + " (the first " + from + " -> " + to + ") carried data for "
+                    + Math.round(last - first) + " s or more and no switch saw their responses (ACKs, READ responses):"
+                    + " the return path crosses no sampling agent, or the responses are lost",
+                switches.first(), null, -1, null, null, null, sessionId, first, last,
+                switches.stream().map(n -> new Problem.Place(n, null)).toList(), Problem.DATA);
+        }
+        return groups.problems();
     }
 
     /** A notice grouping paths: their count, a sample of the first IDs, when its sessions were seen. */
     @SuppressWarnings("checkstyle:ParameterNumber")
     private static Problem group(final FabricIndex index, final Collection<String> ids, final String id,
             final ProblemKind kind, final String title, final String detail, final @Nullable String node,
-            final @Nullable String tp, final List<Problem.Place> places) {
+            final @Nullable String tp, final List<Problem.Place> places, final String learnedFrom) {
         double first = Double.NaN;
         double last = Double.NaN;
         final var sample = new ArrayList<String>(Math.min(SAMPLE, ids.size()));
@@ -366,7 +425,7 @@ final class ProblemDetector {
             }
         }
         return new Problem(id, kind, Severity.Notice, title, detail, node, tp, -1, null, null, null, ids.size(), first,
-            last, sample, places);
+            last, sample, places, learnedFrom);
     }
 
     /** The port where the data entered, from an anomaly's words, or null if it names none. */
@@ -461,9 +520,10 @@ final class ProblemDetector {
         void add(final String id, final ProblemKind kind, final Severity severity, final String title,
                 final String detail, final @Nullable String node, final @Nullable String tp, final int rejectReason,
                 final @Nullable String reason, final @Nullable String requester, final @Nullable String responder,
-                final String sessionId, final double time, final List<Problem.Place> places) {
+                final String sessionId, final double time, final List<Problem.Place> places,
+                final String learnedFrom) {
             add(id, kind, severity, title, detail, node, tp, rejectReason, reason, requester, responder, sessionId, time,
-                time, places);
+                time, places, learnedFrom);
         }
 
         /** As above, the session seen from {@code first} to {@code last}. */
@@ -471,10 +531,12 @@ final class ProblemDetector {
         void add(final String id, final ProblemKind kind, final Severity severity, final String title,
                 final String detail, final @Nullable String node, final @Nullable String tp, final int rejectReason,
                 final @Nullable String reason, final @Nullable String requester, final @Nullable String responder,
-                final String sessionId, final double first, final double last, final List<Problem.Place> places) {
+                final String sessionId, final double first, final double last, final List<Problem.Place> places,
+                final String learnedFrom) {
             final double time = first;
             final var group = byId.computeIfAbsent(id, k -> new Builder(new Problem(id, kind, severity, title, detail,
-                node, tp, rejectReason, reason, requester, responder, 1, time, time, List.of(), List.of())));
+                node, tp, rejectReason, reason, requester, responder, 1, time, time, List.of(), List.of(),
+                learnedFrom)));
             group.places.addAll(places);
             count(group, sessionId, first, last);
         }
@@ -515,7 +577,7 @@ final class ProblemDetector {
                 final var p = group.first;
                 out.add(new Problem(p.id(), p.kind(), p.severity(), p.title(), p.detail(), p.node(), p.tp(),
                     p.rejectReason(), p.reason(), p.requesterIp(), p.responderIp(), group.count, group.firstSeen,
-                    group.lastSeen, List.copyOf(group.sessions), List.copyOf(group.places)));
+                    group.lastSeen, List.copyOf(group.sessions), List.copyOf(group.places), p.learnedFrom()));
             }
             return out;
         }

@@ -92,6 +92,9 @@ record ProblemSummary(List<Problem> problems, Map<ProblemKind, Long> byKind,
     private static org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.problems.Problem entry(
             final Problem p) {
         final var builder = new ProblemBuilder().setId(p.id()).setKind(p.kind()).setSeverity(p.severity())
+            .setLearnedFrom(p.learnedFrom() == null ? null
+                : org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.problems.Problem.LearnedFrom.forName(
+                    p.learnedFrom()))
             .setTitle(p.title()).setDetail(p.detail()).setNodeId(p.node()).setTpId(p.tp()).setReason(p.reason())
             .setCount(Uint32.valueOf(p.count())).setSessionId(p.sessions().isEmpty() ? null
                 : new LinkedHashSet<>(p.sessions()));

@@ -44,6 +44,11 @@ final class SessionLeaves {
     private static final NodeIdentifier REJECT_REASON = id("reject-reason");
     private static final NodeIdentifier FIRST_SEEN = id("first-seen");
     private static final NodeIdentifier LAST_SEEN = id("last-seen");
+    private static final NodeIdentifier LEARNED_FROM = id("learned-from");
+    private static final NodeIdentifier ONE_WAY = id("one-way");
+    private static final NodeIdentifier TRANSPORT = id("transport");
+    private static final NodeIdentifier PAIRED_SESSION = id("paired-session");
+    private static final NodeIdentifier PAIR_AMBIGUOUS = id("pair-ambiguous");
     private static final NodeIdentifier MESSAGES = NodeIdentifier.create(Message.QNAME);
     private static final NodeIdentifier TYPE = id("type");
     private static final NodeIdentifier INGRESS_TP = id("ingress-tp");
@@ -98,7 +103,10 @@ final class SessionLeaves {
         final var reason = value(session, REJECT_REASON) instanceof Number number ? number.intValue() : -1;
         return new Sighting(switchId, state, text(session, REQUESTER_IP), text(session, RESPONDER_IP),
             text(session, SERVICE_ID), !Boolean.FALSE.equals(value(session, ROLES_KNOWN)), reason,
-            seconds(session, FIRST_SEEN), seconds(session, LAST_SEEN), seen);
+            seconds(session, FIRST_SEEN), seconds(session, LAST_SEEN), seen, Sighting.origin(
+                text(session, LEARNED_FROM), value(session, ONE_WAY) instanceof Boolean b ? b : null,
+                text(session, TRANSPORT), text(session, PAIRED_SESSION) != null,
+                value(session, PAIR_AMBIGUOUS) instanceof Boolean b ? b : null));
     }
 
     private static @Nullable Object value(final DataContainerNode node, final NodeIdentifier leaf) {

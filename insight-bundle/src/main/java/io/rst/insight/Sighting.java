@@ -43,12 +43,26 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._sw
  * @param firstSeen seconds since the epoch, or NaN when unknown
  * @param told a bit per telling message the switch saw ({@link Told#bit()}); its port and time are
  *        in the components named after it
+ * @param origin how the switch learnt the session, bits: {@link #DATA} (from data packets, else CM),
+ *        {@link #ONE_WAY}, {@link #RC}, {@link #PAIRED} and {@link #AMBIGUOUS} (the controller's
+ *        pairing of a one-way flow); 0 for a CM session
  */
 record Sighting(String switchId, @Nullable SessionState state, @Nullable String requesterIp,
         @Nullable String responderIp, @Nullable String serviceId, boolean rolesKnown, int rejectReason,
         double firstSeen, double lastSeen, int messageTypes, int told, @Nullable String reqTp, double reqTime,
         @Nullable String repTp, double repTime, @Nullable String rejTp, double rejTime, @Nullable String dreqTp,
-        double dreqTime) {
+        double dreqTime, int origin) {
+
+    /** Learnt from data packets (learned-from data). */
+    static final int DATA = 1;
+    /** A one-way flow (one-way true). */
+    static final int ONE_WAY = 2;
+    /** Its transport is RC (responses expected). */
+    static final int RC = 4;
+    /** The controller paired the one-way flow into a session (paired-session). */
+    static final int PAIRED = 8;
+    /** The controller found more than one flow to pair it with (pair-ambiguous). */
+    static final int AMBIGUOUS = 16;
 
     /**
      * The telling messages: those whose first sighting names a problem's place (where a REJ
@@ -117,13 +131,57 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
         }
     }
 
-    /** A sighting of the messages gathered in {@code messages}. */
+    /** A CM session's sighting. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    Sighting(final String switchId, final @Nullable SessionState state, final @Nullable String requesterIp,
+            final @Nullable String responderIp, final @Nullable String serviceId, final boolean rolesKnown,
+            final int rejectReason, final double firstSeen, final double lastSeen, final int messageTypes,
+            final int told, final @Nullable String reqTp, final double reqTime, final @Nullable String repTp,
+            final double repTime, final @Nullable String rejTp, final double rejTime, final @Nullable String dreqTp,
+            final double dreqTime) {
+        this(switchId, state, requesterIp, responderIp, serviceId, rolesKnown, rejectReason, firstSeen, lastSeen,
+            messageTypes, told, reqTp, reqTime, repTp, repTime, rejTp, rejTime, dreqTp, dreqTime, 0);
+    }
+
+    /** A sighting of the messages gathered in {@code messages} (of a CM session). */
     Sighting(final String switchId, final @Nullable SessionState state, final @Nullable String requesterIp,
             final @Nullable String responderIp, final @Nullable String serviceId, final boolean rolesKnown,
             final int rejectReason, final double firstSeen, final double lastSeen, final Messages messages) {
         this(switchId, state, requesterIp, responderIp, serviceId, rolesKnown, rejectReason, firstSeen, lastSeen,
+            messages, 0);
+    }
+
+    /** A sighting of the messages gathered in {@code messages}, the session learnt as {@code origin} says. */
+    Sighting(final String switchId, final @Nullable SessionState state, final @Nullable String requesterIp,
+            final @Nullable String responderIp, final @Nullable String serviceId, final boolean rolesKnown,
+            final int rejectReason, final double firstSeen, final double lastSeen, final Messages messages,
+            final int origin) {
+        this(switchId, state, requesterIp, responderIp, serviceId, rolesKnown, rejectReason, firstSeen, lastSeen,
             messages.types, messages.told, messages.tps[0], messages.times[0], messages.tps[1], messages.times[1],
-            messages.tps[2], messages.times[2], messages.tps[3], messages.times[3]);
+            messages.tps[2], messages.times[2], messages.tps[3], messages.times[3], origin);
+    }
+
+    /** Whether the switch learnt the session from its data packets. */
+    boolean learnedData() {
+        return (origin & DATA) != 0;
+    }
+
+    /**
+     * A one-way RC flow that the controller neither paired nor found ambiguous: nobody saw a
+     * response to it (a candidate for half-seen).
+     */
+    boolean unansweredOneWay() {
+        return (origin & (DATA | ONE_WAY | RC | PAIRED | AMBIGUOUS)) == (DATA | ONE_WAY | RC);
+    }
+
+    /** The origin bits of a session's leaves (rdma-flow-table's learned-from, one-way, transport, pairing). */
+    static int origin(final @Nullable String learnedFrom, final @Nullable Boolean oneWay,
+            final @Nullable String transport, final boolean paired, final @Nullable Boolean ambiguous) {
+        if (!"data".equals(learnedFrom)) {
+            return 0;
+        }
+        return DATA | (Boolean.TRUE.equals(oneWay) ? ONE_WAY : 0) | ("RC".equals(transport) ? RC : 0)
+            | (paired ? PAIRED : 0) | (Boolean.TRUE.equals(ambiguous) ? AMBIGUOUS : 0);
     }
 
     private static boolean unseenButKept(final int told, final Told which, final @Nullable String tp,
@@ -173,7 +231,9 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
         return new Sighting(switchId, session.getState(), ip(session.getRequesterIp()), ip(session.getResponderIp()),
             service == null ? null : service.getValue(), !Boolean.FALSE.equals(session.getRolesKnown()),
             reason == null ? -1 : reason.intValue(), seconds(session.getFirstSeen()), seconds(session.getLastSeen()),
-            seen);
+            seen, origin(session.getLearnedFrom() == null ? null : session.getLearnedFrom().getName(),
+                session.getOneWay(), session.getTransport() == null ? null : session.getTransport().getName(),
+                session.getPairedSession() != null, session.getPairAmbiguous()));
     }
 
     /** Whether the switch saw a message of this type (an MRA is not a REP here, unlike {@link #saw(Told)}). */

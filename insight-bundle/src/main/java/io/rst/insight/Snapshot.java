@@ -25,11 +25,15 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind
  *     arrival in the datastore
  * @param takenAt seconds since the epoch
  * @param pathFailedCommits commits of paths the datastore refused (rdma-path-table:rpt/failed-commits)
+ * @param originsBySwitch switch to origin and state ({@code cm|ESTABLISHED}, {@code data|ACTIVE}) to count
+ * @param oneWayBySwitch switch to the controller's pairing of its one-way flows ({@code unpaired},
+ *     {@code paired}, {@code ambiguous}) to count
  */
 record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch, long fabricSessions, long paths,
         long incompletePaths, long asymmetricPaths, Map<ProblemKind, Long> problems, List<AgentFacts> agents,
         Map<String, Long> sessionUpdates, Map<String, Double> ingestLag, double takenAt, double recomputeSeconds,
-        long pathFailedCommits) {
+        long pathFailedCommits, Map<String, Map<String, Long>> originsBySwitch,
+        Map<String, Map<String, Long>> oneWayBySwitch) {
 
     static final Snapshot INACTIVE = new Snapshot(false, Map.of(), 0, 0, 0, 0, Map.of(), List.of(), Map.of(), Map.of(),
         Double.NaN, 0, 0);
@@ -40,12 +44,32 @@ record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch,
         agents = List.copyOf(agents);
         sessionUpdates = Map.copyOf(sessionUpdates);
         ingestLag = Map.copyOf(ingestLag);
+        originsBySwitch = copy(originsBySwitch);
+        oneWayBySwitch = copy(oneWayBySwitch);
+    }
+
+    /** A snapshot without the sessions' origins (all learnt from CM, or not counted). */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    Snapshot(final boolean active, final Map<String, Map<String, Long>> sessionsBySwitch, final long fabricSessions,
+            final long paths, final long incompletePaths, final long asymmetricPaths,
+            final Map<ProblemKind, Long> problems, final List<AgentFacts> agents, final Map<String, Long> sessionUpdates,
+            final Map<String, Double> ingestLag, final double takenAt, final double recomputeSeconds,
+            final long pathFailedCommits) {
+        this(active, sessionsBySwitch, fabricSessions, paths, incompletePaths, asymmetricPaths, problems, agents,
+            sessionUpdates, ingestLag, takenAt, recomputeSeconds, pathFailedCommits, Map.of(), Map.of());
+    }
+
+    private static Map<String, Map<String, Long>> copy(final Map<String, Map<String, Long>> bySwitch) {
+        final Map<String, Map<String, Long>> out = new java.util.HashMap<>();
+        bySwitch.forEach((sw, counts) -> out.put(sw, Map.copyOf(counts)));
+        return Map.copyOf(out);
     }
 
     /** This snapshot with the agents' facts and the ingest figures as they are now. */
     Snapshot withLive(final Collection<AgentFacts> nowAgents, final Map<String, Long> nowUpdates,
             final Map<String, Double> nowLag, final long nowPathFailedCommits) {
         return new Snapshot(active, sessionsBySwitch, fabricSessions, paths, incompletePaths, asymmetricPaths,
-            problems, List.copyOf(nowAgents), nowUpdates, nowLag, takenAt, recomputeSeconds, nowPathFailedCommits);
+            problems, List.copyOf(nowAgents), nowUpdates, nowLag, takenAt, recomputeSeconds, nowPathFailedCommits,
+            originsBySwitch, oneWayBySwitch);
     }
 }

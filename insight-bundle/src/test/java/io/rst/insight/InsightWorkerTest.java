@@ -17,6 +17,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,7 +36,9 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentSt
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.ServiceId;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
@@ -408,6 +411,50 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         for (var line : text.split("\n")) {
             assertTrue(line, line.startsWith("# ") || line.matches("rst_[a-z_]+(\\{[^}]*\\})? [-0-9.NaN]+"));
         }
+    }
+
+    /**
+     * From the flow table to the problems and the metrics: a one-way RC flow nobody saw answered for
+     * two minutes is half-seen, no session failure is announced for it, and the metrics count the
+     * switches' sessions by origin and their one-way flows by the controller's pairing.
+     */
+    @Test
+    public void dataLearnedFlowsCountAndAOneWayFlowNobodyAnswersIsHalfSeen() throws Exception {
+        final var flow = new SessionBuilder().setSessionId(REQUESTER + "/-/" + RESPONDER + "/qp0x000022")
+            .setLearnedFrom(LearnedFrom.Data).setTransport(Transport.RC).setOneWay(true).setRolesKnown(false)
+            .setRequesterIp(ip(REQUESTER)).setResponderIp(ip(RESPONDER)).setState(SessionState.ACTIVE)
+            .setFirstSeen(seconds(now - 130)).setLastSeen(seconds(now - 2));
+        putData("spine1", flow.build());
+        putData("spine2", flow.build());
+        putData("spine2", flow.setSessionId(REQUESTER + "/-/" + RESPONDER + "/qp0x000033")
+            .setPairedSession(REQUESTER + "/qp0x000011/" + RESPONDER + "/qp0x000033").build());
+        putData("leaf1", new SessionBuilder().setSessionId(REQUESTER + "/qp0x000011/" + RESPONDER + "/qp0x000033")
+            .setLearnedFrom(LearnedFrom.Data).setTransport(Transport.RC).setRolesKnown(false)
+            .setRequesterIp(ip(REQUESTER)).setResponderIp(ip(RESPONDER)).setState(SessionState.IDLE)
+            .setFirstSeen(seconds(now - 130)).setLastSeen(seconds(now - 60)).build());
+
+        final var half = awaitProblem(p -> p.getKind() == ProblemKind.HalfSeen);
+        assertEquals(Uint32.ONE, half.getCount());
+        assertEquals("data", half.getLearnedFrom().getName());
+        assertEquals("spine1", half.getNodeId());
+        assertEquals(Set.of(REQUESTER + "/-/" + RESPONDER + "/qp0x000022"), half.getSessionId());
+        final String text = metricsOnceThey("rst_problems{kind=\"half-seen\"} 1\n");
+        for (var line : List.of("rst_sessions_by_origin{switch=\"leaf1\",learned_from=\"data\",state=\"IDLE\"} 1",
+                "rst_sessions_by_origin{switch=\"spine2\",learned_from=\"data\",state=\"ACTIVE\"} 2",
+                "rst_one_way_flows{switch=\"spine2\",pairing=\"paired\"} 1",
+                "rst_one_way_flows{switch=\"spine2\",pairing=\"unpaired\"} 1",
+                "rst_sessions{switch=\"spine1\",state=\"ACTIVE\"} 1")) {
+            assertTrue(line + " in\n" + text, text.contains(line + "\n"));
+        }
+        assertTrue(received.toString(), received.stream().noneMatch(SessionFailed.class::isInstance));
+    }
+
+    private void putData(final String node, final Session session) throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId(node))).child(Session.class, session.key()).build(),
+            session);
+        tx.commit().get(5, TimeUnit.SECONDS);
     }
 
     private static Message msg(final CmMessageType type, final String tp, final double time) {

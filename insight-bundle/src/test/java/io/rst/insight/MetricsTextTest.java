@@ -7,6 +7,7 @@
  */
 package io.rst.insight;
 
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.junit.Test;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
 
 /**
  * The metrics' names as the documentation and the Grafana dashboard use them: every rst_ name
@@ -51,6 +53,41 @@ public class MetricsTextTest {
         assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"queue\"} 2\n"));
         assertTrue(text, text.contains("rst_ingest_failed_commits_total{switch=\"leaf1\"} 4\n"));
         assertTrue(text, text.contains("rst_paths_failed_commits_total 6\n"));
+    }
+
+    @Test
+    public void dataLearnedSessionsAndTheAgentsDataCountersAreServed() {
+        final var snapshot = new Snapshot(true, Map.of("spine1", Map.of("ACTIVE", 4L, "ESTABLISHED", 1L)), 5, 3, 0, 0,
+            Map.of(ProblemKind.HalfSeen, 2L),
+            List.of(new AgentFacts("spine1", AgentState.CAPTURING, null, 1, 1, 7, 0, 0, 0, Double.NaN, Double.NaN, 0,
+                    new AgentFacts.DataCounters(12, 3, 6, 1, 9, -1), 5, 2),
+                new AgentFacts("spine2", AgentState.CAPTURING, null, 1, 1, 7)),
+            Map.of(), Map.of(), 2, 0.001, 0,
+            Map.of("spine1", Map.of("data|ACTIVE", 4L, "cm|ESTABLISHED", 1L)),
+            Map.of("spine1", Map.of("paired", 1L, "unpaired", 3L)));
+        final var text = MetricsText.render(snapshot, 2);
+        for (var line : List.of("rst_sessions{switch=\"spine1\",state=\"ACTIVE\"} 4",
+                "rst_sessions{switch=\"spine1\",state=\"IDLE\"} 0",
+                "rst_sessions_by_origin{switch=\"spine1\",learned_from=\"data\",state=\"ACTIVE\"} 4",
+                "rst_sessions_by_origin{switch=\"spine1\",learned_from=\"data\",state=\"IDLE\"} 0",
+                "rst_sessions_by_origin{switch=\"spine1\",learned_from=\"cm\",state=\"ESTABLISHED\"} 1",
+                "rst_one_way_flows{switch=\"spine1\",pairing=\"paired\"} 1",
+                "rst_one_way_flows{switch=\"spine1\",pairing=\"ambiguous\"} 0",
+                "rst_one_way_flows{switch=\"spine1\",pairing=\"unpaired\"} 3",
+                "rst_problems{kind=\"half-seen\"} 2",
+                "rst_agent_data_flows{switch=\"spine1\"} 12", "rst_agent_data_sessions{switch=\"spine1\"} 3",
+                "rst_agent_data_one_way{switch=\"spine1\"} 6",
+                "rst_agent_data_flows_evicted_total{switch=\"spine1\"} 1",
+                "rst_agent_data_pair_ambiguous_total{switch=\"spine1\"} 9",
+                "rst_ingest_refused_records_total{switch=\"spine1\",reason=\"model\"} 3",
+                "rst_ingest_refused_records_total{switch=\"spine1\",reason=\"unknown_learned_from\"} 2",
+                "rst_ingest_refused_records_total{switch=\"spine2\",reason=\"model\"} 0")) {
+            assertTrue(line + " in\n" + text, text.contains(line + "\n"));
+        }
+        // a counter an agent does not report is not served as 0
+        assertFalse(text, text.contains("rst_agent_data_bth_rejected_total{"));
+        assertFalse(text, text.contains("rst_agent_data_flows{switch=\"spine2\"}"));
+        assertTrue(text, text.contains("# TYPE rst_agent_data_bth_rejected_total counter\n"));
     }
 
     @Test

@@ -22,6 +22,9 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.directi
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.HopBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ForwardBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ReverseBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataForwardBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataReverseBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathKey;
@@ -54,6 +57,17 @@ public class PathLeavesTest extends AbstractConcurrentDataBrokerTest {
         paths.add(new PathBuilder().setSessionId("v6").setRequesterIp(new IpAddress(new Ipv6Address("fd00::1")))
             .setForward(new ForwardBuilder().setHop(hops("leaf1")).build())
             .setDataPathDiffers(false).setAnomaly(Set.of("the data went elsewhere")).build());
+        // data-learned: its directions are its data paths; a one-way flow has one
+        paths.add(new PathBuilder().setSessionId("data").setLearnedFrom(LearnedFrom.Data)
+            .setDataForward(new DataForwardBuilder().setHop(hops("leaf1", "spine2", "leaf2")).setComplete(true).build())
+            .setDataReverse(new DataReverseBuilder().setHop(hops("leaf2", "spine1", "leaf1")).setComplete(true)
+                .build())
+            .setAsymmetric(true).build());
+        paths.add(new PathBuilder().setSessionId("one-way").setLearnedFrom(LearnedFrom.Data).setOneWay(true)
+            .setDataForward(new DataForwardBuilder().setHop(hops("spine2")).setComplete(false).build()).build());
+        paths.add(new PathBuilder().setSessionId("cm").setLearnedFrom(LearnedFrom.Cm)
+            .setForward(new ForwardBuilder().setHop(hops("leaf1")).setComplete(true).build())
+            .setDataForward(new DataForwardBuilder().setHop(hops("leaf9")).build()).build());
         for (var path : paths) {
             final var id = DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(path.getSessionId()))
                 .build();
@@ -61,6 +75,14 @@ public class PathLeavesTest extends AbstractConcurrentDataBrokerTest {
             assertEquals(path.getSessionId(), PathFacts.of(path), PathLeaves.facts(path.getSessionId(), node));
             assertEquals(path.getSessionId(), PathLeaves.sessionId(node.name()));
         }
+        final var data = PathFacts.of(paths.get(paths.size() - 3));
+        assertEquals(List.of("leaf1", "spine2", "leaf2"), data.forward());
+        assertEquals(List.of("leaf2", "spine1", "leaf1"), data.reverse());
+        org.junit.Assert.assertTrue(data.learnedData() && data.complete() && !data.oneWay());
+        final var flow = PathFacts.of(paths.get(paths.size() - 2));
+        org.junit.Assert.assertTrue(flow.oneWay() && flow.reverseComplete() && !flow.complete());
+        assertEquals(List.of("leaf1"), PathFacts.of(paths.get(paths.size() - 1)).forward());
+        assertEquals("cm", PathFacts.of(paths.get(paths.size() - 1)).learnedFrom());
     }
 
     private static List<Hop> hops(final String... nodes) {

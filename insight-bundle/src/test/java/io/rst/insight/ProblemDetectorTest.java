@@ -167,6 +167,63 @@ public class ProblemDetectorTest {
         assertNull(none.tp());
     }
 
+    /** A switch's sighting of a data-learned session or flow, seen from {@code first} to {@code last}. */
+    private void seeData(final String id, final String node, final int origin, final double first, final double last) {
+        index.putSighting(new Sighting(node, SessionState.ACTIVE, A, B, null, false, -1, first, last,
+            new Sighting.Messages(), origin), id, NOW);
+    }
+
+    @Test
+    public void aOneWayRcFlowNobodySawAnsweredForAMinuteIsHalfSeen() {
+        final int flow = Sighting.DATA | Sighting.ONE_WAY | Sighting.RC;
+        // carried data for two minutes, seen at two spines: no response anywhere
+        seeData("A/-/B/qp0x000001", "spine1", flow, NOW - 120, NOW - 1);
+        seeData("A/-/B/qp0x000001", "spine2", flow, NOW - 100, NOW - 2);
+        seeData("A/-/B/qp0x000002", "spine1", flow, NOW - 90, NOW);
+        seeData("A/-/B/qp0x000002", "spine2", flow, NOW - 90, NOW);
+        // too short to say
+        seeData("A/-/B/qp0x000003", "spine1", flow, NOW - 30, NOW);
+        // UD has no responses; a flow paired, or ambiguous, had its other direction seen somewhere
+        seeData("A/-/B/qp0x000004", "spine1", Sighting.DATA | Sighting.ONE_WAY, NOW - 500, NOW);
+        seeData("A/-/B/qp0x000005", "spine1", flow | Sighting.PAIRED, NOW - 500, NOW);
+        seeData("A/-/B/qp0x000006", "spine1", flow | Sighting.AMBIGUOUS, NOW - 500, NOW);
+        // a switch paired it: one switch saw both ways
+        seeData("A/-/B/qp0x000007", "spine1", flow, NOW - 500, NOW);
+        seeData("A/-/B/qp0x000007", "leaf1", Sighting.DATA | Sighting.RC, NOW - 500, NOW);
+        // a data-learned session has no CM to fail
+        seeData("A/qp0x000008/B/qp0x000009", "leaf1", Sighting.DATA | Sighting.RC, NOW - 500, NOW);
+
+        final var half = only(ProblemKind.HalfSeen);
+        assertEquals(2, half.count());
+        assertEquals(List.of("A/-/B/qp0x000001", "A/-/B/qp0x000002"), half.sessions());
+        assertEquals("data", half.learnedFrom());
+        assertEquals("spine1", half.node());
+        assertEquals(List.of("spine1", "spine2"), half.places().stream().map(Problem.Place::node).toList());
+        assertEquals(NOW - 120, half.firstSeen(), 0);
+        assertTrue(half.detail(), half.detail().startsWith("one-way RC flows seen at spine1, spine2 (the first "
+            + A + " -> " + B + ") carried data for"));
+        // nothing else: no session failed, no set-ups flap
+        assertEquals(List.of(ProblemKind.HalfSeen), detector.detect(index, NOW).stream().map(Problem::kind).toList());
+        assertNull(detector.verdict(index.sightings("A/qp0x000008/B/qp0x000009"), NOW));
+        // and the summary says where they were learnt
+        final var entry = ProblemSummary.of(detector.detect(index, NOW)).toContainer(null).nonnullProblem().values()
+            .iterator().next();
+        assertEquals("data", entry.getLearnedFrom().getName());
+
+        // the flow paired after all: no longer half-seen
+        seeData("A/-/B/qp0x000001", "spine1", flow | Sighting.PAIRED, NOW - 120, NOW - 1);
+        assertEquals(1, only(ProblemKind.HalfSeen).count());
+    }
+
+    @Test
+    public void aDataSessionSeenTimedOutIsNoFailedSetUp() {
+        // whatever its sightings say, a data-learned session's are not CM's
+        final var m = new Sighting.Messages();
+        m.add(CmMessageType.REQ, "swp1", NOW - 10);
+        assertNull(detector.verdict(List.of(new Sighting("leaf1", SessionState.TIMEDOUT, A, B, null, false, -1,
+            NOW - 10, NOW - 5, m, Sighting.DATA)), NOW));
+    }
+
     /** A switch's sighting of a session between A and B, set up at {@code first}, last seen a second later. */
     private void see(final String id, final String node, final SessionState state, final double first,
             final int reason, final @Nullable String rejPort) {

@@ -22,7 +22,9 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.ServiceId;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
@@ -76,6 +78,20 @@ public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
             }
             sessions.add(b.build());
         }
+        // data-learned: a paired session, one-way flows of each transport, paired, ambiguous
+        final var flow = new SessionBuilder().setSessionId("10.0.0.1/-/10.0.0.2/qp0x000022")
+            .setLearnedFrom(LearnedFrom.Data).setOneWay(true).setTransport(Transport.RC).setRolesKnown(false)
+            .setRequesterIp(new IpAddress(new Ipv4Address("10.0.0.1")))
+            .setResponderIp(new IpAddress(new Ipv4Address("10.0.0.2"))).setState(SessionState.ACTIVE)
+            .setFirstSeen(seconds("1764547200")).setLastSeen(seconds("1764547290"));
+        sessions.add(flow.build());
+        sessions.add(flow.setSessionId("paired").setPairedSession("10.0.0.1/qp0x000011/10.0.0.2/qp0x000022").build());
+        sessions.add(flow.setSessionId("ambiguous").setPairedSession(null).setPairAmbiguous(true).build());
+        sessions.add(flow.setSessionId("ud").setPairAmbiguous(null).setTransport(Transport.UD).build());
+        sessions.add(flow.setSessionId("pair").setTransport(Transport.RC).setOneWay(false)
+            .setState(SessionState.IDLE).build());
+        // learnt from CM, said so
+        sessions.add(new SessionBuilder().setSessionId("cm").setLearnedFrom(LearnedFrom.Cm).build());
         for (var session : sessions) {
             final var path = DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId("sw")))
                 .child(Session.class, new SessionKey(session.getSessionId())).build();
@@ -83,6 +99,14 @@ public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
             assertEquals(session.getSessionId(), Sighting.of("sw", session), SessionLeaves.sighting("sw", node));
             assertEquals(session.getSessionId(), SessionLeaves.sessionId(node.name()));
         }
+        final var one = Sighting.of("sw", sessions.get(sessions.size() - 6));
+        assertEquals(Sighting.DATA | Sighting.ONE_WAY | Sighting.RC, one.origin());
+        org.junit.Assert.assertTrue(one.unansweredOneWay());
+        org.junit.Assert.assertTrue(one.learnedData());
+        for (var other : sessions.subList(sessions.size() - 5, sessions.size())) {
+            org.junit.Assert.assertFalse(other.getSessionId(), Sighting.of("sw", other).unansweredOneWay());
+        }
+        org.junit.Assert.assertFalse(Sighting.of("sw", sessions.get(0)).learnedData());
     }
 
     private static DateAndTime seconds(final String text) {

@@ -47,12 +47,38 @@ final class DataPaths {
      * A session's data paths and the verdict on them.
      *
      * @param forward the requester's data, its gaps worded for data
-     * @param reverse the responder's data
-     * @param differs whether either parted from its CM ({@code data-path-differs})
+     * @param reverse the responder's data; null for a one-way flow, which has one direction
+     * @param differs whether either parted from its CM ({@code data-path-differs}); false for a
+     *        data-learned session, which has no CM
      * @param anomalies where, in words, or null where nowhere
      */
-    record Result(PathAssembler.DirectionResult forward, PathAssembler.DirectionResult reverse, boolean differs,
-            @Nullable List<String> anomalies) {
+    record Result(PathAssembler.DirectionResult forward, PathAssembler.@Nullable DirectionResult reverse,
+            boolean differs, @Nullable List<String> anomalies) {
+    }
+
+    /**
+     * The paths of a session learnt from its data (no CM messages): its data in both directions,
+     * assembled as a CM session's data is, or the one direction of a one-way flow (its forward:
+     * requester-data from the sender to the receiver; the path's {@code one-way} says the other
+     * direction is unknown).
+     *
+     * @param seen the session (or the flows paired into it) as each switch that saw it has it
+     */
+    static Result ofData(final List<SwitchSession> seen, final PathAssembler.Fabric fabric,
+            final @Nullable String requester, final @Nullable String responder, final boolean oneWay) {
+        final List<PathAssembler.Observation> forward = new ArrayList<>();
+        final List<PathAssembler.Observation> reverse = new ArrayList<>();
+        for (var s : seen) {
+            if (s.requesterData()) {
+                forward.add(new PathAssembler.Observation(s.node(), s.requesterDataPort(), s.firstSeenMicros()));
+            }
+            if (s.responderData()) {
+                reverse.add(new PathAssembler.Observation(s.node(), s.responderDataPort(), s.firstSeenMicros()));
+            }
+        }
+        final var fwd = dataGaps(PathAssembler.assemble(forward, fabric, requester, responder));
+        return new Result(fwd, oneWay ? null : dataGaps(PathAssembler.assemble(reverse, fabric, responder, requester)),
+            false, null);
     }
 
     /**

@@ -17,8 +17,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop;
@@ -68,6 +70,9 @@ final class PathNodes {
     private static final NodeIdentifier REQUESTER_QPN = leaf("requester-qpn");
     private static final NodeIdentifier RESPONDER_QPN = leaf("responder-qpn");
     private static final NodeIdentifier STATE = leaf("state");
+    private static final NodeIdentifier LEARNED_FROM = leaf("learned-from");
+    private static final NodeIdentifier TRANSPORT = leaf("transport");
+    private static final NodeIdentifier ONE_WAY = leaf("one-way");
     private static final NodeIdentifier FORWARD = NodeIdentifier.create(Forward.QNAME);
     private static final NodeIdentifier REVERSE = NodeIdentifier.create(Reverse.QNAME);
     private static final NodeIdentifier DATA_FORWARD = NodeIdentifier.create(DataForward.QNAME);
@@ -102,11 +107,19 @@ final class PathNodes {
     private static final LeafNode<Boolean> COMPLETE_FALSE = ImmutableNodes.leafNode(COMPLETE, false);
     private static final LeafNode<Boolean> OBSERVED_TRUE = ImmutableNodes.leafNode(OBSERVED, true);
     private static final LeafNode<Boolean> OBSERVED_FALSE = ImmutableNodes.leafNode(OBSERVED, false);
+    private static final LeafNode<String> LEARNED_CM = ImmutableNodes.leafNode(LEARNED_FROM, LearnedFrom.Cm.getName());
+    private static final LeafNode<String> LEARNED_DATA = ImmutableNodes.leafNode(LEARNED_FROM,
+        LearnedFrom.Data.getName());
+    private static final LeafNode<Boolean> ONE_WAY_TRUE = ImmutableNodes.leafNode(ONE_WAY, true);
+    private static final Map<String, LeafNode<String>> TRANSPORTS = Map.of(
+        Transport.RC.getName(), ImmutableNodes.leafNode(TRANSPORT, Transport.RC.getName()),
+        Transport.UC.getName(), ImmutableNodes.leafNode(TRANSPORT, Transport.UC.getName()),
+        Transport.UD.getName(), ImmutableNodes.leafNode(TRANSPORT, Transport.UD.getName()));
 
-    // builders sized for their children: a path's entry has up to 13, a direction 7, a hop 6 (the
+    // builders sized for their children: a path's entry has up to 16, a direction 7, a hop 6 (the
     // default size would grow the entry's map while it is filled)
     private static final BuilderFactory BUILDERS = ImmutableNodes.builderFactory();
-    private static final int PATH_CHILDREN = 13;
+    private static final int PATH_CHILDREN = 16;
     private static final int DIRECTION_CHILDREN = 7;
     private static final int HOP_CHILDREN = 6;
 
@@ -158,6 +171,9 @@ final class PathNodes {
         qpn(b, REQUESTER_QPN, path.getRequesterQpn());
         qpn(b, RESPONDER_QPN, path.getResponderQpn());
         enumeration(b, STATE, path.getState());
+        enumeration(b, LEARNED_FROM, path.getLearnedFrom());
+        enumeration(b, TRANSPORT, path.getTransport());
+        bool(b, ONE_WAY, path.getOneWay());
         direction(b, FORWARD, path.getForward());
         direction(b, REVERSE, path.getReverse());
         direction(b, DATA_FORWARD, path.getDataForward());
@@ -193,13 +209,28 @@ final class PathNodes {
         if (path.state() != null) {
             b.withChild(cache.state(path.state()));
         }
-        b.withChild(cache.direction(Cache.FORWARD, path.forward()));
-        b.withChild(cache.direction(Cache.REVERSE, path.reverse()));
+        b.withChild(path.learnedData() ? LEARNED_DATA : LEARNED_CM);
+        if (path.transport() != null) {
+            b.withChild(transport(path.transport()));
+        }
+        if (path.oneWay()) {
+            b.withChild(ONE_WAY_TRUE);
+        }
+        if (path.forward() != null) {
+            b.withChild(cache.direction(Cache.FORWARD, path.forward()));
+        }
+        if (path.reverse() != null) {
+            b.withChild(cache.direction(Cache.REVERSE, path.reverse()));
+        }
         final var data = path.data();
         if (data != null) {
             b.withChild(cache.direction(Cache.DATA_FORWARD, data.forward()));
-            b.withChild(cache.direction(Cache.DATA_REVERSE, data.reverse()));
-            b.withChild(data.differs() ? DATA_PATH_DIFFERS_TRUE : DATA_PATH_DIFFERS_FALSE);
+            if (data.reverse() != null) {
+                b.withChild(cache.direction(Cache.DATA_REVERSE, data.reverse()));
+            }
+            if (!path.learnedData()) {
+                b.withChild(data.differs() ? DATA_PATH_DIFFERS_TRUE : DATA_PATH_DIFFERS_FALSE);
+            }
             final var anomalies = data.anomalies();
             if (anomalies != null) {
                 b.withChild(anomalies(anomalies));
@@ -207,6 +238,11 @@ final class PathNodes {
         }
         b.withChild(path.asymmetric() ? ASYMMETRIC_TRUE : ASYMMETRIC_FALSE);
         return b.build();
+    }
+
+    private static LeafNode<String> transport(final String name) {
+        final var known = TRANSPORTS.get(name);
+        return known != null ? known : ImmutableNodes.leafNode(TRANSPORT, name);
     }
 
     private static DataContainerChild anomalies(final List<String> anomalies) {
@@ -237,6 +273,11 @@ final class PathNodes {
         change(out, RESPONDER_QPN, qpn(before.responderQpn()), qpn(after.responderQpn()),
             () -> ImmutableNodes.leafNode(RESPONDER_QPN, Uint32.valueOf(after.responderQpn())));
         change(out, STATE, before.state(), after.state(), () -> cache.state(after.state()));
+        change(out, LEARNED_FROM, before.learnedData(), after.learnedData(),
+            () -> after.learnedData() ? LEARNED_DATA : LEARNED_CM);
+        change(out, TRANSPORT, before.transport(), after.transport(), () -> transport(after.transport()));
+        change(out, ONE_WAY, before.oneWay() ? Boolean.TRUE : null, after.oneWay() ? Boolean.TRUE : null,
+            () -> ONE_WAY_TRUE);
         change(out, FORWARD, before.forward(), after.forward(),
             () -> cache.direction(Cache.FORWARD, after.forward()));
         change(out, REVERSE, before.reverse(), after.reverse(),
@@ -247,7 +288,8 @@ final class PathNodes {
             () -> cache.direction(Cache.DATA_FORWARD, now.forward()));
         change(out, DATA_REVERSE, was == null ? null : was.reverse(), now == null ? null : now.reverse(),
             () -> cache.direction(Cache.DATA_REVERSE, now.reverse()));
-        change(out, DATA_PATH_DIFFERS, was == null ? null : was.differs(), now == null ? null : now.differs(),
+        change(out, DATA_PATH_DIFFERS, was == null || before.learnedData() ? null : was.differs(),
+            now == null || after.learnedData() ? null : now.differs(),
             () -> now.differs() ? DATA_PATH_DIFFERS_TRUE : DATA_PATH_DIFFERS_FALSE);
         change(out, ANOMALY, was == null ? null : was.anomalies(), now == null ? null : now.anomalies(),
             () -> anomalies(now.anomalies()));

@@ -19,8 +19,10 @@ import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataForwardBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataReverseBuilder;
@@ -45,14 +47,18 @@ import org.opendaylight.yangtools.yang.common.Uint32;
  * @param requesterQpn the requester's QP number, -1 where unknown
  * @param responderQpn the responder's QP number, -1 where unknown
  * @param state the session's state, or null
- * @param forward the CM path from the requester
- * @param reverse the CM path from the responder
- * @param asymmetric whether the two CM paths cross other switches
+ * @param forward the CM path from the requester; null for a data-learned session (no CM)
+ * @param reverse the CM path from the responder; null for a data-learned session
+ * @param asymmetric whether the two CM paths cross other switches (a data-learned session's data paths)
  * @param data the data paths, or null where no switch sampled the session's data
+ * @param learnedData whether the session was learnt from data packets (else from CM)
+ * @param oneWay whether it is a one-way flow (its data forward alone)
+ * @param transport a data-learned session's transport (RC, UC, UD), or null
  */
 record PathValue(String sessionId, @Nullable String requesterIp, @Nullable String responderIp, int requesterQpn,
-        int responderQpn, @Nullable SessionState state, PathAssembler.DirectionResult forward,
-        PathAssembler.DirectionResult reverse, boolean asymmetric, DataPaths.@Nullable Result data) {
+        int responderQpn, @Nullable SessionState state, PathAssembler.@Nullable DirectionResult forward,
+        PathAssembler.@Nullable DirectionResult reverse, boolean asymmetric, DataPaths.@Nullable Result data,
+        boolean learnedData, boolean oneWay, @Nullable String transport) {
 
     /**
      * Directions as many sessions share them (those between the same hosts that took the same
@@ -62,6 +68,9 @@ record PathValue(String sessionId, @Nullable String requesterIp, @Nullable Strin
 
     PathValue {
         requireNonNull(sessionId);
+        if (!learnedData && (forward == null || reverse == null)) {
+            throw new IllegalArgumentException("a CM session's path has both CM directions: " + sessionId);
+        }
         forward = share(forward);
         reverse = share(reverse);
         if (data != null) {
@@ -70,8 +79,33 @@ record PathValue(String sessionId, @Nullable String requesterIp, @Nullable Strin
         }
     }
 
+    /** A CM session's path. */
+    PathValue(final String sessionId, final @Nullable String requesterIp, final @Nullable String responderIp,
+            final int requesterQpn, final int responderQpn, final @Nullable SessionState state,
+            final PathAssembler.DirectionResult forward, final PathAssembler.DirectionResult reverse,
+            final boolean asymmetric, final DataPaths.@Nullable Result data) {
+        this(sessionId, requesterIp, responderIp, requesterQpn, responderQpn, state, forward, reverse, asymmetric,
+            data, false, false, null);
+    }
+
+    /**
+     * Whether every direction the path has is complete: a CM session's two CM paths, a
+     * data-learned session's two data paths, a one-way flow's one.
+     */
+    boolean complete() {
+        if (!learnedData) {
+            return forward.complete() && reverse.complete();
+        }
+        return data != null && data.forward().complete() && (data.reverse() == null || data.reverse().complete());
+    }
+
     /** One copy of {@code direction}, its gaps each once (the model's gaps are a set). */
-    private static PathAssembler.DirectionResult share(final PathAssembler.DirectionResult direction) {
+    @SuppressWarnings("null")
+    private static PathAssembler.@Nullable DirectionResult share(
+            final PathAssembler.@Nullable DirectionResult direction) {
+        if (direction == null) {
+            return null;
+        }
         final var gaps = direction.gaps();
         final var distinct = gaps.size() < 2 ? direction : new PathAssembler.DirectionResult(direction.hops(),
             direction.complete(), List.copyOf(new LinkedHashSet<>(gaps)), direction.source(),
@@ -79,12 +113,16 @@ record PathValue(String sessionId, @Nullable String requesterIp, @Nullable Strin
         return DIRECTIONS.intern(distinct);
     }
 
-    /** Whether either CM path starts, ends or has a hop at one of {@code nodes}. */
+    /** Whether any of its paths (CM or data) starts, ends or has a hop at one of {@code nodes}. */
     boolean touches(final Set<String> nodes) {
-        return touches(forward, nodes) || touches(reverse, nodes);
+        return touches(forward, nodes) || touches(reverse, nodes)
+            || data != null && (touches(data.forward(), nodes) || touches(data.reverse(), nodes));
     }
 
-    private static boolean touches(final PathAssembler.DirectionResult direction, final Set<String> nodes) {
+    private static boolean touches(final PathAssembler.@Nullable DirectionResult direction, final Set<String> nodes) {
+        if (direction == null) {
+            return false;
+        }
         final var source = direction.source();
         final var destination = direction.destination();
         if (source != null && nodes.contains(source.node())
@@ -99,13 +137,22 @@ record PathValue(String sessionId, @Nullable String requesterIp, @Nullable Strin
         return false;
     }
 
-    /** Whether either CM path has a hop at {@code node} (and {@code tp}, in or out, where given). */
+    /**
+     * Whether either CM path (a data-learned session's data paths) has a hop at {@code node} (and
+     * {@code tp}, in or out, where given).
+     */
     boolean crosses(final String node, final @Nullable String tp) {
+        if (learnedData) {
+            return data != null && (crosses(data.forward(), node, tp) || crosses(data.reverse(), node, tp));
+        }
         return crosses(forward, node, tp) || crosses(reverse, node, tp);
     }
 
-    private static boolean crosses(final PathAssembler.DirectionResult direction, final String node,
+    private static boolean crosses(final PathAssembler.@Nullable DirectionResult direction, final String node,
             final @Nullable String tp) {
+        if (direction == null) {
+            return false;
+        }
         for (var hop : direction.hops()) {
             if (node.equals(hop.node())
                     && (tp == null || tp.equals(hop.ingressTp()) || tp.equals(hop.egressTp()))) {
@@ -131,31 +178,40 @@ record PathValue(String sessionId, @Nullable String requesterIp, @Nullable Strin
 
     /** The path as the binding API has it (what a reader of {@code rpt/path} gets). */
     Path toBinding() {
-        final var forwardBuilder = new ForwardBuilder().setComplete(forward.complete())
-            .setHop(DataPaths.hops(forward, TrafficKind.Cm)).setGap(Set.copyOf(forward.gaps()));
-        if (forward.source() != null) {
-            forwardBuilder.setSourceNode(new NodeId(forward.source().node())).setSourceTp(tp(forward.source().tp()));
-        }
-        if (forward.destination() != null) {
-            forwardBuilder.setDestinationNode(new NodeId(forward.destination().node()))
-                .setDestinationTp(tp(forward.destination().tp()));
-        }
-        final var reverseBuilder = new ReverseBuilder().setComplete(reverse.complete())
-            .setHop(DataPaths.hops(reverse, TrafficKind.Cm)).setGap(Set.copyOf(reverse.gaps()));
-        if (reverse.source() != null) {
-            reverseBuilder.setSourceNode(new NodeId(reverse.source().node())).setSourceTp(tp(reverse.source().tp()));
-        }
-        if (reverse.destination() != null) {
-            reverseBuilder.setDestinationNode(new NodeId(reverse.destination().node()))
-                .setDestinationTp(tp(reverse.destination().tp()));
-        }
         final var builder = new PathBuilder().setSessionId(sessionId)
             .setRequesterIp(ip(requesterIp)).setResponderIp(ip(responderIp))
             .setRequesterQpn(qpn(requesterQpn)).setResponderQpn(qpn(responderQpn))
             .setState(state)
-            .setForward(forwardBuilder.build())
-            .setReverse(reverseBuilder.build())
+            .setLearnedFrom(learnedData ? LearnedFrom.Data : LearnedFrom.Cm)
+            .setTransport(transport == null ? null : Transport.forName(transport))
+            .setOneWay(oneWay ? Boolean.TRUE : null)
             .setAsymmetric(asymmetric);
+        if (forward != null) {
+            final var forwardBuilder = new ForwardBuilder().setComplete(forward.complete())
+                .setHop(DataPaths.hops(forward, TrafficKind.Cm)).setGap(Set.copyOf(forward.gaps()));
+            if (forward.source() != null) {
+                forwardBuilder.setSourceNode(new NodeId(forward.source().node()))
+                    .setSourceTp(tp(forward.source().tp()));
+            }
+            if (forward.destination() != null) {
+                forwardBuilder.setDestinationNode(new NodeId(forward.destination().node()))
+                    .setDestinationTp(tp(forward.destination().tp()));
+            }
+            builder.setForward(forwardBuilder.build());
+        }
+        if (reverse != null) {
+            final var reverseBuilder = new ReverseBuilder().setComplete(reverse.complete())
+                .setHop(DataPaths.hops(reverse, TrafficKind.Cm)).setGap(Set.copyOf(reverse.gaps()));
+            if (reverse.source() != null) {
+                reverseBuilder.setSourceNode(new NodeId(reverse.source().node()))
+                    .setSourceTp(tp(reverse.source().tp()));
+            }
+            if (reverse.destination() != null) {
+                reverseBuilder.setDestinationNode(new NodeId(reverse.destination().node()))
+                    .setDestinationTp(tp(reverse.destination().tp()));
+            }
+            builder.setReverse(reverseBuilder.build());
+        }
         if (data != null) {
             final var fwd = data.forward();
             final var f = new DataForwardBuilder().setComplete(fwd.complete())
@@ -167,18 +223,25 @@ record PathValue(String sessionId, @Nullable String requesterIp, @Nullable Strin
                 f.setDestinationNode(new NodeId(fwd.destination().node()))
                     .setDestinationTp(tp(fwd.destination().tp()));
             }
+            builder.setDataForward(f.build());
             final var rev = data.reverse();
-            final var r = new DataReverseBuilder().setComplete(rev.complete())
-                .setHop(DataPaths.hops(rev, TrafficKind.Data)).setGap(new LinkedHashSet<>(rev.gaps()));
-            if (rev.source() != null) {
-                r.setSourceNode(new NodeId(rev.source().node())).setSourceTp(tp(rev.source().tp()));
+            if (rev != null) {
+                final var r = new DataReverseBuilder().setComplete(rev.complete())
+                    .setHop(DataPaths.hops(rev, TrafficKind.Data)).setGap(new LinkedHashSet<>(rev.gaps()));
+                if (rev.source() != null) {
+                    r.setSourceNode(new NodeId(rev.source().node())).setSourceTp(tp(rev.source().tp()));
+                }
+                if (rev.destination() != null) {
+                    r.setDestinationNode(new NodeId(rev.destination().node()))
+                        .setDestinationTp(tp(rev.destination().tp()));
+                }
+                builder.setDataReverse(r.build());
             }
-            if (rev.destination() != null) {
-                r.setDestinationNode(new NodeId(rev.destination().node()))
-                    .setDestinationTp(tp(rev.destination().tp()));
+            if (!learnedData) {
+                // data against CM: a data-learned session has no CM to differ from
+                builder.setDataPathDiffers(data.differs());
             }
-            builder.setDataForward(f.build()).setDataReverse(r.build()).setDataPathDiffers(data.differs())
-                .setAnomaly(data.anomalies() == null ? null : new LinkedHashSet<>(data.anomalies()));
+            builder.setAnomaly(data.anomalies() == null ? null : new LinkedHashSet<>(data.anomalies()));
         }
         return builder.build();
     }

@@ -45,6 +45,7 @@ import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
 import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThrough;
@@ -124,8 +125,12 @@ final class RptWorker implements AutoCloseable {
     private volatile @Nullable Runnable afterAssembly;
     private final List<Registration> registrations = new ArrayList<>();
 
-    // executor-confined: each session as each switch that saw it has it (a few switches each)
+    // executor-confined: each session as each switch that saw it has it (a few switches each);
+    // a one-way flow the controller paired is under the session it was paired into
     private final Map<String, SwitchSession[]> sessions = new HashMap<>();
+    // executor-confined: one-way flows under the session they were paired into, by switch and flow
+    // ("node\nflow id") -> that session's id; the other flow-table entries are under their own id
+    private final Map<String, String> pairedInto = new HashMap<>();
     // every switch RFT knows, whether or not it has sessions now: a path through one that saw
     // nothing is a gap, while a node RFT does not know (a host) is where a path starts or ends
     private final Set<String> rftSwitches = new HashSet<>();
@@ -398,7 +403,7 @@ final class RptWorker implements AutoCloseable {
             } else if (now instanceof MapEntryNode session) {
                 final var seen = read(node, id, session);
                 if (seen != null) {
-                    put(id, seen, dirty);
+                    place(node, id, seen, dirty);
                 }
             }
         }
@@ -419,22 +424,53 @@ final class RptWorker implements AutoCloseable {
         // rare (a switch learnt or forgotten): every session is looked at for those of the switch
         final List<String> gone = new ArrayList<>();
         for (var entry : sessions.entrySet()) {
-            if (!now.containsKey(entry.getKey()) && indexOf(entry.getValue(), node) >= 0) {
-                gone.add(entry.getKey());
+            for (var seen : entry.getValue()) {
+                // what the switch's flow table calls it: a paired flow its own id
+                final String id = seen.sourceId() != null ? seen.sourceId() : entry.getKey();
+                if (seen.node().equals(node) && !now.containsKey(id)) {
+                    gone.add(id);
+                }
             }
         }
         for (var id : gone) {
             forget(node, id, dirty);
         }
         for (var entry : now.entrySet()) {
-            put(entry.getKey(), entry.getValue(), dirty);
+            place(node, entry.getKey(), entry.getValue(), dirty);
+        }
+    }
+
+    /**
+     * Records the flow table's entry {@code id} of {@code node}: under its own id, or, for a one-way
+     * flow the controller paired ({@code paired-session}), under the session it was paired into,
+     * as that session's data in the flow's direction. A flow paired or unpaired since it was last
+     * recorded leaves where it was.
+     */
+    private void place(final String node, final String id, final SwitchSession reported, final Set<String> dirty) {
+        final String key = node + '\n' + id;
+        final String pairedWith = reported.pairedSession();
+        final SwitchSession part = pairedWith == null ? null : reported.partOf(pairedWith, id);
+        final String target = part == null ? id : pairedWith;
+        final String was = pairedInto.get(key);
+        if (was != null && !was.equals(target)) {
+            remove(was, node, id, dirty);
+            pairedInto.remove(key);
+        } else if (was == null && part != null) {
+            // until now a path of its own
+            remove(id, node, null, dirty);
+        }
+        if (part != null) {
+            pairedInto.put(key, target);
+            put(target, part, dirty);
+        } else {
+            put(id, reported, dirty);
         }
     }
 
     /** Records the session as {@code reported}'s switch has it; dirty unless that changes what a path shows. */
     private void put(final String id, final SwitchSession reported, final Set<String> dirty) {
         final var before = sessions.getOrDefault(id, NO_SWITCHES);
-        final int at = indexOf(before, reported.node());
+        final int at = indexOf(before, reported.node(), reported.sourceId());
         if (at >= 0 && before[at].equals(reported)) {
             // what the path needs is as it was (a packet count changed, say): the path is too
             return;
@@ -453,9 +489,20 @@ final class RptWorker implements AutoCloseable {
         dirty.add(id);
     }
 
+    /** The flow table's entry {@code id} of {@code node} is gone: so is what it stood for. */
     private void forget(final String node, final String id, final Set<String> dirty) {
+        final String pairedWith = pairedInto.remove(node + '\n' + id);
+        if (pairedWith != null) {
+            remove(pairedWith, node, id, dirty);
+        } else {
+            remove(id, node, null, dirty);
+        }
+    }
+
+    /** Takes what {@code node} reported as {@code sourceId} (null: the session itself) out of path {@code id}. */
+    private void remove(final String id, final String node, final @Nullable String sourceId, final Set<String> dirty) {
         final var before = sessions.get(id);
-        final int at = before == null ? -1 : indexOf(before, node);
+        final int at = before == null ? -1 : indexOf(before, node, sourceId);
         if (at < 0) {
             return;
         }
@@ -470,9 +517,9 @@ final class RptWorker implements AutoCloseable {
         dirty.add(id);
     }
 
-    private static int indexOf(final SwitchSession[] seen, final String node) {
+    private static int indexOf(final SwitchSession[] seen, final String node, final @Nullable String sourceId) {
         for (int i = 0; i < seen.length; i++) {
-            if (seen[i].node().equals(node)) {
+            if (seen[i].node().equals(node) && java.util.Objects.equals(seen[i].sourceId(), sourceId)) {
                 return i;
             }
         }
@@ -535,8 +582,7 @@ final class RptWorker implements AutoCloseable {
                 hook.run();
             }
             final var before = rewrite ? null : paths.get(id);
-            if (before == null && !rewrite && !(assembled.forward().complete() && assembled.reverse().complete())
-                    && holds(id, now)) {
+            if (before == null && !rewrite && !assembled.complete() && holds(id, now)) {
                 continue;
             }
             held.remove(id);
@@ -714,6 +760,13 @@ final class RptWorker implements AutoCloseable {
     }
 
     private PathValue assemble(final String id, final SwitchSession[] seenBy) {
+        boolean data = false;
+        for (var session : seenBy) {
+            data |= session.learnedData();
+        }
+        if (data) {
+            return assembleData(id, seenBy);
+        }
         final List<PathAssembler.Observation> forward = new ArrayList<>(seenBy.length);
         final List<PathAssembler.Observation> reverse = new ArrayList<>(seenBy.length);
         SwitchSession latest = null;
@@ -741,6 +794,33 @@ final class RptWorker implements AutoCloseable {
             DataPaths.of(Arrays.asList(seenBy), fabric, requester, responder, fwdPath, revPath));
     }
 
+    /**
+     * A data-learned session's path, or a one-way flow's: its data paths alone (it has no CM
+     * messages), asymmetric where the two data paths cross other switches.
+     */
+    private PathValue assembleData(final String id, final SwitchSession[] seenBy) {
+        SwitchSession latest = null;
+        boolean oneWay = true;
+        String transport = null;
+        for (var session : seenBy) {
+            if (latest == null || session.lastSeenMicros() > latest.lastSeenMicros()) {
+                latest = session;
+            }
+            // one-way only while every switch (and every flow paired in) says so
+            oneWay &= session.oneWay() && session.sourceId() == null;
+            if (transport == null) {
+                transport = session.transport();
+            }
+        }
+        final var fabric = new PathAssembler.Fabric(links, hosts, rftSwitches);
+        final String requester = latest.requesterIp();
+        final String responder = latest.responderIp();
+        final var data = DataPaths.ofData(Arrays.asList(seenBy), fabric, requester, responder, oneWay);
+        final boolean asymmetric = data.reverse() != null && PathAssembler.asymmetric(data.forward(), data.reverse());
+        return new PathValue(id, requester, responder, oneWay ? -1 : latest.requesterQpn(), latest.responderQpn(),
+            latest.state(), null, null, asymmetric, data, true, oneWay, transport);
+    }
+
     private ListenableFuture<org.opendaylight.yangtools.yang.common.RpcResult<TraceSessionOutput>> traceSession(
             final TraceSessionInput input) {
         final var src = input.getSrcIp();
@@ -753,9 +833,10 @@ final class RptWorker implements AutoCloseable {
         final var qpn = input.getQpn();
         final String one = src.stringValue();
         final String other = dst.stringValue();
+        final var learned = input.getLearnedFrom();
         final List<PathValue> out = new ArrayList<>();
         for (var path : paths.values()) {
-            if (path.between(one, other, qpn)) {
+            if (path.between(one, other, qpn) && learnedAs(path, learned)) {
                 out.add(path);
             }
         }
@@ -774,14 +855,20 @@ final class RptWorker implements AutoCloseable {
         final var tp = input.getTpId();
         final String nodeName = node.getValue();
         final String tpName = tp == null ? null : tp.getValue();
+        final var learned = input.getLearnedFrom();
         final List<PathValue> out = new ArrayList<>();
         for (var path : paths.values()) {
-            if (path.crosses(nodeName, tpName)) {
+            if (path.crosses(nodeName, tpName) && learnedAs(path, learned)) {
                 out.add(path);
             }
         }
         return RpcResultBuilder.success(new SessionsThroughOutputBuilder()
             .setPath(RpcPaths.through(PathValue.toBinding(out))).build()).buildFuture();
+    }
+
+    /** Whether the path's session was learnt as {@code learned} says (any way when null). */
+    private static boolean learnedAs(final PathValue path, final @Nullable LearnedFrom learned) {
+        return learned == null || (learned == LearnedFrom.Data) == path.learnedData();
     }
 
     private static FutureCallback<CommitInfo> logFailure(final String what) {

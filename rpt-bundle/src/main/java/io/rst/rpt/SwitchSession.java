@@ -11,6 +11,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.rst.yang.time.Times;
 import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterData;
@@ -50,12 +51,19 @@ import org.opendaylight.yangtools.yang.data.api.schema.MapNode;
  * @param requesterDataPort where that data entered, or null
  * @param responderData whether the switch sampled the responder's data
  * @param responderDataPort where that data entered, or null
+ * @param learnedData whether the switch learnt the session from its data packets (else from CM)
+ * @param oneWay whether it is a one-way flow ({@code requester-data} the flow; no requester QPN)
+ * @param transport a data-learned session's transport (RC, UC, UD), or null
+ * @param pairedSession the session the controller paired this one-way flow into, or null
+ * @param sourceId the flow table's id of what this stands for, where it is not the path's own: a
+ *        one-way flow taken into the session it was paired into ({@link #partOf}); else null
  */
 record SwitchSession(String node, @Nullable String requesterIp, @Nullable String responderIp, int requesterQpn,
         int responderQpn, @Nullable SessionState state, long firstSeenMicros, long lastSeenMicros, boolean forward,
         @Nullable String forwardTp, long forwardMicros, boolean reverse, @Nullable String reverseTp,
         long reverseMicros, boolean requesterData, @Nullable String requesterDataPort, boolean responderData,
-        @Nullable String responderDataPort) {
+        @Nullable String responderDataPort, boolean learnedData, boolean oneWay, @Nullable String transport,
+        @Nullable String pairedSession, @Nullable String sourceId) {
 
     static final NodeIdentifier SESSION = NodeIdentifier.create(Session.QNAME);
     static final QName SESSION_ID = leafName("session-id");
@@ -74,6 +82,10 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
     private static final NodeIdentifier INGRESS_TP = leaf("ingress-tp");
     private static final NodeIdentifier TIME = leaf("time");
     private static final NodeIdentifier FROM_REQUESTER = leaf("from-requester");
+    private static final NodeIdentifier LEARNED_FROM = leaf("learned-from");
+    private static final NodeIdentifier ONE_WAY = leaf("one-way");
+    private static final NodeIdentifier TRANSPORT = leaf("transport");
+    private static final NodeIdentifier PAIRED_SESSION = leaf("paired-session");
 
     SwitchSession {
         requireNonNull(node);
@@ -120,11 +132,67 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
         }
         final var requesterData = entry.childByArg(REQUESTER_DATA) instanceof DataContainerNode data ? data : null;
         final var responderData = entry.childByArg(RESPONDER_DATA) instanceof DataContainerNode data ? data : null;
+        final boolean learnedData = LearnedFrom.Data.getName().equals(string(entry, LEARNED_FROM));
+        final boolean oneWay = learnedData && Boolean.TRUE.equals(value(entry, ONE_WAY));
         return new SwitchSession(node, requesterIp, responderIp, qpn(entry, REQUESTER_QPN), qpn(entry, RESPONDER_QPN),
             state, micros(entry, FIRST_SEEN), micros(entry, LAST_SEEN), forward, forwardTp, forwardMicros, reverse,
             reverseTp, reverseMicros, requesterData != null,
             requesterData == null ? null : Names.intern(string(requesterData, INGRESS_PORT)), responderData != null,
-            responderData == null ? null : Names.intern(string(responderData, INGRESS_PORT)));
+            responderData == null ? null : Names.intern(string(responderData, INGRESS_PORT)), learnedData, oneWay,
+            learnedData ? Names.intern(string(entry, TRANSPORT)) : null,
+            oneWay ? string(entry, PAIRED_SESSION) : null, null);
+    }
+
+    /**
+     * This one-way flow as a part of the data-learned session {@code sessionId} it was paired into
+     * ({@code IP_A/qp0xAAAAAA/IP_B/qp0xBBBBBB}): its data is that session's A-to-B data if it goes to
+     * B's QP, its B-to-A data if it goes to A's; null where the id does not say so, or the flow goes
+     * to neither.
+     *
+     * @param flowId the flow's own id in the flow table
+     */
+    @Nullable SwitchSession partOf(final String sessionId, final String flowId) {
+        final var ends = DataEnds.parse(sessionId);
+        if (ends == null || !oneWay || responderIp == null || requesterIp == null) {
+            return null;
+        }
+        final boolean toB = ends.ipB().equals(responderIp) && ends.qpB() == responderQpn
+            && ends.ipA().equals(requesterIp);
+        final boolean toA = ends.ipA().equals(responderIp) && ends.qpA() == responderQpn
+            && ends.ipB().equals(requesterIp);
+        if (toB == toA) {
+            // neither, or both (one address, one QP: not a pair)
+            return null;
+        }
+        return new SwitchSession(node, ends.ipA(), ends.ipB(), ends.qpA(), ends.qpB(), state, firstSeenMicros,
+            lastSeenMicros, false, null, 0, false, null, 0, toB && requesterData, toB ? requesterDataPort : null,
+            toA && requesterData, toA ? requesterDataPort : null, true, false, transport, null, flowId);
+    }
+
+    /**
+     * The two ends of a data-learned session, from its id {@code IP_A/qp0xAAAAAA/IP_B/qp0xBBBBBB}.
+     */
+    record DataEnds(String ipA, int qpA, String ipB, int qpB) {
+        static @Nullable DataEnds parse(final String id) {
+            final String[] parts = id.split("/", -1);
+            if (parts.length != 4 || parts[0].isEmpty() || parts[2].isEmpty()) {
+                return null;
+            }
+            final int qpA = qpn(parts[1]);
+            final int qpB = qpn(parts[3]);
+            return qpA < 0 || qpB < 0 ? null : new DataEnds(parts[0], qpA, parts[2], qpB);
+        }
+
+        private static int qpn(final String text) {
+            if (text.length() != 10 || !text.startsWith("qp0x")) {
+                return -1;
+            }
+            try {
+                return Integer.parseInt(text.substring(4), 16);
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
     }
 
     /**
@@ -140,7 +208,8 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
         return new SwitchSession(node, requester ? other.requesterIp : requesterIp,
             responder ? other.responderIp : responderIp, requesterQpn, responderQpn, state, firstSeenMicros,
             lastSeenMicros, forward, forwardTp, forwardMicros, reverse, reverseTp, reverseMicros, requesterData,
-            requesterDataPort, responderData, responderDataPort);
+            requesterDataPort, responderData, responderDataPort, learnedData, oneWay, transport, pairedSession,
+            sourceId);
     }
 
     /** REQ and RTU come from the requester, REP, REJ and MRA (of a REQ) from the responder. */

@@ -22,7 +22,9 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.RptBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
@@ -108,6 +110,16 @@ public class PathNodesTest extends AbstractConcurrentDataBrokerTest {
     public void everySessionStateIsWhatTheCodecGives() {
         for (var state : SessionState.values()) {
             assertSameAsCodec(new PathBuilder(full(ID)).setState(state).build());
+        }
+    }
+
+    @Test
+    public void everyOriginAndTransportIsWhatTheCodecGives() {
+        for (var learned : LearnedFrom.values()) {
+            for (var transport : Transport.values()) {
+                assertSameAsCodec(new PathBuilder(full(ID)).setLearnedFrom(learned).setTransport(transport)
+                    .setOneWay(false).build());
+            }
         }
     }
 
@@ -212,6 +224,9 @@ public class PathNodesTest extends AbstractConcurrentDataBrokerTest {
             .setRequesterQpn(new Qpn(Uint32.valueOf(0x000101)))
             .setResponderQpn(new Qpn(Uint32.valueOf(0x00abcd)))
             .setState(SessionState.ESTABLISHED)
+            .setLearnedFrom(LearnedFrom.Data)
+            .setTransport(Transport.UC)
+            .setOneWay(true)
             .setForward(new ForwardBuilder().setSourceNode(new NodeId("host1")).setSourceTp(new TpId("host1:eth0"))
                 .setDestinationNode(new NodeId("host2")).setDestinationTp(new TpId("host2:eth0"))
                 .setComplete(true).setHop(hops("leaf1", "spine1", "leaf2", TrafficKind.Cm)).setGap(Set.of()).build())

@@ -133,7 +133,7 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
             session).node();
         assertEquals(new SwitchSession("leaf1", "10.1.0.2", "10.2.0.2", 0x101, 0xabcd, SessionState.ESTABLISHED,
             100_000_001, 100_500_000, true, "leaf1-eth1", 100_000_001, true, "leaf1-eth3", 100_000_002, true,
-            "leaf1-eth1", false, null), SwitchSession.of("leaf1", entry));
+            "leaf1-eth1", false, null, false, false, null, null, null), SwitchSession.of("leaf1", entry));
     }
 
     @Test
@@ -159,7 +159,7 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
                 .build())
             .build();
         assertEquals(new SwitchSession("leaf1", null, null, -1, -1, null, 0, 0, true, null, 0, false, null, 0, false,
-            null, false, null), SwitchSession.of("leaf1", entry));
+            null, false, null, false, false, null, null, null), SwitchSession.of("leaf1", entry));
     }
 
     private static NodeIdentifier leaf(final String name) {
@@ -198,7 +198,38 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
                 data),
             new PathValue(ID, null, null, -1, -1, null, nobody, nobody, false,
                 new DataPaths.Result(nobody, reverse, false, null)),
-            new PathValue("bare", null, null, -1, -1, null, nobody, nobody, false, null));
+            new PathValue("bare", null, null, -1, -1, null, nobody, nobody, false, null),
+            // a data-learned session: its data paths, no CM; a one-way flow: one data path
+            new PathValue("10.1.0.2/qp0x000101/10.2.0.2/qp0x00abcd", "10.1.0.2", "10.2.0.2", 0x101, 0xabcd,
+                SessionState.ACTIVE, null, null, true, new DataPaths.Result(forward, reverse, false, null), true, false,
+                "RC"),
+            new PathValue("10.1.0.2/-/10.2.0.2/qp0x00abcd", "10.1.0.2", "10.2.0.2", -1, 0xabcd, SessionState.IDLE,
+                null, null, false, new DataPaths.Result(forward, null, false, null), true, true, "UD"));
+    }
+
+    @Test
+    public void aDataLearnedPathIsItsDataPaths() {
+        final var session = values().get(4);
+        final var binding = session.toBinding();
+        assertEquals(org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom.Data,
+            binding.getLearnedFrom());
+        assertEquals(null, binding.getForward());
+        assertEquals(null, binding.getReverse());
+        assertEquals(null, binding.getDataPathDiffers());
+        assertEquals(null, binding.getOneWay());
+        assertEquals(3, binding.getDataReverse().getHop().size());
+        // the RPCs see its data paths
+        assertTrue(session.crosses("spine1", "spine1-eth2"));
+        assertTrue(session.touches(Set.of("h2a")));
+        assertFalse(session.complete());
+        final var flow = values().get(5).toBinding();
+        assertEquals(Boolean.TRUE, flow.getOneWay());
+        assertEquals(null, flow.getDataReverse());
+        assertEquals(null, flow.getRequesterQpn());
+        assertTrue(values().get(5).complete());
+        // a CM session's path says so too
+        assertEquals(org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom.Cm,
+            values().get(0).toBinding().getLearnedFrom());
     }
 
     private BindingNormalizedNodeSerializer serializer() {
@@ -221,10 +252,10 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
             // one session id, so that each can follow each; and a state of each kind, and none
             all.add(new PathValue(ID, value.requesterIp(), value.responderIp(), value.requesterQpn(),
                 value.responderQpn(), value.state(), value.forward(), value.reverse(), value.asymmetric(),
-                value.data()));
+                value.data(), value.learnedData(), value.oneWay(), value.transport()));
             all.add(new PathValue(ID, value.requesterIp(), value.responderIp(), value.requesterQpn(),
                 value.responderQpn(), SessionState.CLOSED, value.forward(), value.reverse(), !value.asymmetric(),
-                value.data()));
+                value.data(), value.learnedData(), value.oneWay(), value.transport()));
         }
         final var data = base.get(1).data();
         all.add(new PathValue(ID, "10.1.0.2", "10.2.0.2", 5, 6, SessionState.ESTABLISHED, base.get(0).forward(),

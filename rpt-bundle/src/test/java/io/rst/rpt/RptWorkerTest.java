@@ -38,8 +38,11 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterDataBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.ResponderDataBuilder;
@@ -662,6 +665,162 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertTrue("the path was written again in part", worker.pathsRewrittenInPart() > inPart);
     }
 
+    private static final String DATA_ID = REQUESTER + "/qp0x000101/" + RESPONDER + "/qp0x00abcd";
+    /** The requester's data to the responder's QP, and the responder's to the requester's, one-way. */
+    private static final String TO_RESPONDER = REQUESTER + "/-/" + RESPONDER + "/qp0x00abcd";
+    private static final String TO_REQUESTER = RESPONDER + "/-/" + REQUESTER + "/qp0x000101";
+
+    /** A data-learned session a switch paired: data each way entered where said (null: not seen). */
+    private void putDataSession(final String node, final String forwardIngress, final String reverseIngress)
+            throws Exception {
+        final var builder = new SessionBuilder().setSessionId(DATA_ID).setLearnedFrom(LearnedFrom.Data)
+            .setTransport(Transport.RC).setRolesKnown(false).setRequesterIp(ip(REQUESTER)).setResponderIp(ip(RESPONDER))
+            .setRequesterQpn(new Qpn(Uint32.valueOf(0x101))).setResponderQpn(new Qpn(Uint32.valueOf(0xabcd)))
+            .setState(SessionState.ACTIVE).setFirstSeen(seconds("100.000001")).setLastSeen(seconds("130.5"));
+        if (forwardIngress != null) {
+            builder.setRequesterData(new RequesterDataBuilder().setUdpSrcPort(new PortNumber(Uint16.valueOf(50001)))
+                .setIngressPort(forwardIngress).setPackets(Uint64.TEN).build());
+        }
+        if (reverseIngress != null) {
+            builder.setResponderData(new ResponderDataBuilder().setUdpSrcPort(new PortNumber(Uint16.valueOf(50002)))
+                .setIngressPort(reverseIngress).setPackets(Uint64.TEN).build());
+        }
+        put(node, builder.build());
+    }
+
+    /** A one-way RC flow as a switch reports it, paired by the controller into {@code paired} (or not). */
+    private void putOneWay(final String node, final String id, final String ingress, final String paired)
+            throws Exception {
+        final boolean toResponder = id.equals(TO_RESPONDER);
+        put(node, new SessionBuilder().setSessionId(id).setLearnedFrom(LearnedFrom.Data).setTransport(Transport.RC)
+            .setOneWay(true).setRolesKnown(false)
+            .setRequesterIp(ip(toResponder ? REQUESTER : RESPONDER)).setResponderIp(ip(toResponder ? RESPONDER : REQUESTER))
+            .setResponderQpn(new Qpn(Uint32.valueOf(toResponder ? 0xabcd : 0x101)))
+            .setRequesterData(new RequesterDataBuilder().setUdpSrcPort(new PortNumber(Uint16.valueOf(50003)))
+                .setIngressPort(ingress).setPackets(Uint64.ONE).build())
+            .setPairedSession(paired).setState(SessionState.ACTIVE).setFirstSeen(seconds("100.000002"))
+            .setLastSeen(seconds("130.4")).build());
+    }
+
+    private void put(final String node, final Session session) throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId(node))).child(Session.class, session.key()).build(),
+            session);
+        tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    /**
+     * A data-learned session's path is its data, both ways: the leaves paired it, each spine saw one
+     * direction (ECMP) and the controller paired those one-way flows into it. The flows have no path
+     * of their own while paired; unpaired, a flow's is one-way.
+     */
+    @Test
+    public void aDataLearnedSessionsPathIsItsDataBothWaysWithTheFlowsPairedIntoIt() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        putDataSession("leaf1", "leaf1-eth1", "leaf1-eth3");
+        putDataSession("leaf2", "leaf2-eth4", "leaf2-eth1");
+        putOneWay("spine2", TO_RESPONDER, "spine2-eth1", DATA_ID);
+        putOneWay("spine1", TO_REQUESTER, "spine1-eth2", DATA_ID);
+        final var path = awaitPath(DATA_ID, p -> p.isPresent() && p.orElseThrow().getDataForward() != null
+            && p.orElseThrow().getDataReverse() != null && p.orElseThrow().getDataForward().getComplete()
+            && p.orElseThrow().getDataReverse().getComplete()).orElseThrow();
+        assertEquals(LearnedFrom.Data, path.getLearnedFrom());
+        assertEquals(Transport.RC, path.getTransport());
+        assertEquals(null, path.getOneWay());
+        assertEquals(SessionState.ACTIVE, path.getState());
+        assertEquals(0x101, path.getRequesterQpn().getValue().intValue());
+        assertEquals(0xabcd, path.getResponderQpn().getValue().intValue());
+        // no CM, so no CM path and nothing to differ from
+        assertEquals(null, path.getForward());
+        assertEquals(null, path.getReverse());
+        assertEquals(null, path.getDataPathDiffers());
+        assertEquals(List.of("leaf1", "spine2", "leaf2"), nodes(path.getDataForward()));
+        assertEquals(List.of(true, true, true), observed(path.getDataForward()));
+        assertEquals("h1a", path.getDataForward().getSourceNode().getValue());
+        assertEquals("h2a-eth0", path.getDataForward().getDestinationTp().getValue());
+        assertEquals(List.of("leaf2", "spine1", "leaf1"), nodes(path.getDataReverse()));
+        assertTrue(path.getDataReverse().nonnullHop().stream().allMatch(h -> h.getTraffic() == TrafficKind.Data));
+        // the two ways cross different spines
+        assertTrue(path.getAsymmetric());
+        assertEquals(Optional.empty(), readPath(TO_RESPONDER));
+        assertEquals(Optional.empty(), readPath(TO_REQUESTER));
+
+        // the RPCs find it by its data, and filter on where it was learnt from
+        final var through = rpcs.getRpc(SessionsThrough.class).invoke(new SessionsThroughInputBuilder()
+            .setNodeId(new NodeId("spine2")).build()).get(5, TimeUnit.SECONDS);
+        assertEquals(Set.of(DATA_ID), through.getResult().nonnullPath().keySet().stream()
+            .map(k -> k.getSessionId()).collect(java.util.stream.Collectors.toSet()));
+        final var cmOnly = rpcs.getRpc(TraceSession.class).invoke(new TraceSessionInputBuilder()
+            .setSrcIp(ip(REQUESTER)).setDstIp(ip(RESPONDER)).setLearnedFrom(LearnedFrom.Cm).build())
+            .get(5, TimeUnit.SECONDS);
+        assertTrue(cmOnly.getResult().nonnullPath().isEmpty());
+        final var dataOnly = rpcs.getRpc(TraceSession.class).invoke(new TraceSessionInputBuilder()
+            .setSrcIp(ip(RESPONDER)).setDstIp(ip(REQUESTER)).setLearnedFrom(LearnedFrom.Data)
+            .setQpn(new Qpn(Uint32.valueOf(0xabcd))).build()).get(5, TimeUnit.SECONDS);
+        assertEquals(1, dataOnly.getResult().nonnullPath().size());
+
+        // the controller no longer pairs spine2's flow: it is a one-way path again, and the
+        // session's forward data infers spine2
+        putOneWay("spine2", TO_RESPONDER, "spine2-eth1", null);
+        final var flow = awaitPath(TO_RESPONDER, Optional::isPresent).orElseThrow();
+        assertEquals(Boolean.TRUE, flow.getOneWay());
+        assertEquals(LearnedFrom.Data, flow.getLearnedFrom());
+        assertEquals(null, flow.getRequesterQpn());
+        assertEquals(0xabcd, flow.getResponderQpn().getValue().intValue());
+        assertEquals(null, flow.getDataReverse());
+        assertEquals(null, flow.getForward());
+        assertTrue(nodes(flow.getDataForward()).contains("spine2"));
+        final var without = awaitPath(DATA_ID, p -> p.isPresent()
+            && !p.orElseThrow().getDataForward().getHop().get(1).getObserved()).orElseThrow();
+        assertEquals(List.of("leaf1", "spine2", "leaf2"), nodes(without.getDataForward()));
+
+        // paired again: the one-way path goes
+        putOneWay("spine2", TO_RESPONDER, "spine2-eth1", DATA_ID);
+        awaitPath(TO_RESPONDER, Optional::isEmpty);
+        awaitPath(DATA_ID, p -> p.isPresent() && p.orElseThrow().getDataForward().getComplete());
+    }
+
+    /**
+     * No switch saw both directions: the two one-way flows the controller paired across the spines
+     * are one path, under the paired id, built from both flows' hops; the flow gone, the other is
+     * one-way again.
+     */
+    @Test
+    public void twoOneWayFlowsPairedAcrossSwitchesAreOnePath() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        putOneWay("spine2", TO_RESPONDER, "spine2-eth1", DATA_ID);
+        putOneWay("spine1", TO_REQUESTER, "spine1-eth2", DATA_ID);
+        final var path = awaitPath(DATA_ID, p -> p.isPresent() && hopCount(p.orElseThrow().getDataForward()) > 0
+            && hopCount(p.orElseThrow().getDataReverse()) > 0).orElseThrow();
+        assertEquals(LearnedFrom.Data, path.getLearnedFrom());
+        assertEquals(null, path.getOneWay());
+        assertTrue(nodes(path.getDataForward()).contains("spine2"));
+        assertTrue(nodes(path.getDataReverse()).contains("spine1"));
+        assertEquals(REQUESTER, path.getRequesterIp().stringValue());
+        assertEquals(0x101, path.getRequesterQpn().getValue().intValue());
+        assertEquals(Optional.empty(), readPath(TO_RESPONDER));
+        assertEquals(Optional.empty(), readPath(TO_REQUESTER));
+
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId("spine1"))).child(Session.class,
+                new SessionKey(TO_REQUESTER)).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+        // the controller unpairs the other (its pairing lost its evidence)
+        putOneWay("spine2", TO_RESPONDER, "spine2-eth1", null);
+        awaitPath(DATA_ID, Optional::isEmpty);
+        final var alone = awaitPath(TO_RESPONDER, Optional::isPresent).orElseThrow();
+        assertEquals(Boolean.TRUE, alone.getOneWay());
+    }
+
+    private Optional<Path> readPath(final String id) throws Exception {
+        try (var rtx = getDataBroker().newReadOnlyTransaction()) {
+            return rtx.read(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rpt.class)
+                .child(Path.class, new PathKey(id)).build()).get(5, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     public void linksInTheOperationalDatastoreAloneStillMakePaths() throws Exception {
         writeFabric(LogicalDatastoreType.OPERATIONAL, true);
@@ -747,7 +906,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private static int hopCount(final Direction direction) {
-        return direction.getHop() == null ? 0 : direction.getHop().size();
+        return direction == null || direction.getHop() == null ? 0 : direction.getHop().size();
     }
 
     private static List<String> ingress(final Direction direction) {

@@ -101,6 +101,10 @@ final class AgentFollower implements AutoCloseable {
     private final Thread reader;
     private final AtomicLong appliedSeq = new AtomicLong();
     private final AtomicLong badRecords = new AtomicLong();
+    private final AtomicLong unknownLearnedFrom = new AtomicLong();
+    /** Pairs this switch's one-way flows with the other switches' (see {@link DataPairing}). */
+    private final DataPairing pairing;
+    private final Registration pairingRegistration;
     private final AtomicLong failedCommits = new AtomicLong();
     private final AtomicLong rewrittenAfterFailure = new AtomicLong();
 
@@ -146,11 +150,26 @@ final class AgentFollower implements AutoCloseable {
 
     /**
      * A follower whose sessions name ports by {@code ports} (interface name to tp-id) where the
-     * switch's interfaces are not named as its termination points.
+     * switch's interfaces are not named as its termination points; its one-way flows paired by a
+     * pairing of its own (this switch's flows alone).
      */
     AgentFollower(final String nodeId, final String host, final int port, final Supplier<String> token,
             final StatusWriter writer, final String scheme, final HttpClient client,
             final ScheduledExecutorService scheduler, final Duration resyncInterval, final Map<String, String> ports) {
+        this(nodeId, host, port, token, writer, scheme, client, scheduler, resyncInterval, ports, new DataPairing());
+    }
+
+    /**
+     * A follower whose one-way flows {@code pairing} pairs with the other switches' (the member's
+     * followers share one).
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    AgentFollower(final String nodeId, final String host, final int port, final Supplier<String> token,
+            final StatusWriter writer, final String scheme, final HttpClient client,
+            final ScheduledExecutorService scheduler, final Duration resyncInterval, final Map<String, String> ports,
+            final DataPairing pairing) {
+        this.pairing = pairing;
+        this.pairingRegistration = pairing.register(nodeId, this::repair);
         this.ports = Map.copyOf(ports);
         this.records = new SessionStream(this.ports);
         this.scheme = scheme;
@@ -171,9 +190,48 @@ final class AgentFollower implements AutoCloseable {
         return appliedSeq.get();
     }
 
-    /** Session records the model refused. */
+    /** Session records refused: the model could not take them, or their learned_from is unknown. */
     long badRecords() {
         return badRecords.get();
+    }
+
+    /** Of {@link #badRecords()}, those whose learned_from this controller does not know. */
+    long unknownLearnedFrom() {
+        return unknownLearnedFrom.get();
+    }
+
+    /**
+     * Writes {@code ids} again where their pairing ({@code paired-session}, {@code pair-ambiguous})
+     * changed: the pairing found the other direction of one of this switch's one-way flows, or
+     * lost it.
+     */
+    private synchronized void repair(final Set<String> ids) {
+        for (var id : ids) {
+            final var node = written.get(id);
+            if (node == null || unconfirmed.containsKey(id)) {
+                continue;
+            }
+            final var now = SessionNodes.withPairing(node, pairing.outcome(id));
+            if (now != node) {
+                written.put(id, now);
+                pendingUpserts.put(id, now);
+                pendingRemovals.remove(id);
+            }
+        }
+    }
+
+    /** {@code node} with the pairing its one-way flow has now (itself for any other session). */
+    private MapEntryNode paired(final String id, final MapEntryNode node, final boolean oneWay) {
+        return oneWay ? SessionNodes.withPairing(node, pairing.outcome(id)) : node;
+    }
+
+    /** Tells the pairing what a record said. */
+    private void observe(final SessionStream.Parsed parsed) {
+        if (parsed.removed()) {
+            pairing.forget(nodeId, parsed.id());
+        } else if (parsed.data() != null) {
+            pairing.observe(nodeId, parsed.id(), parsed.data());
+        }
     }
 
     /** Commits of this follower's batches that failed (their sessions were written again). */
@@ -379,10 +437,12 @@ final class AgentFollower implements AutoCloseable {
                     it.remove();
                     pendingRemovals.add(id);
                     pendingUpserts.remove(id);
+                    pairing.forget(nodeId, id);
                 }
             }
             for (var entry : sessions.entrySet()) {
-                final var node = entry.getValue();
+                final var node = paired(entry.getKey(), entry.getValue(), oneWay(entry.getValue()));
+                entry.setValue(node);
                 final boolean wasUnconfirmed = unconfirmed.remove(entry.getKey()) != null;
                 pendingMarks.remove(entry.getKey());
                 if (!node.equals(written.put(entry.getKey(), node)) || wasUnconfirmed) {
@@ -480,8 +540,9 @@ final class AgentFollower implements AutoCloseable {
                     }
                 } else if (session != null) {
                     final var id = session.id();
-                    final var node = session.node();
                     synchronized (this) {
+                        final var node = paired(id, session.node(), session.data() != null
+                            && session.data().oneWay());
                         pendingUpserts.put(id, node);
                         pendingRemovals.remove(id);
                         // reported again: confirmed (the put replaces the marked session)
@@ -525,12 +586,24 @@ final class AgentFollower implements AutoCloseable {
     /** A session record (at {@code value}), or {@code null} if refused (counted, logged). */
     private SessionStream.@Nullable Parsed readRecord(final JsonParser p) throws IOException {
         try {
-            return records.read(p);
+            final var parsed = records.read(p);
+            observe(parsed);
+            return parsed;
+        } catch (SessionJson.UnknownLearnedFromException e) {
+            badRecords.incrementAndGet();
+            unknownLearnedFrom.incrementAndGet();
+            LOG.warn("RFT {}: agent sent a session this controller cannot tell the origin of, skipped: {}", nodeId,
+                e.getMessage());
+            return null;
         } catch (SessionJson.BadRecordException e) {
             badRecords.incrementAndGet();
             LOG.warn("RFT {}: agent sent a session the model cannot take, skipped: {}", nodeId, e.getMessage());
             return null;
         }
+    }
+
+    private static boolean oneWay(final MapEntryNode node) {
+        return node.childByArg(SessionNodes.ONE_WAY) != null;
     }
 
     private void addRecord(final JsonParser p, final Map<String, MapEntryNode> into) throws IOException {
@@ -556,6 +629,7 @@ final class AgentFollower implements AutoCloseable {
                     pendingMarks.remove(e.getKey());
                     written.remove(e.getKey());
                     pendingRemovals.add(e.getKey());
+                    pairing.forget(nodeId, e.getKey());
                 }
             }
         }
@@ -703,6 +777,7 @@ final class AgentFollower implements AutoCloseable {
         }
         closed = true;
         flusher.close();
+        pairingRegistration.close();
         final var stream = open;
         if (stream != null) {
             try {

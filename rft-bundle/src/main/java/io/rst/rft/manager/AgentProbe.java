@@ -8,6 +8,7 @@
 package io.rst.rft.manager;
 
 import java.util.concurrent.CompletionStage;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * Asks a switch's agent how it is, and turns its capture on or off. Implementations never block
@@ -29,10 +30,16 @@ interface AgentProbe {
          * @param queueDrops frames the agent dropped with its capture queue full, since it started
          */
         record Answered(boolean capturing, String version, long lastSeq, boolean encrypted, long kernelDrops,
-                long queueDrops) implements Result {
+                long queueDrops, @Nullable DataCounters data) implements Result {
             /** An answer without drop counters. */
             Answered(final boolean capturing, final String version, final long lastSeq, final boolean encrypted) {
                 this(capturing, version, lastSeq, encrypted, 0, 0);
+            }
+
+            /** An answer without data-sampling counters. */
+            Answered(final boolean capturing, final String version, final long lastSeq, final boolean encrypted,
+                    final long kernelDrops, final long queueDrops) {
+                this(capturing, version, lastSeq, encrypted, kernelDrops, queueDrops, null);
             }
 
             /** Frames the capture lost, all causes together. */
@@ -64,6 +71,20 @@ interface AgentProbe {
          */
         record Unreachable(String detail) implements Result {
         }
+    }
+
+    /**
+     * An agent's data-sampling counters ({@code counters} of its status, agents that learn
+     * sessions from data packets); -1 where the agent did not report one.
+     *
+     * @param flows data flows tracked ({@code data_flows})
+     * @param sessions data-learned sessions paired ({@code data_sessions})
+     * @param oneWay one-way flows ({@code data_one_way})
+     * @param evicted flows evicted with the table full, since the agent started ({@code data_flows_evicted})
+     * @param pairAmbiguous responses that fitted two flows ({@code data_pair_ambiguous})
+     * @param bthRejected sampled packets with a garbage BTH ({@code data_bth_rejected})
+     */
+    record DataCounters(long flows, long sessions, long oneWay, long evicted, long pairAmbiguous, long bthRejected) {
     }
 
     /** {@code GET /v1/status}. */

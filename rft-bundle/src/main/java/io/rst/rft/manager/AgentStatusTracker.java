@@ -90,6 +90,12 @@ final class AgentStatusTracker implements AutoCloseable {
         long failedCommits;
         /** The drop figures last written (total, and whether dropping), -1 before any. */
         long dropsWritten = -1;
+        /** The agent's data-sampling counters as it last reported them, and as last written. */
+        AgentProbe.@Nullable DataCounters data;
+        AgentProbe.@Nullable DataCounters dataWritten;
+        /** The follower's refused records (all, of which for an unknown learned_from) as last written. */
+        long refusedWritten;
+        long unknownWritten;
         /** The last event the controller applied from this agent's stream, as last written. */
         long appliedSeq;
         /** What the status in the datastore says: contact and applied event, -1 before any write. */
@@ -420,6 +426,7 @@ final class AgentStatusTracker implements AutoCloseable {
         entry.lastContactMillis = now;
         entry.version = answered.version();
         entry.drops.update(answered.kernelDrops(), answered.queueDrops(), now);
+        entry.data = answered.data();
     }
 
     /** Says where the agent address came from when the operator did not configure it. */
@@ -453,17 +460,25 @@ final class AgentStatusTracker implements AutoCloseable {
         final long dropsNow = drops.known() ? drops.total() * 2 + (drops.sinceMillis() == 0 ? 0 : 1) : -1;
         final boolean dropsChanged = dropsNow != entry.dropsWritten;
         entry.dropsWritten = dropsNow;
+        // counters (the agent's data sampling, the records refused) are news too, not a change of state
+        final long refused = follower == null ? entry.refusedWritten : follower.badRecords();
+        final long unknown = follower == null ? entry.unknownWritten : follower.unknownLearnedFrom();
+        final boolean countersChanged = !Objects.equals(entry.data, entry.dataWritten)
+            || refused != entry.refusedWritten || unknown != entry.unknownWritten;
         // last-contact and last-event-seq follow the stream: a poll that brought news of either
         // is written, so that the status is never more than a poll interval behind
         if (follower != null) {
             entry.appliedSeq = follower.appliedSeq();
         }
-        if (!changed && !dropsChanged && entry.contactWritten == entry.lastContactMillis
+        if (!changed && !dropsChanged && !countersChanged && entry.contactWritten == entry.lastContactMillis
                 && entry.appliedWritten == entry.appliedSeq) {
             return;
         }
         entry.contactWritten = entry.lastContactMillis;
         entry.appliedWritten = entry.appliedSeq;
+        entry.dataWritten = entry.data;
+        entry.refusedWritten = refused;
+        entry.unknownWritten = unknown;
         if (changed) {
             LOG.debug("RFT switch {}: {} ({})", entry.config.nodeId(), state.getName(), detail);
             entry.lastChangeMillis = now;
@@ -497,7 +512,24 @@ final class AgentStatusTracker implements AutoCloseable {
                 builder.setDroppingSince(time(drops.sinceMillis()));
             }
         }
+        if (refused > 0) {
+            builder.setRefusedRecords(Uint64.valueOf(refused));
+        }
+        if (unknown > 0) {
+            builder.setRefusedUnknownLearnedFrom(Uint64.valueOf(unknown));
+        }
+        final var data = entry.data;
+        if (data != null) {
+            builder.setDataFlows(counter(data.flows())).setDataSessions(counter(data.sessions()))
+                .setDataOneWay(counter(data.oneWay())).setDataFlowsEvicted(counter(data.evicted()))
+                .setDataPairAmbiguous(counter(data.pairAmbiguous())).setDataBthRejected(counter(data.bthRejected()));
+        }
         writer.write(entry.config.nodeId(), builder.build());
+    }
+
+    /** A counter the agent reported, or null (absent) where it did not. */
+    private static @Nullable Uint64 counter(final long value) {
+        return value < 0 ? null : Uint64.valueOf(value);
     }
 
     static DateAndTime time(final long millis) {

@@ -75,8 +75,8 @@ final class CompactEntry extends AbstractMapEntryNode {
         return size;
     }
 
-    /** This entry with the leaf {@code id} of its layout set to {@code value}. */
-    CompactEntry with(final NodeIdentifier id, final Object value) {
+    /** This entry with the leaf {@code id} of its layout set to {@code value} (null: absent). */
+    CompactEntry with(final NodeIdentifier id, final @Nullable Object value) {
         final int slot = layout.slot(id);
         if (slot < 0) {
             throw new IllegalArgumentException(id + " is not in the entry's layout");

@@ -179,10 +179,30 @@ final class HttpAgentProbe implements AgentProbe {
             final var counters = status.path("counters");
             return new Result.Answered(status.path("capturing").asBoolean(false),
                 status.path("version").asText(""), status.path("last_seq").asLong(0), encrypted,
-                Math.max(0, counters.path("kernel_drops").asLong(0)), Math.max(0, counters.path("queue_drops").asLong(0)));
+                Math.max(0, counters.path("kernel_drops").asLong(0)), Math.max(0, counters.path("queue_drops").asLong(0)),
+                dataCounters(counters));
         } catch (IOException e) {
             return new Result.Unreachable("agent status is not JSON: " + e.getMessage());
         }
+    }
+
+    /**
+     * The data-sampling counters of an agent's status, or null when it reports none of them (an
+     * agent that does not learn from data). A counter that is absent, negative or not a whole
+     * number is -1: unknown.
+     */
+    static AgentProbe.@org.eclipse.jdt.annotation.Nullable DataCounters dataCounters(final JsonNode counters) {
+        final String[] names = {"data_flows", "data_sessions", "data_one_way", "data_flows_evicted",
+            "data_pair_ambiguous", "data_bth_rejected"};
+        final long[] values = new long[names.length];
+        boolean any = false;
+        for (int i = 0; i < names.length; i++) {
+            final var value = counters.path(names[i]);
+            values[i] = value.isIntegralNumber() && value.canConvertToLong() && value.asLong() >= 0 ? value.asLong() : -1;
+            any |= values[i] >= 0;
+        }
+        return any ? new AgentProbe.DataCounters(values[0], values[1], values[2], values[3], values[4], values[5])
+            : null;
     }
 
     private static Result unreachable(final String host, final int port, final Throwable failure) {

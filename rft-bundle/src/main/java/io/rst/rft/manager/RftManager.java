@@ -65,8 +65,13 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
      * The parts that live while this member owns the singleton; tests build it directly.
      */
     static final class Worker implements AutoCloseable {
+        /** How often the one-way flows' pairing across switches is worked out again. */
+        static final Duration PAIRING_SWEEP = Duration.ofSeconds(1);
+
         private final StatusWriter writer;
         private final AgentStatusTracker tracker;
+        private final DataPairing pairing = new DataPairing();
+        private final java.util.concurrent.ScheduledFuture<?> sweeper;
         private final Registration listener;
         private final List<Registration> topologyListeners = new ArrayList<>();
         private final @Nullable InventoryAddresses inventory;
@@ -132,8 +137,10 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
                             return ""; // the probe reports it; the agent refuses the follower meanwhile
                         }
                     }, writer, link.scheme(),
-                        link.client(), executor, resyncInterval, config.portMap());
+                        link.client(), executor, resyncInterval, config.portMap(), pairing);
                 }, ownership, listsTopology);
+            sweeper = executor.scheduleWithFixedDelay(this::sweep, PAIRING_SWEEP.toMillis(), PAIRING_SWEEP.toMillis(),
+                java.util.concurrent.TimeUnit.MILLISECONDS);
             listener = broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
                 DataObjectReference.builder(Rft.class).child(Switch.class).build(),
                 new SwitchConfigListener(tracker, links));
@@ -145,6 +152,19 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
                     topologySwitches.listener(store)));
             }
             this.inventory = inventory ? new InventoryAddresses(stores.dom(), tracker::inventoryAddresses) : null;
+        }
+
+        private void sweep() {
+            try {
+                pairing.sweep();
+            } catch (RuntimeException e) {
+                LOG.warn("RFT: pairing one-way flows across switches failed", e);
+            }
+        }
+
+        /** The pairing of this member's switches' one-way flows (tests). */
+        DataPairing pairing() {
+            return pairing;
         }
 
         /** Whether this member lists the topology's unconfigured switches. */
@@ -159,6 +179,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             }
             topologyListeners.forEach(Registration::close);
             listener.close();
+            sweeper.cancel(false);
             tracker.close();
             writer.close();
         }

@@ -20,9 +20,11 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CommId;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.ServiceId;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterDataBuilder;
@@ -40,12 +42,45 @@ import org.opendaylight.yangtools.yang.common.Uint64;
  * does not fit the model is refused with the reason, never half-written.
  */
 final class SessionJson {
+    /** The most PSNs of one kind a record's evidence keeps ({@code request_psns}, {@code response_psns}). */
+    static final int MAX_PSNS = 8;
+
     /** A record the model cannot take. */
-    static final class BadRecordException extends Exception {
+    static class BadRecordException extends Exception {
         private static final long serialVersionUID = 1L;
 
         BadRecordException(final String message) {
             super(message);
+        }
+    }
+
+    /**
+     * A record whose {@code learned_from} the controller does not know (an agent newer than the
+     * controller): refused, and counted apart from the other refusals.
+     */
+    static final class UnknownLearnedFromException extends BadRecordException {
+        private static final long serialVersionUID = 1L;
+
+        UnknownLearnedFromException(final String value) {
+            super("unknown learned_from " + value + " (this controller knows cm and data)");
+        }
+    }
+
+    /** What a record's {@code learned_from} says: CM when absent (agents before data learning). */
+    static boolean learnedFromData(final @Nullable String value) throws UnknownLearnedFromException {
+        if (value == null || "cm".equals(value)) {
+            return false;
+        }
+        if ("data".equals(value)) {
+            return true;
+        }
+        throw new UnknownLearnedFromException(value);
+    }
+
+    /** A CM record must name its requester's comm ID; a data-learned one has none. */
+    static void checkCommId(final boolean data, final @Nullable String requesterCommId) throws BadRecordException {
+        if (!data && requesterCommId == null) {
+            throw new BadRecordException("a CM session record without requester_comm_id");
         }
     }
 
@@ -69,8 +104,26 @@ final class SessionJson {
         if (id == null || id.isEmpty()) {
             throw new BadRecordException("session record without session_id");
         }
+        final boolean data = learnedFromData(text(record, "learned_from"));
+        checkCommId(data, text(record, "requester_comm_id"));
         try {
             final var builder = new SessionBuilder().setSessionId(id);
+            // always, a filter on it finds CM sessions too
+            builder.setLearnedFrom(data ? LearnedFrom.Data : LearnedFrom.Cm);
+            final var transport = text(record, "transport");
+            if (transport != null) {
+                final var parsed = Transport.forName(transport);
+                if (parsed == null) {
+                    throw new BadRecordException("session " + id + ": unknown transport " + transport);
+                }
+                builder.setTransport(parsed);
+            }
+            if (record.hasNonNull("one_way") && record.get("one_way").asBoolean()) {
+                // false is the model's default: only true is written
+                builder.setOneWay(true);
+            }
+            psns(record.get("request_psns"));
+            psns(record.get("response_psns"));
             final var requesterIp = text(record, "requester_ip");
             if (requesterIp != null) {
                 builder.setRequesterIp(ipAddress(requesterIp));
@@ -153,6 +206,34 @@ final class SessionJson {
         } catch (IllegalArgumentException e) {
             throw new BadRecordException("session " + id + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * A one-way flow's sampled PSNs ({@code request_psns}, {@code response_psns}): at most
+     * {@link #MAX_PSNS}, the first the agent lists; none where absent. Agent-only evidence for the
+     * controller's pairing, not a leaf of the model; anything but an array of 24-bit numbers is
+     * refused.
+     */
+    static int[] psns(final @Nullable JsonNode value) {
+        if (value == null || value.isNull()) {
+            return new int[0];
+        }
+        if (!value.isArray()) {
+            throw new IllegalArgumentException("PSNs are not an array: " + value);
+        }
+        final int n = Math.min(MAX_PSNS, value.size());
+        final int[] out = new int[n];
+        int i = 0;
+        for (var psn : value) {
+            if (!psn.isIntegralNumber() || !psn.canConvertToInt() || psn.asInt() < 0 || psn.asInt() > 0xFFFFFF) {
+                throw new IllegalArgumentException("not a PSN: " + psn);
+            }
+            if (i < n) {
+                out[i] = psn.asInt();
+            }
+            i++;
+        }
+        return out;
     }
 
     /** One direction's data flow ({@code udp_src_port}, {@code ingress_port}, {@code packets}). */

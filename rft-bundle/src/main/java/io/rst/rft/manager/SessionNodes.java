@@ -23,6 +23,7 @@ import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdent
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
+import org.opendaylight.yangtools.yang.data.api.schema.LeafNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.opendaylight.yangtools.yang.data.api.schema.builder.DataContainerNodeBuilder;
 import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
@@ -42,6 +43,11 @@ final class SessionNodes {
     static final NodeIdentifier SESSIONS = NodeIdentifier.create(SESSION);
     static final QName SESSION_ID = leaf("session-id");
     static final NodeIdentifier SESSION_ID_LEAF = NodeIdentifier.create(SESSION_ID);
+    static final NodeIdentifier LEARNED_FROM = id("learned-from");
+    static final NodeIdentifier TRANSPORT = id("transport");
+    static final NodeIdentifier ONE_WAY = id("one-way");
+    static final NodeIdentifier PAIR_AMBIGUOUS = id("pair-ambiguous");
+    static final NodeIdentifier PAIRED_SESSION = id("paired-session");
     static final NodeIdentifier REQUESTER_IP = id("requester-ip");
     static final NodeIdentifier RESPONDER_IP = id("responder-ip");
     static final NodeIdentifier REQUESTER_COMM_ID = id("requester-comm-id");
@@ -78,9 +84,10 @@ final class SessionNodes {
      * first-seen and last-seen as microseconds (see {@link NodeLayout}).
      */
     static final NodeLayout SESSION_LAYOUT = new NodeLayout(new NodeIdentifier[] {
-        SESSION_ID_LEAF, REQUESTER_IP, RESPONDER_IP, REQUESTER_COMM_ID, RESPONDER_COMM_ID, REQUESTER_QPN,
-        RESPONDER_QPN, SERVICE_ID, ROLES_KNOWN, RDMA_CM_SRC_PORT, RDMA_CM_DST_PORT, REQUESTER_UDP_SRC_PORT,
-        RESPONDER_UDP_SRC_PORT, STATE, REJECT_REASON, UNCONFIRMED, DROPPED_MESSAGES, FIRST_SEEN, LAST_SEEN,
+        SESSION_ID_LEAF, LEARNED_FROM, TRANSPORT, ONE_WAY, PAIR_AMBIGUOUS, PAIRED_SESSION, REQUESTER_IP,
+        RESPONDER_IP, REQUESTER_COMM_ID, RESPONDER_COMM_ID, REQUESTER_QPN, RESPONDER_QPN, SERVICE_ID, ROLES_KNOWN,
+        RDMA_CM_SRC_PORT, RDMA_CM_DST_PORT, REQUESTER_UDP_SRC_PORT, RESPONDER_UDP_SRC_PORT, STATE, REJECT_REASON,
+        UNCONFIRMED, DROPPED_MESSAGES, FIRST_SEEN, LAST_SEEN,
     }, Set.of(FIRST_SEEN, LAST_SEEN), REQUESTER_DATA, RESPONDER_DATA, MESSAGES);
     /** A message entry's children. */
     static final NodeLayout MESSAGE_LAYOUT = new NodeLayout(new NodeIdentifier[] {
@@ -143,12 +150,58 @@ final class SessionNodes {
         return builder.withChild(ImmutableNodes.leafNode(UNCONFIRMED, why)).build();
     }
 
+    /**
+     * {@code session} with its {@code paired-session} and {@code pair-ambiguous} leaves as
+     * {@code pairing} says (a one-way flow's pairing by the controller, {@link DataPairing}): the
+     * whole entry, to put; {@code session} itself where they are so already.
+     */
+    static MapEntryNode withPairing(final MapEntryNode session, final DataPairing.Outcome pairing) {
+        final Object paired = session.childByArg(PAIRED_SESSION) instanceof LeafNode<?> leaf ? leaf.body() : null;
+        final Object ambiguous = session.childByArg(PAIR_AMBIGUOUS) instanceof LeafNode<?> leaf ? leaf.body() : null;
+        final Object wantAmbiguous = pairing.ambiguous() ? Boolean.TRUE : null;
+        if (java.util.Objects.equals(paired, pairing.pairedId())
+                && java.util.Objects.equals(ambiguous, wantAmbiguous)) {
+            return session;
+        }
+        if (session instanceof CompactEntry compact) {
+            return compact.with(PAIRED_SESSION, pairing.pairedId()).with(PAIR_AMBIGUOUS, wantAmbiguous);
+        }
+        final var builder = ImmutableNodes.newMapEntryBuilder().withNodeIdentifier(session.name());
+        for (var child : session.body()) {
+            if (!PAIRED_SESSION.equals(child.name()) && !PAIR_AMBIGUOUS.equals(child.name())) {
+                builder.withChild(child);
+            }
+        }
+        if (pairing.pairedId() != null) {
+            builder.withChild(ImmutableNodes.leafNode(PAIRED_SESSION, pairing.pairedId()));
+        }
+        if (pairing.ambiguous()) {
+            builder.withChild(ImmutableNodes.leafNode(PAIR_AMBIGUOUS, Boolean.TRUE));
+        }
+        return builder.build();
+    }
+
     /** The session's list entry, as the binding codec would make it. */
     static MapEntryNode session(final Session s) {
         final String id = s.getSessionId();
         final var b = ImmutableNodes.newMapEntryBuilder()
             .withNodeIdentifier(NodeIdentifierWithPredicates.of(SESSION, SESSION_ID, id))
             .withChild(ImmutableNodes.leafNode(SESSION_ID_LEAF, id));
+        if (s.getLearnedFrom() != null) {
+            b.withChild(ImmutableNodes.leafNode(LEARNED_FROM, s.getLearnedFrom().getName()));
+        }
+        if (s.getTransport() != null) {
+            b.withChild(ImmutableNodes.leafNode(TRANSPORT, s.getTransport().getName()));
+        }
+        if (s.getOneWay() != null) {
+            b.withChild(ImmutableNodes.leafNode(ONE_WAY, s.getOneWay()));
+        }
+        if (s.getPairAmbiguous() != null) {
+            b.withChild(ImmutableNodes.leafNode(PAIR_AMBIGUOUS, s.getPairAmbiguous()));
+        }
+        if (s.getPairedSession() != null) {
+            b.withChild(ImmutableNodes.leafNode(PAIRED_SESSION, s.getPairedSession()));
+        }
         if (s.getRequesterIp() != null) {
             b.withChild(ImmutableNodes.leafNode(REQUESTER_IP, s.getRequesterIp().stringValue()));
         }

@@ -21,7 +21,9 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
@@ -42,21 +44,30 @@ import org.opendaylight.yangtools.yang.data.api.schema.UserMapNode;
  * million sessions share a few strings for their ports.
  */
 final class SessionStream {
-    /** One record: its session id, and its node, or {@code null} if the agent removed the session. */
-    record Parsed(String id, @Nullable MapEntryNode node) {
+    /**
+     * One record: its session id, and its node, or {@code null} if the agent removed the session;
+     * for a data-learned session, what the controller's pairing needs ({@link DataPairing}).
+     */
+    record Parsed(String id, @Nullable MapEntryNode node, DataPairing.@Nullable Facts data) {
+        Parsed(final String id, final @Nullable MapEntryNode node) {
+            this(id, node, null);
+        }
+
         boolean removed() {
             return node == null;
         }
     }
 
     private static final int MAX_NAMES = 4096;
+    private static final String LEARNED_CM = LearnedFrom.Cm.getName();
+    private static final String LEARNED_DATA = LearnedFrom.Data.getName();
 
     /** A record's fields in the order the agent writes them (SessionWriter). */
-    private static final NameOrder RECORD = new NameOrder("session_id", "roles_known", "requester_ip",
-        "responder_ip", "requester_comm_id", "responder_comm_id", "requester_qpn", "responder_qpn", "service_id",
-        "rdma_cm_src_port", "rdma_cm_dst_port", "requester_udp_src_port", "responder_udp_src_port",
-        "requester_data", "responder_data", "state", "reject_reason", "messages", "first_seen", "last_seen",
-        "message_log", "dropped_messages", "removed");
+    private static final NameOrder RECORD = new NameOrder("session_id", "learned_from", "roles_known",
+        "requester_ip", "responder_ip", "requester_comm_id", "responder_comm_id", "requester_qpn", "responder_qpn",
+        "service_id", "rdma_cm_src_port", "rdma_cm_dst_port", "requester_udp_src_port", "responder_udp_src_port",
+        "transport", "one_way", "requester_data", "responder_data", "request_psns", "response_psns", "state",
+        "reject_reason", "messages", "first_seen", "last_seen", "message_log", "dropped_messages", "removed");
     private static final NameOrder MESSAGE = new NameOrder("msg", "ingress_port", "time", "from_requester");
     private static final NameOrder DATA = new NameOrder("udp_src_port", "ingress_port", "packets");
 
@@ -101,18 +112,19 @@ final class SessionStream {
         while ((f = RECORD.next(p, f)) != NameOrder.END) {
             final String name = RECORD.name(p, f);
             final JsonToken value = p.nextToken();
-            if (error != null) {
+            // after an error, the id and the origin still (the refusal names the one, counts by the other)
+            if (error != null && !"learned_from".equals(name) && !"session_id".equals(name)) {
                 p.skipChildren();
                 continue;
             }
             try {
                 field(r, name, value, p);
             } catch (IllegalArgumentException e) {
-                error = e.getMessage();
+                error = error != null ? error : e.getMessage();
                 p.skipChildren();
             } catch (SessionJson.BadRecordException e) {
                 // the value was read to its end (a message log to its last entry)
-                error = e.getMessage();
+                error = error != null ? error : e.getMessage();
             }
         }
         if (r.id == null || r.id.isEmpty()) {
@@ -122,16 +134,26 @@ final class SessionStream {
             // the session's last appearance: it leaves, whatever else the record says
             return new Parsed(r.id, null);
         }
+        // an unknown origin first, whatever else is wrong: it is counted apart
+        final boolean data = SessionJson.learnedFromData(r.learnedFrom);
+        SessionJson.checkCommId(data, r.requesterCommId);
         if (error != null) {
             throw new SessionJson.BadRecordException("session " + r.id + ": " + error);
         }
-        return new Parsed(r.id, r.build());
+        r.learnedData = data;
+        return new Parsed(r.id, r.build(), data ? r.facts() : null);
     }
 
     /** The record's fields as they come (JSON does not order them). */
     private static final class Fields {
         String id;
         boolean removed;
+        String learnedFrom;
+        boolean learnedData;
+        String transport;
+        boolean oneWay;
+        int[] requestPsns;
+        int[] responsePsns;
         String requesterIp;
         String responderIp;
         String requesterCommId;
@@ -157,6 +179,11 @@ final class SessionStream {
             final var layout = SessionNodes.SESSION_LAYOUT;
             final Object[] v = layout.slots();
             v[layout.slot(SessionNodes.SESSION_ID_LEAF)] = id;
+            // learned-from always (a filter on it finds CM sessions too); one-way where true (false
+            // is the model's default)
+            v[layout.slot(SessionNodes.LEARNED_FROM)] = learnedData ? LEARNED_DATA : LEARNED_CM;
+            v[layout.slot(SessionNodes.TRANSPORT)] = transport;
+            v[layout.slot(SessionNodes.ONE_WAY)] = oneWay ? Boolean.TRUE : null;
             v[layout.slot(SessionNodes.REQUESTER_IP)] = requesterIp;
             v[layout.slot(SessionNodes.RESPONDER_IP)] = responderIp;
             v[layout.slot(SessionNodes.REQUESTER_COMM_ID)] = requesterCommId;
@@ -184,6 +211,13 @@ final class SessionStream {
             }
             return new CompactEntry(sessionKey(id), layout, v);
         }
+
+        /** What the controller's pairing needs of a data-learned record. */
+        DataPairing.Facts facts() {
+            return new DataPairing.Facts(oneWay, transport == null || Transport.RC.getName().equals(transport),
+                requesterIp, responderIp, requesterQpn == null ? -1 : requesterQpn.intValue(),
+                responderQpn == null ? -1 : responderQpn.intValue(), requestPsns, responsePsns);
+        }
     }
 
     private void field(final Fields r, final String name, final JsonToken value, final JsonParser p)
@@ -195,6 +229,18 @@ final class SessionStream {
         switch (name) {
             case "session_id" -> r.id = shared(text(p, value));
             case "removed" -> r.removed = bool(p, value);
+            case "learned_from" -> r.learnedFrom = text(p, value);
+            case "transport" -> {
+                final var text = text(p, value);
+                final var parsed = Transport.forName(text);
+                if (parsed == null) {
+                    throw new SessionJson.BadRecordException("unknown transport " + text);
+                }
+                r.transport = parsed.getName();
+            }
+            case "one_way" -> r.oneWay = bool(p, value);
+            case "request_psns" -> r.requestPsns = psns(p, value);
+            case "response_psns" -> r.responsePsns = psns(p, value);
             case "requester_ip" -> r.requesterIp = shared(ipAddress(text(p, value)));
             case "responder_ip" -> r.responderIp = shared(ipAddress(text(p, value)));
             case "requester_comm_id" -> r.requesterCommId = shared(hex(text(p, value), 8, "comm-id"));
@@ -327,6 +373,40 @@ final class SessionStream {
         msgTime = time;
         msgFrom = fromRequester == null ? PackedMessageLog.UNKNOWN
             : fromRequester ? PackedMessageLog.REQUESTER : PackedMessageLog.RESPONDER;
+    }
+
+    /**
+     * PSNs as {@link SessionJson#psns} takes them: an array of 24-bit numbers, the first
+     * {@link SessionJson#MAX_PSNS} kept; the array is read to its end whatever it holds.
+     */
+    private static int[] psns(final JsonParser p, final JsonToken start) throws IOException {
+        if (start != JsonToken.START_ARRAY) {
+            final var text = start.isScalarValue() ? p.getText() : start.asString();
+            p.skipChildren();
+            throw new IllegalArgumentException("PSNs are not an array: " + text);
+        }
+        int[] out = new int[SessionJson.MAX_PSNS];
+        int n = 0;
+        String bad = null;
+        JsonToken token;
+        while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (token == null) {
+                throw new IOException("stream ended inside PSNs");
+            }
+            if (token != JsonToken.VALUE_NUMBER_INT || !fitsInt(p) || p.getIntValue() < 0
+                    || p.getIntValue() > 0xFFFFFF) {
+                if (bad == null) {
+                    bad = "not a PSN: " + (token.isScalarValue() ? p.getText() : token.asString());
+                }
+                p.skipChildren();
+            } else if (n < out.length) {
+                out[n++] = p.getIntValue();
+            }
+        }
+        if (bad != null) {
+            throw new IllegalArgumentException(bad);
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     private ContainerNode dataFlow(final NodeIdentifier which, final JsonParser p, final JsonToken start)

@@ -60,7 +60,30 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
                             {"msg":"REJ","time":1764547201.5}]}"""), Map.of("swp1", "leaf1:1")));
         sessions.add(SessionJson.toSession(JSON.readTree("""
             {"session_id":"fd00::1/0x0000abcd/fd00::2","requester_ip":"fd00::1","responder_ip":"fd00::2",
-             "state":"ESTABLISHED","roles_known":false,"first_seen":1764547200,"last_seen":1764547200}""")));
+             "requester_comm_id":"0x0000abcd","state":"ESTABLISHED","roles_known":false,"first_seen":1764547200,
+             "last_seen":1764547200}""")));
+        // a data-learned session as the contract has it: no comm IDs, no messages
+        sessions.add(SessionJson.toSession(JSON.readTree("""
+            {"session_id":"10.0.0.1/qp0x000011/10.0.0.2/qp0x000022","learned_from":"data","roles_known":false,
+             "requester_ip":"10.0.0.1","responder_ip":"10.0.0.2","requester_qpn":17,"responder_qpn":34,
+             "transport":"RC","requester_data":{"udp_src_port":50001,"ingress_port":"swp1","packets":40},
+             "responder_data":{"udp_src_port":50002,"ingress_port":"swp2","packets":38},"state":"ACTIVE",
+             "messages":[],"first_seen":1764547200.5,"last_seen":1764547230.25,"message_log":[]}"""),
+            Map.of("swp1", "leaf1:1")));
+        // a one-way flow, its PSNs (evidence, not leaves)
+        final var oneWay = SessionJson.toSession(JSON.readTree("""
+            {"session_id":"10.0.0.3/-/10.0.0.4/qp0x0000ff","learned_from":"data","roles_known":false,
+             "one_way":true,"transport":"UD","requester_ip":"10.0.0.3","responder_ip":"10.0.0.4",
+             "responder_qpn":255,"requester_data":{"udp_src_port":4791,"packets":3},
+             "request_psns":[4096,8192],"response_psns":[],"state":"IDLE","first_seen":1764547200,
+             "last_seen":1764547201}"""));
+        sessions.add(oneWay);
+        // the controller's pairing of a one-way flow
+        sessions.add(new SessionBuilder(oneWay).withKey(new SessionKey("10.0.0.3/-/10.0.0.4/qp0x000100"))
+            .setSessionId("10.0.0.3/-/10.0.0.4/qp0x000100")
+            .setPairedSession("10.0.0.3/qp0x000007/10.0.0.4/qp0x000100").build());
+        sessions.add(new SessionBuilder(oneWay).withKey(new SessionKey("10.0.0.3/-/10.0.0.4/qp0x000101"))
+            .setSessionId("10.0.0.3/-/10.0.0.4/qp0x000101").setPairAmbiguous(true).build());
         // the key alone
         sessions.add(new SessionBuilder().setSessionId("bare").build());
         // every state, every message type
@@ -72,7 +95,8 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
                     .append("\",\"time\":1764547200.25,\"from_requester\":").append(i % 2 == 0).append('}');
             }
             sessions.add(SessionJson.toSession(JSON.readTree("{\"session_id\":\"s-" + state.getName()
-                + "\",\"state\":\"" + state.getName() + "\",\"message_log\":[" + log + "]}")));
+                + "\",\"requester_comm_id\":\"0x00000001\",\"state\":\"" + state.getName()
+                + "\",\"message_log\":[" + log + "]}")));
         }
         final var unconfirmed = new SessionBuilder(sessions.get(1))
             .withKey(new SessionKey("fd00::1/0x0000abce/fd00::2")).setSessionId("fd00::1/0x0000abce/fd00::2")
@@ -93,6 +117,37 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
         }
         assertEquals(codec.toYangInstanceIdentifier(StatusWriter.switchPath("leaf1")),
             SessionNodes.switchPath("leaf1"));
+    }
+
+    /** The session as a binding reader has it: the model's defaults where the session has no value. */
+    private static Session withDefaults(final Session session) {
+        final var b = new SessionBuilder(session);
+        if (session.getLearnedFrom() == null) {
+            b.setLearnedFrom(org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom.Cm);
+        }
+        if (session.getOneWay() == null) {
+            b.setOneWay(false);
+        }
+        return b.build();
+    }
+
+    @Test
+    public void aPairingIsWrittenAsTheCodecWritesIt() throws Exception {
+        final var codec = TestStores.of(this).codec();
+        final var oneWay = sessions().stream().filter(x -> Boolean.TRUE.equals(x.getOneWay())
+            && x.getPairedSession() == null && x.getPairAmbiguous() == null).findFirst().orElseThrow();
+        final var node = SessionNodes.session(oneWay);
+        final var paired = SessionNodes.withPairing(node, new DataPairing.Outcome("10.0.0.3/qp0x000001/10.0.0.4/qp0x0000ff",
+            false));
+        assertEquals(codec.toNormalizedDataObject(StatusWriter.sessionPath("leaf1", oneWay.getSessionId()),
+            new SessionBuilder(oneWay).setPairedSession("10.0.0.3/qp0x000001/10.0.0.4/qp0x0000ff").build()).node(),
+            paired);
+        final var ambiguous = SessionNodes.withPairing(paired, DataPairing.Outcome.AMBIGUOUS);
+        assertEquals(codec.toNormalizedDataObject(StatusWriter.sessionPath("leaf1", oneWay.getSessionId()),
+            new SessionBuilder(oneWay).setPairAmbiguous(true).build()).node(), ambiguous);
+        // back to no pairing: the node as it was, and an unchanged pairing is the node itself
+        assertEquals(node, SessionNodes.withPairing(ambiguous, DataPairing.Outcome.NONE));
+        org.junit.Assert.assertSame(node, SessionNodes.withPairing(node, DataPairing.Outcome.NONE));
     }
 
     @Test
@@ -129,9 +184,10 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
                 if (session.getSessionId().equals(sessions.get(1).getSessionId())) {
                     assertEquals(null, back);
                 } else if ("bare".equals(session.getSessionId())) {
-                    assertEquals(new SessionBuilder(session).setUnconfirmed("gone from the agent").build(), back);
+                    assertEquals(withDefaults(new SessionBuilder(session).setUnconfirmed("gone from the agent")
+                        .build()), back);
                 } else {
-                    assertEquals(session, back);
+                    assertEquals(withDefaults(session), back);
                 }
             }
         }

@@ -102,6 +102,106 @@ public class SessionStreamTest {
         }
     }
 
+    private static SessionStream.Parsed read(final String record) throws Exception {
+        try (JsonParser parser = FACTORY.createParser(record)) {
+            parser.nextToken();
+            return new SessionStream(PORTS).read(parser);
+        }
+    }
+
+    @Test
+    public void dataLearnedRecordsAsTheContractHasThem() throws Exception {
+        // a paired data-learned session: no comm ID, roles unknown
+        final String session = """
+            {"session_id":"10.0.0.1/qp0x000011/10.0.0.2/qp0x000022","learned_from":"data","roles_known":false,
+             "requester_ip":"10.0.0.1","responder_ip":"10.0.0.2","requester_qpn":17,"responder_qpn":34,
+             "transport":"RC","requester_data":{"udp_src_port":50001,"ingress_port":"swp1","packets":40},
+             "responder_data":{"udp_src_port":50002,"ingress_port":"swp2","packets":38},"state":"ACTIVE",
+             "messages":[],"first_seen":1764547200.5,"last_seen":1764547230.25,"message_log":[]}""";
+        final var parsed = read(session);
+        assertEquals(reference(session), parsed.node());
+        assertEquals("data", parsed.node().childByArg(SessionNodes.LEARNED_FROM).body());
+        assertEquals("RC", parsed.node().childByArg(SessionNodes.TRANSPORT).body());
+        assertEquals("ACTIVE", parsed.node().childByArg(SessionNodes.STATE).body());
+        assertNull(parsed.node().childByArg(SessionNodes.ONE_WAY));
+        assertNull(parsed.node().childByArg(SessionNodes.REQUESTER_COMM_ID));
+        assertNull(parsed.node().childByArg(SessionNodes.MESSAGES));
+        assertEquals(new DataPairing.Facts(false, true, "10.0.0.1", "10.0.0.2", 17, 34, null, null).toString(),
+            parsed.data().toString());
+
+        // a one-way flow: its PSNs go to the pairing, not into the node
+        final String flow = """
+            {"session_id":"10.0.0.3/-/10.0.0.4/qp0x0000ff","learned_from":"data","roles_known":false,
+             "one_way":true,"transport":"RC","requester_ip":"10.0.0.3","responder_ip":"10.0.0.4",
+             "responder_qpn":255,"requester_data":{"udp_src_port":4791,"ingress_port":"swp2","packets":3},
+             "request_psns":[4096,8192,12288,16384,20480,24576,28672,32768,36864],"response_psns":[],
+             "state":"IDLE","first_seen":1764547200,"last_seen":1764547201}""";
+        final var one = read(flow);
+        assertEquals(reference(flow), one.node());
+        assertEquals(Boolean.TRUE, one.node().childByArg(SessionNodes.ONE_WAY).body());
+        assertTrue(one.data().oneWay());
+        assertTrue(one.data().rc());
+        assertEquals(-1, one.data().requesterQpn());
+        assertEquals(255, one.data().responderQpn());
+        // the first eight the agent lists
+        assertEquals(java.util.Arrays.toString(new int[] {4096, 8192, 12288, 16384, 20480, 24576, 28672, 32768}),
+            java.util.Arrays.toString(one.data().requestPsns()));
+        assertEquals(0, one.data().responsePsns().length);
+        assertEquals(-1, one.node().body().toString().indexOf("4096"));
+
+        // a CM record says cm, or nothing (an agent before data learning): no data facts
+        final var cm = read("{\"session_id\":\"10.0.0.1/0x00000001/10.0.0.2\",\"learned_from\":\"cm\","
+            + "\"requester_comm_id\":\"0x00000001\",\"state\":\"REQ_SENT\"}");
+        assertNull(cm.data());
+        assertEquals("cm", cm.node().childByArg(SessionNodes.LEARNED_FROM).body());
+        assertNull(cm.node().childByArg(SessionNodes.ONE_WAY));
+    }
+
+    @Test
+    public void refusesWhatTheContractRefuses() throws Exception {
+        // a CM record must name its requester's comm ID, whether it says cm or nothing
+        for (var record : List.of("{\"session_id\":\"a\",\"learned_from\":\"cm\",\"state\":\"REQ_SENT\"}",
+                "{\"session_id\":\"a\",\"state\":\"REQ_SENT\"}")) {
+            try {
+                read(record);
+                org.junit.Assert.fail(record);
+            } catch (SessionJson.UnknownLearnedFromException e) {
+                org.junit.Assert.fail(record + ": " + e);
+            } catch (SessionJson.BadRecordException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("requester_comm_id"));
+            }
+            assertEquals(record, "refused", reference(record));
+        }
+        // an origin the controller does not know: refused as such, whatever else is wrong with it
+        for (var record : List.of("{\"session_id\":\"a\",\"learned_from\":\"pcap\",\"requester_comm_id\":\"0x00000001\"}",
+                "{\"session_id\":\"a\",\"requester_qpn\":\"x\",\"learned_from\":\"CM\"}",
+                "{\"state\":\"NOPE\",\"learned_from\":\"\",\"session_id\":\"a\"}")) {
+            try {
+                read(record);
+                org.junit.Assert.fail(record);
+            } catch (SessionJson.UnknownLearnedFromException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("learned_from"));
+            }
+            try {
+                SessionJson.toSession(JSON.readTree(record));
+                org.junit.Assert.fail(record);
+            } catch (SessionJson.UnknownLearnedFromException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("learned_from"));
+            }
+        }
+        // PSNs and transports outside the contract
+        for (var record : List.of("{\"session_id\":\"a\",\"learned_from\":\"data\",\"request_psns\":[16777216]}",
+                "{\"session_id\":\"a\",\"learned_from\":\"data\",\"response_psns\":7}",
+                "{\"session_id\":\"a\",\"learned_from\":\"data\",\"transport\":\"XRC\"}")) {
+            try {
+                read(record);
+                org.junit.Assert.fail(record);
+            } catch (SessionJson.BadRecordException e) {
+                assertEquals(record, "refused", reference(record));
+            }
+        }
+    }
+
     @Test
     public void aRemovedSessionIsItsIdAlone() throws Exception {
         try (JsonParser parser = FACTORY.createParser(
@@ -118,7 +218,8 @@ public class SessionStreamTest {
         final var stream = new SessionStream(PORTS);
         final List<MapEntryNode> nodes = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            try (JsonParser parser = FACTORY.createParser("{\"session_id\":\"s" + i + "\",\"message_log\":["
+            try (JsonParser parser = FACTORY.createParser("{\"session_id\":\"s" + i
+                    + "\",\"requester_comm_id\":\"0x00000001\",\"message_log\":["
                     + "{\"msg\":\"REQ\",\"ingress_port\":\"" + "eth" + 7 + "\"}]}")) {
                 parser.nextToken();
                 nodes.add(stream.read(parser).node());
@@ -199,6 +300,13 @@ public class SessionStreamTest {
             fields.add("\"session_id\":" + pick(r, "\"10.0.0.1/0x0000000" + (i % 10) + "/10.0.0.2-" + i + "\"",
                 "\"s" + i + "\"", "\"\"", "null", String.valueOf(i), "{\"a\":1}", "[1,2]"));
         }
+        maybe(r, fields, "learned_from", "\"cm\"", "\"data\"", "\"CM\"", "\"pcap\"", "\"\"", "null", "1",
+            "{\"a\":1}");
+        maybe(r, fields, "transport", "\"RC\"", "\"UD\"", "\"UC\"", "\"rc\"", "\"XRC\"", "null", "3");
+        maybe(r, fields, "one_way", "true", "false", "1", "\"true\"", "null", "[]");
+        maybe(r, fields, "request_psns", "[4096,8192]", "[]", "[0,16777215]", "[16777216]", "[-1]", "[1.5]",
+            "[\"7\"]", "[1,2,3,4,5,6,7,8,9,10]", "null", "5", "{\"a\":[1]}", "[[1]]");
+        maybe(r, fields, "response_psns", "[4096]", "[]", "[99999999999]", "null", "[null]");
         maybe(r, fields, "requester_ip", "\"10.0.0.1\"", "\"192.168.255.254\"", "\"fd00::1\"", "\"::ffff:10.0.0.1\"",
             "\"10.0.0.256\"", "\"010.0.0.1\"", "\"10.0.0\"", "\"10.0.0.1%eth0\"", "\"x\"", "\"\"", "null", "5",
             "{\"x\":[1,{\"y\":2}]}");
@@ -227,8 +335,8 @@ public class SessionStreamTest {
                 + "\"ingress_port\":{\"a\":\"b\"}}", "[1]", "7", "null");
         maybe(r, fields, "responder_data", "{\"udp_src_port\":0,\"packets\":0}",
             "{\"udp_src_port\":9,\"ingress_port\":\"swp2\",\"packets\":1}", "{\"udp_src_port\":65536,\"packets\":0}", "null");
-        maybe(r, fields, "state", "\"ESTABLISHED\"", "\"REQ_SENT\"", "\"TIMED_OUT\"", "\"established\"", "\"\"",
-            "null", "3");
+        maybe(r, fields, "state", "\"ESTABLISHED\"", "\"ACTIVE\"", "\"TIMED_OUT\"", "\"IDLE\"", "\"REQ_SENT\"",
+            "\"established\"", "\"\"", "null", "3");
         maybe(r, fields, "reject_reason", "28", "65535", "65536", "-1", "\"4\"", "null");
         maybe(r, fields, "dropped_messages", "0", "4294967295", "4294967296", "null");
         maybe(r, fields, "first_seen", "1764547200.000001", "1764547200", "1764547200.0000005", "1.5e9",
