@@ -7,9 +7,9 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNull;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -25,9 +25,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.junit.After;
-import org.junit.Before;
-import org.junit.Test;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
@@ -109,15 +109,17 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
     private final List<FakeAgent> agents = new ArrayList<>();
     private RftManager.Worker worker;
 
-    @Before
-    public void setUp() {
+    @BeforeEach
+    public void setUp() throws Exception {
+        // the base class sets its broker up with JUnit 4's @Before, which Jupiter does not run
+        setup();
         final var executor = Executors.newSingleThreadScheduledExecutor();
         worker = new RftManager.Worker(TestStores.of(this),
             new HttpAgentProbe(executor, node -> TOKEN, Duration.ofSeconds(2)), Duration.ofMillis(200), executor,
             node -> TOKEN, Duration.ofSeconds(60));
     }
 
-    @After
+    @AfterEach
     public void tearDown() {
         worker.close();
         agents.forEach(a -> a.server.stop(0));
@@ -177,8 +179,8 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
         // each snapshot refuses the two again (this stand-in's stream ends at once, so it snapshots often)
         final long refused = sw1.getAgentStatus().getRefusedRecords().longValue();
         final long unknown = sw1.getAgentStatus().getRefusedUnknownLearnedFrom().longValue();
-        assertTrue(refused + " refused", refused >= 2);
-        assertTrue(unknown + " of " + refused, unknown >= 1 && unknown <= refused / 2 + 1);
+        assertTrue(refused >= 2, refused + " refused");
+        assertTrue(unknown >= 1 && unknown <= refused / 2 + 1, unknown + " of " + refused);
         assertEquals(3, sw1.getAgentStatus().getDataFlows().longValue());
         assertEquals(1, sw1.getAgentStatus().getDataSessions().longValue());
         assertEquals(2, sw1.getAgentStatus().getDataOneWay().longValue());

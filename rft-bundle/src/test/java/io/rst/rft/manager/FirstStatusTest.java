@@ -7,9 +7,9 @@
  */
 package io.rst.rft.manager;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertTrue;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -18,7 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.Test;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Host;
@@ -36,6 +37,12 @@ import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.
  * others do not.
  */
 public class FirstStatusTest extends AbstractConcurrentDataBrokerTest {
+    /** Sets up the base class's broker, which it does with JUnit 4's @Before (Jupiter does not run it). */
+    @BeforeEach
+    public void setUpBroker() throws Exception {
+        setup();
+    }
+
     /** An ownership service that has not answered yet: nothing is ever acquired. */
     private static final class Undecided implements SwitchOwnership {
         private final Set<String> preferred;
@@ -93,11 +100,9 @@ public class FirstStatusTest extends AbstractConcurrentDataBrokerTest {
             putSwitch("leaf2", true);
             putSwitch("leaf3", false);
             putSwitch("leaf1", true);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (operSwitch("leaf1").map(Switch::getAgentStatus).isEmpty()) {
-                assertTrue("leaf1 has no status before the ownership service answers", System.nanoTime() < deadline);
-                Thread.sleep(20);
-            }
+            // leaf1 has a status before the ownership service answers
+            await().atMost(Duration.ofSeconds(30)).until(() -> operSwitch("leaf1").map(Switch::getAgentStatus)
+                .isPresent());
             final var status = operSwitch("leaf1").orElseThrow().getAgentStatus();
             assertEquals(AgentState.CONNECTING, status.getState());
             assertEquals(AgentState.DISABLED, operSwitch("leaf3").orElseThrow().getAgentStatus().getState());
