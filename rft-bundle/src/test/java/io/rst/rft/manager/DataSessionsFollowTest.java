@@ -194,7 +194,7 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
         assertNull(sw2.getAgentStatus().getRefusedRecords());
 
         final var sessions = sw1.nonnullSession();
-        assertEquals(sessions.keySet().toString(), 3, sessions.size());
+        assertEquals(3, sessions.size(), sessions.keySet().toString());
         final var ud = sessions.get(new SessionKey("10.0.0.7/-/10.0.0.8/qp0x000001"));
         assertEquals(Transport.UD, ud.getTransport());
         assertNull(ud.getPairedSession());

@@ -9,6 +9,7 @@ package io.rst.rft.manager;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
@@ -147,7 +148,7 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
             new SessionBuilder(oneWay).setPairAmbiguous(true).build()).node(), ambiguous);
         // back to no pairing: the node as it was, and an unchanged pairing is the node itself
         assertEquals(node, SessionNodes.withPairing(ambiguous, DataPairing.Outcome.NONE));
-        org.junit.Assert.assertSame(node, SessionNodes.withPairing(node, DataPairing.Outcome.NONE));
+        assertSame(node, SessionNodes.withPairing(node, DataPairing.Outcome.NONE));
     }
 
     @Test

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -164,13 +165,13 @@ public class SessionStreamTest {
                 "{\"session_id\":\"a\",\"state\":\"REQ_SENT\"}")) {
             try {
                 read(record);
-                org.junit.Assert.fail(record);
+                fail(record);
             } catch (SessionJson.UnknownLearnedFromException e) {
-                org.junit.Assert.fail(record + ": " + e);
+                fail(record + ": " + e);
             } catch (SessionJson.BadRecordException e) {
-                assertTrue(e.getMessage(), e.getMessage().contains("requester_comm_id"));
+                assertTrue(e.getMessage().contains("requester_comm_id"), e.getMessage());
             }
-            assertEquals(record, "refused", reference(record));
+            assertEquals("refused", reference(record), record);
         }
         // an origin the controller does not know: refused as such, whatever else is wrong with it
         for (var record : List.of("{\"session_id\":\"a\",\"learned_from\":\"pcap\",\"requester_comm_id\":\"0x00000001\"}",
@@ -178,15 +179,15 @@ public class SessionStreamTest {
                 "{\"state\":\"NOPE\",\"learned_from\":\"\",\"session_id\":\"a\"}")) {
             try {
                 read(record);
-                org.junit.Assert.fail(record);
+                fail(record);
             } catch (SessionJson.UnknownLearnedFromException e) {
-                assertTrue(e.getMessage(), e.getMessage().contains("learned_from"));
+                assertTrue(e.getMessage().contains("learned_from"), e.getMessage());
             }
             try {
                 SessionJson.toSession(JSON.readTree(record));
-                org.junit.Assert.fail(record);
+                fail(record);
             } catch (SessionJson.UnknownLearnedFromException e) {
-                assertTrue(e.getMessage(), e.getMessage().contains("learned_from"));
+                assertTrue(e.getMessage().contains("learned_from"), e.getMessage());
             }
         }
         // PSNs and transports outside the contract
@@ -195,9 +196,9 @@ public class SessionStreamTest {
                 "{\"session_id\":\"a\",\"learned_from\":\"data\",\"transport\":\"XRC\"}")) {
             try {
                 read(record);
-                org.junit.Assert.fail(record);
+                fail(record);
             } catch (SessionJson.BadRecordException e) {
-                assertEquals(record, "refused", reference(record));
+                assertEquals("refused", reference(record), record);
             }
         }
     }

@@ -211,21 +211,15 @@ public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
             });
             // just configured: a read right after the configuration must find the switch
             writer.write("leaf1", new AgentStatusBuilder().setState(AgentState.CONNECTING).setDetail("reaching").build());
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (storedState("leaf1") == null) {
-                assertTrue("the first status of a switch waited for the tick", System.nanoTime() < deadline);
-                Thread.sleep(5);
-            }
+            // the first status of a switch does not wait for the held tick
+            await().atMost(Duration.ofSeconds(10)).until(() -> storedState("leaf1") != null);
             assertEquals(AgentState.CONNECTING, storedState("leaf1"));
             // its later statuses share the tick's transaction
             writer.write("leaf1", new AgentStatusBuilder().setState(AgentState.CAPTURING).setDetail("up").build());
-            Thread.sleep(200);
+            // the tick is held: the later status cannot have been written
             assertEquals(AgentState.CONNECTING, storedState("leaf1"));
             held.countDown();
-            while (storedState("leaf1") != AgentState.CAPTURING) {
-                assertTrue("the tick did not write the later status", System.nanoTime() < deadline);
-                Thread.sleep(5);
-            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> storedState("leaf1") == AgentState.CAPTURING);
         } finally {
             held.countDown();
             scheduler.shutdownNow();
