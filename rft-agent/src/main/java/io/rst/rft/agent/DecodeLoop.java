@@ -43,6 +43,8 @@ final class DecodeLoop implements FrameSink {
     private final boolean captureClock;
     /** The latest capture time handed to the processor, microseconds; MIN_VALUE before the first frame. */
     private long captureMicros = Long.MIN_VALUE;
+    /** When (System.nanoTime) that frame was handed over: the capture's clock runs on from there. */
+    private long captureAtNanos;
 
     /**
      * A loop whose session changes become events at most {@code holdMillis} after the first of
@@ -55,10 +57,12 @@ final class DecodeLoop implements FrameSink {
     }
 
     /**
-     * The same, and with {@code captureClock} sessions age on the capture's clock (the latest frame's
-     * time) instead of the wall clock: a replayed file recorded an hour ago would otherwise see
-     * every finished session past its retention, and every waiting one past its deadline, as soon
-     * as it is read. Before its first frame, and after its last, a replay's time stands still.
+     * The same, and with {@code captureClock} sessions age on the capture's clock instead of the
+     * wall clock: the latest frame's time, running on at the wall clock's pace from when that frame
+     * was handed over. A replayed file recorded an hour ago would otherwise see every finished
+     * session past its retention, and every waiting one past its deadline, as soon as it is read;
+     * so its sessions age as they did after the capture, from its last frame on. Before the first
+     * frame nothing ages.
      */
     DecodeLoop(final CaptureGroup capture, final FrameProcessor processor, final int holdMillis,
             final boolean captureClock) {
@@ -208,7 +212,7 @@ final class DecodeLoop implements FrameSink {
             if (captureMicros == Long.MIN_VALUE) {
                 return;
             }
-            now = captureMicros;
+            now = captureMicros + (System.nanoTime() - captureAtNanos) / 1000L;
         } else {
             now = System.currentTimeMillis() * 1000L;
         }
@@ -229,8 +233,9 @@ final class DecodeLoop implements FrameSink {
     public void onFrame(final byte[] buf, final int off, final int len, final long tsMicros, final int ifIndex) {
         frameCount++;
         frames.lazySet(frameCount);
-        if (tsMicros > captureMicros) {
+        if (captureClock && tsMicros > captureMicros) {
             captureMicros = tsMicros;
+            captureAtNanos = System.nanoTime();
         }
         try {
             processor.onFrame(buf, off, len, tsMicros, portNames[ifIndex]);

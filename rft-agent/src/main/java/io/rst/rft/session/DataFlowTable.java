@@ -46,6 +46,12 @@ final class DataFlowTable {
     static final int VOTES_TO_PAIR = 2;
     /** Recent sampled request (and response) PSNs kept per flow. */
     static final int RING = 8;
+    /**
+     * Flows of one address pair an answer is matched against at most: beyond (thousands of QPs
+     * between two hosts, or a flood of forged ones), the answer is counted ambiguous, so that no
+     * packet costs more than this many looks.
+     */
+    static final int MAX_CANDIDATES = 4096;
     /** READ responses of one READ request at most assumed: its DMA length / 256, the smallest MTU. */
     private static final int MAX_READ_SPAN = 255;
     private static final int PSN_MASK = 0xffffff;
@@ -359,8 +365,13 @@ final class DataFlowTable {
     private void vote(final int y, final int p) {
         int found = NONE;
         int fits = 0;
+        int looked = 0;
         final int head = pairHead(dstHi[y], dstLo[y], srcHi[y], srcLo[y]);
         for (int x = head; x != NONE; x = pairNext[x] - 1) {
+            if (++looked > MAX_CANDIDATES) {
+                ambiguous++;
+                return;
+            }
             if (x == y || (kind[x] & K_TRANSPORT) != RC || (flags[x] & F_IDLE) != 0
                     || now - last[x] >= config.idleMicros() || !fits(x, p)) {
                 continue;

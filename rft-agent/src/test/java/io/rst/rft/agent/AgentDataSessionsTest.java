@@ -85,8 +85,9 @@ class AgentDataSessionsTest {
 
     private static byte[] cm(final CmMessageType t, final byte[] src, final byte[] dst, final int lc, final int rc,
             final int qpn) {
+        // rdma_cm's timeouts: a REQ waits 16 x 4.3 s for its answer
         final CmFrameBuilder b = new CmFrameBuilder().ips(src, dst).type(t).commIds(lc, rc).localQpn(qpn).remoteQpn(qpn)
-            .timeouts(16, 16, 2);
+            .timeouts(20, 20, 15);
         final byte[] f = new byte[b.length()];
         b.build(f);
         return f;
@@ -204,7 +205,7 @@ class AgentDataSessionsTest {
         assertEquals("CLOSED", byId.get("10.0.0.1/0x00000001/10.0.0.2").path("state").asText(),
             "finished an hour before the file's end? no: within its retention on the file's clock " + byId.keySet());
         assertEquals("REQ_SENT", byId.get("10.0.0.1/0x00000003/10.0.0.2").path("state").asText(),
-            "its REQ's wait has not passed on the file's clock");
+            "its REQ's wait (69 s) has not passed on the file's clock, seconds after its last frame");
         assertEquals("ACTIVE", byId.get(PAIR).path("state").asText());
         assertEquals(0, a.status().path("counters").path("expired").asLong());
         assertNull(byId.get(PAIR).get("requester_comm_id"));
