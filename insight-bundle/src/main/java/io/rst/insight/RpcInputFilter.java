@@ -57,16 +57,17 @@ public final class RpcInputFilter implements Filter {
     private record Leaf(String name, boolean mandatory, Kind kind) {
     }
 
-    private enum Kind { IP, QPN, STRING }
+    private enum Kind { IP, QPN, STRING, LEARNED_FROM }
 
     private record Rpc(String name, List<Leaf> leaves) {
     }
 
     private static final List<Rpc> RPCS = List.of(
         new Rpc("rdma-path-table:trace-session", List.of(new Leaf("src-ip", true, Kind.IP),
-            new Leaf("dst-ip", true, Kind.IP), new Leaf("qpn", false, Kind.QPN))),
+            new Leaf("dst-ip", true, Kind.IP), new Leaf("qpn", false, Kind.QPN),
+            new Leaf("learned-from", false, Kind.LEARNED_FROM))),
         new Rpc("rdma-path-table:sessions-through", List.of(new Leaf("node-id", true, Kind.STRING),
-            new Leaf("tp-id", false, Kind.STRING))));
+            new Leaf("tp-id", false, Kind.STRING), new Leaf("learned-from", false, Kind.LEARNED_FROM))));
 
     /** An RFC 8040 error: the caller's. */
     record InputError(String tag, String path, String message) {
@@ -188,6 +189,9 @@ public final class RpcInputFilter implements Filter {
                 }
             }
             case STRING -> text.isEmpty() ? leaf.name() + " must not be empty" : null;
+            // the enumeration rdma-flow-table:learned-from
+            case LEARNED_FROM -> "cm".equals(text) || "data".equals(text) ? null
+                : leaf.name() + " \"" + text + "\" is neither cm nor data";
         };
     }
 

@@ -49,6 +49,19 @@ public class RpcInputFilterTest {
     }
 
     @Test
+    public void whereASessionWasLearntFromIsCmOrData() {
+        assertNull(RpcInputFilter.check(TRACE,
+            "{\"input\":{\"src-ip\":\"10.0.0.1\",\"dst-ip\":\"10.0.0.2\",\"learned-from\":\"data\"}}"));
+        assertNull(RpcInputFilter.check("rdma-path-table:sessions-through",
+            "{\"input\":{\"node-id\":\"leaf1\",\"rdma-path-table:learned-from\":\"cm\"}}"));
+        final var error = RpcInputFilter.check("rdma-path-table:sessions-through",
+            "{\"input\":{\"node-id\":\"leaf1\",\"learned-from\":\"DATA\"}}");
+        assertEquals("invalid-value", error.tag());
+        assertEquals("/rdma-path-table:sessions-through/input/learned-from", error.path());
+        assertEquals("learned-from \"DATA\" is neither cm nor data", error.message());
+    }
+
+    @Test
     public void aMissingMandatoryLeafIsAMissingElement() {
         final var error = RpcInputFilter.check(TRACE, "{\"input\":{\"dst-ip\":\"10.0.0.2\"}}");
         assertEquals("missing-element", error.tag());

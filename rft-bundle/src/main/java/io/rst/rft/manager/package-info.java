@@ -25,6 +25,11 @@
  * members up, so the agents spread and move when a member leaves or returns). The listing of the
  * topology's unconfigured switches is a cluster singleton.
  *
+ * <p>Sessions are learnt from CM messages or, where agents sample data packets, from the data
+ * ({@code learned-from}). One-way flows whose other direction crossed another switch (ECMP) are
+ * paired by the member's {@link io.rst.rft.manager.DataPairing}, from the PSNs the agents sampled
+ * (kept in memory, never in the datastore), and each flow's entry says into which session.
+ *
  * <p>A listener callback never blocks: it hands the change to the tracker's thread. The
  * configuration decides capture: RFT off for a switch stops its agent's capture, RFT on starts it
  * when the agent reports it stopped. Each switch's agent token is read from its own file in
