@@ -7,7 +7,7 @@
  */
 package io.rst.insight;
 
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.junit.Test;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
 
 /**
@@ -41,16 +41,16 @@ public class MetricsTextTest {
         for (var file : List.of(docs.resolve("metrics.md"), docs.resolve("grafana/rst.json"))) {
             final var matcher = named.matcher(Files.readString(file));
             while (matcher.find()) {
-                assertTrue(file + " names " + matcher.group() + ", which /metrics does not serve: " + served,
-                    served.contains(matcher.group()));
+                assertTrue(served.contains(matcher.group()),
+                    file + " names " + matcher.group() + ", which /metrics does not serve: " + served);
             }
         }
-        assertTrue(text, text.contains("rst_agent_last_event_seq{switch=\"leaf1\"} 7\n"));
-        assertTrue(text, text.contains("rst_agent_last_contact_age_seconds{switch=\"leaf1\"} 1.000000\n"));
-        assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"kernel\"} 3\n"));
-        assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"queue\"} 2\n"));
-        assertTrue(text, text.contains("rst_ingest_failed_commits_total{switch=\"leaf1\"} 4\n"));
-        assertTrue(text, text.contains("rst_paths_failed_commits_total 6\n"));
+        assertTrue(text.contains("rst_agent_last_event_seq{switch=\"leaf1\"} 7\n"), text);
+        assertTrue(text.contains("rst_agent_last_contact_age_seconds{switch=\"leaf1\"} 1.000000\n"), text);
+        assertTrue(text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"kernel\"} 3\n"), text);
+        assertTrue(text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"queue\"} 2\n"), text);
+        assertTrue(text.contains("rst_ingest_failed_commits_total{switch=\"leaf1\"} 4\n"), text);
+        assertTrue(text.contains("rst_paths_failed_commits_total 6\n"), text);
     }
 
     @Test
