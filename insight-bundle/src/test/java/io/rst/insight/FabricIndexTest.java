@@ -7,11 +7,11 @@
  */
 package io.rst.insight;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertNull;
-import static org.junit.Assert.assertThrows;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import org.junit.Test;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
@@ -103,7 +103,7 @@ public class FabricIndexTest {
                 failedOnce += compare(seed, index, detector, sessions);
             }
         }
-        assertTrue("seed " + seed + ": some sessions failed", failedOnce > 0);
+        assertTrue(failedOnce > 0, "seed " + seed + ": some sessions failed");
     }
 
     /** Checks the index against a walk of its sessions and paths; returns how many sessions failed. */
@@ -126,7 +126,7 @@ public class FabricIndexTest {
             }
             if (detector.verdict(sightings, NOW) != null) {
                 failed++;
-                assertTrue(id + " failed but is not among the troubled", index.troubled().contains(id));
+                assertTrue(index.troubled().contains(id), id + " failed but is not among the troubled");
             }
             final var setUp = FabricIndex.SetUp.of(id, sightings);
             if (setUp != null) {
@@ -134,10 +134,10 @@ public class FabricIndexTest {
             }
         }
         for (var id : index.troubled()) {
-            assertTrue(id + " is among the troubled but no switch saw it rejected, timed out or disconnecting",
-                index.sightings(id).stream().anyMatch(s -> s.state() == SessionState.REJECTED
+            assertTrue(index.sightings(id).stream().anyMatch(s -> s.state() == SessionState.REJECTED
                     || s.state() == SessionState.TIMEDOUT || s.state() == SessionState.DISCONNECTING
-                    || s.saw(CmMessageType.REJ)));
+                    || s.saw(CmMessageType.REJ)),
+                id + " is among the troubled but no switch saw it rejected, timed out or disconnecting");
         }
         final Map<String, Map<String, Long>> kept = new TreeMap<>();
         index.statesBySwitch().forEach((node, byState) -> kept.put(node, new TreeMap<>(byState)));
@@ -163,13 +163,13 @@ public class FabricIndexTest {
         assertEquals(asymmetric, index.asymmetricByRoutes().values().stream().mapToInt(java.util.Set::size).sum());
 
         final var problems = detector.detect(index, NOW);
-        assertEquals("seed " + seed, new ProblemDetector(ProblemDetector.Options.DEFAULTS).detect(fresh, NOW),
-            problems);
+        assertEquals(new ProblemDetector(ProblemDetector.Options.DEFAULTS).detect(fresh, NOW),
+            problems, "seed " + seed);
         if (index.sessionCount() > sessions / 2 && index.pathCount() > sessions / 2) {
             for (var kind : List.of(ProblemKind.Rejected, ProblemKind.Flapping, ProblemKind.AsymmetricPath,
                     ProblemKind.DataPathDiffers)) {
-                assertTrue("seed " + seed + ": a " + kind + " problem",
-                    problems.stream().anyMatch(p -> p.kind() == kind));
+                assertTrue(problems.stream().anyMatch(p -> p.kind() == kind),
+                    "seed " + seed + ": a " + kind + " problem");
             }
         }
         return failed;

@@ -7,13 +7,15 @@
  */
 package io.rst.insight;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertNotNull;
-import static org.junit.Assert.assertTrue;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rst.yang.time.Times;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,9 +25,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.junit.After;
-import org.junit.Before;
-import org.junit.Test;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.api.NotificationService;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
@@ -89,8 +91,10 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
     private InsightWorker worker;
     private double now;
 
-    @Before
+    @BeforeEach
     public void startWorker() throws Exception {
+        // the broker: the base class sets it up with JUnit 4's @Before, which Jupiter does not run
+        setup();
         final var customizer = getDataBrokerTestCustomizer();
         customizer.updateSchema(getRuntimeContext());
         final NotificationService subscriber = customizer.createNotificationService();
@@ -105,7 +109,7 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
             ProblemDetector.Options.DEFAULTS, executor, () -> now, 1);
     }
 
-    @After
+    @AfterEach
     public void stopWorker() {
         worker.close();
         executor.shutdownNow();
@@ -226,7 +230,7 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(REQUESTER, problem.getRequesterIp().stringValue());
         assertEquals(RESPONDER, problem.getResponderIp().stringValue());
         assertEquals(java.util.Set.of("f1", "f2", "f3"), problem.getSessionId());
-        assertTrue(problem.getTitle(), problem.getTitle().startsWith("Flapping: 3 set-ups in 40 s, 2 ended"));
+        assertTrue(problem.getTitle().startsWith("Flapping: 3 set-ups in 40 s, 2 ended"), problem.getTitle());
         assertEquals(1, read().nonnullProblem().values().stream().filter(p -> p.getKind() == ProblemKind.Flapping)
             .count());
     }
@@ -253,7 +257,7 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(ProblemSummary.time(now - 20), problem.getFirstSeen());
         assertEquals(ProblemSummary.time(now - 19), problem.getLastSeen());
         assertEquals(Severity.Notice, problem.getSeverity());
-        assertTrue(problem.getDetail(), problem.getDetail().contains("leaf1 > spine1 > leaf2"));
+        assertTrue(problem.getDetail().contains("leaf1 > spine1 > leaf2"), problem.getDetail());
 
         // a gap filled (a switch's table arrived) is not a change of route...
         putPath("p2", List.of("leaf1"), List.of(), false);
@@ -282,7 +286,7 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
             msg(CmMessageType.RTU, "swp3", now - 7));
         final var problem = awaitProblem(p -> p.getKind() == ProblemKind.DataPathDiffers && p.getFirstSeen() != null);
         assertEquals("leaf2", problem.getNodeId());
-        assertTrue(problem.getDetail(), problem.getDetail().contains("enters leaf2 on swp4, its CM on swp3"));
+        assertTrue(problem.getDetail().contains("enters leaf2 on swp4, its CM on swp3"), problem.getDetail());
         // where: the port the data entered, counted per port; when: the session's CM messages
         assertEquals("swp4", problem.getTpId());
         assertEquals(ProblemSummary.time(now - 8), problem.getFirstSeen());
@@ -308,8 +312,8 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(Severity.Warning, problem.getSeverity());
         assertEquals(ProblemSummary.time(now - 30), problem.getFirstSeen());
         assertEquals(ProblemSummary.time(now - 1), problem.getLastSeen());
-        assertTrue(problem.getDetail(), problem.getDetail().contains("since " + ProblemSummary.time(now - 30)
-            .getValue()));
+        assertTrue(problem.getDetail().contains("since " + ProblemSummary.time(now - 30)
+            .getValue()), problem.getDetail());
         final var problems = read();
         assertEquals(Uint32.ONE, problems.nonnullKind().values().stream()
             .filter(k -> k.getKind() == ProblemKind.AgentDroppingPackets).findFirst().orElseThrow().getCount());
@@ -319,8 +323,8 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(Uint64.valueOf(1234), dropping.getDroppedPackets());
         assertEquals(ProblemSummary.time(now - 30), dropping.getSince());
         final var text = MetricsText.render(worker.snapshot(), now);
-        assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"spine1\",cause=\"kernel\"} 1000\n"));
-        assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"spine1\",cause=\"queue\"} 234\n"));
+        assertTrue(text.contains("rst_agent_dropped_packets_total{switch=\"spine1\",cause=\"kernel\"} 1000\n"), text);
+        assertTrue(text.contains("rst_agent_dropped_packets_total{switch=\"spine1\",cause=\"queue\"} 234\n"), text);
 
         // still dropping: the count grows, no second notification
         putAgentDrops("spine1", 1100, 234, now - 30, now);
@@ -340,7 +344,7 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         putAgent("spine1", AgentState.UNREACHABLE, "connect timed out");
         final var problem = awaitProblem(p -> p.getKind() == ProblemKind.AgentUnreachable);
         assertEquals("spine1", problem.getNodeId());
-        assertTrue(problem.getDetail(), problem.getDetail().contains("connect timed out"));
+        assertTrue(problem.getDetail().contains("connect timed out"), problem.getDetail());
         final var lost = awaitNotification(AgentUnreachable.class, n -> n.getNodeId().equals("spine1"));
         assertEquals("UNREACHABLE", lost.getState());
 
@@ -349,9 +353,9 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         awaitProblems(p -> p.nonnullProblem().values().stream().noneMatch(x -> x.getKind() == ProblemKind.AgentUnreachable));
         // and the metrics say the same
         final var text = MetricsText.render(worker.snapshot(), now);
-        assertTrue(text, text.contains("rst_agents{state=\"CAPTURING\"} 1\n"));
-        assertTrue(text, text.contains("rst_agent_up{switch=\"spine1\"} 1\n"));
-        assertTrue(text, text.contains("rst_agent_last_event_seq{switch=\"spine1\"} 42\n"));
+        assertTrue(text.contains("rst_agents{state=\"CAPTURING\"} 1\n"), text);
+        assertTrue(text.contains("rst_agent_up{switch=\"spine1\"} 1\n"), text);
+        assertTrue(text.contains("rst_agent_last_event_seq{switch=\"spine1\"} 42\n"), text);
     }
 
     @Test
@@ -362,17 +366,14 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         worker = new InsightWorker(getDataBroker(), getDomBroker(),
             getDataBrokerTestCustomizer().createNotificationPublishService(), ProblemDetector.Options.DEFAULTS,
             executor, () -> now, 3600, 3600);
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!worker.snapshot().active() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertTrue("the first recomputation", worker.snapshot().active());
+        await("the first recomputation").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+            .until(() -> worker.snapshot().active());
         final double taken = worker.snapshot().takenAt();
         putAgent("spine1", AgentState.CAPTURING, null);
         final String text = metricsOnceThey("rst_agent_last_event_seq{switch=\"spine1\"} 42\n");
-        assertTrue(text, text.contains("rst_agent_last_event_seq{switch=\"spine1\"} 42\n"));
-        assertTrue(text, text.contains("rst_agent_up{switch=\"spine1\"} 1\n"));
-        assertEquals("no recomputation in between", taken, worker.snapshot().takenAt(), 0);
+        assertTrue(text.contains("rst_agent_last_event_seq{switch=\"spine1\"} 42\n"), text);
+        assertTrue(text.contains("rst_agent_up{switch=\"spine1\"} 1\n"), text);
+        assertEquals(taken, worker.snapshot().takenAt(), 0, "no recomputation in between");
     }
 
     @Test
@@ -383,19 +384,19 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         putPath("m1", List.of("leaf1", "spine1"), List.of("spine1", "leaf1"), false);
         awaitProblem(p -> p.getKind() == ProblemKind.Rejected);
         final String text = metricsOnceThey("rst_paths 1\n");
-        assertTrue(text, text.contains("rst_insight_active 1\n"));
-        assertTrue(text, text.contains("rst_sessions{switch=\"leaf1\",state=\"ESTABLISHED\"} 1\n"));
-        assertTrue(text, text.contains("rst_sessions{switch=\"leaf1\",state=\"REJECTED\"} 1\n"));
-        assertTrue(text, text.contains("rst_sessions{switch=\"spine1\",state=\"REJECTED\"} 0\n"));
-        assertTrue(text, text.contains("rst_fabric_sessions 2\n"));
-        assertTrue(text, text.contains("rst_paths 1\n"));
-        assertTrue(text, text.contains("rst_paths_incomplete 1\n"));
-        assertTrue(text, text.contains("rst_problems{kind=\"rejected\"} 1\n"));
-        assertTrue(text, text.contains("rst_problems{kind=\"flapping\"} 0\n"));
-        assertTrue(text, text.contains("rst_ingest_session_updates_total{switch=\"leaf1\"} 2\n"));
+        assertTrue(text.contains("rst_insight_active 1\n"), text);
+        assertTrue(text.contains("rst_sessions{switch=\"leaf1\",state=\"ESTABLISHED\"} 1\n"), text);
+        assertTrue(text.contains("rst_sessions{switch=\"leaf1\",state=\"REJECTED\"} 1\n"), text);
+        assertTrue(text.contains("rst_sessions{switch=\"spine1\",state=\"REJECTED\"} 0\n"), text);
+        assertTrue(text.contains("rst_fabric_sessions 2\n"), text);
+        assertTrue(text.contains("rst_paths 1\n"), text);
+        assertTrue(text.contains("rst_paths_incomplete 1\n"), text);
+        assertTrue(text.contains("rst_problems{kind=\"rejected\"} 1\n"), text);
+        assertTrue(text.contains("rst_problems{kind=\"flapping\"} 0\n"), text);
+        assertTrue(text.contains("rst_ingest_session_updates_total{switch=\"leaf1\"} 2\n"), text);
         // the lag: from the session's last CM message (now - 5) to its arrival (now)
-        assertTrue(text, text.contains("rst_ingest_lag_seconds{switch=\"spine1\"} 5.000000\n"));
-        assertTrue(text, text.contains("rst_paths_failed_commits_total 0\n"));
+        assertTrue(text.contains("rst_ingest_lag_seconds{switch=\"spine1\"} 5.000000\n"), text);
+        assertTrue(text.contains("rst_paths_failed_commits_total 0\n"), text);
 
         // the RPT's refused commits, as it counts them in rpt/failed-commits
         final var tx = getDataBroker().newWriteOnlyTransaction();
@@ -406,10 +407,10 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
                 .setFailedCommits(org.opendaylight.yangtools.yang.common.Uint64.valueOf(3)).build());
         tx.commit().get(5, TimeUnit.SECONDS);
         final String counted = metricsOnceThey("rst_paths_failed_commits_total 3\n");
-        assertTrue(counted, counted.contains("rst_paths_failed_commits_total 3\n"));
+        assertTrue(counted.contains("rst_paths_failed_commits_total 3\n"), counted);
         // every line is a comment or "name{labels} value"
         for (var line : text.split("\n")) {
-            assertTrue(line, line.startsWith("# ") || line.matches("rst_[a-z_]+(\\{[^}]*\\})? [-0-9.NaN]+"));
+            assertTrue(line.startsWith("# ") || line.matches("rst_[a-z_]+(\\{[^}]*\\})? [-0-9.NaN]+"), line);
         }
     }
 
@@ -542,45 +543,31 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         try (var rtx = getDataBroker().newReadOnlyTransaction()) {
             final Optional<Problems> problems = rtx.read(LogicalDatastoreType.OPERATIONAL, InsightWorker.PROBLEMS)
                 .get(5, TimeUnit.SECONDS);
-            assertTrue("no problems container", problems.isPresent());
+            assertTrue(problems.isPresent(), "no problems container");
             return problems.orElseThrow();
         }
     }
 
-    private Problems awaitProblems(final Predicate<Problems> condition) throws Exception {
+    private Problems awaitProblems(final Predicate<Problems> condition) {
         // generous: the first test of the class pays the codec's and the JIT's warm-up, on a
         // machine that may be busy with other builds
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Optional<Problems> last = Optional.empty();
-        while (System.nanoTime() < deadline) {
-            try (var rtx = getDataBroker().newReadOnlyTransaction()) {
-                last = rtx.read(LogicalDatastoreType.OPERATIONAL, InsightWorker.PROBLEMS).get(5, TimeUnit.SECONDS);
-            }
-            if (last.isPresent() && condition.test(last.orElseThrow())) {
-                return last.orElseThrow();
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("problems never matched; last: " + last);
+        return await("the problems match").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+            .until(() -> {
+                try (var rtx = getDataBroker().newReadOnlyTransaction()) {
+                    return rtx.read(LogicalDatastoreType.OPERATIONAL, InsightWorker.PROBLEMS).get(5, TimeUnit.SECONDS);
+                }
+            }, last -> last.isPresent() && condition.test(last.orElseThrow())).orElseThrow();
     }
 
-    private Problem awaitProblem(final Predicate<Problem> condition) throws Exception {
+    private Problem awaitProblem(final Predicate<Problem> condition) {
         final var problems = awaitProblems(p -> p.nonnullProblem().values().stream().anyMatch(condition));
         return problems.nonnullProblem().values().stream().filter(condition).findFirst().orElseThrow();
     }
 
-    private <N extends Notification<?>> N awaitNotification(final Class<N> type, final Predicate<N> condition)
-            throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
-            for (var n : received) {
-                if (type.isInstance(n) && condition.test(type.cast(n))) {
-                    return type.cast(n);
-                }
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no " + type.getSimpleName() + " matched; received: " + received);
+    private <N extends Notification<?>> N awaitNotification(final Class<N> type, final Predicate<N> condition) {
+        return await("a " + type.getSimpleName() + " notification").atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(50)).until(() -> received.stream().filter(type::isInstance)
+                .map(type::cast).filter(condition).findFirst(), Optional::isPresent).orElseThrow();
     }
 
     private static IpAddress ip(final String text) {
@@ -592,14 +579,10 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
             .unscaledValue().longValueExact()));
     }
 
-    /** The metrics as rendered once they contain {@code line} (or after 10 s, for the caller's assertion). */
-    private String metricsOnceThey(final String line) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        String text;
-        do {
-            Thread.sleep(50);
-            text = MetricsText.render(worker.snapshot(), now);
-        } while (!text.contains(line) && System.nanoTime() < deadline);
-        return text;
+    /** The metrics as rendered once they contain {@code line}. */
+    private String metricsOnceThey(final String line) {
+        return await("the metrics show " + line.strip()).atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(50)).until(() -> MetricsText.render(worker.snapshot(), now),
+                text -> text.contains(line));
     }
 }

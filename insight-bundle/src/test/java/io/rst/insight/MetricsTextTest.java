@@ -7,8 +7,8 @@
  */
 package io.rst.insight;
 
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.junit.Test;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
 
@@ -43,16 +43,16 @@ public class MetricsTextTest {
         for (var file : List.of(docs.resolve("metrics.md"), docs.resolve("grafana/rst.json"))) {
             final var matcher = named.matcher(Files.readString(file));
             while (matcher.find()) {
-                assertTrue(file + " names " + matcher.group() + ", which /metrics does not serve: " + served,
-                    served.contains(matcher.group()));
+                assertTrue(served.contains(matcher.group()),
+                    file + " names " + matcher.group() + ", which /metrics does not serve: " + served);
             }
         }
-        assertTrue(text, text.contains("rst_agent_last_event_seq{switch=\"leaf1\"} 7\n"));
-        assertTrue(text, text.contains("rst_agent_last_contact_age_seconds{switch=\"leaf1\"} 1.000000\n"));
-        assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"kernel\"} 3\n"));
-        assertTrue(text, text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"queue\"} 2\n"));
-        assertTrue(text, text.contains("rst_ingest_failed_commits_total{switch=\"leaf1\"} 4\n"));
-        assertTrue(text, text.contains("rst_paths_failed_commits_total 6\n"));
+        assertTrue(text.contains("rst_agent_last_event_seq{switch=\"leaf1\"} 7\n"), text);
+        assertTrue(text.contains("rst_agent_last_contact_age_seconds{switch=\"leaf1\"} 1.000000\n"), text);
+        assertTrue(text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"kernel\"} 3\n"), text);
+        assertTrue(text.contains("rst_agent_dropped_packets_total{switch=\"leaf1\",cause=\"queue\"} 2\n"), text);
+        assertTrue(text.contains("rst_ingest_failed_commits_total{switch=\"leaf1\"} 4\n"), text);
+        assertTrue(text.contains("rst_paths_failed_commits_total 6\n"), text);
     }
 
     @Test
@@ -82,12 +82,12 @@ public class MetricsTextTest {
                 "rst_ingest_refused_records_total{switch=\"spine1\",reason=\"model\"} 3",
                 "rst_ingest_refused_records_total{switch=\"spine1\",reason=\"unknown_learned_from\"} 2",
                 "rst_ingest_refused_records_total{switch=\"spine2\",reason=\"model\"} 0")) {
-            assertTrue(line + " in\n" + text, text.contains(line + "\n"));
+            assertTrue(text.contains(line + "\n"), line + " in\n" + text);
         }
         // a counter an agent does not report is not served as 0
-        assertFalse(text, text.contains("rst_agent_data_bth_rejected_total{"));
-        assertFalse(text, text.contains("rst_agent_data_flows{switch=\"spine2\"}"));
-        assertTrue(text, text.contains("# TYPE rst_agent_data_bth_rejected_total counter\n"));
+        assertFalse(text.contains("rst_agent_data_bth_rejected_total{"), text);
+        assertFalse(text.contains("rst_agent_data_flows{switch=\"spine2\"}"), text);
+        assertTrue(text.contains("# TYPE rst_agent_data_bth_rejected_total counter\n"), text);
     }
 
     @Test

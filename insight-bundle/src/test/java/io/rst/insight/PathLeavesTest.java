@@ -7,12 +7,13 @@
  */
 package io.rst.insight;
 
-import static org.junit.Assert.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.junit.Test;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
@@ -39,6 +40,12 @@ import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
  * absent leaves.
  */
 public class PathLeavesTest extends AbstractConcurrentDataBrokerTest {
+    /** Sets up the base class's broker, which it does with JUnit 4's @Before (Jupiter does not run it). */
+    @BeforeEach
+    public void setUpBroker() throws Exception {
+        setup();
+    }
+
     @Test
     public void theFactsOfTheNodeAreTheFactsOfThePath() throws Exception {
         final var customizer = getDataBrokerTestCustomizer();
@@ -72,7 +79,7 @@ public class PathLeavesTest extends AbstractConcurrentDataBrokerTest {
             final var id = DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(path.getSessionId()))
                 .build();
             final var node = (MapEntryNode) codec.toNormalizedDataObject(id, path).node();
-            assertEquals(path.getSessionId(), PathFacts.of(path), PathLeaves.facts(path.getSessionId(), node));
+            assertEquals(PathFacts.of(path), PathLeaves.facts(path.getSessionId(), node), path.getSessionId());
             assertEquals(path.getSessionId(), PathLeaves.sessionId(node.name()));
         }
         final var data = PathFacts.of(paths.get(paths.size() - 3));

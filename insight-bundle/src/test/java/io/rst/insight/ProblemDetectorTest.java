@@ -7,14 +7,14 @@
  */
 package io.rst.insight;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNull;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jdt.annotation.Nullable;
-import org.junit.Test;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
@@ -48,9 +48,9 @@ public class ProblemDetectorTest {
         assertEquals(List.of("leaf1", "leaf2", "spine1", "spine2"),
             flapping.places().stream().map(Problem.Place::node).toList());
         assertEquals("leaf1", flapping.node());
-        assertTrue(flapping.detail(), flapping.detail().endsWith("; seen at leaf1, leaf2, spine1, spine2"));
-        assertTrue(flapping.detail(), flapping.detail().startsWith(A + " -> " + B + " (service 0x106)"));
-        assertTrue(flapping.title(), flapping.title().startsWith("Flapping: 3 set-ups in 40 s, 2 ended"));
+        assertTrue(flapping.detail().endsWith("; seen at leaf1, leaf2, spine1, spine2"), flapping.detail());
+        assertTrue(flapping.detail().startsWith(A + " -> " + B + " (service 0x106)"), flapping.detail());
+        assertTrue(flapping.title().startsWith("Flapping: 3 set-ups in 40 s, 2 ended"), flapping.title());
         assertEquals(NOW - 60, flapping.firstSeen(), 0);
         assertEquals(NOW - 20, flapping.lastSeen(), 0);
     }
@@ -239,7 +239,7 @@ public class ProblemDetectorTest {
 
     private Problem only(final ProblemKind kind) {
         final var found = detector.detect(index, NOW).stream().filter(p -> p.kind() == kind).toList();
-        assertEquals(found.toString(), 1, found.size());
+        assertEquals(1, found.size(), found.toString());
         return found.get(0);
     }
 }

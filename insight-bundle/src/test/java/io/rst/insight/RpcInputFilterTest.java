@@ -7,10 +7,10 @@
  */
 package io.rst.insight;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNull;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
-import org.junit.Test;
+import org.junit.jupiter.api.Test;
 
 /** What the RPC input filter refuses, and what it lets RESTCONF take. */
 public class RpcInputFilterTest {

@@ -7,13 +7,14 @@
  */
 package io.rst.insight;
 
-import static org.junit.Assert.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rst.yang.time.Times;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.Test;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv4Address;
@@ -44,6 +45,12 @@ import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
  * for every field it takes: states, message types, absent leaves, IPv4 and IPv6.
  */
 public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
+    /** Sets up the base class's broker, which it does with JUnit 4's @Before (Jupiter does not run it). */
+    @BeforeEach
+    public void setUpBroker() throws Exception {
+        setup();
+    }
+
     @Test
     public void theSightingOfTheNodeIsTheSightingOfTheSession() throws Exception {
         final var customizer = getDataBrokerTestCustomizer();
@@ -96,7 +103,7 @@ public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
             final var path = DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId("sw")))
                 .child(Session.class, new SessionKey(session.getSessionId())).build();
             final var node = (MapEntryNode) codec.toNormalizedDataObject(path, session).node();
-            assertEquals(session.getSessionId(), Sighting.of("sw", session), SessionLeaves.sighting("sw", node));
+            assertEquals(Sighting.of("sw", session), SessionLeaves.sighting("sw", node), session.getSessionId());
             assertEquals(session.getSessionId(), SessionLeaves.sessionId(node.name()));
         }
         final var one = Sighting.of("sw", sessions.get(sessions.size() - 6));

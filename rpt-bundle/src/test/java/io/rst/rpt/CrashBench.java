@@ -55,7 +55,7 @@ import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.yang.common.Uint16;
 
 /**
- * Issue 11's benchmark ({@code ./rst bench crash}, scripts/bench-crash.sh; root): a real agent
+ * The crash benchmark ({@code ./rst bench crash}, scripts/bench-crash.sh; root): a real agent
  * process in a namespace "switch" and, in this JVM, the real RFT manager worker and RPT worker on
  * an in-memory MD-SAL broker following it over a management veth.
  *

@@ -45,6 +45,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
@@ -65,7 +66,7 @@ import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.yang.common.Uint16;
 
 /**
- * Issue 11's storm test: a real agent (its own process) capturing on a namespace "switch", a
+ * An agent killed during a connection storm: a real agent (its own process) capturing on a namespace "switch", a
  * connection storm made by {@code rst gen --storm} replayed into it by {@code tcpreplay} at
  * {@value #PPS} packets per second, and the real RFT manager worker and RPT worker on the real
  * in-memory MD-SAL broker following it over a management veth, as a controller does. The agent is
@@ -85,6 +86,7 @@ import org.opendaylight.yangtools.yang.common.Uint16;
  * <p>Needs root, iproute2 and tcpreplay (the CI has them); skipped without. Namespaces are named
  * {@code dev-crash-RANDOM-{snd,sw}} and always removed.
  */
+@Timeout(value = 30, unit = TimeUnit.MINUTES)
 class NetnsAgentCrashFollowTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SWITCH = "sw";

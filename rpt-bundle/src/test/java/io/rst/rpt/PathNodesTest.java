@@ -7,15 +7,16 @@
  */
 package io.rst.rpt;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.Test;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
@@ -53,6 +54,12 @@ import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
  */
 public class PathNodesTest extends AbstractConcurrentDataBrokerTest {
     private static final String ID = "10.1.0.2/0x00000001/10.2.0.2";
+
+    /** Sets up the base class's broker, which it does with JUnit 4's @Before (Jupiter does not run it). */
+    @BeforeEach
+    public void setUpBroker() throws Exception {
+        setup();
+    }
 
     @Test
     public void aPathWithEveryFieldSetIsWhatTheCodecGives() {
@@ -147,8 +154,9 @@ public class PathNodesTest extends AbstractConcurrentDataBrokerTest {
         assertSameAsCodec(path);
         final var reordered = new ArrayList<>(hops);
         java.util.Collections.reverse(reordered);
-        assertNotEquals("the comparison looks at the hops' order", codec(path), PathNodes.node(new PathBuilder(path)
-            .setDataForward(new DataForwardBuilder().setComplete(true).setHop(reordered).build()).build()));
+        assertNotEquals(codec(path), PathNodes.node(new PathBuilder(path)
+            .setDataForward(new DataForwardBuilder().setComplete(true).setHop(reordered).build()).build()),
+            "the comparison looks at the hops' order");
     }
 
     /** The comparison is not blind: one leaf of one hop changed, and the nodes differ. */

@@ -7,11 +7,11 @@
  */
 package io.rst.rpt;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertNotEquals;
-import static org.junit.Assert.assertSame;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rst.yang.time.Times;
 import java.math.BigDecimal;
@@ -19,7 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.Test;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
@@ -65,15 +66,21 @@ import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 public class PathValueTest extends AbstractConcurrentDataBrokerTest {
     private static final String ID = "10.1.0.2/0x00000001/10.2.0.2";
 
+    /** Sets up the base class's broker, which it does with JUnit 4's @Before (Jupiter does not run it). */
+    @BeforeEach
+    public void setUpBroker() throws Exception {
+        setup();
+    }
+
     @Test
     public void aPathValueIsWrittenAsTheCodecWritesItsBindingPath() {
         final var cache = new PathNodes.Cache();
         for (var value : values()) {
             final var binding = value.toBinding();
             final var codec = serializer().toNormalizedDataObject(identifier(value.sessionId()), binding).node();
-            assertEquals(value.toString(), codec, PathNodes.node(value, cache));
+            assertEquals(codec, PathNodes.node(value, cache), value.toString());
             // again, from the cache's parts
-            assertEquals(value.toString(), codec, PathNodes.node(value, cache));
+            assertEquals(codec, PathNodes.node(value, cache), value.toString());
             assertEquals(PathNodes.node(binding), PathNodes.node(value, new PathNodes.Cache()));
         }
     }
@@ -277,7 +284,7 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
                         tx.put(LogicalDatastoreType.OPERATIONAL, path.node(child), node);
                     }
                 }));
-                assertEquals(before + " -> " + after, whole, read(path));
+                assertEquals(whole, read(path), before + " -> " + after);
                 partial += changes.size() < 4 ? 1 : 0;
             }
         }

@@ -7,8 +7,8 @@
  */
 package io.rst.rpt;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rst.rft.agent.Agent;
 import io.rst.rft.agent.AgentCommand;
@@ -27,6 +27,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -35,9 +36,10 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.After;
-import org.junit.Before;
-import org.junit.Test;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.BindingDOMRpcProviderServiceAdapter;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
@@ -95,8 +97,10 @@ public class PortMapPathTest extends AbstractConcurrentDataBrokerTest {
     private AutoCloseable rft;
     private RptWorker rpt;
 
-    @Before
+    @BeforeEach
     public void setUp() throws Exception {
+        // the broker: the base class sets it up with JUnit 4's @Before, which Jupiter does not run
+        setup();
         dir = Files.createTempDirectory("rst-portmap");
         Files.writeString(dir.resolve("token"), TOKEN + "\n");
         Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
@@ -110,7 +114,7 @@ public class PortMapPathTest extends AbstractConcurrentDataBrokerTest {
                 getDataBrokerTestCustomizer().getAdapterContext().currentSerializer(), TOKEN);
     }
 
-    @After
+    @AfterEach
     public void tearDown() throws Exception {
         rft.close();
         rpt.close();
@@ -166,23 +170,15 @@ public class PortMapPathTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path awaitPath() throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path last = null;
-        while (System.nanoTime() < deadline) {
+        return Awaitility.await("one complete path").atMost(Duration.ofSeconds(60)).until(() -> {
             try (var tx = getDataBroker().newReadOnlyTransaction()) {
                 final var rptNow = tx.read(LogicalDatastoreType.OPERATIONAL,
                     DataObjectIdentifier.builder(Rpt.class).build()).get(5, TimeUnit.SECONDS);
-                if (rptNow.isPresent() && rptNow.orElseThrow().nonnullPath().size() == 1) {
-                    last = rptNow.orElseThrow().nonnullPath().values().iterator().next();
-                    if (Boolean.TRUE.equals(last.getForward().getComplete())
-                            && Boolean.TRUE.equals(last.getReverse().getComplete())) {
-                        return last;
-                    }
-                }
+                return rptNow.isPresent() && rptNow.orElseThrow().nonnullPath().size() == 1
+                    ? rptNow.orElseThrow().nonnullPath().values().iterator().next() : null;
             }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no complete path within 60 s; last: " + last);
+        }, path -> path != null && Boolean.TRUE.equals(path.getForward().getComplete())
+            && Boolean.TRUE.equals(path.getReverse().getComplete()));
     }
 
     /** Starts a real agent replaying the two files as captured on its two interfaces; returns its port. */
