@@ -255,18 +255,6 @@ final class FabricIndex {
         }
     }
 
-    /** Whether a switch saw the session rejected, timed out or disconnecting. */
-    private static boolean troubled(final Collection<Sighting> sightings) {
-        for (var s : sightings) {
-            final var state = s.state();
-            if (state == SessionState.REJECTED || state == SessionState.TIMEDOUT
-                    || state == SessionState.DISCONNECTING || s.saw(CmMessageType.REJ)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * The sessions a switch saw (a copy: the caller may change the index while it walks them); a
      * scan of the index, asked only when a switch entry is written whole or removed.
@@ -320,6 +308,18 @@ final class FabricIndex {
      */
     Set<String> troubled() {
         return troubled;
+    }
+
+    /** Whether a switch saw the session rejected, timed out or disconnecting. */
+    private static boolean troubled(final Collection<Sighting> sightings) {
+        for (var s : sightings) {
+            final var state = s.state();
+            if (state == SessionState.REJECTED || state == SessionState.TIMEDOUT
+                    || state == SessionState.DISCONNECTING || s.saw(CmMessageType.REJ)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Per switch, its sessions by state: only states it has sessions in. */

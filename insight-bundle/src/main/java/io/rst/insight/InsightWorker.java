@@ -178,6 +178,18 @@ final class InsightWorker implements AutoCloseable {
         return snapshot;
     }
 
+    private Snapshot snapshot(final ProblemSummary summary, final double now, final double took) {
+        // the counts the index keeps as sightings and paths come and go: no walk of every session
+        final Map<String, Map<String, Long>> bySwitch = new HashMap<>();
+        index.statesBySwitch().forEach((node, byState) -> bySwitch.put(node, Map.copyOf(byState)));
+        for (var agent : index.agents()) {
+            bySwitch.putIfAbsent(agent.switchId(), Map.of());
+        }
+        return new Snapshot(true, bySwitch, index.sessionCount(), index.pathCount(), index.incompletePaths(),
+            index.asymmetricPaths(), summary.byKind(), List.copyOf(index.agents()), index.sessionUpdates(),
+            index.ingestLag(), now, took, pathFailedCommits, index.originsBySwitch(), index.oneWayBySwitch());
+    }
+
     private void onAgents(final List<DataTreeModification<AgentStatus>> changes) {
         if (closed) {
             return;
@@ -455,18 +467,6 @@ final class InsightWorker implements AutoCloseable {
         }
         snapshot = snapshot(summary, now, (System.nanoTime() - start) / 1e9);
         lastTook = (System.nanoTime() - start) / 1e9;
-    }
-
-    private Snapshot snapshot(final ProblemSummary summary, final double now, final double took) {
-        // the counts the index keeps as sightings and paths come and go: no walk of every session
-        final Map<String, Map<String, Long>> bySwitch = new HashMap<>();
-        index.statesBySwitch().forEach((node, byState) -> bySwitch.put(node, Map.copyOf(byState)));
-        for (var agent : index.agents()) {
-            bySwitch.putIfAbsent(agent.switchId(), Map.of());
-        }
-        return new Snapshot(true, bySwitch, index.sessionCount(), index.pathCount(), index.incompletePaths(),
-            index.asymmetricPaths(), summary.byKind(), List.copyOf(index.agents()), index.sessionUpdates(),
-            index.ingestLag(), now, took, pathFailedCommits, index.originsBySwitch(), index.oneWayBySwitch());
     }
 
     @Override

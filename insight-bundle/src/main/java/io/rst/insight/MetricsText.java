@@ -26,13 +26,14 @@ final class MetricsText {
         // functions only
     }
 
-    static String render(final Snapshot s, final double now) {
+    static String render(final Snapshot snapshot, final double now) {
         final var out = new StringBuilder(4096);
-        gauge(out, "rst_insight_active", "1 on the controller that computes the figures (the cluster singleton's owner).");
-        out.append("rst_insight_active ").append(s.active() ? 1 : 0).append('\n');
+        gauge(out, "rst_insight_active",
+            "1 on the controller that computes the figures (the cluster singleton's owner).");
+        out.append("rst_insight_active ").append(snapshot.active() ? 1 : 0).append('\n');
 
         gauge(out, "rst_sessions", "Sessions in each switch's flow table (rdma-flow-table:rft), by state.");
-        for (var sw : new TreeMap<>(s.sessionsBySwitch()).entrySet()) {
+        for (var sw : new TreeMap<>(snapshot.sessionsBySwitch()).entrySet()) {
             for (var state : SessionState.values()) {
                 final long n = sw.getValue().getOrDefault(state.getName(), 0L);
                 out.append("rst_sessions{switch=\"").append(escape(sw.getKey())).append("\",state=\"")
@@ -61,24 +62,24 @@ final class MetricsText {
             }
         }
         gauge(out, "rst_fabric_sessions", "Sessions in the fabric, each counted once however many switches saw it.");
-        out.append("rst_fabric_sessions ").append(s.fabricSessions()).append('\n');
+        out.append("rst_fabric_sessions ").append(snapshot.fabricSessions()).append('\n');
 
         gauge(out, "rst_paths", "Paths in rdma-path-table:rpt.");
-        out.append("rst_paths ").append(s.paths()).append('\n');
+        out.append("rst_paths ").append(snapshot.paths()).append('\n');
         gauge(out, "rst_paths_incomplete", "Paths with a direction that is not complete (a gap).");
-        out.append("rst_paths_incomplete ").append(s.incompletePaths()).append('\n');
+        out.append("rst_paths_incomplete ").append(snapshot.incompletePaths()).append('\n');
         gauge(out, "rst_paths_asymmetric", "Paths whose reverse does not retrace the forward.");
-        out.append("rst_paths_asymmetric ").append(s.asymmetricPaths()).append('\n');
+        out.append("rst_paths_asymmetric ").append(snapshot.asymmetricPaths()).append('\n');
 
         gauge(out, "rst_problems", "Problems by kind, as rst-insight:problems counts them.");
         for (var kind : ProblemKind.values()) {
             out.append("rst_problems{kind=\"").append(kind.getName()).append("\"} ")
-                .append(s.problems().getOrDefault(kind, 0L)).append('\n');
+                .append(snapshot.problems().getOrDefault(kind, 0L)).append('\n');
         }
 
         gauge(out, "rst_agents", "Switches' agents by state.");
         final Map<AgentState, Long> byState = new TreeMap<>();
-        for (var agent : s.agents()) {
+        for (var agent : snapshot.agents()) {
             if (agent.state() != null) {
                 byState.merge(agent.state(), 1L, Long::sum);
             }
@@ -87,7 +88,7 @@ final class MetricsText {
             out.append("rst_agents{state=\"").append(state.getName()).append("\"} ")
                 .append(byState.getOrDefault(state, 0L)).append('\n');
         }
-        final var agents = s.agents().stream().sorted(Comparator.comparing(AgentFacts::switchId)).toList();
+        final var agents = snapshot.agents().stream().sorted(Comparator.comparing(AgentFacts::switchId)).toList();
         gauge(out, "rst_agent_up", "1 when the switch's agent answers (capturing or stopped), else 0.");
         for (var agent : agents) {
             out.append("rst_agent_up{switch=\"").append(escape(agent.switchId())).append("\"} ")
@@ -144,23 +145,23 @@ final class MetricsText {
         }
         out.append("# HELP rst_paths_failed_commits_total Commits of paths that the datastore refused (their "
             + "paths written again whole).\n# TYPE rst_paths_failed_commits_total counter\n");
-        out.append("rst_paths_failed_commits_total ").append(s.pathFailedCommits()).append('\n');
+        out.append("rst_paths_failed_commits_total ").append(snapshot.pathFailedCommits()).append('\n');
 
         out.append("# HELP rst_ingest_session_updates_total Session updates written into a switch's flow table "
             + "(its rate is the ingest rate).\n# TYPE rst_ingest_session_updates_total counter\n");
-        for (var sw : new TreeMap<>(s.sessionUpdates()).entrySet()) {
+        for (var sw : new TreeMap<>(snapshot.sessionUpdates()).entrySet()) {
             out.append("rst_ingest_session_updates_total{switch=\"").append(escape(sw.getKey())).append("\"} ")
                 .append(sw.getValue()).append('\n');
         }
         gauge(out, "rst_ingest_lag_seconds",
             "Seconds from the latest updated session's last CM message (the agent's capture time) to its arrival in "
                 + "the flow table: the ingest lag.");
-        for (var sw : new TreeMap<>(s.ingestLag()).entrySet()) {
+        for (var sw : new TreeMap<>(snapshot.ingestLag()).entrySet()) {
             out.append("rst_ingest_lag_seconds{switch=\"").append(escape(sw.getKey())).append("\"} ")
                 .append(number(sw.getValue())).append('\n');
         }
         gauge(out, "rst_insight_recompute_seconds", "How long the last recomputation of the problems took.");
-        out.append("rst_insight_recompute_seconds ").append(number(s.recomputeSeconds())).append('\n');
+        out.append("rst_insight_recompute_seconds ").append(number(snapshot.recomputeSeconds())).append('\n');
         return out.toString();
     }
 
@@ -168,7 +169,8 @@ final class MetricsText {
     private static void dataCounters(final StringBuilder out, final List<AgentFacts> agents) {
         gauge(out, "rst_agent_data_flows", "Data flows the switch's agent tracks (agents sampling data packets).");
         dataCounter(out, agents, "rst_agent_data_flows", AgentFacts.DataCounters::flows);
-        gauge(out, "rst_agent_data_sessions", "Data-learned sessions the switch's agent paired (both directions seen).");
+        gauge(out, "rst_agent_data_sessions",
+            "Data-learned sessions the switch's agent paired (both directions seen).");
         dataCounter(out, agents, "rst_agent_data_sessions", AgentFacts.DataCounters::sessions);
         gauge(out, "rst_agent_data_one_way", "One-way flows the switch's agent tracks (one direction seen).");
         dataCounter(out, agents, "rst_agent_data_one_way", AgentFacts.DataCounters::oneWay);

@@ -64,6 +64,10 @@ record PathFacts(String sessionId, @Nullable String requesterIp, @Nullable Strin
         return forwardComplete && reverseComplete;
     }
 
+    private static boolean complete(final @Nullable Direction direction) {
+        return direction != null && Boolean.TRUE.equals(direction.getComplete());
+    }
+
     /** Where its session was learnt from, as a problem says it ({@link Problem#learnedFrom()}). */
     String learnedFrom() {
         return learnedData ? Problem.DATA : Problem.CM;
@@ -107,9 +111,5 @@ record PathFacts(String sessionId, @Nullable String requesterIp, @Nullable Strin
             }
         }
         return out;
-    }
-
-    private static boolean complete(final @Nullable Direction direction) {
-        return direction != null && Boolean.TRUE.equals(direction.getComplete());
     }
 }

@@ -101,7 +101,8 @@ final class PathLeaves {
 
     static PathFacts facts(final String sessionId, final MapEntryNode path) {
         final List<String> dataApart = new ArrayList<>();
-        if (Boolean.TRUE.equals(value(path, DATA_PATH_DIFFERS)) && path.childByArg(ANOMALY) instanceof LeafSetNode<?> set) {
+        if (Boolean.TRUE.equals(value(path, DATA_PATH_DIFFERS))
+                && path.childByArg(ANOMALY) instanceof LeafSetNode<?> set) {
             // where data and CM part: the rpt's anomalies that say so
             for (var anomaly : set.body()) {
                 if (anomaly.body() instanceof String text && text.contains(" data ")) {
@@ -116,8 +117,8 @@ final class PathLeaves {
         final var forward = path.childByArg(data ? DATA_FORWARD : FORWARD) instanceof DataContainerNode d ? d : null;
         final var reverse = path.childByArg(data ? DATA_REVERSE : REVERSE) instanceof DataContainerNode d ? d : null;
         return new PathFacts(sessionId, text(path, REQUESTER_IP), text(path, RESPONDER_IP), nodes(forward),
-            nodes(reverse), complete(forward), oneWay || complete(reverse), Boolean.TRUE.equals(value(path, ASYMMETRIC)),
-            dataApart, data, oneWay);
+            nodes(reverse), complete(forward), oneWay || complete(reverse),
+            Boolean.TRUE.equals(value(path, ASYMMETRIC)), dataApart, data, oneWay);
     }
 
     private static List<String> nodes(final @Nullable DataContainerNode direction) {

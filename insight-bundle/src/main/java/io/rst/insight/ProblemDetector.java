@@ -13,7 +13,6 @@ import io.rst.insight.Sighting.Told;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -196,12 +195,12 @@ final class ProblemDetector {
     }
 
     /**
-     * Whether sighting {@code s}, its message at {@code time}, is earlier (or {@code later}) than
+     * Whether {@code sighting}, its message at {@code time}, is earlier (or {@code later}) than
      * {@code best}'s at {@code bestTime}: an unreadable time (NaN) never wins over a readable one,
      * and a tie goes to the switch whose name comes first, whatever order the switches come in.
      */
-    private static boolean better(final double time, final Sighting s, final double bestTime, final Sighting best,
-            final boolean later) {
+    private static boolean better(final double time, final Sighting sighting, final double bestTime,
+            final Sighting best, final boolean later) {
         if (Double.isNaN(time)) {
             return false;
         }
@@ -209,7 +208,7 @@ final class ProblemDetector {
             return true;
         }
         final int c = later ? Double.compare(bestTime, time) : Double.compare(time, bestTime);
-        return c < 0 || c == 0 && s.switchId().compareTo(best.switchId()) < 0;
+        return c < 0 || c == 0 && sighting.switchId().compareTo(best.switchId()) < 0;
     }
 
     /** Rejected, REQ/REP/DREQ unanswered: grouped by kind, cause, switch and port. */
@@ -522,8 +521,8 @@ final class ProblemDetector {
                 final @Nullable String reason, final @Nullable String requester, final @Nullable String responder,
                 final String sessionId, final double time, final List<Problem.Place> places,
                 final String learnedFrom) {
-            add(id, kind, severity, title, detail, node, tp, rejectReason, reason, requester, responder, sessionId, time,
-                time, places, learnedFrom);
+            add(id, kind, severity, title, detail, node, tp, rejectReason, reason, requester, responder, sessionId,
+                time, time, places, learnedFrom);
         }
 
         /** As above, the session seen from {@code first} to {@code last}. */

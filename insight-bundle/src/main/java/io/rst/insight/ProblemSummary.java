@@ -90,28 +90,30 @@ record ProblemSummary(List<Problem> problems, Map<ProblemKind, Long> byKind,
     }
 
     private static org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.problems.Problem entry(
-            final Problem p) {
-        final var builder = new ProblemBuilder().setId(p.id()).setKind(p.kind()).setSeverity(p.severity())
-            .setLearnedFrom(p.learnedFrom() == null ? null
+            final Problem problem) {
+        final var builder = new ProblemBuilder().setId(problem.id()).setKind(problem.kind())
+            .setSeverity(problem.severity())
+            .setLearnedFrom(problem.learnedFrom() == null ? null
                 : org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.problems.Problem.LearnedFrom.forName(
-                    p.learnedFrom()))
-            .setTitle(p.title()).setDetail(p.detail()).setNodeId(p.node()).setTpId(p.tp()).setReason(p.reason())
-            .setCount(Uint32.valueOf(p.count())).setSessionId(p.sessions().isEmpty() ? null
-                : new LinkedHashSet<>(p.sessions()));
-        if (p.rejectReason() >= 0) {
-            builder.setRejectReason(Uint16.valueOf(p.rejectReason()));
+                    problem.learnedFrom()))
+            .setTitle(problem.title()).setDetail(problem.detail()).setNodeId(problem.node()).setTpId(problem.tp())
+            .setReason(problem.reason())
+            .setCount(Uint32.valueOf(problem.count())).setSessionId(problem.sessions().isEmpty() ? null
+                : new LinkedHashSet<>(problem.sessions()));
+        if (problem.rejectReason() >= 0) {
+            builder.setRejectReason(Uint16.valueOf(problem.rejectReason()));
         }
-        if (p.requesterIp() != null) {
-            builder.setRequesterIp(Sighting.ipAddress(p.requesterIp()));
+        if (problem.requesterIp() != null) {
+            builder.setRequesterIp(Sighting.ipAddress(problem.requesterIp()));
         }
-        if (p.responderIp() != null) {
-            builder.setResponderIp(Sighting.ipAddress(p.responderIp()));
+        if (problem.responderIp() != null) {
+            builder.setResponderIp(Sighting.ipAddress(problem.responderIp()));
         }
-        if (!Double.isNaN(p.firstSeen())) {
-            builder.setFirstSeen(time(p.firstSeen()));
+        if (!Double.isNaN(problem.firstSeen())) {
+            builder.setFirstSeen(time(problem.firstSeen()));
         }
-        if (!Double.isNaN(p.lastSeen())) {
-            builder.setLastSeen(time(p.lastSeen()));
+        if (!Double.isNaN(problem.lastSeen())) {
+            builder.setLastSeen(time(problem.lastSeen()));
         }
         return builder.build();
     }

@@ -79,6 +79,7 @@ public final class RpcInputFilter implements Filter {
     }
 
     @Override
+    @SuppressWarnings("checkstyle:IllegalCatch") // a codec error comes wrapped in any exception: found, else rethrown
     public void doFilter(final ServletRequest request, final ServletResponse response, final FilterChain chain)
             throws IOException, ServletException {
         if (!(request instanceof HttpServletRequest http) || !(response instanceof HttpServletResponse out)

@@ -194,6 +194,11 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
         return (told & which.bit()) != 0;
     }
 
+    /** Whether the switch saw a message of this type (an MRA is not a REP here, unlike {@link #saw(Told)}). */
+    boolean saw(final CmMessageType type) {
+        return (messageTypes & 1 << type.ordinal()) != 0;
+    }
+
     /** Where the first such message entered the switch: null if unknown or not seen. */
     @Nullable String tp(final Told which) {
         return switch (which) {
@@ -234,11 +239,6 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
             seen, origin(session.getLearnedFrom() == null ? null : session.getLearnedFrom().getName(),
                 session.getOneWay(), session.getTransport() == null ? null : session.getTransport().getName(),
                 session.getPairedSession() != null, session.getPairAmbiguous()));
-    }
-
-    /** Whether the switch saw a message of this type (an MRA is not a REP here, unlike {@link #saw(Told)}). */
-    boolean saw(final CmMessageType type) {
-        return (messageTypes & 1 << type.ordinal()) != 0;
     }
 
     /**

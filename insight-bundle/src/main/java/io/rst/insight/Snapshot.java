@@ -52,9 +52,9 @@ record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch,
     @SuppressWarnings("checkstyle:ParameterNumber")
     Snapshot(final boolean active, final Map<String, Map<String, Long>> sessionsBySwitch, final long fabricSessions,
             final long paths, final long incompletePaths, final long asymmetricPaths,
-            final Map<ProblemKind, Long> problems, final List<AgentFacts> agents, final Map<String, Long> sessionUpdates,
-            final Map<String, Double> ingestLag, final double takenAt, final double recomputeSeconds,
-            final long pathFailedCommits) {
+            final Map<ProblemKind, Long> problems, final List<AgentFacts> agents,
+            final Map<String, Long> sessionUpdates, final Map<String, Double> ingestLag, final double takenAt,
+            final double recomputeSeconds, final long pathFailedCommits) {
         this(active, sessionsBySwitch, fabricSessions, paths, incompletePaths, asymmetricPaths, problems, agents,
             sessionUpdates, ingestLag, takenAt, recomputeSeconds, pathFailedCommits, Map.of(), Map.of());
     }

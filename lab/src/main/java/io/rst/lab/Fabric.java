@@ -312,7 +312,8 @@ public record Fabric(int spines, int leaves, int hostsPerLeaf, Set<String> dualH
                 } else {
                     final var b = new StringBuilder("route add default src " + hostIp(nodeId));
                     for (var p : ports) {
-                        b.append(" nexthop via ").append(peer(nodeId, p.name()).address()).append(" dev ").append(p.name());
+                        b.append(" nexthop via ").append(peer(nodeId, p.name()).address()).append(" dev ")
+                            .append(p.name());
                     }
                     out.add(b.toString());
                 }
@@ -345,7 +346,8 @@ public record Fabric(int spines, int leaves, int hostsPerLeaf, Set<String> dualH
                     for (var p : ports(nodeId)) {
                         final var far = peer(nodeId, p.name());
                         if (dualHomed.contains(far.node())) {
-                            out.add("route add " + hostIp(far.node()) + "/32 via " + far.address() + " dev " + p.name());
+                            out.add("route add " + hostIp(far.node()) + "/32 via " + far.address() + " dev "
+                                + p.name());
                         }
                     }
                 }
@@ -371,13 +373,14 @@ public record Fabric(int spines, int leaves, int hostsPerLeaf, Set<String> dualH
                     }
                 }
             }
+            default -> throw new IllegalStateException("no routes for a node of kind " + node.kind());
         }
         return out;
     }
 
-    /** The port of leaf {@code l} that faces spine {@code s}. */
-    public Port uplink(final int l, final int s) {
-        return peer("spine" + s, "swp" + l);
+    /** The port of leaf {@code leaf} that faces spine {@code spine}. */
+    public Port uplink(final int leaf, final int spine) {
+        return peer("spine" + spine, "swp" + leaf);
     }
 
     /** The leaf-spine link, named by its leaf end ({@code leaf1:swp3}), of a port at either end; null if none. */
@@ -393,8 +396,8 @@ public record Fabric(int spines, int leaves, int hostsPerLeaf, Set<String> dualH
         return null;
     }
 
-    private boolean up(final int l, final int s, final Set<String> down) {
-        return down.isEmpty() || !down.contains("leaf" + l + ":" + uplink(l, s).name());
+    private boolean up(final int leaf, final int spine, final Set<String> down) {
+        return down.isEmpty() || !down.contains("leaf" + leaf + ":" + uplink(leaf, spine).name());
     }
 
     private String nexthops(final String node, final List<Port> via) {

@@ -56,7 +56,7 @@ public final class LabCerts {
             Files.createDirectories(dir);
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         } catch (IOException e) {
-            throw new LabException("cannot make " + dir + ": " + e.getMessage());
+            throw new LabException("cannot make " + dir + ": " + e.getMessage(), e);
         }
         newKey(dir.resolve("ca.key"));
         openssl("req", "-x509", "-new", "-key", dir.resolve("ca.key").toString(), "-out", caFile().toString(),
@@ -85,7 +85,7 @@ public final class LabCerts {
             Files.delete(ext);
             return fingerprint(switchId);
         } catch (IOException e) {
-            throw new LabException("cannot make the certificate of " + switchId + ": " + e.getMessage());
+            throw new LabException("cannot make the certificate of " + switchId + ": " + e.getMessage(), e);
         }
     }
 
@@ -94,7 +94,7 @@ public final class LabCerts {
         try {
             return TlsFiles.fingerprint(TlsFiles.certificates(cert(switchId)).get(0));
         } catch (IOException e) {
-            throw new LabException("cannot read the certificate of " + switchId + ": " + e.getMessage());
+            throw new LabException("cannot read the certificate of " + switchId + ": " + e.getMessage(), e);
         }
     }
 
@@ -107,7 +107,7 @@ public final class LabCerts {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (GeneralSecurityException e) {
-            throw new LabException("TLS set-up failed: " + e.getMessage());
+            throw new LabException("TLS set-up failed: " + e.getMessage(), e);
         }
     }
 
@@ -133,10 +133,10 @@ public final class LabCerts {
             }
         } catch (IOException e) {
             throw new LabException("the lab's TLS certificates need openssl (apt-get install openssl): "
-                + e.getMessage());
+                + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LabException("interrupted");
+            throw new LabException("interrupted", e);
         }
     }
 }

@@ -14,4 +14,8 @@ public final class LabException extends RuntimeException {
     public LabException(final String message) {
         super(message);
     }
+
+    public LabException(final String message, final Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -42,8 +42,6 @@ final class RawUdp implements AutoCloseable {
     private static native long sendto(int fd, Pointer buf, long len, int flags, Pointer addr, int addrLen)
         throws LastErrorException;
 
-    private static native int close(int fd);
-
     private final int fd;
     private final byte[] packet = new byte[HEADERS + MAX_PAYLOAD];
     private final Memory buf = new Memory(HEADERS + MAX_PAYLOAD);
@@ -110,6 +108,8 @@ final class RawUdp implements AutoCloseable {
             }
         }
     }
+
+    private static native int close(int fd);
 
     @Override
     public void close() {

@@ -78,13 +78,13 @@ public final class Recording implements Traffic.Wire, AutoCloseable {
 
     private PcapWriter writer(final String sw, final String port) throws IOException {
         final String key = sw + "/" + port;
-        var w = writers.get(key);
-        if (w == null) {
+        var writer = writers.get(key);
+        if (writer == null) {
             Files.createDirectories(dir.resolve(sw));
-            w = PcapWriter.pcap(dir.resolve(sw).resolve(port + ".pcap"), 1, false, true);
-            writers.put(key, w);
+            writer = PcapWriter.pcap(dir.resolve(sw).resolve(port + ".pcap"), 1, false, true);
+            writers.put(key, writer);
         }
-        return w;
+        return writer;
     }
 
     /** Ethernet, IPv4 and UDP around a RoCEv2 payload; returns the frame's length. */
@@ -117,9 +117,9 @@ public final class Recording implements Traffic.Wire, AutoCloseable {
         return 42 + plen;
     }
 
-    private void put16(final int at, final int v) {
-        frame[at] = (byte) (v >>> 8);
-        frame[at + 1] = (byte) v;
+    private void put16(final int at, final int value) {
+        frame[at] = (byte) (value >>> 8);
+        frame[at + 1] = (byte) value;
     }
 
     private static String ipString(final byte[] ip) {
@@ -131,7 +131,8 @@ public final class Recording implements Traffic.Wire, AutoCloseable {
         final Map<String, Map<String, Path>> out = new LinkedHashMap<>();
         for (var key : writers.keySet()) {
             final String[] sp = key.split("/");
-            out.computeIfAbsent(sp[0], k -> new LinkedHashMap<>()).put(sp[1], dir.resolve(sp[0]).resolve(sp[1] + ".pcap"));
+            out.computeIfAbsent(sp[0], k -> new LinkedHashMap<>())
+                .put(sp[1], dir.resolve(sp[0]).resolve(sp[1] + ".pcap"));
         }
         return out;
     }

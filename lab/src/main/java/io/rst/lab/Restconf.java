@@ -59,7 +59,7 @@ public final class Restconf {
         try {
             return JSON.readTree(rsp.body());
         } catch (IOException e) {
-            throw new LabException("GET " + path + ": not JSON: " + e.getMessage());
+            throw new LabException("GET " + path + ": not JSON: " + e.getMessage(), e);
         }
     }
 
@@ -85,7 +85,7 @@ public final class Restconf {
         try {
             return rsp.body().isEmpty() ? MissingNode.getInstance() : JSON.readTree(rsp.body());
         } catch (IOException e) {
-            throw new LabException("POST " + path + ": not JSON: " + e.getMessage());
+            throw new LabException("POST " + path + ": not JSON: " + e.getMessage(), e);
         }
     }
 
@@ -142,10 +142,10 @@ public final class Restconf {
         try {
             return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new LabException("RESTCONF at " + base + " does not answer: " + e);
+            throw new LabException("RESTCONF at " + base + " does not answer: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LabException("interrupted");
+            throw new LabException("interrupted", e);
         }
     }
 

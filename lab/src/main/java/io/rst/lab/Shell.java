@@ -33,29 +33,6 @@ final class Shell {
         return run(List.of(cmd));
     }
 
-    /** Runs a command and ignores its failure (for clean-up of what may not exist). */
-    static String quiet(final String... cmd) {
-        return run(List.of(cmd), null, false);
-    }
-
-    /** {@code ip [-n NS] -batch -} with one command per line; {@code ns} null for the root namespace. */
-    static String ipBatch(final String ns, final List<String> lines, final boolean oneLine) {
-        if (lines.isEmpty()) {
-            return "";
-        }
-        final List<String> cmd = new ArrayList<>(List.of("ip"));
-        if (oneLine) {
-            cmd.add("-o");
-        }
-        if (ns != null) {
-            cmd.add("-n");
-            cmd.add(ns);
-        }
-        cmd.add("-batch");
-        cmd.add("-");
-        return run(cmd, String.join("\n", lines) + "\n", true);
-    }
-
     static String run(final List<String> cmd, final String stdin, final boolean check) {
         try {
             final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -79,10 +56,33 @@ final class Shell {
             }
             return out;
         } catch (IOException e) {
-            throw new LabException("cannot run " + cmd.get(0) + ": " + e.getMessage());
+            throw new LabException("cannot run " + cmd.get(0) + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LabException("interrupted: " + String.join(" ", cmd));
+            throw new LabException("interrupted: " + String.join(" ", cmd), e);
         }
+    }
+
+    /** Runs a command and ignores its failure (for clean-up of what may not exist). */
+    static String quiet(final String... cmd) {
+        return run(List.of(cmd), null, false);
+    }
+
+    /** {@code ip [-n NS] -batch -} with one command per line; {@code ns} null for the root namespace. */
+    static String ipBatch(final String ns, final List<String> lines, final boolean oneLine) {
+        if (lines.isEmpty()) {
+            return "";
+        }
+        final List<String> cmd = new ArrayList<>(List.of("ip"));
+        if (oneLine) {
+            cmd.add("-o");
+        }
+        if (ns != null) {
+            cmd.add("-n");
+            cmd.add(ns);
+        }
+        cmd.add("-batch");
+        cmd.add("-");
+        return run(cmd, String.join("\n", lines) + "\n", true);
     }
 }

@@ -17,21 +17,21 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Uri;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataForward;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataReverse;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.Forward;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.Reverse;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
-import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
-import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Uri;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
 import org.opendaylight.yangtools.binding.EnumTypeObject;
 import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.Uint16;
@@ -298,10 +298,6 @@ final class PathNodes {
         return out;
     }
 
-    private static @Nullable Integer qpn(final int qpn) {
-        return qpn >= 0 ? qpn : null;
-    }
-
     private static void change(final Map<NodeIdentifier, @Nullable NormalizedNode> out, final NodeIdentifier child,
             final @Nullable Object before, final @Nullable Object after, final Supplier<NormalizedNode> made) {
         if (!Objects.equals(before, after)) {
@@ -327,6 +323,7 @@ final class PathNodes {
         private static final NodeIdentifier[] CONTAINERS = {
             NodeIdentifier.create(Forward.QNAME), NodeIdentifier.create(Reverse.QNAME),
             NodeIdentifier.create(DataForward.QNAME), NodeIdentifier.create(DataReverse.QNAME)};
+
         private record HopKey(int index, PathAssembler.HopResult hop, boolean data) {
         }
 
@@ -502,6 +499,10 @@ final class PathNodes {
             // a union of strings: the codec gives the member's string
             parent.withChild(ImmutableNodes.leafNode(name, value.stringValue()));
         }
+    }
+
+    private static @Nullable Integer qpn(final int qpn) {
+        return qpn >= 0 ? qpn : null;
     }
 
     private static void qpn(final DataContainerNodeBuilder<?, ?> parent, final NodeIdentifier name,

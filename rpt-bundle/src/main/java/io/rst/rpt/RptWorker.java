@@ -25,8 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jdt.annotation.Nullable;
@@ -257,18 +257,18 @@ final class RptWorker implements AutoCloseable {
         recompute(dirty);
     }
 
-    /** Adds the sessions seen by any of {@code nodes}, or whose path runs through one of them. */
-    private void addPathsAt(final Set<String> nodes, final Set<String> dirty) {
+    /** Adds the sessions seen by any of {@code changedNodes}, or whose path runs through one of them. */
+    private void addPathsAt(final Set<String> changedNodes, final Set<String> dirty) {
         for (var entry : sessions.entrySet()) {
             for (var seen : entry.getValue()) {
-                if (nodes.contains(seen.node())) {
+                if (changedNodes.contains(seen.node())) {
                     dirty.add(entry.getKey());
                     break;
                 }
             }
         }
         for (var path : paths.values()) {
-            if (!dirty.contains(path.sessionId()) && path.touches(nodes)) {
+            if (!dirty.contains(path.sessionId()) && path.touches(changedNodes)) {
                 dirty.add(path.sessionId());
             }
         }
@@ -410,6 +410,7 @@ final class RptWorker implements AutoCloseable {
     }
 
     /** What a path needs of a session's entry, or null (logged) where the entry cannot be read. */
+    @SuppressWarnings("checkstyle:IllegalCatch") // an entry that cannot be read, however it fails, is skipped
     private static @Nullable SwitchSession read(final String node, final String id, final MapEntryNode session) {
         try {
             return SwitchSession.of(node, session);

@@ -101,8 +101,8 @@ final class AgentLinks {
         return new AgentLinks(path(caFile), path(clientCert), path(clientKey), executor, connectTimeout);
     }
 
-    private static @Nullable Path path(final @Nullable String s) {
-        return s == null || s.isBlank() ? null : Path.of(s.strip());
+    private static @Nullable Path path(final @Nullable String value) {
+        return value == null || value.isBlank() ? null : Path.of(value.strip());
     }
 
     /** Takes a switch's configuration; a change of transport or fingerprint starts afresh. */
@@ -237,10 +237,11 @@ final class AgentLinks {
             try {
                 leaf.checkValidity();
             } catch (CertificateExpiredException e) {
-                throw new CertificateException("the agent's certificate expired on " + leaf.getNotAfter().toInstant());
+                throw new CertificateException(
+                    "the agent's certificate expired on " + leaf.getNotAfter().toInstant(), e);
             } catch (CertificateNotYetValidException e) {
                 throw new CertificateException("the agent's certificate is valid only from "
-                    + leaf.getNotBefore().toInstant());
+                    + leaf.getNotBefore().toInstant(), e);
             }
             if (pinned != null) {
                 final String actual = TlsFiles.fingerprint(leaf);
@@ -257,11 +258,11 @@ final class AgentLinks {
                 final String m = String.valueOf(e.getMessage());
                 if (m.contains("subject alternative") || m.contains("No name matching")) {
                     throw new CertificateException("the agent's certificate is for " + names(leaf) + ", not "
-                        + (engine == null ? "this address" : engine.getPeerHost()));
+                        + (engine == null ? "this address" : engine.getPeerHost()), e);
                 }
                 throw new CertificateException("the agent's certificate (issued by " + leaf.getIssuerX500Principal()
                     .getName() + ") is not signed by a CA of " + (caFile == null
-                        ? "the JDK (set agent-ca-file or pin agent-tls-fingerprint)" : "agent-ca-file " + caFile));
+                        ? "the JDK (set agent-ca-file or pin agent-tls-fingerprint)" : "agent-ca-file " + caFile), e);
             }
         }
 

@@ -47,8 +47,8 @@ final class AgentTokens {
     static final class ExposedTokenException extends IllegalStateException {
         private static final long serialVersionUID = 1L;
 
-        ExposedTokenException(final String message) {
-            super(message);
+        ExposedTokenException(final String message, final Throwable cause) {
+            super(message, cause);
         }
     }
 
@@ -59,7 +59,7 @@ final class AgentTokens {
             } catch (NoSuchFileException e) {
                 throw e;
             } catch (IOException e) {
-                throw new ExposedTokenException("the controller refuses the " + e.getMessage());
+                throw new ExposedTokenException("the controller refuses the " + e.getMessage(), e);
             }
         }
         return Files.readString(file, StandardCharsets.UTF_8).strip();

@@ -49,30 +49,30 @@ final class NameOrder {
      * or {@link #END} (the parser's token is then not a field name). {@code previous}: what the
      * last call returned for this object, {@link #END} before its first field.
      */
-    int next(final JsonParser p, final int previous) throws IOException {
+    int next(final JsonParser parser, final int previous) throws IOException {
         final int guess = previous == OTHER ? 0 : previous + 1;
         if (guess < names.length) {
-            if (p.nextFieldName(names[guess])) {
+            if (parser.nextFieldName(names[guess])) {
                 return guess;
             }
         } else {
             // no guess after the last field
-            p.nextToken();
+            parser.nextToken();
         }
-        if (p.currentToken() != JsonToken.FIELD_NAME) {
+        if (parser.currentToken() != JsonToken.FIELD_NAME) {
             return END;
         }
-        final Integer known = index.get(p.currentName());
+        final Integer known = index.get(parser.currentName());
         return known == null ? OTHER : known;
     }
 
-    /** Field {@code i}'s name: the very string given to the constructor. */
-    String name(final int i) {
-        return names[i].getValue();
+    /** Field {@code field}'s name: the very string given to the constructor. */
+    String name(final int field) {
+        return names[field].getValue();
     }
 
-    /** The name of the field {@link #next} just returned {@code i} for. */
-    String name(final JsonParser p, final int i) throws IOException {
-        return i == OTHER ? p.currentName() : names[i].getValue();
+    /** The name of the field {@link #next} just returned {@code field} for. */
+    String name(final JsonParser parser, final int field) throws IOException {
+        return field == OTHER ? parser.currentName() : names[field].getValue();
     }
 }

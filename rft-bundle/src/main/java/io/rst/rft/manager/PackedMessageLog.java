@@ -62,7 +62,8 @@ final class PackedMessageLog extends AbstractUserMapNode {
 
     static {
         if (TYPES.length > TYPE_MASK + 1) {
-            throw new ExceptionInInitializerError(TYPES.length + " CM message types do not fit " + FROM_SHIFT + " bits");
+            throw new ExceptionInInitializerError(
+                TYPES.length + " CM message types do not fit " + FROM_SHIFT + " bits");
         }
     }
 
@@ -223,9 +224,9 @@ final class PackedMessageLog extends AbstractUserMapNode {
         if (other.size() != kinds.length) {
             return false;
         }
-        int i = 0;
+        int index = 0;
         for (var theirs : other.body()) {
-            if (!entry(i++).equals(theirs)) {
+            if (!entry(index++).equals(theirs)) {
                 return false;
             }
         }

@@ -44,6 +44,7 @@ final class RestartWatchdog {
      *
      * @return whether it was armed by this call
      */
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // before the JVM is halted, stderr says why
     static boolean armIfRestarting() {
         if (!Boolean.getBoolean("karaf.restart.jvm") || !ARMED.compareAndSet(false, true)) {
             return false;

@@ -49,7 +49,8 @@ final class TopologySwitches {
         return changes -> changed(store, changes);
     }
 
-    private synchronized void changed(final LogicalDatastoreType store, final List<DataTreeModification<Topology>> changes) {
+    private synchronized void changed(final LogicalDatastoreType store,
+            final List<DataTreeModification<Topology>> changes) {
         final var byTopology = known.computeIfAbsent(store, s -> new HashMap<>());
         for (var change : changes) {
             final var root = change.getRootNode();
