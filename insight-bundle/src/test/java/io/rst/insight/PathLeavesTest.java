@@ -85,9 +85,9 @@ public class PathLeavesTest extends AbstractConcurrentDataBrokerTest {
         final var data = PathFacts.of(paths.get(paths.size() - 3));
         assertEquals(List.of("leaf1", "spine2", "leaf2"), data.forward());
         assertEquals(List.of("leaf2", "spine1", "leaf1"), data.reverse());
-        org.junit.Assert.assertTrue(data.learnedData() && data.complete() && !data.oneWay());
+        org.junit.jupiter.api.Assertions.assertTrue(data.learnedData() && data.complete() && !data.oneWay());
         final var flow = PathFacts.of(paths.get(paths.size() - 2));
-        org.junit.Assert.assertTrue(flow.oneWay() && flow.reverseComplete() && !flow.complete());
+        org.junit.jupiter.api.Assertions.assertTrue(flow.oneWay() && flow.reverseComplete() && !flow.complete());
         assertEquals(List.of("leaf1"), PathFacts.of(paths.get(paths.size() - 1)).forward());
         assertEquals("cm", PathFacts.of(paths.get(paths.size() - 1)).learnedFrom());
     }

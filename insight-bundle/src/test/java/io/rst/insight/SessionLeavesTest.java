@@ -108,12 +108,12 @@ public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
         }
         final var one = Sighting.of("sw", sessions.get(sessions.size() - 6));
         assertEquals(Sighting.DATA | Sighting.ONE_WAY | Sighting.RC, one.origin());
-        org.junit.Assert.assertTrue(one.unansweredOneWay());
-        org.junit.Assert.assertTrue(one.learnedData());
+        org.junit.jupiter.api.Assertions.assertTrue(one.unansweredOneWay());
+        org.junit.jupiter.api.Assertions.assertTrue(one.learnedData());
         for (var other : sessions.subList(sessions.size() - 5, sessions.size())) {
-            org.junit.Assert.assertFalse(other.getSessionId(), Sighting.of("sw", other).unansweredOneWay());
+            org.junit.jupiter.api.Assertions.assertFalse(Sighting.of("sw", other).unansweredOneWay(), other.getSessionId());
         }
-        org.junit.Assert.assertFalse(Sighting.of("sw", sessions.get(0)).learnedData());
+        org.junit.jupiter.api.Assertions.assertFalse(Sighting.of("sw", sessions.get(0)).learnedData());
     }
 
     private static DateAndTime seconds(final String text) {
