@@ -272,8 +272,9 @@ public final class Lab {
             cmd.addAll(agentCommand);
             cmd.add("agent");
             cmd.addAll(LabMain.agentExtraArgs());
-            // every data packet too, as sFlow at rate 1 would: the lab shows data paths
-            cmd.addAll(List.of("--data-sample", "1"));
+            // every data packet too, as sFlow at rate 1 would: the lab shows data paths. The lab's
+            // traffic is CM sessions only: their data joins them, and nothing is learnt from data
+            cmd.addAll(List.of("--data-sample", "1", "--max-flows", "0"));
             for (var p : fabric.ports(sw.id())) {
                 cmd.add("--interface");
                 cmd.add(p.name());
@@ -367,7 +368,7 @@ public final class Lab {
             for (var sw : all) {
                 final List<String> cmd = new ArrayList<>(agentCommand);
                 cmd.add("agent");
-                cmd.addAll(List.of("--data-sample", "1"));
+                cmd.addAll(List.of("--data-sample", "1", "--max-flows", "0"));
                 final var ports = recording.files().getOrDefault(sw.id(), Map.of());
                 if (ports.isEmpty()) {
                     // a switch nothing crossed still runs an agent, replaying nothing

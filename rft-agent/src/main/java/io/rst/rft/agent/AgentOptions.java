@@ -107,7 +107,8 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                              source port its data enters, for its data path; data of QPs no CM
                              session announced makes sessions too (NCCL, perftest, UCX): RC flows
                              paired by the PSNs of their answers, UC/UD and unpaired RC one-way
-          --max-flows N      data flows learnt at most (default 1000000; ~200 bytes of heap each)
+          --max-flows N      data flows learnt at most (default 1000000; ~200 bytes of heap each;
+                             0: sampled data only joins CM sessions, nothing is learnt from it)
           --data-idle S      a data-learned session is IDLE after S seconds without a sampled
                              packet (default 30), then removed after the retention
           --data-report-ms N a data-learned session's changes make an event at most once in N
@@ -150,8 +151,8 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         if (dataSample < 0 || dataSample > 1 << 24 || Integer.bitCount(dataSample) > 1) {
             throw new IllegalArgumentException("--data-sample must be 0 or a power of two up to 2^24, got " + dataSample);
         }
-        if (maxFlows < 16) {
-            throw new IllegalArgumentException("--max-flows must be at least 16, got " + maxFlows);
+        if (maxFlows != 0 && maxFlows < 16) {
+            throw new IllegalArgumentException("--max-flows must be 0 (no learning) or at least 16, got " + maxFlows);
         }
         if (dataIdleSeconds < 1 || dataIdleSeconds > 86_400) {
             throw new IllegalArgumentException("--data-idle out of range (1 to 86400): " + dataIdleSeconds);

@@ -53,7 +53,10 @@ final class CmFrameProcessor implements FrameProcessor {
             d.minCmTimeoutMicros(), d.maxMessagesPerSession()), null);
         table.trackChanges();
         dataMask = options.dataSample() > 0 ? options.dataSample() - 1 : -1;
-        if (dataMask >= 0) {
+        if (dataMask >= 0 && options.maxFlows() == 0) {
+            // sampled data joins the CM sessions' data paths; nothing is learnt from it
+            table.trackData();
+        } else if (dataMask >= 0) {
             table.trackData(new DataConfig(options.maxFlows(), options.dataIdleSeconds() * 1_000_000L,
                 options.dataReportMs() * 1000L));
         }

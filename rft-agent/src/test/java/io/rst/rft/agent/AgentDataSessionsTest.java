@@ -162,6 +162,28 @@ class AgentDataSessionsTest {
     }
 
     @Test
+    void maxFlowsZeroLearnsNothingFromData() throws Exception {
+        final AgentOptions o = AgentOptions.parse(List.of("--data-sample", "1", "--max-flows", "0", "--state-dir",
+            dir.toString()));
+        final Events ev = new Events();
+        final CmFrameProcessor p = new CmFrameProcessor(o, ev);
+        long t = 1_700_000_000_000_000L;
+        for (int psn = 0; psn < 8; psn++) {
+            final byte[] w = data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn);
+            p.onFrame(w, 0, w.length, t++, "swp1");
+            final byte[] k = data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn);
+            p.onFrame(k, 0, k.length, t++, "swp2");
+            p.endBatch();
+        }
+        final ObjectNode c = JSON.createObjectNode();
+        p.addCounters(c);
+        assertEquals(16, c.path("data_packets").asLong(), c.toString());
+        assertEquals(16, c.path("data_unmatched").asLong(), c.toString());
+        assertEquals(0, c.path("data_flows").asLong(), c.toString());
+        assertEquals(List.of(), ev.lines, "no session learnt from data");
+    }
+
+    @Test
     void aReplayedFileAgesOnItsOwnClock() throws Exception {
         // a capture recorded two hours ago: a connection that closed, one still setting up, and
         // a data-learned session; with a retention of one hour
