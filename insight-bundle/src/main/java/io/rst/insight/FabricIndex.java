@@ -208,10 +208,23 @@ final class FabricIndex {
         }
     }
 
+    /** {@link #originKey}'s keys, made once: [learnt from data][state's ordinal + 1, 0 for none]. */
+    private static final String[][] ORIGIN_KEYS = new String[2][SessionState.values().length + 1];
+
+    static {
+        for (int data = 0; data < 2; data++) {
+            final String origin = data == 1 ? Problem.DATA : Problem.CM;
+            ORIGIN_KEYS[data][0] = origin + "|";
+            for (var state : SessionState.values()) {
+                ORIGIN_KEYS[data][state.ordinal() + 1] = origin + "|" + state.getName();
+            }
+        }
+    }
+
     /** A sighting's origin and state, as the metrics count them: {@code cm|ESTABLISHED}, {@code data|IDLE}. */
     static String originKey(final Sighting sighting) {
-        return (sighting.learnedData() ? Problem.DATA : Problem.CM) + "|"
-            + (sighting.state() == null ? "" : sighting.state().getName());
+        final var state = sighting.state();
+        return ORIGIN_KEYS[sighting.learnedData() ? 1 : 0][state == null ? 0 : state.ordinal() + 1];
     }
 
     /** A one-way flow's pairing by the controller: paired, ambiguous or unpaired. */
