@@ -145,7 +145,8 @@ public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
                             .get(5, TimeUnit.SECONDS).orElse(null);
                     }
                 }, found -> found != null && found.nonnullSession().size() == SESSIONS && found.getAgentStatus() != null
-                    && found.getAgentStatus().getFailedCommits() != null);
+                    && found.getAgentStatus().getFailedCommits() != null
+                    && found.getAgentStatus().getFailedCommits().longValue() == 2);
             assertEquals(2, failed.get());
             assertEquals(SESSIONS,
                 last == null ? 0 : last.nonnullSession().size(), "every session, although the first commits failed");
