@@ -549,9 +549,10 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private Problems awaitProblems(final Predicate<Problems> condition) {
-        // generous: the first test of the class pays the codec's and the JIT's warm-up, on a
-        // machine that may be busy with other builds
-        return await("the problems match").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+        // generous: the first recomputation of the class pays the codec's and the JIT's warm-up,
+        // on a machine that may be busy with other builds, and the next one waits twenty times as
+        // long as it took (InsightWorker.SHARE)
+        return await("the problems match").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(50))
             .until(() -> {
                 try (var rtx = getDataBroker().newReadOnlyTransaction()) {
                     return rtx.read(LogicalDatastoreType.OPERATIONAL, InsightWorker.PROBLEMS).get(5, TimeUnit.SECONDS);
