@@ -42,8 +42,8 @@ final class MetricsText {
         }
         gauge(out, "rst_sessions_by_origin", "Sessions in each switch's flow table by where they were learnt from"
             + " (learned_from: cm, from CM messages; data, from sampled data packets) and state.");
-        for (var sw : new TreeMap<>(s.sessionsBySwitch()).entrySet()) {
-            final var counts = s.originsBySwitch().getOrDefault(sw.getKey(), Map.of());
+        for (var sw : new TreeMap<>(snapshot.sessionsBySwitch()).entrySet()) {
+            final var counts = snapshot.originsBySwitch().getOrDefault(sw.getKey(), Map.of());
             for (var state : SessionState.values()) {
                 final boolean data = state == SessionState.ACTIVE || state == SessionState.IDLE;
                 final String origin = data ? Problem.DATA : Problem.CM;
@@ -54,8 +54,8 @@ final class MetricsText {
         }
         gauge(out, "rst_one_way_flows", "One-way flows (data-learned, one direction seen) in each switch's flow table,"
             + " by the controller's pairing across switches: paired, ambiguous (more than one flow fits) or unpaired.");
-        for (var sw : new TreeMap<>(s.sessionsBySwitch()).entrySet()) {
-            final var counts = s.oneWayBySwitch().getOrDefault(sw.getKey(), Map.of());
+        for (var sw : new TreeMap<>(snapshot.sessionsBySwitch()).entrySet()) {
+            final var counts = snapshot.oneWayBySwitch().getOrDefault(sw.getKey(), Map.of());
             for (var pairing : List.of("paired", "ambiguous", "unpaired")) {
                 out.append("rst_one_way_flows{switch=\"").append(escape(sw.getKey())).append("\",pairing=\"")
                     .append(pairing).append("\"} ").append(counts.getOrDefault(pairing, 0L)).append('\n');
