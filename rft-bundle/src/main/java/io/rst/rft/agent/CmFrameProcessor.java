@@ -102,7 +102,7 @@ final class CmFrameProcessor implements FrameProcessor {
 
     @Override
     public int liveSessions() {
-        return table.size();
+        return table.size() + table.dataRecords();
     }
 
     @Override

@@ -1106,7 +1106,8 @@ public final class SessionTable {
         return n;
     }
 
-    private int dataRecords() {
+    /** Data-learned records (paired sessions and one-way flows); 0 without data learning. */
+    public int dataRecords() {
         return dataFlows == null ? 0 : dataFlows.records();
     }
 
