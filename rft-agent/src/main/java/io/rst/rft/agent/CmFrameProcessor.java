@@ -26,7 +26,8 @@ import java.io.UncheckedIOException;
 
 /**
  * The agent's real processor: the RoCEv2/CM decoder into one reused {@link CmMessage}, and the
- * session table with change tracking. A session's changes within one decode batch become one
+ * session table with change tracking (with {@code --data-sample}, learning sessions from the
+ * sampled data no CM session claims). A session's changes within one decode batch become one
  * event with its final state, written by the table straight into a reused JSON buffer: per
  * frame nothing is allocated, per event only the retained line. Decode-thread only.
  */
@@ -104,7 +105,7 @@ final class CmFrameProcessor implements FrameProcessor {
 
     @Override
     public int liveSessions() {
-        return table.size();
+        return table.size() + table.dataRecords();
     }
 
     @Override

@@ -69,7 +69,9 @@ public interface FrameProcessor {
     /**
      * Adds this processor's counters to the status {@code counters} object: {@code cm_mads},
      * {@code data_packets}, {@code skipped} (reason to count), {@code sessions_live},
-     * {@code evictions}, {@code restored_sessions}.
+     * {@code evictions}, {@code restored_sessions}; with data sampling the {@code data_*} ones too
+     * ({@code data_flows}, {@code data_sessions}, {@code data_one_way}, {@code data_flows_evicted},
+     * {@code data_pair_ambiguous}, {@code data_bth_rejected} ...).
      */
     void addCounters(ObjectNode counters);
 

@@ -18,7 +18,10 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The RDMA flow table of one switch: CM sessions learnt from CM MADs. Single-threaded by design:
+ * The RDMA flow table of one switch: CM sessions learnt from CM MADs, and with
+ * {@link #trackData(DataConfig)} the sessions and one-way flows learnt from sampled data packets
+ * that no CM session claims (listed, reported, saved and restored alongside, with
+ * {@code learned_from} "data"). Single-threaded by design:
  * the agent calls {@link #accept} and {@link #expire} from its one decode thread, and so must
  * every caller (no locks inside); {@link #snapshot()} too.
  *
@@ -1103,7 +1106,8 @@ public final class SessionTable {
         return n;
     }
 
-    private int dataRecords() {
+    /** Data-learned records (paired sessions and one-way flows); 0 without data learning. */
+    public int dataRecords() {
         return dataFlows == null ? 0 : dataFlows.records();
     }
 

@@ -161,6 +161,86 @@ class AgentDataSessionsTest {
         assertFalse(oc.has("data_flows"));
     }
 
+    private Agent replay(final Path state, final String name, final List<byte[]> frames, final long start,
+            final String... extra) throws Exception {
+        final Path pcap = dir.resolve(name);
+        TestFrames.writePcap(pcap, frames, start);
+        if (!Files.exists(dir.resolve("token"))) {
+            Files.writeString(dir.resolve("token"), "tok\n");
+            Files.setPosixFilePermissions(dir.resolve("token"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        }
+        final List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--token-file",
+            dir.resolve("token").toString(), "--state-dir", state.toString(), "--replay", pcap.toString(),
+            "--data-sample", "1"));
+        args.addAll(List.of(extra));
+        final AgentOptions o = AgentOptions.parse(args);
+        final Agent a = new Agent(o, events -> new CmFrameProcessor(o, events));
+        agents.add(a);
+        a.start();
+        final long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!a.status().path("interfaces").path(0).path("finished").asBoolean()
+                || a.status().path("counters").path("frames").asLong() < frames.size()) {
+            assertTrue(System.nanoTime() < deadline, "the replay did not finish: " + a.status());
+            Thread.sleep(20);
+        }
+        return a;
+    }
+
+    private static Map<String, String> snapshot(final Agent a) throws IOException {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        a.writeSnapshot(out);
+        final Map<String, String> byId = new java.util.TreeMap<>();
+        for (JsonNode s : JSON.readTree(out.toByteArray()).path("sessions")) {
+            byId.put(s.path("session_id").asText(), s.toString());
+        }
+        return byId;
+    }
+
+    @Test
+    void dataLearnedSessionsSurviveARestartFromTheWriteAheadLogAndFromACheckpoint() throws Exception {
+        final List<byte[]> frames = new ArrayList<>();
+        for (int psn = 0; psn < 3; psn++) {
+            frames.add(data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn));
+            frames.add(data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn));
+        }
+        frames.add(data(A, B, 0x000c03, DataFrameBuilder.UD_SEND_ONLY, 9));
+        frames.add(data(B, A, 0x000d04, DataFrameBuilder.RC_SEND_ONLY, 10));
+        final long start = System.currentTimeMillis() * 1000L;
+        final Path state = dir.resolve("state");
+        final Agent a = replay(state, "a.pcap", frames, start, "--flush-ms", "20", "--event-hold-ms", "0");
+        final long deadline = System.nanoTime() + 20_000_000_000L;
+        while (a.persistedSeq() < a.log().lastSeq() || a.log().lastSeq() < 3) {
+            assertTrue(System.nanoTime() < deadline, "not flushed: " + a.status());
+            Thread.sleep(20);
+        }
+        final Map<String, String> before = snapshot(a);
+        assertEquals(java.util.Set.of(PAIR, "10.0.0.1/-/10.0.0.2/qp0x000c03", "10.0.0.2/-/10.0.0.1/qp0x000d04"),
+            before.keySet());
+        // the image a crash leaves: the write-ahead log, no checkpoint of this table
+        final Path image = dir.resolve("image");
+        try (var files = Files.walk(state)) {
+            for (Path p : files.toList()) {
+                final Path q = image.resolve(state.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(q);
+                } else {
+                    Files.copy(p, q);
+                }
+            }
+        }
+        final Agent b = replay(image, "empty.pcap", List.of(), start, "--flush-ms", "20");
+        assertEquals(before, snapshot(b), "replayed from the write-ahead log's lines");
+        assertEquals(3, b.status().path("restored").path("restored_sessions").asLong());
+        b.close();
+        // a clean stop writes a checkpoint; the next start restores from it
+        final Agent c = replay(image, "empty2.pcap", List.of(), start, "--flush-ms", "20");
+        assertEquals(before, snapshot(c), "restored from the checkpoint");
+        final JsonNode counters = c.status().path("counters");
+        assertEquals(1, counters.path("data_sessions").asLong());
+        assertEquals(2, counters.path("data_one_way").asLong());
+    }
+
     @Test
     void maxFlowsZeroLearnsNothingFromData() throws Exception {
         final AgentOptions o = AgentOptions.parse(List.of("--data-sample", "1", "--max-flows", "0", "--state-dir",
