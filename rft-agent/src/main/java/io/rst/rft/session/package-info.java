@@ -63,7 +63,7 @@
  *
  * <h2>Sessions learnt from data</h2>
  *
- * NCCL, perftest (without {@code -R}), UCX and MPI set up their QPs without CM: with data
+ * <p>NCCL, perftest (without {@code -R}), UCX and MPI set up their QPs without CM: with data
  * sampling ({@link io.rst.rft.session.SessionTable#trackData(DataConfig)}), their sessions are
  * learnt from the sampled data packets that no CM session claims (a CM session's QPs keep their
  * data, as before), by {@code DataFlowTable}:
