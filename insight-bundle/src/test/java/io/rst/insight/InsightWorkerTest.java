@@ -445,9 +445,9 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
                 "rst_one_way_flows{switch=\"spine2\",pairing=\"paired\"} 1",
                 "rst_one_way_flows{switch=\"spine2\",pairing=\"unpaired\"} 1",
                 "rst_sessions{switch=\"spine1\",state=\"ACTIVE\"} 1")) {
-            assertTrue(line + " in\n" + text, text.contains(line + "\n"));
+            assertTrue(text.contains(line + "\n"), line + " in\n" + text);
         }
-        assertTrue(received.toString(), received.stream().noneMatch(SessionFailed.class::isInstance));
+        assertTrue(received.stream().noneMatch(SessionFailed.class::isInstance), received.toString());
     }
 
     private void putData(final String node, final Session session) throws Exception {

@@ -200,8 +200,8 @@ public class ProblemDetectorTest {
         assertEquals("spine1", half.node());
         assertEquals(List.of("spine1", "spine2"), half.places().stream().map(Problem.Place::node).toList());
         assertEquals(NOW - 120, half.firstSeen(), 0);
-        assertTrue(half.detail(), half.detail().startsWith("one-way RC flows seen at spine1, spine2 (the first "
-            + A + " -> " + B + ") carried data for"));
+        assertTrue(half.detail().startsWith("one-way RC flows seen at spine1, spine2 (the first "
+            + A + " -> " + B + ") carried data for"), half.detail());
         // nothing else: no session failed, no set-ups flap
         assertEquals(List.of(ProblemKind.HalfSeen), detector.detect(index, NOW).stream().map(Problem::kind).toList());
         assertNull(detector.verdict(index.sightings("A/qp0x000008/B/qp0x000009"), NOW));
