@@ -36,6 +36,9 @@ public class MetricsTextTest {
         for (var line : text.split("\n")) {
             if (!line.startsWith("#")) {
                 served.add(line.replaceAll("[{ ].*", ""));
+            } else if (line.startsWith("# TYPE ")) {
+                // a metric /metrics declares, whose samples come only when an agent reports them
+                served.add(line.substring("# TYPE ".length()).replaceAll(" .*", ""));
             }
         }
         final var docs = Path.of("..", "docs");
