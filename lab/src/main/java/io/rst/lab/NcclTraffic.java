@@ -88,12 +88,19 @@ public final class NcclTraffic implements AutoCloseable {
 
         /**
          * The lab's defaults: 2-4 QPs, half one-way, half long-lived (a minute at most, a message
-         * every second or so), an opening burst of 24 messages 5 ms apart, or, where the agents
-         * sample every N-th PSN, of 4 N messages (an agent pairs the QPs once an ACK names a request
-         * PSN that is a multiple of N: about one message in N ends on one).
+         * every two seconds or so, at most 50 such connections at once), an opening burst of 16
+         * messages 5 ms apart, or, where the agents sample every N-th PSN, of 4 N messages (an agent
+         * pairs the QPs once an ACK names a request PSN that is a multiple of N: about one message in
+         * N ends on one).
          */
         public static Options defaults(final int dataSample) {
-            return new Options(2, 4, 0.5, 0.5, Math.max(24, 4 * dataSample), 5, 1000, 60, 200, dataSample, 0.1);
+            return new Options(2, 4, 0.5, 0.5, Math.max(16, 4 * dataSample), 5, 2000, 60, 50, dataSample, 0.1);
+        }
+
+        /** The same with another bound on the long-lived connections sending at once. */
+        public Options withMaxLive(final int n) {
+            return new Options(minQps, maxQps, twoWayShare, longLivedShare, burstMessages, burstGapMs, keepaliveMs,
+                lifetimeSeconds, n, dataSample, wrapShare);
         }
 
         /** The same with another opening burst. */
