@@ -693,7 +693,10 @@ public final class Lab {
                 final var st = agentStatus(sw.id());
                 what = (tls() ? "TLS " : "plain HTTP ") + "capturing=" + st.path("capturing").asBoolean() + " sessions="
                     + st.path("counters").path("sessions_live").asLong() + " cm_mads="
-                    + st.path("counters").path("cm_mads").asLong();
+                    + st.path("counters").path("cm_mads").asLong()
+                    + (st.path("counters").has("data_sessions") ? " data_sessions="
+                        + st.path("counters").path("data_sessions").asLong() + " data_one_way="
+                        + st.path("counters").path("data_one_way").asLong() : "");
             } catch (LabException e) {
                 what = e.getMessage();
             }

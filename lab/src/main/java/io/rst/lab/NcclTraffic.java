@@ -147,6 +147,7 @@ public final class NcclTraffic implements AutoCloseable {
     private final AtomicLong connections = new AtomicLong();
     private final AtomicLong qpPairs = new AtomicLong();
     private final AtomicLong bootstrapErrors = new AtomicLong();
+    private final AtomicLong sequenceErrors = new AtomicLong();
     /** QP pairs that have not ended. */
     private final java.util.Set<QpPair> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile Options options = Options.defaults(1);
@@ -192,6 +193,14 @@ public final class NcclTraffic implements AutoCloseable {
         return bootstrapErrors.get();
     }
 
+    /**
+     * Requests whose PSN was not the one their responder expected from the PSN the bootstrap
+     * exchanged and the requests before: 0 unless the traffic is wrong.
+     */
+    public long sequenceErrors() {
+        return sequenceErrors.get();
+    }
+
     public String lastError() {
         return lastError;
     }
@@ -206,9 +215,13 @@ public final class NcclTraffic implements AutoCloseable {
         final int port;
         final SplittableRandom rnd;
         Side peer;
-        /** The peer's QP and initial PSN as the bootstrap told this side. */
+        /** The peer's QP as the bootstrap told this side. */
         int remoteQpn;
-        int remotePsn;
+        /**
+         * As responder, the PSN the peer's next request must carry (an RC responder's expected
+         * PSN): from the initial PSN the bootstrap told, on this side's host thread.
+         */
+        int expectedPsn;
         // as requester, on this side's host thread
         int nextPsn;
         long va;
@@ -386,9 +399,9 @@ public final class NcclTraffic implements AutoCloseable {
                 for (int i = 0; i < pairs.size(); i++) {
                     final var p = pairs.get(i);
                     p.b.remoteQpn = fromA[i][0];
-                    p.b.remotePsn = fromA[i][1];
+                    p.b.expectedPsn = fromA[i][1];
                     p.a.remoteQpn = fromB[i][0];
-                    p.a.remotePsn = fromB[i][1];
+                    p.a.expectedPsn = fromB[i][1];
                 }
             }
         }
@@ -498,8 +511,9 @@ public final class NcclTraffic implements AutoCloseable {
         final Kind kind = p.twoWay && r < 15 ? Kind.READ : r < 55 ? Kind.WRITE : r < 80 ? Kind.WRITE_IMM : Kind.SEND;
         // 1 to 8 packets, most messages small
         final int packets = 1 + rnd.nextInt(1 + rnd.nextInt(8));
-        // a SEND Only of 16 bytes at least: tshark 4.0 takes shorter ones for broken RPC-over-RDMA
-        final int lastLen = Math.max(kind == Kind.SEND && packets == 1 ? 16 : 4, 4 * (1 + rnd.nextInt(RcFrames.PMTU / 4)));
+        // a SEND's last packet carries 16 bytes at least: tshark 4.0 takes shorter ones for broken
+        // RPC-over-RDMA
+        final int lastLen = Math.max(kind == Kind.SEND ? 16 : 4, 4 * (1 + rnd.nextInt(RcFrames.PMTU / 4)));
         final int bytes = (packets - 1) * RcFrames.PMTU + lastLen;
         final int first = s.nextPsn;
         final byte[] buf = BUF.get();
@@ -553,6 +567,12 @@ public final class NcclTraffic implements AutoCloseable {
     private void respond(final QpPair p, final Side r, final Kind kind, final int first, final int packets,
             final int lastLen, final boolean flush) {
         final Side requester = r.peer;
+        if (first != r.expectedPsn) {
+            // the request is not the one the bootstrap's PSN and the messages so far make next
+            sequenceErrors.incrementAndGet();
+            lastError = String.format("QP pair %d: request PSN %d where %d was expected", p.id, first, r.expectedPsn);
+        }
+        r.expectedPsn = RcFrames.psnPlus(first, packets);
         final byte[] buf = BUF.get();
         final var udp = new RcFrames.Udp(r.ip, requester.ip, r.port);
         r.msn = r.msn + 1 & RcFrames.PSN_MASK;

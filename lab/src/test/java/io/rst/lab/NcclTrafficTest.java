@@ -92,6 +92,7 @@ class NcclTrafficTest {
                 }
                 assertEquals(0, traffic.nccl().running(), "long-lived QP pairs still sending");
                 assertEquals(0, traffic.nccl().bootstrapErrors(), "bootstrap: " + traffic.nccl().lastError());
+                assertEquals(0, traffic.nccl().sequenceErrors(), "PSNs: " + traffic.nccl().lastError());
                 assertEquals(0, traffic.sendErrors(), "send errors: " + traffic.lastError());
             } finally {
                 traffic.close();
