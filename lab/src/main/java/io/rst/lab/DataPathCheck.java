@@ -21,7 +21,7 @@ import java.util.Set;
 
 /**
  * Checks what RST shows of the NCCL-style QP pairs ({@link NcclTraffic}) against what happened:
- * each QP pair that an agent could pair (a sampled response named a sampled request: the truth's
+ * each QP pair that an agent could pair (two sampled answers named sampled requests: the truth's
  * pairable time) must be in {@code rdma-path-table:rpt} once, as a session learnt from data
  * ({@code learned-from data}, transport RC, not one-way) under its id (endpoints ordered by address,
  * then QPN) with both QPNs, its two data paths ({@code data-forward} from the lower endpoint,

@@ -609,8 +609,8 @@ final class LabBench {
 
     /**
      * The data-learned sessions' lines of a level: first packet -> complete data paths in
-     * RESTCONF (p50, p99, max), the sampling's share (first packet -> the first response an agent
-     * keeps with its request, from the truth), p99 over the CM sessions' p99 against
+     * RESTCONF (p50, p99, max), the sampling's share (first packet -> the second response an agent
+     * keeps with its request, on which it pairs, from the truth), p99 over the CM sessions' p99 against
      * {@link #DATA_P99_RATIO_FLOOR}, and a sample checked against the kernel. Whether all held.
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
@@ -635,7 +635,8 @@ final class LabBench {
         out.printf("bench lab: %d live sessions: NCCL-style QP pairs (agents sample PSNs that are multiples of %d): "
             + "first packet -> both data paths complete in RESTCONF: p50 %s, p99 %s, max %s (%d QP pairs, %d never "
             + "complete within 15 s, %d of those with a response the agents kept with its request; %d without one); "
-            + "first packet -> first such response (the sampling's share): p50 %s, p99 %s%n", level, dataSample,
+            + "first packet -> the second such response, on which agents pair (the sampling's share): p50 %s, "
+            + "p99 %s%n", level, dataSample,
             ms(sorted, 0.50), ms(sorted, 0.99), ms(sorted, 1.0), started.size(), missing.size(), missingPairable,
             unpairable, ms(toPairable, 0.50), ms(toPairable, 0.99));
         out.printf("bench lab: %d live sessions: p99 data-learned / p99 CM = %s (floor %.1f: %s)%n", level,

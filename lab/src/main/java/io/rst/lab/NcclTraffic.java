@@ -41,14 +41,14 @@ import java.util.function.ObjLongConsumer;
  * request left: an ACK (opcode 0x11, AETH with the message sequence number) whose PSN is the last
  * request PSN it acknowledges, now and then one ACK for two or three messages (coalesced), and
  * READ responses (First, Middle, Last or Only) whose PSNs count on from the READ request's. PSNs
- * start at a random 24-bit value (a share of QPs just below 2^24, so that the wrap to 0 shows in
- * every run) and wrap at 2^24. One-way connections: only the side that opened the bootstrap issues
- * requests (NCCL's send channel), the other only acknowledges; two-way: both do, on the same QP
- * pair. Short-lived connections send one burst of messages; long-lived ones then go on with a
+ * start at a random 24-bit value (for a share of connections, their first QP's just below 2^24,
+ * so that the wrap to 0 shows in every run) and wrap at 2^24. One-way connections: only the side
+ * that opened the bootstrap issues requests (NCCL's send channel), the other only acknowledges;
+ * two-way: both do, on the same QP pair. Short-lived connections send one burst of messages; long-lived ones then go on with a
  * message now and then until their lifetime ends, the traffic closes, or more than
  * {@link Options#maxLive} are live (the oldest stops). Every QP pair is written to the
  * {@link Truth} log: at its first packet, when a response left that an agent sampling every N-th
- * PSN pairs with the request it names, and when it stopped.
+ * PSN pairs it from (the second answer it keeps with the request it names), and when it stopped.
  */
 public final class NcclTraffic implements AutoCloseable {
     /**
@@ -64,7 +64,7 @@ public final class NcclTraffic implements AutoCloseable {
      * @param lifetimeSeconds a long-lived connection's longest life (each draws from half of it up)
      * @param maxLive long-lived connections sending at once, at most
      * @param dataSample the agents' data sampling (every N-th PSN), for the truth's pairable time
-     * @param wrapShare share of QPs whose initial PSN lies just below 2^24
+     * @param wrapShare share of connections whose first QP's initial PSN lies just below 2^24
      */
     public record Options(int minQps, int maxQps, double twoWayShare, double longLivedShare, int burstMessages,
             long burstGapMs, long keepaliveMs, double lifetimeSeconds, int maxLive, int dataSample, double wrapShare) {
@@ -90,8 +90,8 @@ public final class NcclTraffic implements AutoCloseable {
          * The lab's defaults: 2-4 QPs, half one-way, half long-lived (a minute at most, a message
          * every two seconds or so, at most 50 such connections at once), an opening burst of 16
          * messages 5 ms apart, or, where the agents sample every N-th PSN, of 4 N messages (an agent
-         * pairs the QPs once an ACK names a request PSN that is a multiple of N: about one message in
-         * N ends on one).
+         * pairs the QPs on the second answer naming a request PSN that is a multiple of N; about one
+         * message in N ends on one, so most such bursts have two).
          */
         public static Options defaults(final int dataSample) {
             return new Options(2, 4, 0.5, 0.5, Math.max(16, 4 * dataSample), 5, 2000, 60, 50, dataSample, 0.1);
@@ -137,6 +137,8 @@ public final class NcclTraffic implements AutoCloseable {
     /** The bootstrap message's first four bytes. */
     static final int MAGIC = 0x4e43434c;
     private static final int BOOTSTRAP_TIMEOUT_MS = 10_000;
+    /** The sampled answers an agent takes to pair two flows (two in a row: one could fit by chance). */
+    static final int PAIRING_ANSWERS = 2;
     /** How long after a request left its answer leaves the other host. */
     private static final long RESPONSE_DELAY_MS = 1;
 
@@ -258,6 +260,8 @@ public final class NcclTraffic implements AutoCloseable {
         final int sample;
         final AtomicBoolean started = new AtomicBoolean();
         final AtomicBoolean pairable = new AtomicBoolean();
+        /** Sampled answers so far (see {@link #pairable}). */
+        final AtomicInteger answers = new AtomicInteger();
         final AtomicBoolean ended = new AtomicBoolean();
         final AtomicInteger requesting;
         volatile boolean stopped;
@@ -303,9 +307,9 @@ public final class NcclTraffic implements AutoCloseable {
             if (connection < 0) {
                 connection = id;
             }
-            final Side sa = new Side(a, traffic.hostIp(a), ipA, traffic.qpn(a, rnd), initialPsn(rnd, opt),
+            final Side sa = new Side(a, traffic.hostIp(a), ipA, traffic.qpn(a, rnd), initialPsn(rnd, opt, i),
                 port(rnd, portsA), rnd.split());
-            final Side sb = new Side(b, traffic.hostIp(b), ipB, traffic.qpn(b, rnd), initialPsn(rnd, opt),
+            final Side sb = new Side(b, traffic.hostIp(b), ipB, traffic.qpn(b, rnd), initialPsn(rnd, opt, i),
                 port(rnd, portsB), rnd.split());
             sa.peer = sb;
             sb.peer = sa;
@@ -342,9 +346,13 @@ public final class NcclTraffic implements AutoCloseable {
         }
     }
 
-    /** A random 24-bit initial PSN, a share of them within 256 below the wrap. */
-    private static int initialPsn(final SplittableRandom rnd, final Options opt) {
-        if (rnd.nextDouble() < opt.wrapShare()) {
+    /**
+     * A random 24-bit initial PSN; for a share of the connections' first QPs, within 256 below the
+     * wrap. Only the first: two QPs of one host pair whose PSNs run close together are ambiguous to
+     * an agent (an answer fits both) until they part, as NCCL's QPs that all start at 0 are.
+     */
+    private static int initialPsn(final SplittableRandom rnd, final Options opt, final int qp) {
+        if (qp == 0 && rnd.nextDouble() < opt.wrapShare()) {
             return RcFrames.PSN_MASK - rnd.nextInt(256);
         }
         return rnd.nextInt(RcFrames.PSN_MASK + 1);
@@ -587,8 +595,9 @@ public final class NcclTraffic implements AutoCloseable {
                     RcFrames.ACK_SYNDROME, r.msn, isLast ? lastLen : RcFrames.PMTU, udp);
                 firstPacket(p);
                 traffic.transmit(r.host, r.ip, r.port, requester.ip, ByteBuffer.wrap(buf, 0, len), 1);
-                if (isFirst) {
-                    // the first response carries the READ request's own PSN
+                // each response counts on from the READ request's PSN: an agent keeps it with the
+                // request where both PSNs are multiples of its sampling
+                if (first % p.sample == 0) {
                     pairable(p, psn);
                 }
             }
@@ -622,11 +631,14 @@ public final class NcclTraffic implements AutoCloseable {
     }
 
     /**
-     * A response named request PSN {@code psn}: where agents sample every N-th PSN, they keep a
-     * response and the request it names together when the PSN is a multiple of N.
+     * A response with PSN {@code psn} of its requester's sequence left: where agents sample every
+     * N-th PSN, they keep it (and the request it names) when the PSN is a multiple of N, and an
+     * agent pairs the two flows on the second such answer that fits one flow only. The truth says
+     * when the second one left (on either side's thread).
      */
     private void pairable(final QpPair p, final int psn) {
-        if (psn % p.sample == 0 && p.pairable.compareAndSet(false, true)) {
+        if (psn % p.sample == 0 && p.answers.incrementAndGet() == PAIRING_ANSWERS
+                && p.pairable.compareAndSet(false, true)) {
             traffic.truth().ncclFact(p.id, "nccl-pairable", System.currentTimeMillis());
         }
     }

@@ -88,9 +88,10 @@ public final class Truth {
      * @param twoWay both sides issue requests; false: only A does, B only answers (ACKs)
      * @param longLived it sends on after its opening burst, until the traffic ends or its lifetime
      * @param firstPacketMs when its first packet left (milliseconds since the epoch)
-     * @param pairableMs when the first response (ACK or READ response) left that an agent sampling
-     *     every N-th PSN (the traffic's data sampling) keeps together with the request it names:
-     *     from then on a switch seeing both directions can pair the QPs; -1 if none yet
+     * @param pairableMs when the second answer (ACK or READ response) left that an agent sampling
+     *     every N-th PSN (the traffic's data sampling) keeps together with the request it names
+     *     (agents pair on two): from then on a switch seeing both directions can pair the QPs; -1 if
+     *     not yet
      * @param endedMs when its last packet left; -1 while it sends
      */
     public record NcclQp(long id, long connection, String hostA, String ipA, int qpnA, int psnA, int portA,
