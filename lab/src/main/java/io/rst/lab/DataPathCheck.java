@@ -40,6 +40,12 @@ public final class DataPathCheck {
      * controller's lag, every switch's record is IDLE this long after.
      */
     static final long IDLE_EXPECTED_AFTER_MS = 50_000;
+    /**
+     * How long after a QP pair became pairable {@code ./rst lab check} requires it: an agent
+     * reports a data-learned record at most every 5 s (its {@code --data-report-ms}), and the
+     * controller pairs one-way flows of different switches after both reported.
+     */
+    public static final long SETTLE_MS = 15_000;
 
     /**
      * What a check found.
@@ -49,9 +55,10 @@ public final class DataPathCheck {
      *     must be in RESTCONF
      * @param paths data paths compared with the kernel's forwarding
      * @param records flow-table records compared (switch by switch)
+     * @param recent pairable ones too recent to require yet (see {@link #SETTLE_MS})
      * @param mismatches one line per difference
      */
-    public record Result(int qpPairs, int paired, int paths, int records, List<String> mismatches) {
+    public record Result(int qpPairs, int paired, int paths, int records, int recent, List<String> mismatches) {
         public boolean ok() {
             return mismatches.isEmpty();
         }
@@ -59,7 +66,8 @@ public final class DataPathCheck {
         public String summary() {
             return "checked " + qpPairs + " NCCL-style QP pairs: " + paired + " pairable ones learnt from data once, "
                 + paths + " data paths against the kernel's forwarding, " + records + " flow-table records; "
-                + (qpPairs - paired) + " without a sampled response yet (not required); "
+                + (qpPairs - paired - recent) + " without two sampled answers yet and " + recent
+                + " paired too recently (neither required); "
                 + (ok() ? "all equal" : mismatches.size() + " differ");
         }
     }
@@ -83,6 +91,15 @@ public final class DataPathCheck {
      */
     public static Result check(final Fabric fabric, final Collection<Truth.NcclQp> qps, final Restconf rc,
             final Set<String> off, final boolean bySession) {
+        return check(fabric, qps, rc, off, bySession, 0);
+    }
+
+    /**
+     * Checks {@code qps}, requiring only those pairable for {@code settleMs} (the others are not
+     * required to show yet, but must not show wrong).
+     */
+    public static Result check(final Fabric fabric, final Collection<Truth.NcclQp> qps, final Restconf rc,
+            final Set<String> off, final boolean bySession, final long settleMs) {
         final Set<KernelPaths.Flow> all = new LinkedHashSet<>();
         for (var q : qps) {
             all.addAll(List.of(flows(q)));
@@ -127,15 +144,21 @@ public final class DataPathCheck {
             rpt = rc.get("data/rdma-path-table:rpt?content=nonconfig").path("rdma-path-table:rpt").path("path");
             rft = rc.get("data/rdma-flow-table:rft?content=nonconfig").path("rdma-flow-table:rft").path("switch");
         }
-        return compare(qps, rpt, rft, kernel, off, System.currentTimeMillis());
+        return compare(qps, rpt, rft, kernel, off, System.currentTimeMillis(), settleMs);
     }
 
     /** Checks again until everything is equal or {@code seconds} pass; the last result. */
     public static Result checkUntil(final Fabric fabric, final Collection<Truth.NcclQp> qps, final Restconf rc,
             final Set<String> off, final double seconds, final boolean bySession) {
+        return checkUntil(fabric, qps, rc, off, seconds, bySession, 0);
+    }
+
+    /** {@link #checkUntil(Fabric, Collection, Restconf, Set, double, boolean)}, settled ones only required. */
+    public static Result checkUntil(final Fabric fabric, final Collection<Truth.NcclQp> qps, final Restconf rc,
+            final Set<String> off, final double seconds, final boolean bySession, final long settleMs) {
         final long deadline = System.nanoTime() + (long) (seconds * 1e9);
         while (true) {
-            final var r = check(fabric, qps, rc, off, bySession);
+            final var r = check(fabric, qps, rc, off, bySession, settleMs);
             if (r.ok() || System.nanoTime() > deadline) {
                 return r;
             }
@@ -169,6 +192,13 @@ public final class DataPathCheck {
      */
     static Result compare(final Collection<Truth.NcclQp> qps, final JsonNode rpt, final JsonNode rft,
             final Map<KernelPaths.Flow, List<KernelPaths.Hop>> kernel, final Set<String> off, final long nowMs) {
+        return compare(qps, rpt, rft, kernel, off, nowMs, 0);
+    }
+
+    /** {@link #compare(Collection, JsonNode, JsonNode, Map, Set, long)}, requiring pairs pairable for {@code settleMs}. */
+    static Result compare(final Collection<Truth.NcclQp> qps, final JsonNode rpt, final JsonNode rft,
+            final Map<KernelPaths.Flow, List<KernelPaths.Hop>> kernel, final Set<String> off, final long nowMs,
+            final long settleMs) {
         // paths by id, and by the QP pair they name (any id, any learned-from)
         final Map<String, List<JsonNode>> pathsById = new HashMap<>();
         final Map<String, List<JsonNode>> pathsByPair = new HashMap<>();
@@ -195,6 +225,7 @@ public final class DataPathCheck {
 
         final List<String> bad = new ArrayList<>();
         int paired = 0;
+        int recent = 0;
         int compared = 0;
         int recordsCompared = 0;
         for (var q : qps) {
@@ -226,6 +257,10 @@ public final class DataPathCheck {
             if (q.pairableMs() < 0) {
                 continue;
             }
+            if (q.pairableMs() > nowMs - settleMs) {
+                recent++;
+                continue;
+            }
             paired++;
             for (var oneWay : List.of(q.oneWayIdAtoB(), q.oneWayIdBtoA())) {
                 if (pathsById.containsKey(oneWay)) {
@@ -240,7 +275,7 @@ public final class DataPathCheck {
             }
             recordsCompared += compareRecords(what, q, ab, ba, records, off, nowMs, bad);
         }
-        return new Result(qps.size(), paired, compared, recordsCompared, bad);
+        return new Result(qps.size(), paired, compared, recordsCompared, recent, bad);
     }
 
     /** One QP pair's path: what it says of the session, its two data paths; returns the paths compared. */

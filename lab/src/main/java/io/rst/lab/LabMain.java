@@ -181,7 +181,7 @@ public final class LabMain {
                     }
                     if (!qpPairs.isEmpty()) {
                         final var r = DataPathCheck.checkUntil(lab.fabric(), qpPairs, o.restconf(), Set.of(), wait,
-                            false);
+                            false, DataPathCheck.SETTLE_MS);
                         r.mismatches().stream().limit(50).forEach(out::println);
                         out.println(r.summary());
                         ok &= r.ok();

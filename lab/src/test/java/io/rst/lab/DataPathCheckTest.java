@@ -221,6 +221,18 @@ class DataPathCheckTest {
     }
 
     @Test
+    void aPairPairedTooRecentlyIsNotRequiredYet() {
+        final var r = DataPathCheck.compare(List.of(PAIRED), paths(), Restconf.JSON.createArrayNode(), kernel(PAIRED),
+            Set.of(), NOW, 10_000);
+        assertTrue(r.ok(), r.mismatches().toString());
+        assertEquals(1, r.recent());
+        assertEquals(0, r.paired());
+        // settled: required
+        differs(DataPathCheck.compare(List.of(PAIRED), paths(), Restconf.JSON.createArrayNode(), kernel(PAIRED),
+            Set.of(), NOW, 8_000), "no path in rpt");
+    }
+
+    @Test
     void aPairThatEndedLongAgoIsIdle() {
         final var ended = qp(NOW - 9_000, NOW - DataPathCheck.IDLE_EXPECTED_AFTER_MS - 1000);
         differs(check(ended, paths(path()), switches()), "IDLE");
