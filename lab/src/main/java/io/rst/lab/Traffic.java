@@ -39,8 +39,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * is a CM exchange with realistic comm IDs, QPNs, service IDs and rdma_cm private data, from a
  * UDP source port of its own per side; data packets (RC SEND, BTH to the peer's QPN) follow on
  * another source port per side, as real NICs do, so that under ECMP the data and the CM of one
- * session may take different spines. What each connection did is written to the {@link Truth}
- * log as it happens.
+ * session may take different spines. A share of the connections ({@link Options#ncclShare}) are
+ * NCCL-style instead ({@link NcclTraffic}): no CM, QPNs exchanged over TCP, then RC data. What
+ * each connection did is written to the {@link Truth} log as it happens.
  *
  * <pre>
  * scenario      messages                                   the flow table should end with
