@@ -13,6 +13,8 @@
 //   RST_SWITCH         the switch whose RFT is turned off and on again (default: a capturing spine
 //                      if there is one, else the first capturing switch)
 //   RST_EXPECT_GAP=1   fail, rather than skip, when turning the switch off leaves no gap in a path
+//   RST_EXPECT_DATA=1  fail, rather than skip, when no switch lists a session learnt from data
+//                      packets (connections without CM, as NCCL sets them up)
 //   RST_AGENT_TOKEN_DIR  the controller's agent token directory (one file per switch, as the lab
 //                      writes them): then the agent itself is asked whether its capture stopped
 //                      (over TLS when the switch's agent-transport is tls)
@@ -320,6 +322,52 @@ suite.step('see a rejected session among the problems', async () => {
   await rejected.first().locator('td.sessions a').first().click();
   await page.locator('#timeline tr[data-type="REJ"]').first().waitFor();
   await suite.shot('rejected session');
+});
+
+suite.step('find a session learnt from its data (no CM) and see both its QPs', async () => {
+  // a paired data-learned session, as RESTCONF has it: which switch, which QPs
+  const fields = 'switch(node-id;session(session-id;learned-from;one-way;requester-qpn;responder-qpn))';
+  let found;
+  try {
+    found = await until(async () => {
+      const r = await restconf(`data/rdma-flow-table:rft?content=nonconfig&fields=${enc(fields)}`);
+      for (const sw of r.json?.['rdma-flow-table:rft']?.switch ?? []) {
+        const s = (sw.session ?? []).find(x => x['learned-from'] === 'data' && x['one-way'] !== true
+          && x['requester-qpn'] !== undefined && x['responder-qpn'] !== undefined);
+        if (s) {
+          return { node: sw['node-id'], s };
+        }
+      }
+      return undefined;
+    }, 'no switch lists a session learnt from data', 30000, 1000);
+  } catch (e) {
+    check(process.env.RST_EXPECT_DATA !== '1', e.message);
+    skip(e.message);
+  }
+  const { node, s } = found;
+  const id = s['session-id'];
+  check(/^[0-9.]+\/qp0x[0-9a-f]{6}\/[0-9.]+\/qp0x[0-9a-f]{6}$/.test(id), `a data-learned session's id is "${id}"`);
+  // its switch's flow table, filtered on one of its QPs, shows it with both
+  await page.goto(`${BASE}/rst/#/switch/${enc(node)}`);
+  await page.locator('.flows[data-ready]').waitFor({ timeout: 60000 });
+  await page.fill('#flow-search', `qpn:${s['requester-qpn']}`);
+  const cells = await until(async () => {
+    const rows = await page.locator('.vrow').evaluateAll(rs => rs.map(r => [...r.children].map(c => c.textContent?.trim() ?? '')));
+    return rows.find(r => r.some(c => c.startsWith(`${s['requester-qpn']} (`)) && r.some(c => c.startsWith(`${s['responder-qpn']} (`)));
+  }, `${node}'s flow table shows no row with QPs ${s['requester-qpn']} and ${s['responder-qpn']}`, 30000);
+  // where the table says how a session was learnt (a column, or a badge), it says data
+  const learnedCol = await colIndex('Learn');
+  if (learnedCol >= 0) {
+    check(/data/i.test(cells[learnedCol] ?? ''), `the "Learned" column says "${cells[learnedCol]}"`);
+  }
+  check(['active', 'idle'].includes(cells[0]), `the data-learned session's state reads "${cells[0]}"`);
+  await suite.shot(`${node} flow table, a session learnt from data`);
+  // and its own page, under its id
+  await page.goto(`${BASE}/rst/#/switch/${enc(node)}/session/${enc(id)}`);
+  await page.locator('.session[data-ready]').waitFor({ timeout: 30000 });
+  const title = await page.locator('h1').first().textContent();
+  check(title?.includes(id), `the session page is titled "${title}"`);
+  await suite.shot('a session learnt from data');
 });
 
 suite.step('read it in the dark theme', async () => {

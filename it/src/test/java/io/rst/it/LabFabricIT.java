@@ -15,10 +15,12 @@ import static org.junit.Assume.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rst.lab.DataPathCheck;
 import io.rst.lab.Fabric;
 import io.rst.lab.KernelPaths;
 import io.rst.lab.Lab;
 import io.rst.lab.LabException;
+import io.rst.lab.NcclTraffic;
 import io.rst.lab.PathCheck;
 import io.rst.lab.Restconf;
 import io.rst.lab.Traffic;
@@ -182,6 +184,64 @@ public class LabFabricIT {
         report(PathCheck.checkUntil(fabric, afterOn, rc, Set.of(), 45));
     }
 
+    /**
+     * Connections set up as NCCL does, without CM (QPNs and PSNs over a TCP connection between the
+     * hosts, then RC data and ACKs, 2-4 QPs per host pair), one-way and two-way: the agents learn
+     * each QP pair from its sampled data, and RESTCONF lists it once, learnt from data, with both
+     * QPNs and both data paths equal to the kernel's forwarding of each side's UDP source port.
+     */
+    @Test
+    public void c2_ncclStyleConnectionsAreLearntFromTheirDataOnce() throws Exception {
+        final long before = Truth.nextId(lab.truthFile()) - 1;
+        final var base = NcclTraffic.Options.defaults(lab.dataSample()).withLife(180, 1000);
+        // six one-way connections (only the opener writes), then six two-way, half of each long-lived
+        // (still sending while the browser suite looks for them)
+        traffic.nccl().options(base.withShares(0, 0.5));
+        traffic.run(new Traffic.Options(20, 1000, 6, 0, seed++, 1, false, 1.0));
+        traffic.nccl().options(base.withShares(1, 0.5));
+        traffic.run(new Traffic.Options(20, 1000, 6, 0, seed++, 1, false, 1.0));
+        traffic.quiesce();
+        if (traffic.nccl().bootstrapErrors() > 0 || traffic.sendErrors() > 0) {
+            fail("bootstrap errors " + traffic.nccl().bootstrapErrors() + " (" + traffic.nccl().lastError()
+                + "), send errors " + traffic.sendErrors() + " (" + traffic.lastError() + ")");
+        }
+        final var qps = Truth.readNccl(lab.truthFile()).stream().filter(q -> q.id() > before).toList();
+        if (qps.size() < 24 || qps.stream().noneMatch(Truth.NcclQp::twoWay)
+                || qps.stream().allMatch(Truth.NcclQp::twoWay)) {
+            fail("12 connections of 2-4 QPs, one-way and two-way: " + qps);
+        }
+        // the agents sample every data packet: every QP pair had an ACK that pairs it
+        final var unpairable = qps.stream().filter(q -> q.pairableMs() < 0).map(Truth.NcclQp::sessionId).toList();
+        if (!unpairable.isEmpty()) {
+            fail("QP pairs without a response the agents could pair: " + unpairable);
+        }
+        // some pairs' two directions cross different spines: each spine sees one way only, and
+        // the controller pairs the two one-way flows into one session
+        final List<KernelPaths.Flow> flows = new ArrayList<>();
+        for (var q : qps) {
+            flows.add(new KernelPaths.Flow(q.hostA(), q.ipA(), q.ipB(), q.portA()));
+            flows.add(new KernelPaths.Flow(q.hostB(), q.ipB(), q.ipA(), q.portB()));
+        }
+        final var kernel = KernelPaths.trace(fabric, flows);
+        final long split = qps.stream().filter(q -> {
+            final var ab = kernel.get(new KernelPaths.Flow(q.hostA(), q.ipA(), q.ipB(), q.portA()));
+            final var ba = kernel.get(new KernelPaths.Flow(q.hostB(), q.ipB(), q.ipA(), q.portB()));
+            return ab.stream().map(KernelPaths.Hop::node).filter(n -> n.startsWith("spine")).noneMatch(n ->
+                ba.stream().anyMatch(h -> h.node().equals(n))) && ab.size() > 1;
+        }).count();
+        if (split == 0) {
+            fail("no QP pair's directions took different spines: the cross-switch pairing is not tried");
+        }
+        final var result = DataPathCheck.checkUntil(fabric, qps, rc, Set.of(), 60, false);
+        System.out.println(result.summary() + " (" + split + " QP pairs over two spines)");
+        if (!result.ok() || result.paired() != qps.size()) {
+            fail(result.summary() + "\n" + String.join("\n", result.mismatches().subList(0,
+                Math.min(30, result.mismatches().size()))));
+        }
+        validateWithYanglint("data/rdma-flow-table:rft?content=nonconfig");
+        validateWithYanglint("data/rdma-path-table:rpt?content=nonconfig");
+    }
+
     @Test
     public void c_aLinkTakenDownMovesNewSessionsToTheOtherSpine() throws Exception {
         lab.setLink("leaf1", fabric.uplink(1, 1).name(), false, rc);
@@ -264,6 +324,8 @@ public class LabFabricIT {
         // the lab's agents serve TLS: the suite asks them trusting the lab's CA
         pb.environment().put("RST_AGENT_CA_FILE", lab.caFile().toString());
         pb.environment().put("RST_EXPECT_GAP", "1");
+        // c2 left NCCL-style QP pairs, learnt from their data: the suite must find one
+        pb.environment().put("RST_EXPECT_DATA", "1");
         final Process p = pb.start();
         final boolean ended = p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
         if (!ended) {

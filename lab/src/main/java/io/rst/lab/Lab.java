@@ -153,6 +153,11 @@ public final class Lab {
         return a.isMissingNode() ? fabric().mgmtIp(switchId) : a.asText();
     }
 
+    /** The lab's agents' data sampling: they keep the data packets whose PSN is a multiple of it. */
+    public int dataSample() {
+        return state().path("data_sample").asInt(1);
+    }
+
     /** Whether the lab replays a recording instead of running namespaces. */
     public boolean replay() {
         return state().path("replay").asBoolean();
@@ -185,6 +190,19 @@ public final class Lab {
      */
     public void up(final Fabric fabric, final List<String> agentCommand, final boolean plainHttp,
             final Consumer<String> log) {
+        up(fabric, agentCommand, plainHttp, 1, log);
+    }
+
+    /**
+     * Builds the fabric and starts its agents, serving TLS unless {@code plainHttp}, each sampling
+     * the data packets whose PSN is a multiple of {@code dataSample} (a power of two; 1: every
+     * data packet).
+     */
+    public void up(final Fabric fabric, final List<String> agentCommand, final boolean plainHttp,
+            final int dataSample, final Consumer<String> log) {
+        if (dataSample < 1 || Integer.bitCount(dataSample) != 1) {
+            throw new LabException("--data-sample must be a power of two, got " + dataSample);
+        }
         if (!"root".equals(System.getProperty("user.name"))) {
             throw new LabException("the lab needs root (network namespaces): run as root, or ./rst demo --replay");
         }
@@ -208,6 +226,7 @@ public final class Lab {
         fabric.dualHomed().forEach(dual::add);
         s.putArray("down_links");
         s.put("tls", !plainHttp);
+        s.put("data_sample", dataSample);
         s.putObject("agents");
         writeState(s);
         // a new CA for every lab: never one a crashed run left behind
@@ -272,9 +291,9 @@ public final class Lab {
             cmd.addAll(agentCommand);
             cmd.add("agent");
             cmd.addAll(LabMain.agentExtraArgs());
-            // every data packet too, as sFlow at rate 1 would: the lab shows data paths. The lab's
-            // traffic is CM sessions only: their data joins them, and nothing is learnt from data
-            cmd.addAll(List.of("--data-sample", "1", "--max-flows", "0"));
+            // data packets too (every one by default, as sFlow at rate 1 would): the lab shows data
+            // paths, and learns the NCCL-style connections, which have no CM, from their data
+            cmd.addAll(List.of("--data-sample", Integer.toString(dataSample)));
             for (var p : fabric.ports(sw.id())) {
                 cmd.add("--interface");
                 cmd.add(p.name());
@@ -349,6 +368,7 @@ public final class Lab {
         s.putArray("down_links");
         s.put("replay", true);
         s.put("tls", !plainHttp);
+        s.put("data_sample", 1);
         deleteTree(certs().dir());
         final ObjectNode addresses = s.putObject("agent_addresses");
         final var all = fabric.switches();
@@ -360,7 +380,10 @@ public final class Lab {
         final Path rec = dir.resolve("recording");
         try (var recording = new Recording(fabric, rec); var truth = new Truth.Writer(truthFile());
              var traffic = new Traffic(fabric, truth, 1, recording)) {
-            traffic.run(new Traffic.Options(2000, Math.max(1, connections / 2), connections, 0, 7, 2, true));
+            // a fifth of them NCCL-style (no CM: learnt from their data), short-lived: the
+            // recording ends with the traffic
+            traffic.nccl().options(NcclTraffic.Options.defaults(1).withShares(0.5, 0).withBurst(24, 1));
+            traffic.run(new Traffic.Options(2000, Math.max(1, connections / 2), connections, 0, 7, 2, true, 0.2));
             traffic.quiesce();
             recording.close();
             log.accept("lab: " + connections + " connections recorded as each switch port captures them, in " + rec);
@@ -368,7 +391,7 @@ public final class Lab {
             for (var sw : all) {
                 final List<String> cmd = new ArrayList<>(agentCommand);
                 cmd.add("agent");
-                cmd.addAll(List.of("--data-sample", "1", "--max-flows", "0"));
+                cmd.addAll(List.of("--data-sample", "1"));
                 final var ports = recording.files().getOrDefault(sw.id(), Map.of());
                 if (ports.isEmpty()) {
                     // a switch nothing crossed still runs an agent, replaying nothing
@@ -673,7 +696,10 @@ public final class Lab {
                 final var st = agentStatus(sw.id());
                 what = (tls() ? "TLS " : "plain HTTP ") + "capturing=" + st.path("capturing").asBoolean() + " sessions="
                     + st.path("counters").path("sessions_live").asLong() + " cm_mads="
-                    + st.path("counters").path("cm_mads").asLong();
+                    + st.path("counters").path("cm_mads").asLong()
+                    + (st.path("counters").has("data_sessions") ? " data_sessions="
+                        + st.path("counters").path("data_sessions").asLong() + " data_one_way="
+                        + st.path("counters").path("data_one_way").asLong() : "");
             } catch (LabException e) {
                 what = e.getMessage();
             }

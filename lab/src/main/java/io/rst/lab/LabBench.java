@@ -68,21 +68,53 @@ final class LabBench {
         // utility
     }
 
+    /**
+     * The largest p99(data-learned) / p99(CM) the bench accepts: a session learnt from its data
+     * shows its path about as soon as one learnt from its CM.
+     */
+    static final double DATA_P99_RATIO_FLOOR = 1.5;
+    /** Asks per second for the data-learned sessions' paths, at most (the CM sessions' poller has its own). */
+    private static final long MAX_DATA_ASKS_PER_SECOND = 25;
+
     static int run(final Lab lab, final Restconf rc, final List<Integer> levels, final double rate,
             final double steadySeconds, final int sampleEvery, final int checkSample, final double warmupSeconds,
             final PrintStream out) throws IOException, InterruptedException {
+        return run(lab, rc, levels, rate, steadySeconds, sampleEvery, checkSample, warmupSeconds, 0, out);
+    }
+
+    /**
+     * The bench; {@code ncclRate} NCCL-style connections a second (replacing as many CM ones) in
+     * the warm-up and the steady periods, each QP pair's first packet to its complete data paths
+     * measured beside the CM sessions' RTU to complete path.
+     */
+    static int run(final Lab lab, final Restconf rc, final List<Integer> levels, final double rate,
+            final double steadySeconds, final int sampleEvery, final int checkSample, final double warmupSeconds,
+            final double ncclRate, final PrintStream out) throws IOException, InterruptedException {
         final var fabric = lab.fabric();
-        final long first = Truth.read(lab.truthFile()).stream().mapToLong(Truth.Connection::id).max().orElse(0) + 1;
+        final long first = Truth.nextId(lab.truthFile());
+        final int dataSample = lab.dataSample();
+        // the share of new connections that are NCCL-style, for ncclRate of them a second
+        final double ncclShare = Math.min(1, Math.max(0, ncclRate) / rate);
         boolean ok = true;
         try (var truthWriter = new Truth.Writer(lab.truthFile()); var traffic = new Traffic(fabric, truthWriter, first)) {
+            // long-lived ones for 20 s at most, a message a second after their opening burst
+            traffic.nccl().options(NcclTraffic.Options.defaults(dataSample).withLife(20, 1000));
             final Map<String, Long> pending = new ConcurrentHashMap<>();
             // each sampled session's RTU time and its delay, nanoseconds
             final List<long[]> delays = Collections.synchronizedList(new ArrayList<>());
             final AtomicLong counter = new AtomicLong();
             final ExecutorService pollers = Executors.newFixedThreadPool(2);
-            final Thread poller = new Thread(() -> poll(rc, pending, delays, pollers), "bench-poller");
+            final Thread poller = new Thread(() -> poll(rc, pending, delays, pollers, CM_PATH_ASK, LabBench::cmComplete,
+                MAX_ASKS_PER_SECOND), "bench-poller");
             poller.setDaemon(true);
             poller.start();
+            // the NCCL-style QP pairs: first packet -> both data paths complete
+            final Map<String, Long> dataPending = new ConcurrentHashMap<>();
+            final List<long[]> dataDelays = Collections.synchronizedList(new ArrayList<>());
+            final Thread dataPoller = new Thread(() -> poll(rc, dataPending, dataDelays, pollers, DATA_PATH_ASK,
+                LabBench::dataComplete, MAX_DATA_ASKS_PER_SECOND), "bench-data-poller");
+            dataPoller.setDaemon(true);
+            dataPoller.start();
             int liveNow = 0;
             long seed = 1000;
             if (warmupSeconds > 0) {
@@ -99,8 +131,11 @@ final class LabBench {
                         pending.put(id, when);
                     }
                 });
-                long warmed = traffic.run(new Traffic.Options(rate, warm, 0, warmupSeconds, seed++, 1, false));
-                warmed += traffic.run(new Traffic.Options(2 * rate, warm, 0, BURST_SECONDS, seed++, 1, false));
+                // the data-learned sessions' paths are the controller's to compile too
+                traffic.nccl().onFirstPacket((id, when) -> dataPending.put(id, when));
+                long warmed = traffic.run(new Traffic.Options(rate, warm, 0, warmupSeconds, seed++, 1, false, ncclShare));
+                warmed += traffic.run(new Traffic.Options(2 * rate, warm, 0, BURST_SECONDS, seed++, 1, false,
+                    ncclShare / 2));
                 // then on until the JIT has compiled the ingest: a fresh controller's compile time
                 // still rises 13-16 s in each 11-14 s a minute and a half after start, and without
                 // this wait a Flight Recording at 100,000 live five minutes after start finds 47% of
@@ -111,7 +146,8 @@ final class LabBench {
                 var c0 = threadCpuSeconds();
                 long t = System.nanoTime();
                 while (!c0.isEmpty() && (System.nanoTime() - w0) / 1e9 < warmupSeconds + MAX_JIT_WARMUP_SECONDS) {
-                    warmed += traffic.run(new Traffic.Options(rate, warm, 0, JIT_WINDOW_SECONDS, seed++, 1, false));
+                    warmed += traffic.run(new Traffic.Options(rate, warm, 0, JIT_WINDOW_SECONDS, seed++, 1, false,
+                        ncclShare));
                     // the compiler threads' time in the window, thread by thread (they come and go)
                     final var c1 = threadCpuSeconds();
                     final long t1 = System.nanoTime();
@@ -136,7 +172,9 @@ final class LabBench {
             for (int level : levels) {
                 // ramp: new live sessions until there are `level`
                 traffic.onRtu(null);
+                traffic.nccl().onFirstPacket(null);
                 pending.clear();
+                dataPending.clear();
                 long t0 = System.nanoTime();
                 final int ramp = Math.max(0, level - liveNow);
                 if (ramp > 0) {
@@ -154,10 +192,18 @@ final class LabBench {
                 // steady: `rate` new sessions per second, the oldest closing, RTU->path sampled
                 delays.clear();
                 pending.clear();
+                dataDelays.clear();
+                dataPending.clear();
                 traffic.onRtu((id, when) -> {
                     if (counter.incrementAndGet() % sampleEvery == 0) {
                         pending.put(id, when);
                     }
+                });
+                // every NCCL-style QP pair (a few a second)
+                final Map<String, Long> dataStarted = new ConcurrentHashMap<>();
+                traffic.nccl().onFirstPacket((id, when) -> {
+                    dataPending.put(id, when);
+                    dataStarted.put(id, when);
                 });
                 final long beforeSteady = Truth.read(lab.truthFile()).stream().mapToLong(Truth.Connection::id).max()
                     .orElse(0);
@@ -165,20 +211,24 @@ final class LabBench {
                 final double cpu0 = controllerCpuSeconds();
                 final var threads0 = threadCpuSeconds();
                 final var metrics0 = rc.metrics();
-                final long made = traffic.run(new Traffic.Options(rate, level, 0, steadySeconds, seed++, 1, false));
+                final long made = traffic.run(new Traffic.Options(rate, level, 0, steadySeconds, seed++, 1, false,
+                    ncclShare));
                 final double steadyRate = made / ((System.nanoTime() - t0) / 1e9);
                 final double cpu = controllerCpuSeconds() - cpu0;
                 final var threads1 = threadCpuSeconds();
                 final var metrics1 = rc.metrics();
                 final long behind = eventsBehind(lab, rc);
                 traffic.onRtu(null);
+                traffic.nccl().onFirstPacket(null);
                 traffic.quiesce();
                 final long waitUntil = System.nanoTime() + 15_000_000_000L;
-                while (!pending.isEmpty() && System.nanoTime() < waitUntil) {
+                while ((!pending.isEmpty() || !dataPending.isEmpty()) && System.nanoTime() < waitUntil) {
                     Thread.sleep(100);
                 }
                 final int missing = pending.size();
                 pending.clear();
+                final Set<String> dataMissing = new java.util.HashSet<>(dataPending.keySet());
+                dataPending.clear();
                 final List<long[]> timed = new ArrayList<>(delays);
                 final List<Long> sorted = timed.stream().map(d -> d[1]).sorted().toList();
                 // a random sample of the steady period's sessions against the kernel
@@ -190,7 +240,7 @@ final class LabBench {
                 }
                 Collections.shuffle(steady, new java.util.Random(seed));
                 final var sample = steady.subList(0, Math.min(checkSample, steady.size()));
-                final var check = PathCheck.checkUntil(fabric, sample, rc, Set.of(), 30, true);
+                final var check = PathCheck.checkUntil(fabric, sample, rc, Set.of(), 30, true, dataSample);
                 out.printf("bench lab: %d live sessions: ramp at %.0f/s (asked %.0f/s); steady %.0f s at %.0f new "
                     + "sessions/s (asked %.0f/s); RTU -> complete path in RESTCONF: p50 %s, p99 %s, max %s "
                     + "(%d sampled, %d never complete within 15 s); %s%n", level, rampRate, rate, steadySeconds,
@@ -246,8 +296,13 @@ final class LabBench {
                 }
                 check.mismatches().stream().limit(10).forEach(m -> out.println("  " + m));
                 ok &= check.ok() && missing == 0;
+                if (ncclShare > 0) {
+                    ok &= reportData(lab, rc, fabric, level, dataSample, dataStarted, dataDelays, dataMissing, sorted,
+                        checkSample, seed, out);
+                }
             }
             poller.interrupt();
+            dataPoller.interrupt();
             pollers.shutdownNow();
         }
         return ok ? 0 : 1;
@@ -537,6 +592,79 @@ final class LabBench {
         return sb.toString();
     }
 
+    /** A CM session's path, only the two leaves that say whether it is complete. */
+    private static final String CM_PATH_ASK = "forward(complete);reverse(complete)";
+    /** A data-learned session's path: only its data paths' completeness. */
+    private static final String DATA_PATH_ASK = "data-forward(complete);data-reverse(complete)";
+
+    private static boolean cmComplete(final JsonNode p) {
+        return p.path("forward").path("complete").asBoolean() && p.path("reverse").path("complete").asBoolean();
+    }
+
+    /**
+     * Both data paths complete. Where it was learnt from is not asked of the timing: the id is a
+     * data-learned session's, and the check that follows says whether the path says so.
+     */
+    static boolean dataComplete(final JsonNode p) {
+        return p.path("data-forward").path("complete").asBoolean() && p.path("data-reverse").path("complete").asBoolean();
+    }
+
+    /**
+     * The data-learned sessions' lines of a level: first packet -> complete data paths in
+     * RESTCONF (p50, p99, max), the sampling's share (first packet -> the second response an agent
+     * keeps with its request, on which it pairs, from the truth), p99 over the CM sessions' p99 against
+     * {@link #DATA_P99_RATIO_FLOOR}, and a sample checked against the kernel. Whether all held.
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    private static boolean reportData(final Lab lab, final Restconf rc, final Fabric fabric, final int level,
+            final int dataSample, final Map<String, Long> started, final List<long[]> dataDelays,
+            final Set<String> missing, final List<Long> cmSorted, final int checkSample, final long seed,
+            final PrintStream out) throws IOException {
+        final List<Long> sorted = new ArrayList<>(dataDelays).stream().map(d -> d[1]).sorted().toList();
+        final List<Truth.NcclQp> mine = new ArrayList<>();
+        for (var q : Truth.readNccl(lab.truthFile())) {
+            if (started.containsKey(q.sessionId())) {
+                mine.add(q);
+            }
+        }
+        final List<Long> toPairable = mine.stream().filter(q -> q.pairableMs() >= 0)
+            .map(q -> (q.pairableMs() - q.firstPacketMs()) * 1_000_000L).sorted().toList();
+        final long unpairable = mine.stream().filter(q -> q.pairableMs() < 0).count();
+        final long missingPairable = mine.stream().filter(q -> q.pairableMs() >= 0 && missing.contains(q.sessionId()))
+            .count();
+        final double ratio = ratio(sorted, cmSorted);
+        final boolean floor = ratio <= DATA_P99_RATIO_FLOOR;
+        out.printf("bench lab: %d live sessions: NCCL-style QP pairs (agents sample PSNs that are multiples of %d): "
+            + "first packet -> both data paths complete in RESTCONF: p50 %s, p99 %s, max %s (%d QP pairs, %d never "
+            + "complete within 15 s, %d of those with a response the agents kept with its request; %d without one); "
+            + "first packet -> the second such response, on which agents pair (the sampling's share): p50 %s, "
+            + "p99 %s%n", level, dataSample,
+            ms(sorted, 0.50), ms(sorted, 0.99), ms(sorted, 1.0), started.size(), missing.size(), missingPairable,
+            unpairable, ms(toPairable, 0.50), ms(toPairable, 0.99));
+        out.printf("bench lab: %d live sessions: p99 data-learned / p99 CM = %s (floor %.1f: %s)%n", level,
+            Double.isNaN(ratio) ? "-" : String.format("%.2f", ratio), DATA_P99_RATIO_FLOOR, floor ? "met" : "NOT met");
+        final List<Truth.NcclQp> sample = new ArrayList<>(mine);
+        Collections.shuffle(sample, new java.util.Random(seed));
+        final var check = DataPathCheck.checkUntil(fabric, sample.subList(0, Math.min(checkSample, sample.size())), rc,
+            Set.of(), 30, true);
+        out.printf("bench lab: %d live sessions: %s%n", level, check.summary());
+        check.mismatches().stream().limit(10).forEach(m -> out.println("  " + m));
+        return floor && check.ok() && missingPairable == 0 && !sorted.isEmpty();
+    }
+
+    /** p99(data) / p99(CM); NaN when either has no delay. */
+    static double ratio(final List<Long> dataSorted, final List<Long> cmSorted) {
+        if (dataSorted.isEmpty() || cmSorted.isEmpty()) {
+            return Double.NaN;
+        }
+        return (double) quantile(dataSorted, 0.99) / quantile(cmSorted, 0.99);
+    }
+
+    private static long quantile(final List<Long> sorted, final double q) {
+        final int i = Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1);
+        return sorted.get(Math.max(0, i));
+    }
+
     /**
      * Asks RESTCONF for each pending session's path until both directions are complete, each from
      * {@link #FIRST_ASK_NANOS} after its RTU, then at most every {@link #POLL_EVERY_NANOS} or a
@@ -544,7 +672,8 @@ final class LabBench {
      * measured pipeline needs.
      */
     private static void poll(final Restconf rc, final Map<String, Long> pending, final List<long[]> delays,
-            final ExecutorService pool) {
+            final ExecutorService pool, final String fields, final java.util.function.Predicate<JsonNode> complete,
+            final long maxAsksPerSecond) {
         final Set<String> inFlight = ConcurrentHashMap.newKeySet();
         final Map<String, Long> asked = new ConcurrentHashMap<>();
         while (!Thread.currentThread().isInterrupted()) {
@@ -562,7 +691,7 @@ final class LabBench {
                 // MAX_ASKS_PER_SECOND: a backlog of thousands must not turn the measurement into
                 // the load (each ask that finds no path yet costs the controller an error answer)
                 final long every = Math.max(Math.max(POLL_EVERY_NANOS, (now - e.getValue()) / 10),
-                    pending.size() * 1_000_000_000L / MAX_ASKS_PER_SECOND);
+                    pending.size() * 1_000_000_000L / maxAsksPerSecond);
                 if (last != null && now - last < every || !inFlight.add(id)) {
                     continue;
                 }
@@ -572,10 +701,8 @@ final class LabBench {
                         // only the two leaves it needs: the whole path is ~100 leaves of JSON for
                         // the controller to write, 50 times a second, on the CPU it measures
                         final var p = rc.get("data/rdma-path-table:rpt/path=" + Restconf.key(id)
-                            + "?content=nonconfig&fields=forward(complete);reverse(complete)")
-                            .path("rdma-path-table:path").path(0);
-                        if (p.path("forward").path("complete").asBoolean()
-                                && p.path("reverse").path("complete").asBoolean()) {
+                            + "?content=nonconfig&fields=" + fields).path("rdma-path-table:path").path(0);
+                        if (complete.test(p)) {
                             final Long sent = pending.remove(id);
                             if (sent != null) {
                                 delays.add(new long[] {sent, System.nanoTime() - sent});

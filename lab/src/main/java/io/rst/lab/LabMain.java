@@ -24,10 +24,12 @@ public final class LabMain {
     static final String USAGE = """
         usage: rst lab COMMAND [OPTIONS]
           up [--spines N] [--leaves N] [--hosts-per-leaf N] [--dual-homed HOST]... [--no-register]
-             [--plain-http]
+             [--plain-http] [--data-sample N]
                         build the fabric (namespaces rst-NODE, veth links, ECMP routes), start one RFT
                         agent per switch, and write the topology and the switches into the controller
-                        (defaults: 2 spines, 4 leaves, 2 hosts per leaf). The agents serve TLS with
+                        (defaults: 2 spines, 4 leaves, 2 hosts per leaf). The agents sample the data
+                        packets whose PSN is a multiple of N (a power of two; default 1: every one)
+                        and learn connections without CM from them. The agents serve TLS with
                         certificates of a CA the lab makes (DIR/certs/ca.crt, the controller's
                         agent-ca-file), and each switch is registered with its certificate's
                         fingerprint pinned; --plain-http: plain HTTP instead, registered as such
@@ -40,19 +42,25 @@ public final class LabMain {
           status        the fabric, each agent and what it says, each host's address
           register      write the topology and the switches into the controller again
           traffic [--rate N] [--concurrency N] [--connections N] [--seconds S] [--seed N]
-                  [--data-packets N] [--live-only]
+                  [--data-packets N] [--live-only] [--nccl-share F] [--nccl-qps MIN-MAX]
                         RDMA connections between random hosts (CM exchange and data packets), real UDP
                         routed by the kernel; every scenario (live, closed, rejected, unanswered,
-                        half-closed, MRA, flapping) unless --live-only; written to DIR/truth.jsonl.
-                        Defaults: 20 connections/s, 1000 live at most, until Ctrl-C
+                        half-closed, MRA, flapping) unless --live-only; a share F (default 0.2; 0:
+                        none) of NCCL-style connections instead: QPNs and PSNs exchanged over TCP,
+                        then RC WRITE/SEND/READ data and ACKs on MIN-MAX QPs (default 2-4), no CM;
+                        written to DIR/truth.jsonl. Defaults: 20 connections/s, 1000 live at most,
+                        until Ctrl-C
           check [--wait S] [--settle S]
                         every settled session of DIR/truth.jsonl: its paths in RESTCONF against the
                         kernel's forwarding (ip route get in each namespace), its state against the
-                        traffic; exit status 1 if any differs. Settled: set up or closed at least
-                        --settle S (default 5) before the check; newer ones are still in flight while
-                        traffic runs, and are left out (the output says how many; --settle 0 checks
-                        them too). --wait S: check again for up to S s until all are equal
+                        traffic; every NCCL-style QP pair once, learnt from data, with both QPNs and
+                        both data paths equal to the kernel's; exit status 1 if any differs. Settled:
+                        set up or closed at least --settle S (default 5) before the check; newer ones
+                        are still in flight while traffic runs, and are left out (the output says how
+                        many; --settle 0 checks them too). --wait S: check again for up to S s until
+                        all are equal
           bench [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N] [--warmup W]
+                [--nccl-rate C]
                         the lab benchmark (./rst bench lab runs it): W s (20) of traffic at R to warm
                         the controller up, 10 s at 2R, then on in 10 s windows until its JIT compiler threads
                         keep under a tenth of a core busy (at most 300 s more; needs
@@ -60,7 +68,9 @@ public final class LabMain {
                         after the warm-up and each ramp, wait until the controller has applied every
                         agent's events; then S s (30) at R new sessions/s (1000) with the oldest
                         closing; RTU -> complete path in RESTCONF p50/p99 on every K-th session
-                        (R/5: five a second); N of them (1000) checked against the kernel
+                        (R/5: five a second); N of them (1000) checked against the kernel; beside
+                        them C NCCL-style connections/s (2; 0: none): first packet -> complete data
+                        paths p50/p99, at the lab's --data-sample, and its p99 over the CM one's
           link down|up NODE PORT
                         take a leaf-spine link down (routes withdrawn, topology updated) or up again
         common options: --controller URL (default http://127.0.0.1:8181/rests), --user U, --password P
@@ -105,11 +115,15 @@ public final class LabMain {
                     final boolean replay = o.flag("--replay");
                     final int recorded = o.intOpt("--connections", 300);
                     final boolean plainHttp = o.flag("--plain-http");
+                    final int dataSample = o.intOpt("--data-sample", 1);
                     o.done();
                     if (replay) {
+                        if (dataSample != 1) {
+                            throw new IllegalArgumentException("--replay samples every data packet: no --data-sample");
+                        }
                         lab.upReplay(fabric, agentCommand(), recorded, plainHttp, out::println);
                     } else {
-                        lab.up(fabric, agentCommand(), plainHttp, out::println);
+                        lab.up(fabric, agentCommand(), plainHttp, dataSample, out::println);
                     }
                     if (register) {
                         final var rc = o.restconf();
@@ -142,9 +156,11 @@ public final class LabMain {
                 case "traffic" -> {
                     final var opt = new Traffic.Options(o.doubleOpt("--rate", 20), o.intOpt("--concurrency", 1000),
                         o.intOpt("--connections", 0), o.doubleOpt("--seconds", 0), o.longOpt("--seed",
-                            System.nanoTime()), o.intOpt("--data-packets", 4), !o.flag("--live-only"));
+                            System.nanoTime()), o.intOpt("--data-packets", 4), !o.flag("--live-only"),
+                        o.doubleOpt("--nccl-share", 0.2));
+                    final int[] qps = range(o.value("--nccl-qps"), 2, 4);
                     o.done();
-                    return traffic(lab, opt, out);
+                    return traffic(lab, opt, qps, out);
                 }
                 case "check" -> {
                     final double wait = o.doubleOpt("--wait", 0);
@@ -172,8 +188,9 @@ public final class LabMain {
                     final int every = o.intOpt("--sample-every", (int) Math.max(1, Math.round(rate / 5)));
                     final int check = o.intOpt("--check", 1000);
                     final double warmup = o.doubleOpt("--warmup", 20);
+                    final double ncclRate = o.doubleOpt("--nccl-rate", 2);
                     o.done();
-                    return LabBench.run(lab, o.restconf(), levels, rate, steady, every, check, warmup, out);
+                    return LabBench.run(lab, o.restconf(), levels, rate, steady, every, check, warmup, ncclRate, out);
                 }
                 case "link" -> {
                     if (rest.size() < 3 || !Set.of("up", "down").contains(rest.get(0))) {
@@ -208,31 +225,45 @@ public final class LabMain {
 
     /**
      * {@code rst lab check}: the settled sessions of the truth file against RESTCONF and the
-     * kernel; when none has settled yet (traffic just began), after waiting the settle time once.
+     * kernel, and its NCCL-style QP pairs; when no CM session has settled yet (traffic just
+     * began), after waiting the settle time once.
      */
     private static int check(final Lab lab, final Restconf rc, final double wait, final double settle,
             final PrintStream out, final PrintStream err) throws IOException {
         final long settleMillis = Math.round(settle * 1000);
         var conns = Truth.read(lab.truthFile());
-        if (conns.isEmpty()) {
+        final var qpPairs = Truth.readNccl(lab.truthFile());
+        if (conns.isEmpty() && qpPairs.isEmpty()) {
             err.println("rst lab: no traffic recorded in " + lab.truthFile() + ": ./rst lab traffic first");
             return 1;
         }
-        var selected = PathCheck.settled(conns, System.currentTimeMillis(), settleMillis);
-        if (selected.connections().isEmpty()) {
-            err.println("rst lab: every recorded session is still in flight: checking in " + fmt(settle) + " s");
-            Lab.sleep(settleMillis);
-            conns = Truth.read(lab.truthFile());
-            selected = PathCheck.settled(conns, System.currentTimeMillis(), settleMillis);
+        boolean ok = true;
+        if (!conns.isEmpty()) {
+            var selected = PathCheck.settled(conns, System.currentTimeMillis(), settleMillis);
+            if (selected.connections().isEmpty()) {
+                err.println("rst lab: every recorded session is still in flight: checking in " + fmt(settle) + " s");
+                Lab.sleep(settleMillis);
+                conns = Truth.read(lab.truthFile());
+                selected = PathCheck.settled(conns, System.currentTimeMillis(), settleMillis);
+            }
+            final var r = PathCheck.checkUntil(lab.fabric(), selected.connections(), rc, Set.of(), wait, false,
+                lab.dataSample());
+            r.mismatches().stream().limit(50).forEach(out::println);
+            out.println(r.summary());
+            if (selected.inFlight() > 0) {
+                out.println("left out " + selected.inFlight() + " sessions still in flight (set up or closed less than "
+                    + fmt(settle) + " s before the check; --settle 0 checks them too)");
+            }
+            ok = r.ok();
         }
-        final var r = PathCheck.checkUntil(lab.fabric(), selected.connections(), rc, Set.of(), wait);
-        r.mismatches().stream().limit(50).forEach(out::println);
-        out.println(r.summary());
-        if (selected.inFlight() > 0) {
-            out.println("left out " + selected.inFlight() + " sessions still in flight (set up or closed less than "
-                + fmt(settle) + " s before the check; --settle 0 checks them too)");
+        if (!qpPairs.isEmpty()) {
+            final var r = DataPathCheck.checkUntil(lab.fabric(), qpPairs, rc, Set.of(), wait, false,
+                DataPathCheck.SETTLE_MS);
+            r.mismatches().stream().limit(50).forEach(out::println);
+            out.println(r.summary());
+            ok &= r.ok();
         }
-        return r.ok() ? 0 : 1;
+        return ok ? 0 : 1;
     }
 
     private static String fmt(final double seconds) {
@@ -240,17 +271,35 @@ public final class LabMain {
         return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
     }
 
-    private static int traffic(final Lab lab, final Traffic.Options opt, final PrintStream out) throws IOException {
+    /** {@code MIN-MAX} (or {@code N}: N-N) as two numbers; the defaults when absent. */
+    static int[] range(final String v, final int min, final int max) {
+        if (v == null) {
+            return new int[] {min, max};
+        }
+        try {
+            final String[] parts = v.split("-", 2);
+            final int lo = Integer.parseInt(parts[0].strip());
+            return new int[] {lo, parts.length > 1 ? Integer.parseInt(parts[1].strip()) : lo};
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("wants MIN-MAX, got '" + v + "'");
+        }
+    }
+
+    private static int traffic(final Lab lab, final Traffic.Options opt, final int[] qps, final PrintStream out)
+            throws IOException {
         final var fabric = lab.fabric();
-        final long first = Truth.read(lab.truthFile()).stream().mapToLong(Truth.Connection::id).max().orElse(0) + 1;
+        final long first = Truth.nextId(lab.truthFile());
         try (var truth = new Truth.Writer(lab.truthFile()); var traffic = new Traffic(fabric, truth, first)) {
+            traffic.nccl().options(NcclTraffic.Options.defaults(lab.dataSample()).withQps(qps[0], qps[1]));
             final Thread progress = new Thread(() -> {
                 try {
                     while (true) {
                         Thread.sleep(5000);
                         out.println("traffic: " + traffic.sent() + " packets sent, " + traffic.received() + " received, "
                             + traffic.sendErrors() + " send errors" + (traffic.lastError() == null ? ""
-                                : " (last: " + traffic.lastError() + ")"));
+                                : " (last: " + traffic.lastError() + ")") + (opt.ncclShare() > 0 ? "; NCCL-style: "
+                                + traffic.nccl().connections() + " connections, " + traffic.nccl().running()
+                                + " QP pairs sending, " + traffic.nccl().bootstrapErrors() + " bootstrap errors" : ""));
                     }
                 } catch (InterruptedException e) {
                     // done
@@ -264,9 +313,11 @@ public final class LabMain {
             final long n = traffic.run(opt);
             traffic.quiesce();
             progress.interrupt();
-            out.println("traffic: " + n + " connections, " + traffic.sent() + " packets sent, " + traffic.sendErrors()
-                + " send errors");
-            return traffic.sendErrors() == 0 ? 0 : 1;
+            out.println("traffic: " + n + " connections (" + traffic.nccl().connections() + " NCCL-style, "
+                + traffic.nccl().qpPairs() + " QP pairs), " + traffic.sent() + " packets sent, " + traffic.sendErrors()
+                + " send errors, " + traffic.nccl().bootstrapErrors() + " bootstrap errors"
+                + (traffic.nccl().lastError() == null ? "" : " (last: " + traffic.nccl().lastError() + ")"));
+            return traffic.sendErrors() == 0 && traffic.nccl().bootstrapErrors() == 0 ? 0 : 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 130;
@@ -330,7 +381,7 @@ public final class LabMain {
                 : Lab.DEFAULT_DIR;
         }
 
-        private String value(final String name) {
+        String value(final String name) {
             final var all = all(name);
             return all.isEmpty() ? null : all.get(all.size() - 1);
         }

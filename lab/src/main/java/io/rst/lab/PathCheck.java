@@ -101,6 +101,17 @@ public final class PathCheck {
      */
     public static Result check(final Fabric fabric, final Collection<Truth.Connection> conns, final Restconf rc,
             final Set<String> off, final boolean bySession) {
+        return check(fabric, conns, rc, off, bySession, 0);
+    }
+
+    /**
+     * Checks {@code conns}, knowing that the agents sample every {@code dataSample}-th PSN (0: not
+     * known; data paths are then checked if any path has one). A connection's data packets all
+     * carry one PSN per direction, so where {@code dataSample} is more than 1 only the
+     * connections whose PSNs both directions sample have data paths to check.
+     */
+    public static Result check(final Fabric fabric, final Collection<Truth.Connection> conns, final Restconf rc,
+            final Set<String> off, final boolean bySession, final int dataSample) {
         final Map<String, JsonNode> paths = new HashMap<>();
         final Map<String, Map<String, JsonNode>> tables = new HashMap<>();
         if (bySession) {
@@ -129,7 +140,8 @@ public final class PathCheck {
             final var fwd = new KernelPaths.Flow(c.requester(), c.requesterIp(), c.responderIp(), c.requesterCmPort());
             final var rev = c.responderCmPort() < 0 ? null
                 : new KernelPaths.Flow(c.responder(), c.responderIp(), c.requesterIp(), c.responderCmPort());
-            final boolean data = sampling && WITH_DATA.contains(c.scenario());
+            final boolean data = WITH_DATA.contains(c.scenario()) && (dataSample <= 0 ? sampling
+                : (c.requesterQpn() * 7 & 0xffffff) % dataSample == 0 && (c.responderQpn() * 5 & 0xffffff) % dataSample == 0);
             final var dataFwd = data ? new KernelPaths.Flow(c.requester(), c.requesterIp(), c.responderIp(),
                 c.requesterDataPort()) : null;
             final var dataRev = data ? new KernelPaths.Flow(c.responder(), c.responderIp(), c.requesterIp(),
@@ -241,7 +253,7 @@ public final class PathCheck {
     }
 
     /** Compares one direction; returns 1 (one path compared). */
-    private static int compare(final String what, final JsonNode dir, final List<KernelPaths.Hop> kernel,
+    static int compare(final String what, final JsonNode dir, final List<KernelPaths.Hop> kernel,
             final Set<String> off, final String dstHost, final List<String> bad) {
         final List<String> want = new ArrayList<>();
         for (var h : kernel) {
@@ -272,7 +284,7 @@ public final class PathCheck {
         return 1;
     }
 
-    private static List<String> hops(final JsonNode dir) {
+    static List<String> hops(final JsonNode dir) {
         final List<JsonNode> list = new ArrayList<>();
         dir.path("hop").forEach(list::add);
         list.sort((a, b) -> a.path("index").asInt() - b.path("index").asInt());
@@ -303,9 +315,15 @@ public final class PathCheck {
     /** {@link #checkUntil(Fabric, Collection, Restconf, Set, double)}, session by session if {@code bySession}. */
     public static Result checkUntil(final Fabric fabric, final Collection<Truth.Connection> conns, final Restconf rc,
             final Set<String> off, final double seconds, final boolean bySession) {
+        return checkUntil(fabric, conns, rc, off, seconds, bySession, 0);
+    }
+
+    /** {@link #checkUntil(Fabric, Collection, Restconf, Set, double, boolean)} with the agents' data sampling. */
+    public static Result checkUntil(final Fabric fabric, final Collection<Truth.Connection> conns, final Restconf rc,
+            final Set<String> off, final double seconds, final boolean bySession, final int dataSample) {
         final long deadline = System.nanoTime() + (long) (seconds * 1e9);
         while (true) {
-            final var r = check(fabric, conns, rc, off, bySession);
+            final var r = check(fabric, conns, rc, off, bySession, dataSample);
             if (r.ok() || System.nanoTime() > deadline) {
                 return r;
             }

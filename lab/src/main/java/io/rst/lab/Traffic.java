@@ -39,8 +39,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * is a CM exchange with realistic comm IDs, QPNs, service IDs and rdma_cm private data, from a
  * UDP source port of its own per side; data packets (RC SEND, BTH to the peer's QPN) follow on
  * another source port per side, as real NICs do, so that under ECMP the data and the CM of one
- * session may take different spines. What each connection did is written to the {@link Truth}
- * log as it happens.
+ * session may take different spines. A share of the connections ({@link Options#ncclShare}) are
+ * NCCL-style instead ({@link NcclTraffic}): no CM, QPNs exchanged over TCP, then RC data. What
+ * each connection did is written to the {@link Truth} log as it happens.
  *
  * <pre>
  * scenario      messages                                   the flow table should end with
@@ -77,10 +78,20 @@ public final class Traffic implements AutoCloseable {
      * @param seed random seed
      * @param dataPackets data packets each way per connection
      * @param mix true: every scenario in the proportions above; false: LIVE only
+     * @param ncclShare the share of connections that are NCCL-style ({@link NcclTraffic}) instead
      */
     public record Options(double rate, int concurrency, int connections, double seconds, long seed, int dataPackets,
-            boolean mix) {
+            boolean mix, double ncclShare) {
+        /** Options without NCCL-style connections. */
+        public Options(final double rate, final int concurrency, final int connections, final double seconds,
+                final long seed, final int dataPackets, final boolean mix) {
+            this(rate, concurrency, connections, seconds, seed, dataPackets, mix, 0);
+        }
+
         public Options {
+            if (!(ncclShare >= 0 && ncclShare <= 1)) {
+                throw new IllegalArgumentException("--nccl-share must be in [0, 1], got " + ncclShare);
+            }
             if (!(rate > 0) || rate > 100_000) {
                 throw new IllegalArgumentException("--rate must be in (0, 100000], got " + rate);
             }
@@ -120,8 +131,11 @@ public final class Traffic implements AutoCloseable {
     // messages scheduled and not yet sent, on every host's thread (an answer is scheduled by its cause)
     private final AtomicLong pending = new AtomicLong();
     private final Wire wire;
+    /** Whether the hosts' threads live in their namespaces (no wire was given). */
+    private final boolean namespaces;
     // live connections, oldest first: beyond the concurrency the oldest is closed (across runs)
     private final ArrayDeque<Conn> live = new ArrayDeque<>();
+    private final NcclTraffic nccl;
     private volatile java.util.function.ObjLongConsumer<String> onRtu;
     private volatile String lastError;
     private long nextId;
@@ -140,6 +154,7 @@ public final class Traffic implements AutoCloseable {
         this.truth = requireNonNull(truth);
         this.nextId = firstId;
         this.wire = wire != null ? wire : this::sendUdp;
+        this.namespaces = wire == null;
         sinks = Selector.open();
         final List<DatagramChannel> opened = new ArrayList<>();
         for (var host : fabric.hosts()) {
@@ -184,6 +199,7 @@ public final class Traffic implements AutoCloseable {
         for (var ch : opened) {
             ch.register(sinks, SelectionKey.OP_READ);
         }
+        nccl = new NcclTraffic(this);
         drain = new Thread(this::drain, "lab-sinks");
         drain.setDaemon(true);
         drain.start();
@@ -259,11 +275,17 @@ public final class Traffic implements AutoCloseable {
                 Thread.sleep(Math.max(1, (long) (1000 / opt.rate() / 2)));
                 continue;
             }
+            final boolean ncclStyle = opt.ncclShare() > 0 && rnd.nextDouble() < opt.ncclShare();
             final var scenario = opt.mix() ? pick(rnd) : Scenario.LIVE;
             final String a = hosts.get(rnd.nextInt(hosts.size()));
             String b = hosts.get(rnd.nextInt(hosts.size() - 1));
             if (b.equals(a)) {
                 b = hosts.get(hosts.size() - 1);
+            }
+            if (ncclStyle) {
+                nccl.start(a, b, rnd);
+                started++;
+                continue;
             }
             if (scenario == Scenario.FLAPPING) {
                 for (int k = 0; k < 3; k++) {
@@ -317,7 +339,7 @@ public final class Traffic implements AutoCloseable {
      * a switch's agent could only take one's data for the other's, a data path no real fabric
      * shows). Skips the special QPs 0 and 1 and the low numbers; wraps after 2^24.
      */
-    private int qpn(final String host, final SplittableRandom rnd) {
+    int qpn(final String host, final SplittableRandom rnd) {
         final int[] next = nextQpn.computeIfAbsent(host, h -> new int[] {0x11 + rnd.nextInt(0xffffee)});
         final int q = next[0];
         next[0] = q >= 0xffffff ? 0x11 : q + 1;
@@ -358,7 +380,7 @@ public final class Traffic implements AutoCloseable {
             reqData, respData, REJECT_REASONS[rnd.nextInt(REJECT_REASONS.length)], rnd.nextLong() & 0x7fffffffffffffffL);
     }
 
-    private static int ephemeral(final SplittableRandom rnd) {
+    static int ephemeral(final SplittableRandom rnd) {
         return 49152 + rnd.nextInt(16384);
     }
 
@@ -457,7 +479,7 @@ public final class Traffic implements AutoCloseable {
     }
 
     /** Runs {@code task} on {@code host}'s thread after {@code delayMs}, counted until it ran. */
-    private void schedule(final String host, final Runnable task, final long delayMs) {
+    void schedule(final String host, final Runnable task, final long delayMs) {
         pending.incrementAndGet();
         try {
             hostThreads.get(host).schedule(() -> {
@@ -490,7 +512,7 @@ public final class Traffic implements AutoCloseable {
         }, delayMs);
     }
 
-    private void transmit(final String host, final byte[] src, final int srcPort, final byte[] dst,
+    void transmit(final String host, final byte[] src, final int srcPort, final byte[] dst,
             final ByteBuffer payload, final int count) {
         try {
             wire.send(host, src, srcPort, dst, payload, count);
@@ -522,6 +544,64 @@ public final class Traffic implements AutoCloseable {
         }
     }
 
+    /** The NCCL-style connections among this traffic's ({@link Options#ncclShare}). */
+    public NcclTraffic nccl() {
+        return nccl;
+    }
+
+    /** The next connection id; on the thread that runs the traffic. */
+    long nextId() {
+        return nextId++;
+    }
+
+    Fabric fabric() {
+        return fabric;
+    }
+
+    Truth.Writer truth() {
+        return truth;
+    }
+
+    byte[] hostIp(final String host) {
+        return hostIps.get(host);
+    }
+
+    /** Whether the hosts' packets go through their namespaces (no {@link Wire} given). */
+    boolean inNamespaces() {
+        return namespaces;
+    }
+
+    /**
+     * Runs {@code task} on {@code host}'s thread after {@code delayMs}, not counted by
+     * {@link #quiesce} (a long-lived QP's messages); false if the traffic is closing.
+     */
+    boolean scheduleBackground(final String host, final Runnable task, final long delayMs) {
+        try {
+            hostThreads.get(host).schedule(task, delayMs, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /** Runs {@code task} on {@code host}'s thread (in its namespace) and waits for its result. */
+    <T> T onHost(final String host, final java.util.concurrent.Callable<T> task) throws IOException {
+        try {
+            return hostThreads.get(host).submit(task).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.RejectedExecutionException e) {
+            throw new IOException("host " + host + "'s thread did not run the task: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+    }
+
+    void pendingAdd(final int n) {
+        pending.addAndGet(n);
+    }
+
     /** Called with a session id and {@link System#nanoTime()} as each connection's RTU leaves its host. */
     public void onRtu(final java.util.function.ObjLongConsumer<String> listener) {
         onRtu = listener;
@@ -545,6 +625,7 @@ public final class Traffic implements AutoCloseable {
 
     @Override
     public void close() {
+        nccl.close();
         for (var exec : hostThreads.values()) {
             exec.shutdown();
         }

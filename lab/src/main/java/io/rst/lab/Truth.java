@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +72,85 @@ public final class Truth {
         }
     }
 
+    /**
+     * One QP pair of an NCCL-style connection: set up without CM, its QPNs and initial PSNs
+     * exchanged over a TCP connection between the two hosts, then RC data. RST learns it from its
+     * sampled data packets only.
+     *
+     * @param id its number (the same sequence as the CM connections')
+     * @param connection the bootstrap connection it belongs to: the id of its first QP pair
+     * @param hostA the host that opened the bootstrap connection (the writer of a one-way connection)
+     * @param ipA its address
+     * @param qpnA its QP
+     * @param psnA the initial PSN of its requests
+     * @param portA the UDP source port of its packets (its NIC's choice for the QP)
+     * @param hostB the host that accepted the bootstrap connection
+     * @param ipB its address
+     * @param qpnB its QP
+     * @param psnB the initial PSN of its requests
+     * @param portB the UDP source port of its packets
+     * @param twoWay both sides issue requests; false: only A does, B only answers (ACKs)
+     * @param longLived it sends on after its opening burst, until the traffic ends or its lifetime
+     * @param firstPacketMs when its first packet left (milliseconds since the epoch)
+     * @param pairableMs when the second answer (ACK or READ response) left that an agent sampling
+     *     every N-th PSN (the traffic's data sampling) keeps together with the request it names
+     *     (agents pair on two): from then on a switch seeing both directions can pair the QPs; -1 if
+     *     not yet
+     * @param endedMs when its last packet left; -1 while it sends
+     */
+    public record NcclQp(long id, long connection, String hostA, String ipA, int qpnA, int psnA, int portA,
+            String hostB, String ipB, int qpnB, int psnB, int portB, boolean twoWay, boolean longLived,
+            long firstPacketMs, long pairableMs, long endedMs) {
+        /** Whether A is the lower endpoint (by address bytes, IPv4 before IPv6, then QPN): the session id's first. */
+        public boolean aIsLower() {
+            final int c = compareIps(ipA, ipB);
+            return c < 0 || c == 0 && qpnA < qpnB;
+        }
+
+        /**
+         * The session id RST gives it (the same at every switch): {@code IP/qp0xQPN/IP/qp0xQPN}, the
+         * lower endpoint first.
+         */
+        public String sessionId() {
+            return aIsLower() ? dataSessionId(ipA, qpnA, ipB, qpnB) : dataSessionId(ipB, qpnB, ipA, qpnA);
+        }
+
+        /** The one-way flow id a switch gives A's packets to B's QP while it has not paired them. */
+        public String oneWayIdAtoB() {
+            return ipA + "/-/" + ipB + "/" + qp(qpnB);
+        }
+
+        /** The one-way flow id of B's packets to A's QP. */
+        public String oneWayIdBtoA() {
+            return ipB + "/-/" + ipA + "/" + qp(qpnA);
+        }
+
+        NcclQp with(final long pairable, final long ended) {
+            return new NcclQp(id, connection, hostA, ipA, qpnA, psnA, portA, hostB, ipB, qpnB, psnB, portB, twoWay,
+                longLived, firstPacketMs, pairable, ended);
+        }
+    }
+
+    /** {@code IP_A/qp0xAAAAAA/IP_B/qp0xBBBBBB}: a data-learned session's id, endpoints as given. */
+    static String dataSessionId(final String ipA, final int qpnA, final String ipB, final int qpnB) {
+        return ipA + "/" + qp(qpnA) + "/" + ipB + "/" + qp(qpnB);
+    }
+
+    /** {@code qp0x} and six lower-case hex digits. */
+    static String qp(final int qpn) {
+        return String.format("qp0x%06x", qpn & 0xffffff);
+    }
+
+    /** Orders addresses as RST orders a data-learned session's endpoints: IPv4 before IPv6, then by their bytes. */
+    static int compareIps(final String a, final String b) {
+        final byte[] x = Traffic.bytes(a);
+        final byte[] y = Traffic.bytes(b);
+        if (x.length != y.length) {
+            return x.length - y.length;
+        }
+        return java.util.Arrays.compareUnsigned(x, y);
+    }
+
     private Truth() {
         // utility
     }
@@ -102,6 +182,24 @@ public final class Truth {
                 requesterDataPort, responderDataPort, expect, rejectReason, clock.getAsLong())));
         }
 
+        /** An NCCL-style QP pair's first packet left. */
+        synchronized void nccl(final NcclQp qp) {
+            final ObjectNode line = JSON.createObjectNode();
+            line.put("kind", "nccl");
+            line.setAll((ObjectNode) JSON.valueToTree(qp));
+            line.put("sessionId", qp.sessionId());
+            write(line);
+        }
+
+        /** An NCCL-style QP pair's first pairable response ({@code nccl-pairable}) or last packet ({@code nccl-ended}). */
+        synchronized void ncclFact(final long id, final String kind, final long atMs) {
+            final ObjectNode line = JSON.createObjectNode();
+            line.put("kind", kind);
+            line.put("id", id);
+            line.put("atMs", atMs);
+            write(line);
+        }
+
         synchronized void expect(final long id, final String state) {
             final ObjectNode line = JSON.createObjectNode();
             line.put("id", id);
@@ -126,6 +224,67 @@ public final class Truth {
         }
     }
 
+    /** The next free id of a truth file: one more than any connection's or QP pair's there. */
+    public static long nextId(final Path file) throws IOException {
+        long max = 0;
+        if (Files.exists(file)) {
+            for (var line : completeLines(file)) {
+                if (!line.isBlank()) {
+                    max = Math.max(max, JSON.readTree(line).path("id").asLong());
+                }
+            }
+        }
+        return max + 1;
+    }
+
+    /**
+     * Every NCCL-style QP pair of a truth file, with when it first became pairable and when it
+     * ended, in the order of their first packets.
+     */
+    public static List<NcclQp> readNccl(final Path file) throws IOException {
+        final Map<Long, NcclQp> byId = new LinkedHashMap<>();
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        final var reader = JSON.readerFor(NcclQp.class)
+            .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        // a fact can come before the QP pair's own line: both sides write from their own threads
+        final Map<Long, long[]> early = new HashMap<>();
+        for (var line : completeLines(file)) {
+            if (line.isBlank()) {
+                continue;
+            }
+            final JsonNode node = JSON.readTree(line);
+            final String kind = node.path("kind").asText("");
+            final long id = node.path("id").asLong();
+            switch (kind) {
+                case "nccl" -> {
+                    final NcclQp qp = reader.readValue(node);
+                    final long[] f = early.remove(id);
+                    byId.put(id, f == null ? qp : qp.with(f[0], f[1]));
+                }
+                case "nccl-pairable", "nccl-ended" -> {
+                    final long at = node.path("atMs").asLong();
+                    final var qp = byId.get(id);
+                    final long[] f = qp != null ? new long[] {qp.pairableMs(), qp.endedMs()}
+                        : early.computeIfAbsent(id, k -> new long[] {-1, -1});
+                    if (kind.equals("nccl-pairable")) {
+                        f[0] = f[0] < 0 ? at : Math.min(f[0], at);
+                    } else {
+                        f[1] = Math.max(f[1], at);
+                    }
+                    if (qp != null) {
+                        byId.put(id, qp.with(f[0], f[1]));
+                    }
+                }
+                default -> {
+                    // a CM connection's line: read's
+                }
+            }
+        }
+        return new ArrayList<>(byId.values());
+    }
+
     /**
      * Every connection of a truth file, with its latest expected state, in the order they started.
      * A last line without its newline is one the generator is writing now: it is left for the next
@@ -136,16 +295,15 @@ public final class Truth {
         if (!Files.exists(file)) {
             return List.of();
         }
-        final byte[] bytes = Files.readAllBytes(file);
-        int complete = bytes.length;
-        while (complete > 0 && bytes[complete - 1] != '\n') {
-            complete--;
-        }
-        for (var line : new String(bytes, 0, complete, StandardCharsets.UTF_8).split("\n")) {
+        for (var line : completeLines(file)) {
             if (line.isBlank()) {
                 continue;
             }
             final JsonNode node = JSON.readTree(line);
+            if (node.has("kind")) {
+                // an NCCL-style QP pair's facts: readNccl's
+                continue;
+            }
             final long id = node.path("id").asLong();
             if (node.has("scenario")) {
                 byId.put(id, JSON.treeToValue(node, Connection.class));
@@ -157,5 +315,15 @@ public final class Truth {
             }
         }
         return new ArrayList<>(byId.values());
+    }
+
+    /** The file's complete lines: a last line without its newline is one a writer is writing now. */
+    private static String[] completeLines(final Path file) throws IOException {
+        final byte[] bytes = Files.readAllBytes(file);
+        int complete = bytes.length;
+        while (complete > 0 && bytes[complete - 1] != '\n') {
+            complete--;
+        }
+        return new String(bytes, 0, complete, StandardCharsets.UTF_8).split("\n");
     }
 }
