@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of the RFT agent, as root. Usage: bash scripts/bench-agent.sh [rate|memory|all]
+# Benchmark of the RFT agent, as root. Usage: bash scripts/bench-agent.sh [rate|data|memory|all]
 #
 #  rate:   a connection storm made by `gen` (SESSIONS distinct connections, each REQ REP RTU DREQ
 #          DREP: 5 frames per connection, 1M frames by default) is replayed with tcpreplay at fixed
@@ -10,24 +10,29 @@
 #          agent's kernel and queue drops, tcpdump's kernel drops, the ratio agent/tcpdump (floor 0.8)
 #          and the agent's RSS. The ramp stops after the first rate at which the agent dropped
 #          anything (KEEP_GOING=1 runs every rate); the summary names the highest drop-free rate.
+#  data:   the same ramp with RC data traffic without CM (`gen --data-storm`: DATA_PAIRS QP pairs,
+#          DATA_FRAMES frames, WRITEs and READs with their ACKs and responses) into agents that sample
+#          and learn from every data packet (`--data-sample 1`); also printed per rate: the
+#          data-learned sessions, one-way flows and ambiguous answers the agent counted.
 #  memory: SESSIONS_1M connections left ESTABLISHED (`gen --storm --established`: REQ REP RTU) replayed
 #          into an agent (`--replay`) with -Xmx$XMX_1M; prints sessions_live, heap used after a full
 #          GC (jcmd GC.heap_info) and RSS.
 # Only the namespaces made here (rstb-*) get traffic; they are removed on exit.
 # Env: SESSIONS (200000), RATES ("100000 200000 300000 400000 600000 top": pps, top = --topspeed), XMX (128m),
-#      SESSIONS_1M (1000000), XMX_1M (320m), KEEP_GOING.
+#      SESSIONS_1M (1000000), XMX_1M (320m), DATA_PAIRS (10000), DATA_FRAMES (1000000), KEEP_GOING.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-all}
 case "$MODE" in
-  rate|memory|all) ;;
+  rate|data|memory|all) ;;
   -h|--help)
-    echo "usage: ./rst bench agent [rate|memory|all]   (scripts/bench-agent.sh, as root)"
+    echo "usage: ./rst bench agent [rate|data|memory|all]   (scripts/bench-agent.sh, as root)"
     echo "  rate:   the agent's capture rate against tcpdump -w /dev/null on one veth, at rising rates"
+    echo "  data:   the same with RC data without CM, every data packet sampled and learnt from"
     echo "  memory: heap and RSS of an agent holding SESSIONS_1M (1,000,000) live sessions"
-    echo "  env: SESSIONS, RATES, XMX, SESSIONS_1M, XMX_1M, KEEP_GOING (see the script's header)"
+    echo "  env: SESSIONS, RATES, XMX, SESSIONS_1M, XMX_1M, DATA_PAIRS, DATA_FRAMES, KEEP_GOING (see the script's header)"
     exit 0 ;;
-  *) echo "bench agent: unknown mode '$MODE': rate, memory or all (see: ./rst bench agent --help)" >&2; exit 2 ;;
+  *) echo "bench agent: unknown mode '$MODE': rate, data, memory or all (see: ./rst bench agent --help)" >&2; exit 2 ;;
 esac
 eval "$(bash scripts/setup.sh --test-deps)"
 [ "$(id -u)" = 0 ] || { echo "bench-agent: needs root (network namespaces)" >&2; exit 1; }
@@ -41,6 +46,8 @@ RATES=${RATES:-100000 200000 300000 400000 600000 top}
 XMX=${XMX:-128m}
 SESSIONS_1M=${SESSIONS_1M:-1000000}
 XMX_1M=${XMX_1M:-320m}
+DATA_PAIRS=${DATA_PAIRS:-10000}
+DATA_FRAMES=${DATA_FRAMES:-1000000}
 P=rstb-$(head -c3 /dev/urandom | od -An -tx1 | tr -d ' \n')
 W=$(mktemp -d)
 AGENT_PID=
@@ -75,25 +82,24 @@ stop_agent() {
   kill "$AGENT_PID"; wait "$AGENT_PID" || true; AGENT_PID=
 }
 
-if [ "$MODE" != memory ]; then
-  # --start: the time stamps of the figures in docs/benchmarks.md (the agent ages closed
-  # sessions out by the wall clock, so an old file's sessions leave the table at once)
-  java -jar "$JAR" gen --out "$W/storm.pcap" --sessions "$SESSIONS" --seed 7 --storm --start 1767225600 2>&1 | sed 's/^/gen: /'
-  java -jar "$JAR" gen --out "$W/warm.pcap" --sessions 20000 --seed 8 --storm --start 1767225600 2>/dev/null
-  FRAMES=$((SESSIONS * 5))
-  BEST=; BEST_LINE=
+# ramp NAME STORM WARM FRAMES agent-args...: the storm replayed at each rate of RATES into a fresh
+# agent and tcpdump on the same interface; one line per rate, then the highest drop-free rate
+ramp() {
+  local name=$1 storm=$2 warm=$3 frames=$4; shift 4
+  local BEST= BEST_LINE= RATE
+  echo "== $name"
   printf '%-8s %-9s %-8s %-9s %-9s %-7s %-7s %-8s %-6s %s\n' rate achieved sent agent tcpdump a.kdrop a.qdrop t.kdrop ratio agent-RSS
   for RATE in $RATES; do
-    start_agent "$XMX" "$W/state-$RATE" "$W/agent-$RATE.log" --interface bc0 --buffer-mb 16
+    start_agent "$XMX" "$W/state-$name-$RATE" "$W/agent-$name-$RATE.log" --interface bc0 --buffer-mb 16 "$@"
     for _ in $(seq 100); do api /v1/status | grep -q '"capture_running":true' && break; sleep 0.1; done
-    # warm-up (JIT): 100k frames at a low rate, not counted
-    ip netns exec "$P-snd" tcpreplay -q -i bs0 --pps=50000 "$W/warm.pcap" > /dev/null 2>&1
+    # warm-up (JIT): a short burst at a low rate, not counted
+    ip netns exec "$P-snd" tcpreplay -q -i bs0 --pps=50000 "$warm" > /dev/null 2>&1
     sleep 1
     S0=$(api /v1/status)
     ip netns exec "$P-sw" tcpdump -q -i bc0 -Q in -B 16384 -w /dev/null 'udp dst port 4791' 2> "$W/tcpdump.txt" &
     TD=$!; sleep 1
     RARG=--pps="$RATE"; [ "$RATE" = top ] && RARG=--topspeed
-    ip netns exec "$P-snd" tcpreplay -q -i bs0 "$RARG" "$W/storm.pcap" > "$W/replay.txt" 2>&1
+    ip netns exec "$P-snd" tcpreplay -q -i bs0 "$RARG" "$storm" > "$W/replay.txt" 2>&1
     sleep 2
     kill -INT "$TD"; wait "$TD" || true; TD=
     for _ in $(seq 50); do S1=$(api /v1/status); [ "$(num "$S1" queue_backlog)" = 0 ] && break; sleep 0.1; done
@@ -104,11 +110,16 @@ if [ "$MODE" != memory ]; then
     T_KD=$(sed -n 's/^\([0-9]*\) packets dropped by kernel.*/\1/p' "$W/tcpdump.txt")
     ACH=$(grep -o 'Rated: [0-9.]* Bps, [0-9.]* Mbps, [0-9.]* pps' "$W/replay.txt" | awk '{print $6}' | cut -d. -f1)
     RATIO=$(awk -v a="$A_FR" -v t="$T_PKTS" 'BEGIN { printf "%.3f", (t > 0 ? a / t : 0) }')
-    LINE=$(printf '%-8s %-9s %-8s %-9s %-9s %-7s %-7s %-8s %-6s %s' "$RATE" "${ACH:-?}" "$FRAMES" "$A_FR" "$T_PKTS" \
+    LINE=$(printf '%-8s %-9s %-8s %-9s %-9s %-7s %-7s %-8s %-6s %s' "$RATE" "${ACH:-?}" "$frames" "$A_FR" "$T_PKTS" \
       "$A_KD" "$A_QD" "$T_KD" "$RATIO" "$(rss "$AGENT_PID")")
     echo "$LINE"
+    if [ "$name" = data ]; then
+      echo "         learnt from the storm: data sessions $(( $(num "$S1" data_sessions) - $(num "$S0" data_sessions) )), one-way" \
+        "flows $(( $(num "$S1" data_one_way) - $(num "$S0" data_one_way) )), ambiguous answers" \
+        "$(( $(num "$S1" data_pair_ambiguous) - $(num "$S0" data_pair_ambiguous) ))"
+    fi
     stop_agent
-    if [ $((A_KD + A_QD)) = 0 ] && [ "$A_FR" -ge "$FRAMES" ]; then
+    if [ $((A_KD + A_QD)) = 0 ] && [ "$A_FR" -ge "$frames" ]; then
       if [ -z "$BEST" ] || [ "${ACH:-0}" -gt "$BEST" ]; then BEST=${ACH:-0}; BEST_LINE=$LINE; fi
     elif [ -z "${KEEP_GOING:-}" ]; then
       break
@@ -117,14 +128,30 @@ if [ "$MODE" != memory ]; then
   echo "(rate: asked pps; achieved: tcpreplay's; agent: frames decoded; a.kdrop/a.qdrop: agent kernel/queue drops;"
   echo " t.kdrop: tcpdump kernel drops; ratio: agent decoded / tcpdump captured; heap -Xmx$XMX)"
   if [ -n "$BEST" ]; then
-    echo "highest achieved rate without agent drops: $BEST pps:"
+    echo "$name: highest achieved rate without agent drops: $BEST pps:"
     echo "$BEST_LINE"
   else
-    echo "the agent dropped frames at every rate tried"
+    echo "$name: the agent dropped frames at every rate tried"
   fi
+}
+
+if [ "$MODE" = rate ] || [ "$MODE" = all ]; then
+  # --start: the time stamps of the figures in docs/benchmarks.md
+  java -jar "$JAR" gen --out "$W/storm.pcap" --sessions "$SESSIONS" --seed 7 --storm --start 1767225600 2>&1 | sed 's/^/gen: /'
+  java -jar "$JAR" gen --out "$W/warm.pcap" --sessions 20000 --seed 8 --storm --start 1767225600 2>/dev/null
+  ramp cm "$W/storm.pcap" "$W/warm.pcap" $((SESSIONS * 5))
 fi
 
-if [ "$MODE" != rate ]; then
+if [ "$MODE" = data ] || [ "$MODE" = all ]; then
+  # every data packet sampled and learnt from: DATA_PAIRS QP pairs without CM, DATA_FRAMES frames
+  java -jar "$JAR" gen --out "$W/data.pcap" --data-storm --sessions "$DATA_PAIRS" --frames "$DATA_FRAMES" --seed 7 \
+    --start 1767225600 2>&1 | sed 's/^/gen: /'
+  java -jar "$JAR" gen --out "$W/data-warm.pcap" --data-storm --sessions 2000 --frames 100000 --seed 8 \
+    --start 1767225600 2>/dev/null
+  ramp data "$W/data.pcap" "$W/data-warm.pcap" "$DATA_FRAMES" --data-sample 1
+fi
+
+if [ "$MODE" = memory ] || [ "$MODE" = all ]; then
   java -jar "$JAR" gen --out "$W/live.pcap" --sessions "$SESSIONS_1M" --storm --established --start 1767225600 2>&1 | sed 's/^/gen: /'
   T0=$(date +%s)
   start_agent "$XMX_1M" "$W/state-1m" "$W/agent-1m.log" --replay "$W/live.pcap" --max-sessions $((SESSIONS_1M + 100000))

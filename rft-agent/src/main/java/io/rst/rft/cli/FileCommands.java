@@ -13,6 +13,7 @@ import io.rst.rft.decode.FrameDecoder;
 import io.rst.rft.decode.JsonBytes;
 import io.rst.rft.pcap.CaptureFileReader;
 import io.rst.rft.pcap.CmTrafficGenerator;
+import io.rst.rft.pcap.DataTrafficGenerator;
 import io.rst.rft.pcap.NotACaptureException;
 import io.rst.rft.pcap.PacketHandler;
 import io.rst.rft.session.DataConfig;
@@ -153,7 +154,8 @@ final class FileCommands {
 
     static final String GEN_USAGE = """
         usage: rst gen --out FILE [--sessions N] [--hosts N] [--storm [--established]] [--all-types]
-                       [--seed S] [--start SECONDS] [--ip 4|6|0] [--vlans 0|1|2|-1] [--nanos] [--port P]
+                       [--data-storm [--frames N]] [--seed S] [--start SECONDS] [--ip 4|6|0]
+                       [--vlans 0|1|2|-1] [--nanos] [--port P]
           Writes generated CM traffic (RoCEv2 over Ethernet) to a pcap file. By default: live
           sessions, each REQ REP RTU between a random pair of --hosts hosts (10.0.R.11 to 10.0.R.14,
           four per rack), which stay ESTABLISHED in `rst sessions` and in an agent that replays the
@@ -165,6 +167,11 @@ final class FileCommands {
                             addresses of its own, REQ REP RTU DREQ DREP, so it ends CLOSED
           --established     with --storm: stop each connection after RTU, so it stays live
           --all-types       every CM message and lifecycle case in turn (tests)
+          --data-storm      RC data traffic without CM instead (benchmarks): --sessions QP pairs,
+                            each between two IPv4 addresses of its own, taking turns at a WRITE and
+                            its ACK (either way) or a READ and its response; an agent with
+                            --data-sample 1 pairs each into one data-learned session
+          --frames N        with --data-storm: frames in all (default 1000000)
           --seed S          random seed (default 1); the same seed and --start make the same file
           --start SECONDS   time of the first packet, seconds since the epoch (default: now)
           --ip 4|6|0        IPv4, IPv6, or both in turn (default 4)
@@ -190,6 +197,8 @@ final class FileCommands {
         boolean nanos = false;
         int port = FrameDecoder.ROCEV2_PORT;
         boolean established = false;
+        boolean dataStorm = false;
+        long dataFrames = -1;
         long startSeconds = System.currentTimeMillis() / 1000L;
         try {
             for (int i = 0; i < args.length; i++) {
@@ -199,7 +208,8 @@ final class FileCommands {
                     case "--storm" -> storm = true;
                     case "--nanos" -> nanos = true;
                     case "--established" -> established = true;
-                    case "--out", "--sessions", "--hosts", "--seed", "--start", "--ip", "--vlans", "--port" -> {
+                    case "--data-storm" -> dataStorm = true;
+                    case "--out", "--sessions", "--hosts", "--seed", "--start", "--ip", "--vlans", "--port", "--frames" -> {
                         if (i + 1 >= args.length) {
                             throw new IllegalArgumentException(a + " needs a value");
                         }
@@ -216,6 +226,7 @@ final class FileCommands {
                             case "--ip" -> ip = number(a, v, 0, 6);
                             case "--vlans" -> vlans = number(a, v, -1, 2);
                             case "--port" -> port = number(a, v, 1, 65535);
+                            case "--frames" -> dataFrames = number(a, v, 2, Long.MAX_VALUE);
                             default -> throw new IllegalStateException(a);
                         }
                     }
@@ -235,9 +246,34 @@ final class FileCommands {
             if (storm && hostsGiven) {
                 throw new IllegalArgumentException("--hosts is for live sessions, not with --storm");
             }
+            if (dataStorm && (all || storm || established || hostsGiven || ip != 4 || vlans != 0 || nanos
+                    || port != FrameDecoder.ROCEV2_PORT)) {
+                throw new IllegalArgumentException("--data-storm takes --sessions, --frames, --seed and --start only");
+            }
+            if (!dataStorm && dataFrames >= 0) {
+                throw new IllegalArgumentException("--frames is for --data-storm");
+            }
+            if (dataStorm && sessions > 1 << 21) {
+                throw new IllegalArgumentException("--data-storm makes at most " + (1 << 21) + " QP pairs");
+            }
+            if (dataStorm && sessions == 0) {
+                throw new IllegalArgumentException("--data-storm needs at least one QP pair (--sessions)");
+            }
         } catch (IllegalArgumentException e) {
             err.println("rst gen: " + e.getMessage() + Main.seeHelp("gen"));
             return 2;
+        }
+        if (dataStorm) {
+            try {
+                final long n = new DataTrafficGenerator(sessions, dataFrames < 0 ? 1_000_000 : dataFrames, seed, startSeconds * 1_000_000_000L)
+                    .write(Path.of(file));
+                err.println("rst gen: " + file + ": " + n + " frames, " + sessions
+                    + " QP pairs: RC data without CM (data storm)");
+                return 0;
+            } catch (IOException e) {
+                err.println("rst gen: " + file + ": " + e.getMessage());
+                return 1;
+            }
         }
         final CmTrafficGenerator g = new CmTrafficGenerator(new CmTrafficGenerator.Options(sessions, seed, all, ip,
             vlans, nanos, port, startSeconds * 1_000_000_000L));

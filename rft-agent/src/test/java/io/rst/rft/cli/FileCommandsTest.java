@@ -181,6 +181,31 @@ class FileCommandsTest {
     }
 
     @Test
+    void genDataStormIsOneDataLearnedSessionPerQpPair() throws Exception {
+        final Path f = tmp.resolve("data.pcap");
+        assertEquals(0, run("gen", "--out", f.toString(), "--data-storm", "--sessions", "300", "--frames", "6001",
+            "--start", "1767225600"));
+        assertTrue(lines(err).get(0).contains(": 6000 frames, 300 QP pairs"), lines(err).toString());
+        assertEquals(0, run("sessions", "--data-sample", "1", f.toString()));
+        final ObjectMapper om = new ObjectMapper();
+        final java.util.Set<String> ids = new java.util.HashSet<>();
+        final java.util.Set<String> addressPairs = new java.util.HashSet<>();
+        for (String line : lines(out)) {
+            final JsonNode s = om.readTree(line);
+            assertEquals("data", s.path("learned_from").asText(), line);
+            assertFalse(s.path("one_way").asBoolean(), line);
+            assertEquals("ACTIVE", s.path("state").asText(), line);
+            assertTrue(ids.add(s.path("session_id").asText()), line);
+            addressPairs.add(s.path("requester_ip").asText() + " " + s.path("responder_ip").asText());
+            // 20 frames per QP pair, 10 each way (requests one way are answers the other)
+            assertEquals(10, s.path("requester_data").path("packets").asLong(), line);
+            assertEquals(10, s.path("responder_data").path("packets").asLong(), line);
+        }
+        assertEquals(300, ids.size());
+        assertEquals(300, addressPairs.size());
+    }
+
+    @Test
     void helpGoesToStdoutWithStatusZero() {
         for (String cmd : List.of("decode", "sessions", "gen")) {
             for (String flag : List.of("--help", "-h")) {
@@ -210,7 +235,9 @@ class FileCommandsTest {
             List.of("gen"), List.of("gen", "--out"), List.of("gen", "--out", "f", "--bogus"),
             List.of("gen", "--out", "f", "--sessions", "many"), List.of("gen", "--out", "f", "--ip", "5"),
             List.of("gen", "--out", "f", "--all-types", "--storm"), List.of("gen", "--out", "f", "--storm", "--hosts", "4"),
-            List.of("gen", "--out", "f", "--hosts", "1"));
+            List.of("gen", "--out", "f", "--hosts", "1"), List.of("gen", "--out", "f", "--frames", "10"),
+            List.of("gen", "--out", "f", "--data-storm", "--storm"), List.of("gen", "--out", "f", "--data-storm",
+                "--sessions", "0"), List.of("gen", "--out", "f", "--data-storm", "--frames", "1"));
         for (List<String> args : bad) {
             assertEquals(2, run(args.toArray(String[]::new)), args.toString());
             assertEquals("", out.toString(StandardCharsets.UTF_8), args.toString());
