@@ -36,10 +36,13 @@ public final class LabMain {
           up --replay [--connections N] [--plain-http] [sizes as above]
                         without namespaces (no root needed): the lab's traffic (N connections, default
                         300) recorded as each switch port would capture it, one agent per switch on
-                        127.0.0.x replaying its ports' files; paths use a stand-in for the kernel's hash
+                        127.0.0.x replaying its ports' files; paths use a CRC of the 5-tuple in place
+                        of the kernel's hash
           down          stop the agents, remove every namespace, link and file of the lab, and the
-                        lab's topology and switches from the controller if it answers
-          status        the fabric, each agent and what it says, each host's address
+                        lab's topology and switches from the controller if it answers; also cleans up
+                        after a lab that crashed
+          status        the fabric, each agent (pid, address, capturing, sessions, CM MADs, sessions
+                        learnt from data, one-way flows), each host's address
           register      write the topology and the switches into the controller again
           traffic [--rate N] [--concurrency N] [--connections N] [--seconds S] [--seed N]
                   [--data-packets N] [--live-only] [--nccl-share F] [--nccl-qps MIN-MAX]
@@ -52,7 +55,8 @@ public final class LabMain {
                         until Ctrl-C
           check [--wait S] [--settle S]
                         every settled session of DIR/truth.jsonl: its paths in RESTCONF against the
-                        kernel's forwarding (ip route get in each namespace), its state against the
+                        kernel's forwarding hop by hop (ip route get in each namespace, ingress and
+                        egress ports; a replayed lab has none to check against), its state against the
                         traffic; every NCCL-style QP pair once, learnt from data, with both QPNs and
                         both data paths equal to the kernel's; exit status 1 if any differs. Settled:
                         set up or closed at least --settle S (default 5) before the check; newer ones
@@ -72,7 +76,9 @@ public final class LabMain {
                         them C NCCL-style connections/s (2; 0: none): first packet -> complete data
                         paths p50/p99, at the lab's --data-sample, and its p99 over the CM one's
           link down|up NODE PORT
-                        take a leaf-spine link down (routes withdrawn, topology updated) or up again
+                        take a leaf-spine link down (interface down, routes withdrawn as a routing
+                        protocol would, both directions of the link removed from the topology) or up
+                        again
         common options: --controller URL (default http://127.0.0.1:8181/rests), --user U, --password P
                         (default admin/admin), --dir D (default /run/rst-lab, or $RST_LAB_DIR)
         """;

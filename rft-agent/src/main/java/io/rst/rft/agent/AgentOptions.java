@@ -79,15 +79,22 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                          [--retain-events N] [--retain-mb N] [--replay [PORT=]FILE]... [--agent-id NAME]
                          [--queue-frames N] [--buffer-mb N] [--flush-ms N] [--wal-mb N]
                          [--tls-cert F --tls-key F [--tls-client-ca F] | --plain-http] [--data-sample N]
-                         [--max-flows N] [--data-idle S] [--data-report-ms N]
+                         [--max-flows N] [--data-idle S] [--data-report-ms N] [--event-hold-ms N]
           --interface IF     capture inbound on IF (repeatable); default: every up non-loopback interface
           --listen HOST:PORT API address (default 0.0.0.0:4791)
-          --token-file F     file holding the bearer token (default: STATE_DIR/agent.token, generated)
-          --state-dir D      state directory (default /var/lib/rst-agent as root, else ~/.local/state/rst-agent)
+          --token-file F     file holding the bearer token (default: STATE_DIR/agent.token, generated
+                             at the first start with mode 0600); there is no --token: it would show
+                             in the process list
+          --state-dir D      the on/off switch, the event log, the saved table and the default token
+                             (default /var/lib/rst-agent as root, else $XDG_STATE_HOME/rst-agent or
+                             ~/.local/state/rst-agent)
           --all-roce         capture all RoCEv2 (data BTH too), not only CM MADs to QP1
           --udp-port N       RoCEv2 UDP port (default 4791)
-          --max-sessions N   session table limit (default 250000; ~250 bytes of heap each)
-          --retention S      seconds closed sessions are kept (default 3600)
+          --max-sessions N   session table limit (default 250000; ~250 bytes of heap each); beyond
+                             it the session that finished first goes, or, none finished, the least
+                             recently updated
+          --retention S      seconds a finished session (closed, rejected, timed out) is kept, from
+                             when it finished (default 3600)
           --retain-events N  events kept for clients that resume (default 65536)
           --retain-mb N      at most this many MiB of retained events, the oldest go first (default 16)
           --replay [PORT=]F  replay pcap F as PORT's capture (repeatable; PORT default "replay")
@@ -98,25 +105,34 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                              200; 0: no write-ahead log, the table is saved at a clean stop only)
           --wal-mb N         write-ahead log size below which no checkpoint is written
                              (default 64; beyond it, one at two events per session)
-          --tls-cert F       serve the API over TLS with this PEM certificate (chain: leaf first)
-          --tls-key F        the certificate's PEM PKCS#8 private key (mode 0600 or stricter)
-          --tls-client-ca F  mutual TLS: require a client certificate from these PEM CAs
+          --tls-cert F       serve the API over TLS (1.3, 1.2) with this PEM certificate (chain: leaf
+                             first)
+          --tls-key F        the certificate's PEM PKCS#8 private key, unencrypted (RSA, EC or
+                             Ed25519; mode 0600 or stricter)
+          --tls-client-ca F  mutual TLS: require a client certificate from these PEM CAs (the bearer
+                             token stays required)
           --plain-http       serve plain HTTP (unencrypted: the token and the sessions in clear)
           --data-sample N    sample data packets too, 1 in N (a power of two; 1: all; default 0:
                              none): each session then says on which port and from which UDP
                              source port its data enters, for its data path; data of QPs no CM
                              session announced makes sessions too (NCCL, perftest, UCX): RC flows
                              paired by the PSNs of their answers, UC/UD and unpaired RC one-way
-          --max-flows N      data flows learnt at most (default 1000000; ~200 bytes of heap each;
-                             0: sampled data only joins CM sessions, nothing is learnt from it)
+          --max-flows N      data flows (source IP, destination IP, destination QP) learnt at most
+                             (default 1000000; ~200 bytes of heap each); beyond it the least
+                             recently seen goes (counters.data_flows_evicted); 0: sampled data only
+                             joins CM sessions, nothing is learnt from it
           --data-idle S      a data-learned session is IDLE after S seconds without a sampled
-                             packet (default 30), then removed after the retention
+                             packet (default 30), then removed after the retention; its QP pair
+                             seen again is a new session
           --data-report-ms N a data-learned session's changes make an event at most once in N
-                             ms (default 5000)
+                             ms, and only when something changed (default 5000)
           --event-hold-ms N  a session's changes within N ms become one event with its final
-                             state (default 50; 0: one event per decode batch)
+                             state (0 to 1000, default 50; 0: one event per decode batch): a
+                             set-up is one event, not three to five, at most N ms later
           -h, --help         this text
-        Without --tls-cert and --plain-http the agent serves plain HTTP with a warning.
+        Without --tls-cert and --plain-http the agent serves plain HTTP with a warning. A token or
+        key file that its group or others may read or write is refused (exit status 1).
+        Live capture needs root (or CAP_NET_RAW); --replay does not.
         The HTTP API (bearer token): GET /v1/status, POST /v1/start and /v1/stop, GET /v1/sessions,
         GET /v1/events?after=SEQ, GET /v1/health (no token); see docs/agent-api.md in RST's repository.
         Exit status: 0 stopped by SIGTERM or SIGINT, 1 could not start, 2 bad usage, 70 the decode

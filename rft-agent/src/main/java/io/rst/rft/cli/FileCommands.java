@@ -162,13 +162,15 @@ final class FileCommands {
           file (`rst agent --replay FILE`).
           --out FILE        the file to write (required)
           --sessions N      connections (default 1000)
-          --hosts N         hosts the live sessions run between (default 16)
+          --hosts N         hosts the live sessions run between (2 to 1016, default 16; not with
+                            --storm or --all-types)
           --storm           a connection storm instead (benchmarks): each connection between two
                             addresses of its own, REQ REP RTU DREQ DREP, so it ends CLOSED
           --established     with --storm: stop each connection after RTU, so it stays live
           --all-types       every CM message and lifecycle case in turn (tests)
           --data-storm      RC data traffic without CM instead (benchmarks): --sessions QP pairs,
-                            each between two IPv4 addresses of its own, taking turns at a WRITE and
+                            each between two IPv4 addresses of its own (10.64.0.0/10) with random
+                            QPNs and initial PSNs, taking turns at a WRITE and
                             its ACK (either way) or a READ and its response; an agent with
                             --data-sample 1 pairs each into one data-learned session
           --frames N        with --data-storm: frames in all (default 1000000)
