@@ -52,6 +52,6 @@ class LabDocsTest {
         final int status = LabMain.run(new String[] {"--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
-        assertEquals(m.group(2), out.toString(StandardCharsets.UTF_8).replaceAll("\n+\\z", ""), FIX);
+        assertEquals(out.toString(StandardCharsets.UTF_8).replaceAll("\n+\\z", ""), m.group(2), FIX);
     }
 }

@@ -8,6 +8,7 @@
 package io.rst.rft.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -54,7 +55,7 @@ class CliDocsTest {
         final Map<String, String> blocks = new LinkedHashMap<>();
         final Matcher m = BLOCK.matcher(text);
         while (m.find()) {
-            assertEquals(null, blocks.put(m.group(1), m.group(2)), doc + ": two blocks for " + m.group(1));
+            assertNull(blocks.put(m.group(1), m.group(2)), doc + ": two blocks for " + m.group(1));
         }
         final Matcher markers = MARKER.matcher(text);
         int count = 0;
@@ -66,8 +67,8 @@ class CliDocsTest {
         return blocks;
     }
 
-    private static String trimEnd(final String s) {
-        return s.replaceAll("\\n+\\z", "");
+    private static String trimEnd(final String text) {
+        return text.replaceAll("\\n+\\z", "");
     }
 
     @Test
@@ -85,12 +86,12 @@ class CliDocsTest {
         for (String cmd : JAVA_COMMANDS) {
             final ByteArrayOutputStream out = new ByteArrayOutputStream();
             final ByteArrayOutputStream err = new ByteArrayOutputStream();
-            final int status = Main.run(new String[] {cmd, "--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+            final int status = Main.run(new String[] {cmd, "--help"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
             assertEquals(0, status, cmd + " --help: " + err.toString(StandardCharsets.UTF_8));
             final String key = "./rst " + cmd + " --help";
             assertTrue(blocks.containsKey(key), "no block for " + key + ": " + FIX);
-            assertEquals(blocks.get(key), trimEnd(out.toString(StandardCharsets.UTF_8)), key + ": " + FIX);
+            assertEquals(trimEnd(out.toString(StandardCharsets.UTF_8)), blocks.get(key), key + ": " + FIX);
         }
     }
 
@@ -111,7 +112,7 @@ class CliDocsTest {
                 assertEquals(0, p.exitValue(), "./rst " + args + ": " + Files.readString(err));
                 final String key = "./rst " + args;
                 assertTrue(blocks.containsKey(key), "no block for " + key + ": " + FIX);
-                assertEquals(blocks.get(key), trimEnd(out), key + ": " + FIX);
+                assertEquals(trimEnd(out), blocks.get(key), key + ": " + FIX);
             } finally {
                 Files.deleteIfExists(err);
             }
