@@ -200,7 +200,7 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
             | (Boolean.TRUE.equals(ambiguous) ? AMBIGUOUS : 0);
     }
 
-    /** Whether {@code id} is a data-learned session's ({@code IP_A/qp0xAAAAAA/IP_B/qp0xBBBBBB}), else a CM session's. */
+    /** Whether {@code id} is a data-learned session's ({@code IP_A/qp0xAAAAAA/IP_B/qp0xBBBBBB}), else a CM one's. */
     static boolean dataId(final String id) {
         final int one = id.indexOf('/');
         final int two = one < 0 ? -1 : id.indexOf('/', one + 1);

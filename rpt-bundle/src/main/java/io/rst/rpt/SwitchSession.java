@@ -188,8 +188,8 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
             respPort = toResponder ? responderDataPort : requesterDataPort;
         }
         return new SwitchSession(node, cm.requesterIp(), cm.responderIp(), cm.requesterQpn(), cm.responderQpn(), null,
-            firstSeenMicros, lastSeenMicros, false, null, 0, false, null, 0, reqData, reqPort, respData, respPort, false,
-            false, null, null, flowId);
+            firstSeenMicros, lastSeenMicros, false, null, 0, false, null, 0, reqData, reqPort, respData, respPort,
+            false, false, null, null, flowId);
     }
 
     /**

@@ -173,7 +173,7 @@ final class DataPairing {
             this.order = order;
         }
 
-        /** Whether QP {@code qpn} at {@code ip} is one end and {@code peerIp} (QP {@code peerQpn}, -1 any) the other. */
+        /** Whether QP {@code qpn} at {@code ip} is one end, {@code peerIp} (QP {@code peerQpn}, -1 any) the other. */
         boolean fits(final String ip, final int qpn, final String peerIp, final int peerQpn) {
             return requesterQpn == qpn && requesterIp.equals(ip) && responderIp.equals(peerIp)
                     && (peerQpn < 0 || responderQpn < 0 || responderQpn == peerQpn)
