@@ -133,9 +133,23 @@ export function learnedWord(learnedFrom: 'cm' | 'data' | undefined): string {
   return learnedFrom === 'data' ? 'data' : 'CM';
 }
 
+/** Whether a session id is a data-learned session's ({@code IP_A/qp0xAAAAAA/IP_B/qp0xBBBBBB}), else a CM session's. */
+export function isDataSessionId(id: string): boolean {
+  return /^[^/]+\/qp0x[0-9a-f]{6}\/[^/]+\/qp0x[0-9a-f]{6}$/.test(id);
+}
+
+/**
+ * Whether the controller joined this data-learned record into a CM session (its QPs are that
+ * session's; the switch saw its data but not the CM messages): it is that session's data there.
+ */
+export function joinedToCm(s: { learnedFrom?: 'cm' | 'data'; pairedSession?: string }): boolean {
+  return s.learnedFrom === 'data' && s.pairedSession !== undefined && !isDataSessionId(s.pairedSession);
+}
+
 /**
  * What the UI says of a data-learned session's or flow's kind: "one-way, peer QP unknown" for a
- * one-way flow (and whether the controller paired it), the transport otherwise.
+ * one-way flow (and whether the controller paired it), the transport otherwise; and whether it is
+ * part of a CM session.
  */
 export function dataKindWord(s: { learnedFrom?: 'cm' | 'data'; oneWay?: boolean; transport?: string;
     pairedSession?: string; pairAmbiguous?: boolean }): string {
@@ -143,10 +157,11 @@ export function dataKindWord(s: { learnedFrom?: 'cm' | 'data'; oneWay?: boolean;
     return '';
   }
   const transport = s.transport ? `${s.transport}, ` : '';
+  const joined = joinedToCm(s) ? ', part of a CM session' : '';
   if (!s.oneWay) {
-    return `${transport}both directions`;
+    return `${transport}both directions${joined}`;
   }
-  const pairing = s.pairedSession ? ', paired across switches' : s.pairAmbiguous ? ', pairing ambiguous' : '';
+  const pairing = joined || (s.pairedSession ? ', paired across switches' : s.pairAmbiguous ? ', pairing ambiguous' : '');
   return `${transport}one-way, peer QP unknown${pairing}`;
 }
 

@@ -7,7 +7,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { dataKindWord, learnedWord, sessionTone, sessionWord } from '../src/format';
+import { dataKindWord, isDataSessionId, joinedToCm, learnedWord, sessionTone, sessionWord } from '../src/format';
 import { dataIdParts, parsePaths, parseSwitchSessions, type Session } from '../src/model';
 import { deriveProblems, KIND_LABEL, type SwitchInput } from '../src/problems';
 import { learnedText, PATH_TABLE, sessionTableDef } from '../src/session-table';
@@ -77,6 +77,17 @@ describe('sessions learnt from data packets', () => {
     expect(dataKindWord({ learnedFrom: 'data', oneWay: true, transport: 'UD', pairAmbiguous: true }))
       .toBe('UD, one-way, peer QP unknown, pairing ambiguous');
     expect(dataKindWord(cm)).toBe('');
+    // data the controller joined to the CM session of its QPs (its switch saw no CM message)
+    const cmId = '10.0.1.1/0x00000abc/10.0.2.1';
+    expect(dataKindWord({ ...flow, pairedSession: cmId }))
+      .toBe('RC, one-way, peer QP unknown, part of a CM session');
+    expect(dataKindWord({ ...data, pairedSession: cmId })).toBe('RC, both directions, part of a CM session');
+    expect(joinedToCm({ ...data, pairedSession: cmId })).toBe(true);
+    expect(joinedToCm(flow)).toBe(false);
+    expect(joinedToCm({ ...cm, pairedSession: cmId })).toBe(false);
+    expect(isDataSessionId(PAIRED)).toBe(true);
+    expect(isDataSessionId(cmId)).toBe(false);
+    expect(isDataSessionId('fd00::1/0x0000abcd/fd00::2/0x00000001')).toBe(false);
     expect(sessionWord('ACTIVE')).toBe('active');
     expect(sessionTone('ACTIVE')).toBe('ok');
     expect(sessionTone('IDLE')).toBe('idle');
@@ -166,6 +177,8 @@ describe('half-seen data flows', () => {
         // too short, UD, paired, ambiguous: none is half-seen
         flowOn('a/-/b/qp0x000003', { lastSeen: 1030 }), flowOn('a/-/b/qp0x000004', { transport: 'UD' }),
         flowOn('a/-/b/qp0x000005', { pairedSession: 'a/qp0x000009/b/qp0x000005' }),
+        // joined to the CM session of its QPs: that session's data, not a flow of its own
+        flowOn('a/-/b/qp0x000007', { pairedSession: 'a/0x00000001/b' }),
         flowOn('a/-/b/qp0x000006', { pairAmbiguous: true })]),
       sw('spine2', [flowOn('a/-/b/qp0x000001', { firstSeen: 990 })]),
     ], paths: [], now: 2000 });

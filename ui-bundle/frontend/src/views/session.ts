@@ -13,8 +13,8 @@ import type { AppContext, View } from '../app';
 import { fetchPath, fetchSession, sessionsThrough } from '../data';
 import { badge, h, replace, route } from '../dom';
 import { Fabric } from '../fabric';
-import { dataKindWord, formatDelta, formatMicros, formatTime, hex, learnedWord, rejectReasonText, sessionTone,
-  sessionWord } from '../format';
+import { dataKindWord, formatDelta, formatMicros, formatTime, hex, isDataSessionId, joinedToCm, learnedWord,
+  rejectReasonText, sessionTone, sessionWord } from '../format';
 import type { Path, Session, Topology } from '../model';
 import { Poller } from '../poller';
 import { renderPath, routeLayers } from './pathpanel';
@@ -87,7 +87,7 @@ export class SessionView implements View {
         fetchPath(this.app.api, this.sessionId),
         this.app.topology(),
       ]);
-      // a one-way flow the controller paired has its session's path
+      // a one-way flow the controller paired, or data it joined to a CM session, has that session's path
       this.pairedInto = session?.pairedSession;
       const path = own ?? (this.pairedInto ? await fetchPath(this.app.api, this.pairedInto) : undefined);
       this.errorEl.hidden = true;
@@ -122,8 +122,8 @@ export class SessionView implements View {
       fact('Learnt from', h('span', { id: 'learned-from' }, badge(data ? 'busy' : 'idle', learnedWord(s.learnedFrom)),
         data ? ` sampled data packets: ${dataKindWord(s)}` : ' CM messages')),
       data ? fact('Roles', h('span', { id: 'roles' }, s.oneWay ? ONE_WAY_ROLES : DATA_ROLES)) : null,
-      data && s.pairedSession ? fact('Paired into', h('a', { href: route('paths', s.pairedSession), class: 'mono',
-        id: 'paired-session' }, s.pairedSession)) : null,
+      data && s.pairedSession ? fact(joinedToCm(s) ? 'Part of CM session' : 'Paired into', h('a', {
+        href: route('paths', s.pairedSession), class: 'mono', id: 'paired-session' }, s.pairedSession)) : null,
       data && s.pairAmbiguous ? fact('Pairing', 'ambiguous: more than one flow the other way fits its PSNs; '
         + 'not paired rather than guessed') : null,
       data && (s.requesterDataPort || s.responderDataPort) ? fact('Data entered on',
@@ -166,7 +166,10 @@ export class SessionView implements View {
   private renderPathPart(path: Path | undefined, topology: Topology): void {
     if (!path) {
       replace(this.pathEl, h('p', { class: 'muted' }, this.pairedInto
-        ? 'This one-way flow has no path of its own: the controller paired it into the session linked above.'
+        ? (isDataSessionId(this.pairedInto)
+          ? 'This one-way flow has no path of its own: the controller paired it into the session linked above.'
+          : 'This data has no path of its own: its QPs are the CM session\'s linked above, whose path'
+            + ' it is part of; the CM session has no path yet.')
         : 'The path table has no path for this session yet.'));
       this.fabricEl.hidden = true;
       return;

@@ -111,6 +111,8 @@ final class FabricIndex {
      * ambiguous): every switch that reports the flow says so. The half-seen detector's candidates.
      */
     private final Set<String> unanswered = new HashSet<>();
+    /** Records every switch has joined into a CM session: part of it, not sessions of their own. */
+    private final Set<String> joined = new HashSet<>();
     private final Map<Ends, SetUps> setUps = new HashMap<>();
     /** Asymmetric paths by their two routes ("forward|reverse"), each group's session IDs in order. */
     private final Map<String, TreeSet<String>> asymmetricByRoutes = new HashMap<>();
@@ -246,6 +248,11 @@ final class FabricIndex {
         } else {
             unanswered.remove(sessionId);
         }
+        if (!sightings.isEmpty() && sightings.stream().allMatch(Sighting::joined)) {
+            joined.add(sessionId);
+        } else {
+            joined.remove(sessionId);
+        }
         final var setUpAfter = SetUp.of(sessionId, sightings);
         if (!Objects.equals(setUpBefore, setUpAfter)) {
             if (setUpBefore != null) {
@@ -310,9 +317,12 @@ final class FabricIndex {
         return switches;
     }
 
-    /** How many sessions the index holds. */
+    /**
+     * How many sessions the index holds, each once: a data-learned record joined into a CM session
+     * (every switch that has it says so) is part of that session, which is counted itself.
+     */
     int sessionCount() {
-        return sessions.size();
+        return sessions.size() - joined.size();
     }
 
     /**

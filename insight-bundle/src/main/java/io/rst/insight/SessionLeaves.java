@@ -105,7 +105,7 @@ final class SessionLeaves {
             text(session, SERVICE_ID), !Boolean.FALSE.equals(value(session, ROLES_KNOWN)), reason,
             seconds(session, FIRST_SEEN), seconds(session, LAST_SEEN), seen, Sighting.origin(
                 text(session, LEARNED_FROM), value(session, ONE_WAY) instanceof Boolean b ? b : null,
-                text(session, TRANSPORT), text(session, PAIRED_SESSION) != null,
+                text(session, TRANSPORT), text(session, PAIRED_SESSION),
                 value(session, PAIR_AMBIGUOUS) instanceof Boolean b ? b : null));
     }
 

@@ -44,8 +44,9 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._sw
  * @param told a bit per telling message the switch saw ({@link Told#bit()}); its port and time are
  *        in the components named after it
  * @param origin how the switch learnt the session, bits: {@link #DATA} (from data packets, else CM),
- *        {@link #ONE_WAY}, {@link #RC}, {@link #PAIRED} and {@link #AMBIGUOUS} (the controller's
- *        pairing of a one-way flow); 0 for a CM session
+ *        {@link #ONE_WAY}, {@link #RC}, {@link #PAIRED}, {@link #JOINED} and {@link #AMBIGUOUS} (the
+ *        controller's pairing of a one-way flow, or its join of a record into a CM session); 0 for a
+ *        CM session
  */
 record Sighting(String switchId, @Nullable SessionState state, @Nullable String requesterIp,
         @Nullable String responderIp, @Nullable String serviceId, boolean rolesKnown, int rejectReason,
@@ -63,6 +64,11 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
     static final int PAIRED = 8;
     /** The controller found more than one flow to pair it with (pair-ambiguous). */
     static final int AMBIGUOUS = 16;
+    /**
+     * The controller joined the record into the CM session of its QPs (paired-session names a CM
+     * session): the switch saw that session's data, not its CM messages. With {@link #PAIRED}.
+     */
+    static final int JOINED = 32;
 
     /**
      * The telling messages: those whose first sighting names a problem's place (where a REJ
@@ -174,14 +180,33 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
         return (origin & (DATA | ONE_WAY | RC | PAIRED | AMBIGUOUS)) == (DATA | ONE_WAY | RC);
     }
 
-    /** The origin bits of a session's leaves (rdma-flow-table's learned-from, one-way, transport, pairing). */
+    /** Whether the record is part of a CM session (joined by the controller), not a session of its own. */
+    boolean joined() {
+        return (origin & JOINED) != 0;
+    }
+
+    /**
+     * The origin bits of a session's leaves (rdma-flow-table's learned-from, one-way, transport,
+     * pairing: {@code pairedSession} the session it was paired into or joined, or null).
+     */
     static int origin(final @Nullable String learnedFrom, final @Nullable Boolean oneWay,
-            final @Nullable String transport, final boolean paired, final @Nullable Boolean ambiguous) {
+            final @Nullable String transport, final @Nullable String pairedSession,
+            final @Nullable Boolean ambiguous) {
         if (!"data".equals(learnedFrom)) {
             return 0;
         }
         return DATA | (Boolean.TRUE.equals(oneWay) ? ONE_WAY : 0) | ("RC".equals(transport) ? RC : 0)
-            | (paired ? PAIRED : 0) | (Boolean.TRUE.equals(ambiguous) ? AMBIGUOUS : 0);
+            | (pairedSession != null ? PAIRED : 0) | (pairedSession != null && !dataId(pairedSession) ? JOINED : 0)
+            | (Boolean.TRUE.equals(ambiguous) ? AMBIGUOUS : 0);
+    }
+
+    /** Whether {@code id} is a data-learned session's ({@code IP_A/qp0xAAAAAA/IP_B/qp0xBBBBBB}), else a CM one's. */
+    static boolean dataId(final String id) {
+        final int one = id.indexOf('/');
+        final int two = one < 0 ? -1 : id.indexOf('/', one + 1);
+        final int three = two < 0 ? -1 : id.indexOf('/', two + 1);
+        return three > 0 && id.indexOf('/', three + 1) < 0 && id.startsWith("qp0x", one + 1) && two - one == 11
+            && id.startsWith("qp0x", three + 1) && id.length() - three == 11;
     }
 
     private static boolean unseenButKept(final int told, final Told which, final @Nullable String tp,
@@ -238,7 +263,7 @@ record Sighting(String switchId, @Nullable SessionState state, @Nullable String 
             reason == null ? -1 : reason.intValue(), seconds(session.getFirstSeen()), seconds(session.getLastSeen()),
             seen, origin(session.getLearnedFrom() == null ? null : session.getLearnedFrom().getName(),
                 session.getOneWay(), session.getTransport() == null ? null : session.getTransport().getName(),
-                session.getPairedSession() != null, session.getPairAmbiguous()));
+                session.getPairedSession(), session.getPairAmbiguous()));
     }
 
     /**

@@ -215,6 +215,30 @@ public class ProblemDetectorTest {
         assertEquals(1, only(ProblemKind.HalfSeen).count());
     }
 
+    /**
+     * A one-way flow the controller joined into the CM session of its QPs (spine1 saw the data, not
+     * the CM messages) is that session's data: not half-seen, and not a session of its own.
+     */
+    @Test
+    public void aFlowJoinedToItsCmSessionIsNotHalfSeenNorASessionOfItsOwn() {
+        final var m = new Sighting.Messages();
+        m.add(CmMessageType.REQ, "swp1", NOW - 200);
+        m.add(CmMessageType.REP, "swp2", NOW - 200);
+        index.putSighting(new Sighting("leaf1", SessionState.ESTABLISHED, A, B, null, true, -1, NOW - 200, NOW - 200,
+            m), "A/0x00000001/B", NOW);
+        final int joined = Sighting.DATA | Sighting.ONE_WAY | Sighting.RC | Sighting.PAIRED | Sighting.JOINED;
+        seeData("A/-/B/qp0x000001", "spine1", joined, NOW - 190, NOW);
+        seeData("A/-/B/qp0x000001", "spine2", joined, NOW - 190, NOW);
+        assertEquals(List.of(), detector.detect(index, NOW));
+        assertEquals(1, index.sessionCount());
+        // unjoined at one switch (the CM session went): a session of its own again, and, nobody
+        // having seen its answers, half-seen
+        seeData("A/-/B/qp0x000001", "spine2", Sighting.DATA | Sighting.ONE_WAY | Sighting.RC, NOW - 190, NOW);
+        assertEquals(2, index.sessionCount());
+        seeData("A/-/B/qp0x000001", "spine1", Sighting.DATA | Sighting.ONE_WAY | Sighting.RC, NOW - 190, NOW);
+        assertEquals(1, only(ProblemKind.HalfSeen).count());
+    }
+
     @Test
     public void aDataSessionSeenTimedOutIsNoFailedSetUp() {
         // whatever its sightings say, a data-learned session's are not CM's

@@ -93,6 +93,7 @@ public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
             .setFirstSeen(seconds("1764547200")).setLastSeen(seconds("1764547290"));
         sessions.add(flow.build());
         sessions.add(flow.setSessionId("paired").setPairedSession("10.0.0.1/qp0x000011/10.0.0.2/qp0x000022").build());
+        sessions.add(flow.setSessionId("joined").setPairedSession("10.0.0.1/0x00000abc/10.0.0.2").build());
         sessions.add(flow.setSessionId("ambiguous").setPairedSession(null).setPairAmbiguous(true).build());
         sessions.add(flow.setSessionId("ud").setPairAmbiguous(null).setTransport(Transport.UD).build());
         sessions.add(flow.setSessionId("pair").setTransport(Transport.RC).setOneWay(false)
@@ -106,11 +107,21 @@ public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
             assertEquals(Sighting.of("sw", session), SessionLeaves.sighting("sw", node), session.getSessionId());
             assertEquals(session.getSessionId(), SessionLeaves.sessionId(node.name()));
         }
-        final var one = Sighting.of("sw", sessions.get(sessions.size() - 6));
+        final var one = Sighting.of("sw", sessions.get(sessions.size() - 7));
         assertEquals(Sighting.DATA | Sighting.ONE_WAY | Sighting.RC, one.origin());
         org.junit.jupiter.api.Assertions.assertTrue(one.unansweredOneWay());
         org.junit.jupiter.api.Assertions.assertTrue(one.learnedData());
-        for (var other : sessions.subList(sessions.size() - 5, sessions.size())) {
+        // joined into a CM session: part of it, neither unanswered nor a session of its own
+        final var joined = Sighting.of("sw", sessions.get(sessions.size() - 5));
+        assertEquals(Sighting.DATA | Sighting.ONE_WAY | Sighting.RC | Sighting.PAIRED | Sighting.JOINED,
+            joined.origin());
+        org.junit.jupiter.api.Assertions.assertTrue(joined.joined());
+        org.junit.jupiter.api.Assertions.assertTrue(Sighting.dataId("fd00::1/qp0x000011/fd00::2/qp0xabcdef"));
+        org.junit.jupiter.api.Assertions.assertFalse(Sighting.dataId("10.0.0.1/0x00000abc/10.0.0.2"));
+        org.junit.jupiter.api.Assertions.assertFalse(Sighting.dataId("10.0.0.1/0x0000abcd/10.0.0.2/0x00000001"));
+        org.junit.jupiter.api.Assertions.assertFalse(Sighting.dataId("10.0.0.1/-/10.0.0.2/qp0x000022"));
+        org.junit.jupiter.api.Assertions.assertFalse(Sighting.of("sw", sessions.get(sessions.size() - 6)).joined());
+        for (var other : sessions.subList(sessions.size() - 6, sessions.size())) {
             org.junit.jupiter.api.Assertions.assertFalse(Sighting.of("sw", other).unansweredOneWay(), other.getSessionId());
         }
         org.junit.jupiter.api.Assertions.assertFalse(Sighting.of("sw", sessions.get(0)).learnedData());

@@ -131,6 +131,13 @@ final class RptWorker implements AutoCloseable {
     // executor-confined: one-way flows under the session they were paired into, by switch and flow
     // ("node\nflow id") -> that session's id; the other flow-table entries are under their own id
     private final Map<String, String> pairedInto = new HashMap<>();
+    // executor-confined: data-learned records that joined a CM session ("node\nrecord id"), as their
+    // switch reported them: placed again when their CM session comes, or goes
+    private final Map<String, SwitchSession> joinedReports = new HashMap<>();
+    // executor-confined: CM sessions no switch reports (yet, or any more) to the records that
+    // joined them ("node\nrecord id"); those wait under their own id, their path held back
+    private final Map<String, Set<String>> waiting = new HashMap<>();
+    private final Map<String, String> waitingFor = new HashMap<>();
     // every switch RFT knows, whether or not it has sessions now: a path through one that saw
     // nothing is a gap, while a node RFT does not know (a host) is where a path starts or ends
     private final Set<String> rftSwitches = new HashSet<>();
@@ -442,15 +449,35 @@ final class RptWorker implements AutoCloseable {
     }
 
     /**
-     * Records the flow table's entry {@code id} of {@code node}: under its own id, or, for a one-way
-     * flow the controller paired ({@code paired-session}), under the session it was paired into,
-     * as that session's data in the flow's direction. A flow paired or unpaired since it was last
-     * recorded leaves where it was.
+     * Records the flow table's entry {@code id} of {@code node}: under its own id, or, for a
+     * data-learned record the controller paired ({@code paired-session}), under the session it was
+     * paired into, as that session's data in its direction(s): a one-way flow into the data-learned
+     * session of its two directions, a one-way flow or a data-learned session into the CM session
+     * of its QPs. A record joined to a CM session no switch reports (yet) waits under its own id,
+     * its path held back, and goes into the CM session when that comes. A record paired or
+     * unpaired since it was last recorded leaves where it was.
      */
     private void place(final String node, final String id, final SwitchSession reported, final Set<String> dirty) {
         final String key = node + '\n' + id;
         final String pairedWith = reported.pairedSession();
-        final SwitchSession part = pairedWith == null ? null : reported.partOf(pairedWith, id);
+        SwitchSession part = null;
+        unwait(key);
+        joinedReports.remove(key);
+        if (pairedWith != null && SwitchSession.DataEnds.parse(pairedWith) != null) {
+            part = reported.partOf(pairedWith, id);
+        } else if (pairedWith != null) {
+            final var cm = cmEnds(pairedWith);
+            if (cm == null) {
+                waiting.computeIfAbsent(pairedWith, k -> new HashSet<>()).add(key);
+                waitingFor.put(key, pairedWith);
+                joinedReports.put(key, reported);
+            } else {
+                part = reported.joining(cm, id);
+                if (part != null) {
+                    joinedReports.put(key, reported);
+                }
+            }
+        }
         final String target = part == null ? id : pairedWith;
         final String was = pairedInto.get(key);
         if (was != null && !was.equals(target)) {
@@ -465,6 +492,82 @@ final class RptWorker implements AutoCloseable {
             put(target, part, dirty);
         } else {
             put(id, reported, dirty);
+            if (!reported.learnedData()) {
+                // a CM session's report: the records waiting for it join it
+                joinWaiting(id, dirty);
+            }
+        }
+    }
+
+    /** The ends of the CM session {@code id} as the switches that report it have them, or null if none does. */
+    private SwitchSession.@Nullable Ends cmEnds(final String id) {
+        String requester = null;
+        String responder = null;
+        int requesterQpn = -1;
+        int responderQpn = -1;
+        for (var seen : sessions.getOrDefault(id, NO_SWITCHES)) {
+            if (seen.sourceId() != null || seen.learnedData()) {
+                continue;
+            }
+            if (requester == null) {
+                requester = seen.requesterIp();
+            }
+            if (responder == null) {
+                responder = seen.responderIp();
+            }
+            if (requesterQpn < 0) {
+                requesterQpn = seen.requesterQpn();
+            }
+            if (responderQpn < 0) {
+                responderQpn = seen.responderQpn();
+            }
+        }
+        return requester == null || responder == null ? null
+            : new SwitchSession.Ends(requester, requesterQpn, responder, responderQpn);
+    }
+
+    /** The records that wait for the CM session {@code id}, placed again now that a switch reports it. */
+    private void joinWaiting(final String id, final Set<String> dirty) {
+        final var keys = waiting.remove(id);
+        if (keys == null) {
+            return;
+        }
+        for (var key : keys) {
+            waitingFor.remove(key);
+            final var reported = joinedReports.get(key);
+            if (reported != null) {
+                place(reported.node(), key.substring(key.indexOf('\n') + 1), reported, dirty);
+            }
+        }
+    }
+
+    /**
+     * The CM session {@code id} lost a switch's report: if none is left, the records that joined it
+     * go back under their own ids, to wait for it there (and come back if a switch reports it again).
+     */
+    private void leaveIfGone(final String id, final Set<String> dirty) {
+        final var seen = sessions.get(id);
+        if (seen == null || SwitchSession.DataEnds.parse(id) != null || cmEnds(id) != null) {
+            return;
+        }
+        for (var part : seen.clone()) {
+            if (part.sourceId() == null) {
+                continue;
+            }
+            final var reported = joinedReports.get(part.node() + '\n' + part.sourceId());
+            if (reported != null) {
+                place(part.node(), part.sourceId(), reported, dirty);
+            }
+        }
+    }
+
+    private void unwait(final String key) {
+        final String target = waitingFor.remove(key);
+        if (target != null) {
+            final var keys = waiting.get(target);
+            if (keys != null && keys.remove(key) && keys.isEmpty()) {
+                waiting.remove(target);
+            }
         }
     }
 
@@ -492,11 +595,15 @@ final class RptWorker implements AutoCloseable {
 
     /** The flow table's entry {@code id} of {@code node} is gone: so is what it stood for. */
     private void forget(final String node, final String id, final Set<String> dirty) {
-        final String pairedWith = pairedInto.remove(node + '\n' + id);
+        final String key = node + '\n' + id;
+        final String pairedWith = pairedInto.remove(key);
+        unwait(key);
+        joinedReports.remove(key);
         if (pairedWith != null) {
             remove(pairedWith, node, id, dirty);
         } else {
             remove(id, node, null, dirty);
+            leaveIfGone(id, dirty);
         }
     }
 
@@ -583,7 +690,7 @@ final class RptWorker implements AutoCloseable {
                 hook.run();
             }
             final var before = rewrite ? null : paths.get(id);
-            if (before == null && !rewrite && !assembled.complete() && holds(id, now)) {
+            if (before == null && !rewrite && (!assembled.complete() || waits(id, seenBy)) && holds(id, now)) {
                 continue;
             }
             held.remove(id);
@@ -713,6 +820,19 @@ final class RptWorker implements AutoCloseable {
         return failedCommits.get();
     }
 
+    /** Whether a report under {@code id} is a record waiting for the CM session it joined. */
+    private boolean waits(final String id, final SwitchSession[] seenBy) {
+        if (waitingFor.isEmpty()) {
+            return false;
+        }
+        for (var seen : seenBy) {
+            if (seen.sourceId() == null && waitingFor.containsKey(seen.node() + '\n' + id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether a new session's incomplete path is still held back at {@code now}; starts its hold. */
     private boolean holds(final String id, final long now) {
         final Long until = held.get(id);
@@ -772,8 +892,10 @@ final class RptWorker implements AutoCloseable {
         final List<PathAssembler.Observation> reverse = new ArrayList<>(seenBy.length);
         SwitchSession latest = null;
         for (var session : seenBy) {
-            // the latest report of the session says its addresses, QPs and state (ties: the first)
-            if (latest == null || session.lastSeenMicros() > latest.lastSeenMicros()) {
+            // the latest report of the session says its addresses, QPs and state (ties: the first);
+            // a data-learned record that joined it says only where its data went
+            if (latest == null || latest.sourceId() != null && session.sourceId() == null
+                    || session.sourceId() == null && session.lastSeenMicros() > latest.lastSeenMicros()) {
                 latest = session;
             }
             final var fwd = session.forwardObservation();

@@ -54,9 +54,11 @@ import org.opendaylight.yangtools.yang.data.api.schema.MapNode;
  * @param learnedData whether the switch learnt the session from its data packets (else from CM)
  * @param oneWay whether it is a one-way flow ({@code requester-data} the flow; no requester QPN)
  * @param transport a data-learned session's transport (RC, UC, UD), or null
- * @param pairedSession the session the controller paired this one-way flow into, or null
+ * @param pairedSession the session the controller paired this data-learned record into (a one-way
+ *        flow's pair, or the CM session a record of its QPs joined), or null
  * @param sourceId the flow table's id of what this stands for, where it is not the path's own: a
- *        one-way flow taken into the session it was paired into ({@link #partOf}); else null
+ *        one-way flow taken into the session it was paired into ({@link #partOf}), or a
+ *        data-learned record into the CM session it joined ({@link #joining}); else null
  */
 record SwitchSession(String node, @Nullable String requesterIp, @Nullable String responderIp, int requesterQpn,
         int responderQpn, @Nullable SessionState state, long firstSeenMicros, long lastSeenMicros, boolean forward,
@@ -140,7 +142,72 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
             requesterData == null ? null : Names.intern(string(requesterData, INGRESS_PORT)), responderData != null,
             responderData == null ? null : Names.intern(string(responderData, INGRESS_PORT)), learnedData, oneWay,
             learnedData ? Names.intern(string(entry, TRANSPORT)) : null,
-            oneWay ? string(entry, PAIRED_SESSION) : null, null);
+            learnedData ? string(entry, PAIRED_SESSION) : null, null);
+    }
+
+    /**
+     * This data-learned record (a one-way flow, or a session the switch paired) as a part of the
+     * CM session whose ends are {@code cm} (as the switches that saw its CM messages report them):
+     * its data in the CM session's directions, {@code requester-data} being the requester's data to
+     * the responder's QP. Null where its QPs are not the CM session's (nor, for a QP the CM session
+     * has not announced, its address's).
+     *
+     * @param flowId the record's own id in the flow table
+     */
+    @Nullable SwitchSession joining(final Ends cm, final String flowId) {
+        if (!learnedData || requesterIp == null || responderIp == null) {
+            return null;
+        }
+        final boolean toResponder;
+        final boolean toRequester;
+        if (oneWay) {
+            // the flow goes from requesterIp to QP responderQpn at responderIp
+            toResponder = cm.isResponder(responderIp, responderQpn) && cm.requesterIp().equals(requesterIp);
+            toRequester = cm.isRequester(responderIp, responderQpn) && cm.responderIp().equals(requesterIp);
+        } else {
+            // the switch's lower endpoint is the requester (as the CM session has it), or the responder
+            toResponder = cm.isRequester(requesterIp, requesterQpn) && cm.isResponder(responderIp, responderQpn);
+            toRequester = cm.isResponder(requesterIp, requesterQpn) && cm.isRequester(responderIp, responderQpn);
+        }
+        if (toResponder == toRequester) {
+            return null;
+        }
+        final boolean reqData;
+        final String reqPort;
+        final boolean respData;
+        final String respPort;
+        if (oneWay) {
+            reqData = toResponder && requesterData;
+            reqPort = toResponder ? requesterDataPort : null;
+            respData = toRequester && requesterData;
+            respPort = toRequester ? requesterDataPort : null;
+        } else {
+            reqData = toResponder ? requesterData : responderData;
+            reqPort = toResponder ? requesterDataPort : responderDataPort;
+            respData = toResponder ? responderData : requesterData;
+            respPort = toResponder ? responderDataPort : requesterDataPort;
+        }
+        return new SwitchSession(node, cm.requesterIp(), cm.responderIp(), cm.requesterQpn(), cm.responderQpn(), null,
+            firstSeenMicros, lastSeenMicros, false, null, 0, false, null, 0, reqData, reqPort, respData, respPort,
+            false, false, null, null, flowId);
+    }
+
+    /**
+     * A CM session's ends as the RPT knows them from the switches that report it.
+     *
+     * @param requesterQpn the requester's QP, -1 where no switch saw it announced
+     * @param responderQpn the responder's QP, -1 likewise
+     */
+    record Ends(String requesterIp, int requesterQpn, String responderIp, int responderQpn) {
+        /** Whether QP {@code qpn} at {@code ip} is the requester's (its address, where its QP is unknown). */
+        boolean isRequester(final String ip, final int qpn) {
+            return requesterIp.equals(ip) && (requesterQpn < 0 || requesterQpn == qpn);
+        }
+
+        /** Whether QP {@code qpn} at {@code ip} is the responder's (its address, where its QP is unknown). */
+        boolean isResponder(final String ip, final int qpn) {
+            return responderIp.equals(ip) && (responderQpn < 0 || responderQpn == qpn);
+        }
     }
 
     /**

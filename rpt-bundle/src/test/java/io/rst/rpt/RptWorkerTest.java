@@ -679,7 +679,14 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     /** A data-learned session a switch paired: data each way entered where said (null: not seen). */
     private void putDataSession(final String node, final String forwardIngress, final String reverseIngress)
             throws Exception {
+        putDataSession(node, forwardIngress, reverseIngress, null);
+    }
+
+    /** A data-learned session a switch paired, joined by the controller to the CM session {@code joined} (or not). */
+    private void putDataSession(final String node, final String forwardIngress, final String reverseIngress,
+            final String joined) throws Exception {
         final var builder = new SessionBuilder().setSessionId(DATA_ID).setLearnedFrom(LearnedFrom.Data)
+            .setPairedSession(joined)
             .setTransport(Transport.RC).setRolesKnown(false).setRequesterIp(ip(REQUESTER)).setResponderIp(ip(RESPONDER))
             .setRequesterQpn(new Qpn(Uint32.valueOf(0x101))).setResponderQpn(new Qpn(Uint32.valueOf(0xabcd)))
             .setState(SessionState.ACTIVE).setFirstSeen(seconds("100.000001")).setLastSeen(seconds("130.5"));
@@ -818,6 +825,107 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         awaitPath(DATA_ID, Optional::isEmpty);
         final var alone = awaitPath(TO_RESPONDER, Optional::isPresent).orElseThrow();
         assertEquals(Boolean.TRUE, alone.getOneWay());
+    }
+
+    /** The CM session {@link #ID} between the QPs of {@link #DATA_ID}, its CM seen where said. */
+    private void putCmWithQps(final String node, final String reqIngress, final String repIngress) throws Exception {
+        put(node, sessionBuilder(ID, reqIngress, repIngress, "100.000003")
+            .setRequesterQpn(new Qpn(Uint32.valueOf(0x101))).setResponderQpn(new Qpn(Uint32.valueOf(0xabcd))).build());
+    }
+
+    private void deleteSession(final String node, final String id) throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId(node))).child(Session.class, new SessionKey(id)).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The CM went leaf1 -> spine1 -> leaf2 and back; the data (other UDP source ports) crossed
+     * spine2, which saw no CM message and learnt a data record of its own, which the controller
+     * joined to the CM session: spine2 is a data hop of the CM session's path, in the data's
+     * direction, and the record has no path of its own: first a one-way flow of the requester's
+     * data, then a data-learned session of both directions.
+     */
+    @Test
+    public void dataRecordsJoinedToACmSessionAreItsDataHops() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        putCmWithQps("leaf1", "leaf1-eth1", "leaf1-eth3");
+        putCmWithQps("spine1", "spine1-eth1", "spine1-eth2");
+        putCmWithQps("leaf2", "leaf2-eth3", "leaf2-eth1");
+        awaitPath(p -> p.isPresent() && hopCount(p.orElseThrow().getForward()) == 3);
+        putOneWay("spine2", TO_RESPONDER, "spine2-eth1", ID);
+        final var path = awaitPath(p -> p.isPresent() && p.orElseThrow().getDataForward() != null).orElseThrow();
+        assertEquals(List.of("leaf1", "spine1", "leaf2"), nodes(path.getForward()));
+        assertEquals(SessionState.ESTABLISHED, path.getState());
+        assertEquals(LearnedFrom.Cm, path.getLearnedFrom());
+        assertTrue(nodes(path.getDataForward()).contains("spine2"), nodes(path.getDataForward()).toString());
+        final var hop = path.getDataForward().nonnullHop().stream()
+            .filter(h -> h.getNodeId().getValue().equals("spine2")).findFirst().orElseThrow();
+        assertTrue(hop.getObserved());
+        assertEquals("spine2-eth1", hop.getIngressTp().getValue());
+        assertEquals(TrafficKind.Data, hop.getTraffic());
+        // the responder's data was seen nowhere
+        assertTrue(path.getDataReverse() == null
+            || path.getDataReverse().nonnullHop().stream().noneMatch(h -> h.getObserved()));
+        assertTrue(path.getDataPathDiffers());
+        assertEquals(Optional.empty(), readPath(TO_RESPONDER));
+
+        // spine2 now pairs both directions itself: a data-learned session, joined too
+        putDataSession("spine2", "spine2-eth1", "spine2-eth2", ID);
+        deleteSession("spine2", TO_RESPONDER);
+        final var both = awaitPath(p -> p.isPresent() && p.orElseThrow().getDataReverse() != null
+            && nodes(p.orElseThrow().getDataReverse()).contains("spine2")
+            && p.orElseThrow().getDataReverse().nonnullHop().stream().anyMatch(h -> h.getObserved())).orElseThrow();
+        assertEquals(List.of("leaf1", "spine2", "leaf2"), nodes(both.getDataForward()));
+        assertEquals(List.of("leaf2", "spine2", "leaf1"), nodes(both.getDataReverse()));
+        assertEquals("spine2-eth2", both.getDataReverse().nonnullHop().get(1).getIngressTp().getValue());
+        assertEquals(SessionState.ESTABLISHED, both.getState());
+        assertEquals(Optional.empty(), readPath(DATA_ID));
+        assertEquals(Optional.empty(), readPath(TO_RESPONDER));
+        // nothing of spine2's is a path of its own (sessions-through goes by a CM session's CM path)
+        final var through = rpcs.getRpc(SessionsThrough.class).invoke(new SessionsThroughInputBuilder()
+            .setNodeId(new NodeId("spine2")).build()).get(5, TimeUnit.SECONDS);
+        assertTrue(through.getResult().nonnullPath().isEmpty(), through.getResult().nonnullPath().toString());
+        final var trace = rpcs.getRpc(TraceSession.class).invoke(new TraceSessionInputBuilder()
+            .setSrcIp(ip(REQUESTER)).setDstIp(ip(RESPONDER)).build()).get(5, TimeUnit.SECONDS);
+        assertEquals(Set.of(ID), trace.getResult().nonnullPath().keySet().stream()
+            .map(k -> k.getSessionId()).collect(java.util.stream.Collectors.toSet()));
+    }
+
+    /**
+     * The joined record comes before any switch reports its CM session: it waits (no path of its
+     * own written meanwhile) and is the CM session's data hop once that comes. The CM session gone
+     * from every switch, the record is on its own path again.
+     */
+    @Test
+    public void aRecordJoinedBeforeItsCmSessionComesWaitsForIt() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        putOneWay("spine2", TO_REQUESTER, "spine2-eth2", ID);
+        putCmWithQps("leaf1", "leaf1-eth1", "leaf1-eth3");
+        putCmWithQps("spine1", "spine1-eth1", "spine1-eth2");
+        putCmWithQps("leaf2", "leaf2-eth3", "leaf2-eth1");
+        final var path = awaitPath(p -> p.isPresent() && p.orElseThrow().getDataReverse() != null
+            && nodes(p.orElseThrow().getDataReverse()).contains("spine2")).orElseThrow();
+        // the responder's data, to the requester's QP: the reverse
+        assertEquals(List.of("leaf2", "spine2", "leaf1"), nodes(path.getDataReverse()));
+        assertTrue(path.getDataReverse().nonnullHop().get(1).getObserved());
+        assertEquals(Optional.empty(), readPath(TO_REQUESTER));
+        assertEquals(SessionState.ESTABLISHED, path.getState());
+
+        for (var node : List.of("leaf1", "spine1", "leaf2")) {
+            deleteSession(node, ID);
+        }
+        awaitPath(Optional::isEmpty);
+        final var alone = awaitPath(TO_REQUESTER, Optional::isPresent).orElseThrow();
+        assertEquals(Boolean.TRUE, alone.getOneWay());
+        assertEquals(List.of("spine2"), alone.getDataForward().nonnullHop().stream()
+            .filter(h -> h.getObserved()).map(h -> h.getNodeId().getValue()).toList());
+        // the CM session back (reported again): the record joins it again
+        putCmWithQps("leaf1", "leaf1-eth1", "leaf1-eth3");
+        awaitPath(TO_REQUESTER, Optional::isEmpty);
+        awaitPath(p -> p.isPresent() && p.orElseThrow().getDataReverse() != null
+            && nodes(p.orElseThrow().getDataReverse()).contains("spine2"));
     }
 
     private Optional<Path> readPath(final String id) throws Exception {

@@ -48,6 +48,39 @@ class SwitchSessionTest {
         assertEquals("10.0.0.2", reverse.responderIp());
     }
 
+    /** The CM session whose requester is 10.0.0.2's QP 0x22 and responder 10.0.0.1's QP 0x11. */
+    private static final SwitchSession.Ends CM = new SwitchSession.Ends("10.0.0.2", 0x22, "10.0.0.1", 0x11);
+
+    @Test
+    void aDataRecordJoinedToACmSessionIsItsDataInTheCmDirections() {
+        // 10.0.0.1 -> 10.0.0.2's QP 0x22: the responder's data to the requester
+        final var flow = flow("10.0.0.1", "10.0.0.2", 0x22).joining(CM, "f");
+        assertEquals("10.0.0.2", flow.requesterIp());
+        assertEquals(0x11, flow.responderQpn());
+        assertFalse(flow.requesterData());
+        assertTrue(flow.responderData());
+        assertEquals("swp1", flow.responderDataPort());
+        assertFalse(flow.learnedData());
+        assertFalse(flow.forward());
+        assertNull(flow.state());
+        assertEquals("f", flow.sourceId());
+        assertTrue(flow("10.0.0.2", "10.0.0.1", 0x11).joining(CM, "g").requesterData());
+        // a data-learned session: its lower endpoint (10.0.0.1) is the CM session's responder, so
+        // its A-to-B data is the responder's
+        final var session = new SwitchSession("spine1", "10.0.0.1", "10.0.0.2", 0x11, 0x22, SessionState.ACTIVE, 100,
+            200, false, null, 0, false, null, 0, true, "swp1", true, "swp2", true, false, "RC", "cm", null)
+            .joining(CM, "s");
+        assertTrue(session.requesterData());
+        assertEquals("swp2", session.requesterDataPort());
+        assertEquals("swp1", session.responderDataPort());
+        // where the CM session's responder QP is not known, its address decides
+        assertTrue(flow("10.0.0.2", "10.0.0.1", 0x11)
+            .joining(new SwitchSession.Ends("10.0.0.2", 0x22, "10.0.0.1", -1), "h").requesterData());
+        // another QP, another sender: not this session's
+        assertNull(flow("10.0.0.1", "10.0.0.2", 0x23).joining(CM, "x"));
+        assertNull(flow("10.0.0.9", "10.0.0.2", 0x22).joining(CM, "x"));
+    }
+
     @Test
     void aFlowTheIdDoesNotNameIsNotTaken() {
         // another QP, another sender, a session id of another shape

@@ -169,7 +169,7 @@ final class AgentFollower implements AutoCloseable {
             final ScheduledExecutorService scheduler, final Duration resyncInterval, final Map<String, String> ports,
             final DataPairing pairing) {
         this.pairing = pairing;
-        this.pairingRegistration = pairing.register(nodeId, this::repair);
+        this.pairingRegistration = pairing.register(nodeId, this::repair, this::replayCm);
         this.ports = Map.copyOf(ports);
         this.records = new SessionStream(this.ports);
         this.scheme = scheme;
@@ -220,9 +220,12 @@ final class AgentFollower implements AutoCloseable {
         }
     }
 
-    /** {@code node} with the pairing its one-way flow has now (itself for any other session). */
-    private MapEntryNode paired(final String id, final MapEntryNode node, final boolean oneWay) {
-        return oneWay ? SessionNodes.withPairing(node, pairing.outcome(id)) : node;
+    /**
+     * {@code node} with the pairing its data-learned record has now (a one-way flow's pair, or the
+     * CM session it joined); itself for a CM session.
+     */
+    private MapEntryNode paired(final String id, final MapEntryNode node, final boolean learnedData) {
+        return learnedData ? SessionNodes.withPairing(node, pairing.outcome(id)) : node;
     }
 
     /** Tells the pairing what a record said. */
@@ -231,7 +234,22 @@ final class AgentFollower implements AutoCloseable {
             pairing.forget(nodeId, parsed.id());
         } else if (parsed.data() != null) {
             pairing.observe(nodeId, parsed.id(), parsed.data());
+        } else if (pairing.tracksCm()) {
+            final var ends = SessionNodes.cmEnds(parsed.node());
+            if (ends != null) {
+                pairing.observeCm(nodeId, parsed.id(), ends);
+            }
         }
+    }
+
+    /** Tells the pairing the ends of the CM sessions this switch's table holds (tracking began). */
+    private synchronized void replayCm() {
+        written.forEach((id, node) -> {
+            final var ends = SessionNodes.cmEnds(node);
+            if (ends != null) {
+                pairing.observeCm(nodeId, id, ends);
+            }
+        });
     }
 
     /** Commits of this follower's batches that failed (their sessions were written again). */
@@ -441,7 +459,8 @@ final class AgentFollower implements AutoCloseable {
                 }
             }
             for (var entry : sessions.entrySet()) {
-                final var node = paired(entry.getKey(), entry.getValue(), oneWay(entry.getValue()));
+                final var node = paired(entry.getKey(), entry.getValue(),
+                    SessionNodes.learnedData(entry.getValue()));
                 entry.setValue(node);
                 final boolean wasUnconfirmed = unconfirmed.remove(entry.getKey()) != null;
                 pendingMarks.remove(entry.getKey());
@@ -537,12 +556,13 @@ final class AgentFollower implements AutoCloseable {
                         if (written.remove(id) != null) {
                             pendingRemovals.add(id);
                         }
+                        // again: a replay of the CM sessions may have read it between the two
+                        pairing.forget(nodeId, id);
                     }
                 } else if (session != null) {
                     final var id = session.id();
                     synchronized (this) {
-                        final var node = paired(id, session.node(), session.data() != null
-                            && session.data().oneWay());
+                        final var node = paired(id, session.node(), session.data() != null);
                         pendingUpserts.put(id, node);
                         pendingRemovals.remove(id);
                         // reported again: confirmed (the put replaces the marked session)
@@ -600,10 +620,6 @@ final class AgentFollower implements AutoCloseable {
             LOG.warn("RFT {}: agent sent a session the model cannot take, skipped: {}", nodeId, e.getMessage());
             return null;
         }
-    }
-
-    private static boolean oneWay(final MapEntryNode node) {
-        return node.childByArg(SessionNodes.ONE_WAY) != null;
     }
 
     private void addRecord(final JsonParser p, final Map<String, MapEntryNode> into) throws IOException {

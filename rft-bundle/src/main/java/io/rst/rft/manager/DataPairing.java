@@ -41,6 +41,19 @@ import org.slf4j.LoggerFactory;
  * {@code IP_A/qp0xAAAAAA/IP_B/qp0xBBBBBB}, A the lower endpoint (IPv4 before IPv6, then the
  * address's bytes, then the QPN).
  *
+ * <p>Before either, a data record of a QP pair that CM announced <b>joins that CM session</b>:
+ * under ECMP a switch may see the data of a CM session but not the CM messages that announce its
+ * QPs (they took another UDP source port), and its agent then learns a one-way flow, or even a
+ * data-learned session, of its own. A one-way flow {@code A->B} to QP b joins the CM session
+ * that has QP b at B at one end and A's address at the other; a data-learned session joins the CM
+ * session that has one of its ends (address and QP) at one end and the other end's address (and
+ * QP, where known) at the other. CM wins: such a flow joins the CM session even where a switch
+ * also paired the QPs into a data-learned session. Where several CM sessions fit (a QP number
+ * reused by a new connection while the old one's record is retained), the one learnt last. The
+ * CM sessions' ends ({@link #observeCm}) are tracked once the member has read any data-learned
+ * record (the followers then tell the CM sessions they hold, {@link #register}): nothing is kept
+ * for them where no agent samples data.
+ *
  * <p>The PSNs are the agents' evidence, not leaves of the model: they are kept here, per flow and
  * per switch that reports it, for the flows the member's followers read (in a cluster, the
  * switches this member follows). The outcome goes into the flow table as the one-way flow's
@@ -56,6 +69,8 @@ final class DataPairing {
     private static final Logger LOG = LoggerFactory.getLogger(DataPairing.class);
     /** One-way RC flows (and, apart, paired sessions) tracked at most. */
     static final int MAX_FLOWS = 250_000;
+    /** CM sessions whose ends are tracked at most (about 200 bytes each). */
+    static final int MAX_CM_SESSIONS = 1_000_000;
 
     /**
      * What pairing needs of a data-learned record.
@@ -74,9 +89,25 @@ final class DataPairing {
     }
 
     /**
-     * A one-way flow's pairing.
+     * What joining needs of a CM session as a switch reports it (its roles known).
      *
-     * @param pairedId the session it was paired into, or null
+     * @param requesterIp the requester's address
+     * @param requesterQpn the requester's QP, -1 where the REQ did not reach the switch
+     * @param responderIp the responder's address
+     * @param responderQpn the responder's QP, -1 where the REP did not reach the switch
+     */
+    record CmEnds(String requesterIp, int requesterQpn, String responderIp, int responderQpn) {
+        CmEnds {
+            requireNonNull(requesterIp);
+            requireNonNull(responderIp);
+        }
+    }
+
+    /**
+     * A data-learned record's pairing: a one-way flow's, or a data-learned session's join into a
+     * CM session.
+     *
+     * @param pairedId the session it was paired into (or joined), or null
      * @param ambiguous whether more than one flow fits (nothing paired)
      */
     record Outcome(@Nullable String pairedId, boolean ambiguous) {
@@ -122,6 +153,35 @@ final class DataPairing {
     private record Ends(String ipA, int qpA, String ipB, int qpB) {
     }
 
+    /** A CM session's ends as the switches that report it know them, merged. */
+    private static final class Cm {
+        final String requesterIp;
+        final String responderIp;
+        int requesterQpn;
+        int responderQpn;
+        /** The switches that report it (a few). */
+        String[] nodes;
+        /** When it was first tracked, in the order of all: the last learnt wins a tie. */
+        final long order;
+
+        Cm(final CmEnds ends, final String node, final long order) {
+            requesterIp = ends.requesterIp();
+            responderIp = ends.responderIp();
+            requesterQpn = ends.requesterQpn();
+            responderQpn = ends.responderQpn();
+            nodes = new String[] {node};
+            this.order = order;
+        }
+
+        /** Whether QP {@code qpn} at {@code ip} is one end, {@code peerIp} (QP {@code peerQpn}, -1 any) the other. */
+        boolean fits(final String ip, final int qpn, final String peerIp, final int peerQpn) {
+            return requesterQpn == qpn && requesterIp.equals(ip) && responderIp.equals(peerIp)
+                    && (peerQpn < 0 || responderQpn < 0 || responderQpn == peerQpn)
+                || responderQpn == qpn && responderIp.equals(ip) && requesterIp.equals(peerIp)
+                    && (peerQpn < 0 || requesterQpn < 0 || requesterQpn == peerQpn);
+        }
+    }
+
     private final int maxFlows;
     private final Map<String, Flow> flows = new HashMap<>();
     private final Map<String, Ends> sessions = new HashMap<>();
@@ -130,28 +190,169 @@ final class DataPairing {
     private final Map<String, Set<String>> byEndpoint = new HashMap<>();
     /** Two addresses (lower first) to the flows between them, either way. */
     private final Map<String, Set<String>> flowsByAddresses = new HashMap<>();
+    /** Two addresses (lower first) to the data-learned sessions between them. */
+    private final Map<String, Set<String>> sessionsByAddresses = new HashMap<>();
+    /** Data-learned sessions joined into a CM session: id to the outcome (absent: none). */
+    private final Map<String, Outcome> sessionOutcomes = new HashMap<>();
+    private final int maxCm;
+    private final Map<String, Cm> cms = new HashMap<>();
+    /** An end ({@link #endKey}: address and QP) to the CM session, or the sessions (String[]), with it. */
+    private final Map<Long, Object> cmByEnd = new HashMap<>();
+    private long cmOrder;
+    /** Whether CM sessions' ends are tracked: once any data-learned record was read. */
+    private volatile boolean trackCm;
+    /** Whether the followers are still to tell the CM sessions they held before tracking began. */
+    private boolean replayDue;
     private final Set<String> dirty = new HashSet<>();
     private final Map<String, Rewrite> rewrites = new HashMap<>();
+    private final Map<String, Runnable> replays = new HashMap<>();
     private long untracked;
+    private long untrackedCm;
 
     DataPairing() {
-        this(MAX_FLOWS);
+        this(MAX_FLOWS, MAX_CM_SESSIONS);
     }
 
-    /** A pairing that tracks at most {@code maxFlows} flows, and as many sessions (tests). */
+    /** A pairing that tracks at most {@code maxFlows} flows, and as many sessions and CM sessions (tests). */
     DataPairing(final int maxFlows) {
+        this(maxFlows, maxFlows);
+    }
+
+    private DataPairing(final int maxFlows, final int maxCm) {
         this.maxFlows = maxFlows;
+        this.maxCm = maxCm;
     }
 
     /** Tells {@code rewrite} which of {@code node}'s flows to write again, until closed. */
-    synchronized Registration register(final String node, final Rewrite rewrite) {
+    Registration register(final String node, final Rewrite rewrite) {
+        return register(node, rewrite, () -> { });
+    }
+
+    /**
+     * Tells {@code rewrite} which of {@code node}'s records to write again, until closed;
+     * {@code replayCm} is run (without this pairing's lock held) when CM sessions' ends begin to be
+     * tracked, to tell {@link #observeCm} the CM sessions {@code node} holds.
+     */
+    synchronized Registration register(final String node, final Rewrite rewrite, final Runnable replayCm) {
         rewrites.put(node, rewrite);
+        replays.put(node, replayCm);
         return () -> {
             synchronized (this) {
                 rewrites.remove(node, rewrite);
+                replays.remove(node, replayCm);
             }
             forgetNode(node);
         };
+    }
+
+    /** Whether {@link #observeCm} keeps what it is told (else a follower need not work its ends out). */
+    boolean tracksCm() {
+        return trackCm;
+    }
+
+    /**
+     * What {@code node} reported of the CM session {@code id} whose roles it knows: its ends, the
+     * QPs the switch saw announced. Kept only while {@link #tracksCm()}.
+     */
+    synchronized void observeCm(final String node, final String id, final CmEnds ends) {
+        if (!trackCm || ends.requesterQpn() < 0 && ends.responderQpn() < 0) {
+            return;
+        }
+        var cm = cms.get(id);
+        if (cm == null) {
+            if (cms.size() >= maxCm) {
+                if (untrackedCm++ == 0) {
+                    LOG.warn("RFT: more than {} CM sessions: the data of those beyond is not joined into them"
+                        + " across switches", maxCm);
+                }
+                return;
+            }
+            cm = new Cm(ends, node, cmOrder++);
+            cms.put(id, cm);
+            indexCm(cm.requesterIp, cm.requesterQpn, id);
+            indexCm(cm.responderIp, cm.responderQpn, id);
+            dirty.add(addresses(cm.requesterIp, cm.responderIp));
+            return;
+        }
+        if (!Arrays.asList(cm.nodes).contains(node)) {
+            cm.nodes = Arrays.copyOf(cm.nodes, cm.nodes.length + 1);
+            cm.nodes[cm.nodes.length - 1] = node;
+        }
+        // a QP another switch did not see announced (the REP crossed this one only)
+        if (cm.requesterQpn < 0 && ends.requesterQpn() >= 0 && cm.requesterIp.equals(ends.requesterIp())) {
+            cm.requesterQpn = ends.requesterQpn();
+            indexCm(cm.requesterIp, cm.requesterQpn, id);
+            dirty.add(addresses(cm.requesterIp, cm.responderIp));
+        }
+        if (cm.responderQpn < 0 && ends.responderQpn() >= 0 && cm.responderIp.equals(ends.responderIp())) {
+            cm.responderQpn = ends.responderQpn();
+            indexCm(cm.responderIp, cm.responderQpn, id);
+            dirty.add(addresses(cm.requesterIp, cm.responderIp));
+        }
+    }
+
+    private void indexCm(final String ip, final int qpn, final String id) {
+        if (qpn < 0) {
+            return;
+        }
+        cmByEnd.merge(endKey(ip, qpn), id, (had, add) -> {
+            if (had instanceof String one) {
+                return one.equals(add) ? one : new String[] {one, (String) add};
+            }
+            final String[] many = (String[]) had;
+            if (Arrays.asList(many).contains(add)) {
+                return many;
+            }
+            final String[] more = Arrays.copyOf(many, many.length + 1);
+            more[many.length] = (String) add;
+            return more;
+        });
+    }
+
+    private void unindexCm(final String ip, final int qpn, final String id) {
+        if (qpn < 0) {
+            return;
+        }
+        cmByEnd.computeIfPresent(endKey(ip, qpn), (key, had) -> {
+            if (had instanceof String one) {
+                return one.equals(id) ? null : one;
+            }
+            final List<String> rest = new ArrayList<>(Arrays.asList((String[]) had));
+            rest.remove(id);
+            return rest.isEmpty() ? null : rest.size() == 1 ? rest.get(0) : rest.toArray(String[]::new);
+        });
+    }
+
+    /** A CM session's end as a key: the address's hash and the QP (a match is checked against the ends). */
+    private static Long endKey(final String ip, final int qpn) {
+        return (long) ip.hashCode() << 24 ^ qpn & 0xFFFFFF;
+    }
+
+    /**
+     * The CM session that has QP {@code qpn} at {@code ip} at one end and {@code peerIp} (with QP
+     * {@code peerQpn}, -1 for any) at the other, the last learnt where several do; null where none.
+     */
+    private @Nullable String cmFor(final String ip, final int qpn, final String peerIp, final int peerQpn) {
+        final Object found = cmByEnd.get(endKey(ip, qpn));
+        if (found == null) {
+            return null;
+        }
+        String best = null;
+        long bestOrder = -1;
+        for (var id : found instanceof String one ? new String[] {one} : (String[]) found) {
+            final var cm = cms.get(id);
+            if (cm != null && cm.order > bestOrder && cm.fits(ip, qpn, peerIp, peerQpn)) {
+                best = id;
+                bestOrder = cm.order;
+            }
+        }
+        return best;
+    }
+
+    /** The CM session the data-learned session {@code ends} is part of, or null. */
+    private @Nullable String cmFor(final Ends ends) {
+        final String fromA = cmFor(ends.ipA(), ends.qpA(), ends.ipB(), ends.qpB());
+        return fromA != null ? fromA : cmFor(ends.ipB(), ends.qpB(), ends.ipA(), ends.qpA());
     }
 
     /** What {@code node} reported of the data-learned session or flow {@code id}. */
@@ -160,6 +361,10 @@ final class DataPairing {
         final String responder = facts.responderIp();
         if (requester == null || responder == null || facts.responderQpn() < 0) {
             return;
+        }
+        if (!trackCm) {
+            trackCm = true;
+            replayDue = true;
         }
         if (!facts.oneWay()) {
             if (facts.requesterQpn() < 0) {
@@ -175,6 +380,7 @@ final class DataPairing {
                 sessions.put(id, ends);
                 byEndpoint.computeIfAbsent(endpoint(ends.ipA(), ends.qpA()), k -> new HashSet<>()).add(id);
                 byEndpoint.computeIfAbsent(endpoint(ends.ipB(), ends.qpB()), k -> new HashSet<>()).add(id);
+                sessionsByAddresses.computeIfAbsent(addresses(ends.ipA(), ends.ipB()), k -> new HashSet<>()).add(id);
                 dirty.add(addresses(ends.ipA(), ends.ipB()));
             }
             sessionNodes.computeIfAbsent(id, k -> new HashSet<>(4)).add(node);
@@ -227,10 +433,31 @@ final class DataPairing {
         if (nodes != null && nodes.remove(node) && nodes.isEmpty()) {
             sessionNodes.remove(id);
             final var ends = sessions.remove(id);
+            sessionOutcomes.remove(id);
             if (ends != null) {
                 unindex(endpoint(ends.ipA(), ends.qpA()), id);
                 unindex(endpoint(ends.ipB(), ends.qpB()), id);
-                dirty.add(addresses(ends.ipA(), ends.ipB()));
+                final var key = addresses(ends.ipA(), ends.ipB());
+                final var ids = sessionsByAddresses.get(key);
+                if (ids != null && ids.remove(id) && ids.isEmpty()) {
+                    sessionsByAddresses.remove(key);
+                }
+                dirty.add(key);
+            }
+            return;
+        }
+        final var cm = cms.get(id);
+        if (cm != null) {
+            final var rest = new ArrayList<>(Arrays.asList(cm.nodes));
+            if (rest.remove(node)) {
+                if (rest.isEmpty()) {
+                    cms.remove(id);
+                    unindexCm(cm.requesterIp, cm.requesterQpn, id);
+                    unindexCm(cm.responderIp, cm.responderQpn, id);
+                    dirty.add(addresses(cm.requesterIp, cm.responderIp));
+                } else {
+                    cm.nodes = rest.toArray(String[]::new);
+                }
             }
         }
     }
@@ -256,16 +483,24 @@ final class DataPairing {
                     ids.add(id);
                 }
             });
+            cms.forEach((id, cm) -> {
+                if (Arrays.asList(cm.nodes).contains(node)) {
+                    ids.add(id);
+                }
+            });
             for (var id : ids) {
                 forget(node, id);
             }
         }
     }
 
-    /** The pairing of the one-way flow {@code id} as the last sweep found it. */
+    /**
+     * The pairing of the one-way flow {@code id} as the last sweep found it, or the CM session the
+     * data-learned session {@code id} joined.
+     */
     synchronized Outcome outcome(final String id) {
         final var flow = flows.get(id);
-        return flow == null ? Outcome.NONE : flow.outcome;
+        return flow != null ? flow.outcome : sessionOutcomes.getOrDefault(id, Outcome.NONE);
     }
 
     /**
@@ -273,11 +508,36 @@ final class DataPairing {
      * each switch which of its flows' outcomes changed. Returns how many flows' outcomes did.
      */
     int sweep() {
+        final List<Runnable> replaying;
+        synchronized (this) {
+            replaying = replayDue ? new ArrayList<>(replays.values()) : List.of();
+            replayDue = false;
+        }
+        // the CM sessions the followers held before tracking began (each takes its own lock)
+        replaying.forEach(Runnable::run);
         final Map<String, Set<String>> again = new HashMap<>();
         final Map<String, Rewrite> targets;
         int changed = 0;
         synchronized (this) {
             for (var key : dirty) {
+                final var joining = sessionsByAddresses.get(key);
+                if (joining != null) {
+                    for (var id : joining) {
+                        final var cm = cmFor(sessions.get(id));
+                        final var now = cm == null ? Outcome.NONE : new Outcome(cm, false);
+                        if (!now.equals(sessionOutcomes.getOrDefault(id, Outcome.NONE))) {
+                            if (cm == null) {
+                                sessionOutcomes.remove(id);
+                            } else {
+                                sessionOutcomes.put(id, now);
+                            }
+                            changed++;
+                            for (var node : sessionNodes.getOrDefault(id, Set.of())) {
+                                again.computeIfAbsent(node, k -> new LinkedHashSet<>()).add(id);
+                            }
+                        }
+                    }
+                }
                 final var ids = flowsByAddresses.get(key);
                 if (ids == null) {
                     continue;
@@ -308,11 +568,16 @@ final class DataPairing {
     /** The outcome of each of the flows {@code ids} (between the same two addresses). */
     private Map<String, Outcome> pair(final Set<String> ids) {
         final Map<String, Outcome> out = new HashMap<>();
-        // by QPN first: a session another switch paired has the flow's receiving QP at one end and
-        // the flow's sender's address at the other
+        // by QPN first: a CM session, else a session another switch paired, has the flow's
+        // receiving QP at one end and the flow's sender's address at the other
         final List<String> open = new ArrayList<>();
         for (var id : ids) {
             final var flow = flows.get(id);
+            final String cm = cmFor(flow.dst, flow.dstQpn, flow.src, -1);
+            if (cm != null) {
+                out.put(id, new Outcome(cm, false));
+                continue;
+            }
             String found = null;
             int n = 0;
             for (var sessionId : byEndpoint.getOrDefault(endpoint(flow.dst, flow.dstQpn), Set.of())) {
@@ -324,7 +589,9 @@ final class DataPairing {
                 }
             }
             if (n == 1) {
-                out.put(id, new Outcome(found, false));
+                // a session that is part of a CM session: that one
+                final String joined = cmFor(sessions.get(found));
+                out.put(id, new Outcome(joined != null ? joined : found, false));
             } else if (n > 1) {
                 out.put(id, Outcome.AMBIGUOUS);
             } else if (!flow.src.equals(flow.dst)) {
@@ -389,14 +656,24 @@ final class DataPairing {
         return flows.size();
     }
 
-    /** Flows or sessions not tracked since the start: the bound was reached. */
+    /** Flows, sessions or CM sessions not tracked since the start: a bound was reached. */
     synchronized long untracked() {
-        return untracked;
+        return untracked + untrackedCm;
     }
 
     /** One-way flows the last sweep paired. */
     synchronized long paired() {
         return flows.values().stream().filter(f -> f.outcome.pairedId() != null).count();
+    }
+
+    /** Data-learned sessions the last sweep joined into a CM session. */
+    synchronized long joined() {
+        return sessionOutcomes.size();
+    }
+
+    /** CM sessions whose ends are tracked now. */
+    synchronized int cmSessions() {
+        return cms.size();
     }
 
     /** One-way flows the last sweep found ambiguous. */

@@ -19,6 +19,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.se
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.opendaylight.yangtools.yang.common.QName;
+import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
@@ -179,6 +180,33 @@ final class SessionNodes {
             builder.withChild(ImmutableNodes.leafNode(PAIR_AMBIGUOUS, Boolean.TRUE));
         }
         return builder.build();
+    }
+
+    /**
+     * What joining data into CM sessions needs of a CM session's entry ({@link DataPairing#observeCm}):
+     * its ends, or null where it is data-learned, its roles are not known (its requester a guess),
+     * an address is missing or neither QP was announced to the switch.
+     */
+    static DataPairing.@Nullable CmEnds cmEnds(final MapEntryNode session) {
+        if (leafValue(session, LEARNED_FROM) instanceof String learned && !"cm".equals(learned)
+                || Boolean.FALSE.equals(leafValue(session, ROLES_KNOWN))
+                || !(leafValue(session, REQUESTER_IP) instanceof String requester)
+                || !(leafValue(session, RESPONDER_IP) instanceof String responder)) {
+            return null;
+        }
+        final int requesterQpn = leafValue(session, REQUESTER_QPN) instanceof Uint32 qpn ? qpn.intValue() : -1;
+        final int responderQpn = leafValue(session, RESPONDER_QPN) instanceof Uint32 qpn ? qpn.intValue() : -1;
+        return requesterQpn < 0 && responderQpn < 0 ? null
+            : new DataPairing.CmEnds(requester, requesterQpn, responder, responderQpn);
+    }
+
+    /** Whether the entry is a data-learned record (learned-from data). */
+    static boolean learnedData(final MapEntryNode session) {
+        return "data".equals(leafValue(session, LEARNED_FROM));
+    }
+
+    private static @Nullable Object leafValue(final MapEntryNode session, final NodeIdentifier leaf) {
+        return session.childByArg(leaf) instanceof LeafNode<?> value ? value.body() : null;
     }
 
     /** The session's list entry, as the binding codec would make it. */

@@ -139,6 +139,136 @@ class DataPairingTest {
         assertEquals(DataPairing.Outcome.NONE, pairing.outcome(x));
     }
 
+    private static final String CM_ID = "10.0.0.1/0x00000abc/10.0.0.2";
+    /** The CM session between A's QP 0x11 (requester) and B's QP 0x22 (responder). */
+    private static final DataPairing.CmEnds CM = new DataPairing.CmEnds(A, 0x11, B, 0x22);
+
+    @Test
+    void aFlowOfACmSessionsQpJoinsThatSession() {
+        final var pairing = pairing("leaf1", "spine1");
+        // spine1 saw the data A -> B to the responder's QP, not the CM messages (ECMP)
+        final var x = flowId(A, B, 0x22);
+        pairing.observe("spine1", x, flow(A, B, 0x22, psns(4096), psns()));
+        assertTrue(pairing.tracksCm());
+        pairing.observeCm("leaf1", CM_ID, CM);
+        pairing.sweep();
+        assertEquals(new DataPairing.Outcome(CM_ID, false), pairing.outcome(x));
+        assertEquals(List.of(Set.of(x)), told.get("spine1"));
+        // the other direction, to the requester's QP, joins it too
+        final var y = flowId(B, A, 0x11);
+        pairing.observe("spine1", y, flow(B, A, 0x11, psns(), psns()));
+        pairing.sweep();
+        assertEquals(CM_ID, pairing.outcome(y).pairedId());
+        // a flow to the same QP from another address is not that session's
+        final var other = flowId("10.0.0.9", B, 0x22);
+        pairing.observe("spine1", other, flow("10.0.0.9", B, 0x22, psns(), psns()));
+        pairing.sweep();
+        assertEquals(DataPairing.Outcome.NONE, pairing.outcome(other));
+        // the CM session gone from every switch: the flows are on their own again
+        pairing.forget("leaf1", CM_ID);
+        pairing.sweep();
+        assertEquals(DataPairing.Outcome.NONE, pairing.outcome(x));
+        assertEquals(DataPairing.Outcome.NONE, pairing.outcome(y));
+        assertEquals(0, pairing.cmSessions());
+    }
+
+    @Test
+    void aDataLearnedSessionOfACmSessionsQpsJoinsIt() {
+        final var pairing = pairing("leaf1", "spine1");
+        final var data = "10.0.0.1/qp0x000011/10.0.0.2/qp0x000022";
+        pairing.observe("spine1", data, new DataPairing.Facts(false, true, A, B, 0x11, 0x22, null, null));
+        // the CM session as a switch that saw the REQ alone has it: the requester's QP and B's address
+        pairing.observeCm("leaf1", CM_ID, new DataPairing.CmEnds(A, 0x11, B, -1));
+        assertEquals(1, pairing.sweep());
+        assertEquals(new DataPairing.Outcome(CM_ID, false), pairing.outcome(data));
+        assertEquals(1, pairing.joined());
+        assertEquals(List.of(Set.of(data)), told.get("spine1"));
+        // another QP pair between the same two hosts is not it
+        final var otherData = "10.0.0.1/qp0x000033/10.0.0.2/qp0x000044";
+        pairing.observe("spine1", otherData, new DataPairing.Facts(false, true, A, B, 0x33, 0x44, null, null));
+        pairing.sweep();
+        assertEquals(DataPairing.Outcome.NONE, pairing.outcome(otherData));
+        // the CM session's responder QP, learnt at another switch, must agree
+        pairing.observeCm("spine2", CM_ID, new DataPairing.CmEnds(A, 0x11, B, 0x99));
+        pairing.sweep();
+        assertEquals(DataPairing.Outcome.NONE, pairing.outcome(data));
+        assertEquals(0, pairing.joined());
+    }
+
+    @Test
+    void cmWinsOverADataLearnedSessionAndAFlowOfThatSessionFollows() {
+        final var pairing = pairing("leaf1", "leaf2", "spine1");
+        final var data = "10.0.0.1/qp0x000011/10.0.0.2/qp0x000022";
+        // leaf2 paired the two directions, spine1 saw one of them, leaf1 the CM messages
+        pairing.observe("leaf2", data, new DataPairing.Facts(false, true, A, B, 0x11, 0x22, null, null));
+        final var x = flowId(A, B, 0x22);
+        pairing.observe("spine1", x, flow(A, B, 0x22, psns(4096), psns()));
+        pairing.sweep();
+        assertEquals(data, pairing.outcome(x).pairedId());
+        pairing.observeCm("leaf1", CM_ID, CM);
+        pairing.sweep();
+        assertEquals(CM_ID, pairing.outcome(x).pairedId());
+        assertEquals(CM_ID, pairing.outcome(data).pairedId());
+        // a flow that matches the data-learned session by the QP the CM session did not announce
+        // (no REP seen anywhere) joins the CM session through it
+        final var pairing2 = pairing("leaf1", "leaf2", "spine1");
+        pairing2.observe("leaf2", data, new DataPairing.Facts(false, true, A, B, 0x11, 0x22, null, null));
+        pairing2.observe("spine1", x, flow(A, B, 0x22, psns(4096), psns()));
+        pairing2.observeCm("leaf1", CM_ID, new DataPairing.CmEnds(A, 0x11, B, -1));
+        pairing2.sweep();
+        assertEquals(CM_ID, pairing2.outcome(x).pairedId());
+    }
+
+    @Test
+    void theLastCmSessionOfAReusedQpWins() {
+        final var pairing = pairing("leaf1", "spine1");
+        final var x = flowId(A, B, 0x22);
+        pairing.observe("spine1", x, flow(A, B, 0x22, psns(), psns()));
+        pairing.observeCm("leaf1", "10.0.0.1/0x00000001/10.0.0.2", CM);
+        pairing.observeCm("leaf1", CM_ID, CM);
+        pairing.sweep();
+        assertEquals(CM_ID, pairing.outcome(x).pairedId());
+    }
+
+    @Test
+    void cmSessionsAreTrackedOnceDataIsAndTheFollowersTellThoseTheyHeld() {
+        final var pairing = new DataPairing();
+        final List<String> replayed = new ArrayList<>();
+        pairing.register("leaf1", ids -> { }, () -> {
+            replayed.add("leaf1");
+            pairing.observeCm("leaf1", CM_ID, CM);
+        });
+        pairing.register("spine1", ids -> { });
+        // no data-learned record yet: nothing kept of CM sessions
+        pairing.observeCm("leaf1", CM_ID, CM);
+        assertFalse(pairing.tracksCm());
+        assertEquals(0, pairing.cmSessions());
+        final var x = flowId(A, B, 0x22);
+        pairing.observe("spine1", x, flow(A, B, 0x22, psns(), psns()));
+        pairing.sweep();
+        assertEquals(List.of("leaf1"), replayed);
+        assertEquals(1, pairing.cmSessions());
+        assertEquals(CM_ID, pairing.outcome(x).pairedId());
+        // once
+        pairing.sweep();
+        assertEquals(List.of("leaf1"), replayed);
+    }
+
+    @Test
+    void theCmSessionsTrackedAreBounded() {
+        final var pairing = new DataPairing(2);
+        pairing.observe("spine1", flowId(A, B, 1), flow(A, B, 1, psns(), psns()));
+        for (int q = 1; q <= 4; q++) {
+            pairing.observeCm("leaf1", A + "/0x0000000" + q + "/" + B, new DataPairing.CmEnds(A, q + 100, B, q));
+        }
+        assertEquals(2, pairing.cmSessions());
+        assertEquals(2, pairing.untracked());
+        // neither QP announced: nothing to join by
+        pairing.forgetNode("leaf1");
+        pairing.observeCm("leaf1", CM_ID, new DataPairing.CmEnds(A, -1, B, -1));
+        assertEquals(0, pairing.cmSessions());
+    }
+
     @Test
     void unreliableTransportsAreNeverPaired() {
         final var pairing = pairing("spine1", "spine2");

@@ -212,6 +212,84 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
         assertTrue(worker.pairing().flows() >= 1);
     }
 
+    private static final String CM = "10.0.0.1/0x00000abc/10.0.0.2";
+
+    /** The CM session between 10.0.0.1's QP 0x11 (requester) and 10.0.0.2's QP 0x22. */
+    private static String cmSession() {
+        return "{\"session_id\":\"" + CM + "\",\"learned_from\":\"cm\",\"roles_known\":true,"
+            + "\"requester_ip\":\"10.0.0.1\",\"responder_ip\":\"10.0.0.2\",\"requester_comm_id\":\"0x00000abc\","
+            + "\"responder_comm_id\":\"0x00000def\",\"requester_qpn\":17,\"responder_qpn\":34,"
+            + "\"state\":\"ESTABLISHED\",\"first_seen\":1764547200,\"last_seen\":1764547200.2,\"message_log\":["
+            + "{\"msg\":\"REQ\",\"time\":1764547200,\"ingress_port\":\"swp1\",\"from_requester\":true},"
+            + "{\"msg\":\"REP\",\"time\":1764547200.1,\"ingress_port\":\"swp2\",\"from_requester\":false},"
+            + "{\"msg\":\"RTU\",\"time\":1764547200.2,\"ingress_port\":\"swp1\",\"from_requester\":true}]}";
+    }
+
+    /** The same QP pair as a data-learned session a switch paired. */
+    private static String dataSession() {
+        return "{\"session_id\":\"" + PAIRED + "\",\"learned_from\":\"data\",\"roles_known\":false,"
+            + "\"requester_ip\":\"10.0.0.1\",\"responder_ip\":\"10.0.0.2\",\"requester_qpn\":17,"
+            + "\"responder_qpn\":34,\"transport\":\"RC\",\"requester_data\":{\"udp_src_port\":1,"
+            + "\"ingress_port\":\"swp3\",\"packets\":1},\"responder_data\":{\"udp_src_port\":2,"
+            + "\"ingress_port\":\"swp4\",\"packets\":1},\"state\":\"ACTIVE\",\"first_seen\":1764547201,"
+            + "\"last_seen\":1764547202}";
+    }
+
+    @Test
+    public void dataOfACmSessionSeenAtOtherSwitchesJoinsIt() throws Exception {
+        // leaf1 saw the CM messages before any data-learned record was read
+        final var leaf1 = new FakeAgent("{\"seq\":1,\"instance\":\"l1\",\"sessions\":[" + cmSession() + "]}",
+            "\"data_flows\":0");
+        agents.add(leaf1);
+        putSwitch("leaf1", leaf1.port());
+        awaitSession("leaf1", CM, s -> s.getRequesterQpn() != null);
+        // spine1 saw A -> B to the responder's QP only; spine2 both directions (a data-learned
+        // session of the same QPs): both join the CM session, the flow not the data-learned one
+        final var spine1 = new FakeAgent("{\"seq\":1,\"instance\":\"s1\",\"sessions\":["
+            + oneWay(X, "10.0.0.1", "10.0.0.2", 0x22, "swp1", "[4096]", "[]") + "]}", "\"data_flows\":1");
+        final var spine2 = new FakeAgent("{\"seq\":1,\"instance\":\"s2\",\"sessions\":[" + dataSession() + "]}",
+            "\"data_flows\":2");
+        agents.add(spine1);
+        agents.add(spine2);
+        putSwitch("spine1", spine1.port());
+        putSwitch("spine2", spine2.port());
+        final var x = awaitSession("spine1", X, s -> CM.equals(s.getPairedSession()));
+        assertEquals(Boolean.TRUE, x.getOneWay());
+        assertNull(x.getPairAmbiguous());
+        final var data = awaitSession("spine2", PAIRED, s -> CM.equals(s.getPairedSession()));
+        assertEquals(Boolean.FALSE, data.getOneWay());
+        assertEquals(LearnedFrom.Data, data.getLearnedFrom());
+        // the CM session itself is left as it was
+        assertNull(awaitSession("leaf1", CM, s -> true).getPairedSession());
+        assertEquals(1, worker.pairing().joined());
+
+        // the CM session gone (retention): the data records are on their own again, the flow in
+        // the data-learned session another switch paired
+        leaf1.snapshot = "{\"seq\":2,\"instance\":\"l1\",\"sessions\":[]}";
+        leaf1.events.add("{\"session_id\":\"" + CM + "\",\"removed\":true}");
+        awaitSession("spine2", PAIRED, s -> s.getPairedSession() == null);
+        awaitSession("spine1", X, s -> PAIRED.equals(s.getPairedSession()));
+    }
+
+    @Test
+    public void aCmSessionThatComesAfterTheDataStillTakesIt() throws Exception {
+        final var leaf1 = new FakeAgent("{\"seq\":1,\"instance\":\"l1\",\"sessions\":[]}",
+            "\"data_flows\":0");
+        final var spine1 = new FakeAgent("{\"seq\":1,\"instance\":\"s1\",\"sessions\":["
+            // the responder's data to the requester's QP
+            + oneWay(Y, "10.0.0.2", "10.0.0.1", 0x11, "swp2", "[]", "[8192]") + "]}", "\"data_flows\":1");
+        agents.add(leaf1);
+        agents.add(spine1);
+        putSwitch("spine1", spine1.port());
+        putSwitch("leaf1", leaf1.port());
+        awaitSession("spine1", Y, s -> s.getPairedSession() == null);
+        // a switch that saw only the REQ (no responder QP): the requester's QP is enough for Y
+        leaf1.events.add(cmSession().replace(",\"responder_qpn\":34", ""));
+        awaitSession("leaf1", CM, s -> s.getResponderQpn() == null);
+        final var y = awaitSession("spine1", Y, s -> CM.equals(s.getPairedSession()));
+        assertEquals(SessionState.ACTIVE, y.getState());
+    }
+
     private void putSwitch(final String nodeId, final int port) throws Exception {
         final var tx = getDataBroker().newWriteOnlyTransaction();
         tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath(nodeId),
