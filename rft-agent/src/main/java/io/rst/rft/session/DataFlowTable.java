@@ -503,17 +503,17 @@ final class DataFlowTable {
     private long join(final Session session, final boolean toB, final int flow) {
         final int n = packets[flow];
         if (toB) {
-            if (session.aDataPackets == 0) {
-                session.aDataUdp = udp[flow];
-                session.aDataPort = port[flow];
+            if (session.dataPacketsA == 0) {
+                session.dataUdpA = udp[flow];
+                session.dataPortA = port[flow];
             }
-            session.aDataPackets = (int) Math.min(Integer.MAX_VALUE, (long) session.aDataPackets + n);
+            session.dataPacketsA = (int) Math.min(Integer.MAX_VALUE, (long) session.dataPacketsA + n);
         } else {
-            if (session.bDataPackets == 0) {
-                session.bDataUdp = udp[flow];
-                session.bDataPort = port[flow];
+            if (session.dataPacketsB == 0) {
+                session.dataUdpB = udp[flow];
+                session.dataPortB = port[flow];
             }
-            session.bDataPackets = (int) Math.min(Integer.MAX_VALUE, (long) session.bDataPackets + n);
+            session.dataPacketsB = (int) Math.min(Integer.MAX_VALUE, (long) session.dataPacketsB + n);
         }
         return n;
     }

@@ -32,9 +32,9 @@ final class Session {
     static final int F_CHANGED = 512;
     /** Left the table (aged out or evicted); reported once more, marked removed. */
     static final int F_REMOVED = 1024;
-    /** {@link #aUdpPort} holds the UDP source port of A's first CM packet (RoCEv1 has none). */
+    /** {@link #udpPortA} holds the UDP source port of A's first CM packet (RoCEv1 has none). */
     static final int F_A_UDP = 2048;
-    /** {@link #bUdpPort} holds the UDP source port of B's first CM packet. */
+    /** {@link #udpPortB} holds the UDP source port of B's first CM packet. */
     static final int F_B_UDP = 4096;
     /** In the table's (IP, QPN) index by A's QPN (data packets to A are found through it). */
     static final int F_QPN_INDEXED_A = 8192;
@@ -43,14 +43,14 @@ final class Session {
 
     static final long MAX_OFFSET = (1L << 43) - 1;
 
-    long aHi;
-    long aLo;
-    long bHi;
-    long bLo;
-    int aCid;
-    int bCid;
-    int aQpn;
-    int bQpn;
+    long ipHiA;
+    long ipLoA;
+    long ipHiB;
+    long ipLoB;
+    int cidA;
+    int cidB;
+    int qpnA;
+    int qpnB;
     long serviceId;
     long firstSeen;
     long lastSeen;
@@ -93,8 +93,8 @@ final class Session {
      * The UDP source port of the first CM packet each side sent: ECMP hashes it, so it says which
      * member of a multipath route the side's CM packets take (the data packets may use another).
      */
-    char aUdpPort;
-    char bUdpPort;
+    char udpPortA;
+    char udpPortB;
     /**
      * The REQ's CM response timeouts plus one (0: no REQ seen): how long A (the requester) waits
      * for B's answers (REQ remote CM response timeout), and B for A's (REQ local CM response
@@ -107,12 +107,12 @@ final class Session {
      * the ingress port (a {@link PortNames} number): where the direction's data enters the switch,
      * which under ECMP may differ from where its CM entered. No packets: no data seen.
      */
-    int aDataPackets;
-    int bDataPackets;
-    char aDataUdp;
-    char bDataUdp;
-    short aDataPort;
-    short bDataPort;
+    int dataPacketsA;
+    int dataPacketsB;
+    char dataUdpA;
+    char dataUdpB;
+    short dataPortA;
+    short dataPortB;
     /**
      * The REQ's max CM retries (high nibble; rdma_cm's 15 until a REQ is seen) and how many copies
      * of the REQ or DREQ now waiting for an answer came after the first (low nibble): the sender
@@ -175,11 +175,11 @@ final class Session {
     }
 
     boolean isA(final long hi, final long lo, final int cid) {
-        return aLo == lo && aHi == hi && aCid == cid;
+        return ipLoA == lo && ipHiA == hi && cidA == cid;
     }
 
     boolean isB(final long hi, final long lo, final int cid) {
-        return bLo == lo && bHi == hi && bCid == cid && has(F_B_CID);
+        return ipLoB == lo && ipHiB == hi && cidB == cid && has(F_B_CID);
     }
 
     /** Keeps the UDP source port of a side's first CM packet; later ones do not move it. */
@@ -189,11 +189,11 @@ final class Session {
         }
         if (fromA) {
             if (!has(F_A_UDP)) {
-                aUdpPort = (char) port;
+                udpPortA = (char) port;
                 set(F_A_UDP);
             }
         } else if (!has(F_B_UDP)) {
-            bUdpPort = (char) port;
+            udpPortB = (char) port;
             set(F_B_UDP);
         }
     }

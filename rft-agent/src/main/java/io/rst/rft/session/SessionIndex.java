@@ -33,8 +33,8 @@ final class SessionIndex {
         for (int i = h & mask; slots[i] != null; i = i + 1 & mask) {
             if (hashes[i] == h) {
                 final Session s = slots[i];
-                if (s.has(Session.F_QPN_INDEXED_A) && s.aQpn == qpn && s.aLo == lo && s.aHi == hi
-                        || s.has(Session.F_QPN_INDEXED_B) && s.bQpn == qpn && s.bLo == lo && s.bHi == hi) {
+                if (s.has(Session.F_QPN_INDEXED_A) && s.qpnA == qpn && s.ipLoA == lo && s.ipHiA == hi
+                        || s.has(Session.F_QPN_INDEXED_B) && s.qpnB == qpn && s.ipLoB == lo && s.ipHiB == hi) {
                     return s;
                 }
             }
@@ -55,8 +55,8 @@ final class SessionIndex {
         for (int i = h & mask; slots[i] != null; i = i + 1 & mask) {
             if (hashes[i] == h) {
                 final Session s = slots[i];
-                if (s.has(Session.F_INDEXED_A) && s.isA(hi, lo, cid) && s.bLo == peerLo && s.bHi == peerHi
-                        || s.has(Session.F_INDEXED_B) && s.isB(hi, lo, cid) && s.aLo == peerLo && s.aHi == peerHi) {
+                if (s.has(Session.F_INDEXED_A) && s.isA(hi, lo, cid) && s.ipLoB == peerLo && s.ipHiB == peerHi
+                        || s.has(Session.F_INDEXED_B) && s.isB(hi, lo, cid) && s.ipLoA == peerLo && s.ipHiA == peerHi) {
                     return s;
                 }
             }

@@ -278,7 +278,7 @@ public final class SessionTable {
                     retry = true;
                     s.state(SessionState.REQ_SENT);
                 }
-                aQpn(s, m.localQpn(), t);
+                qpnA(s, m.localQpn(), t);
                 s.serviceId = m.serviceId();
                 s.set(Session.F_SERVICE);
                 s.waitForB = (byte) (m.remoteCmResponseTimeout() + 1);
@@ -309,9 +309,9 @@ public final class SessionTable {
                     }
                 }
                 if (isFromA(s, sHi, sLo, lc)) {
-                    aQpn(s, m.localQpn(), t);
+                    qpnA(s, m.localQpn(), t);
                 } else {
-                    bQpn(s, m.localQpn(), t);
+                    qpnB(s, m.localQpn(), t);
                 }
             }
             case RTU -> {
@@ -383,9 +383,9 @@ public final class SessionTable {
                 // a DREQ names the QP of its receiver
                 final boolean fromA = isFromA(s, sHi, sLo, lc);
                 if (fromA) {
-                    bQpn(s, m.remoteQpn(), t);
+                    qpnB(s, m.remoteQpn(), t);
                 } else {
-                    aQpn(s, m.remoteQpn(), t);
+                    qpnA(s, m.remoteQpn(), t);
                 }
                 if (s.state() == SessionState.DISCONNECTING) {
                     // the sender waits for its DREP as long as the receiver's CM response timeout,
@@ -459,10 +459,10 @@ public final class SessionTable {
             pendingData = new PendingData();
             for (Session s = head; s != null; s = s.next) {
                 if (s.has(Session.F_A_QPN)) {
-                    aQpn(s, s.aQpn);
+                    qpnA(s, s.qpnA);
                 }
                 if (s.has(Session.F_B_QPN)) {
-                    bQpn(s, s.bQpn);
+                    qpnB(s, s.qpnB);
                 }
             }
         }
@@ -504,15 +504,15 @@ public final class SessionTable {
         final long dLo = m.dstIpLow();
         final int qpn = m.bthDestQp();
         final Session s = qpnIndex.find(dHi, dLo, qpn);
-        final boolean toB = s != null && s.has(Session.F_QPN_INDEXED_B) && s.bQpn == qpn && s.bHi == dHi
-            && s.bLo == dLo;
+        final boolean toB = s != null && s.has(Session.F_QPN_INDEXED_B) && s.qpnB == qpn && s.ipHiB == dHi
+            && s.ipLoB == dLo;
         final int port = ports.id(ingressPort);
         final int udp = m.udpSrcPort() < 0 ? 0 : m.udpSrcPort();
         // a finished session (closed, rejected, timed out) sends no more data: data to its QP
         // number is a newer session's that used it again, whose CM this switch may not have seen
         // (it crossed another ECMP member), even between the same two hosts
         if (s == null || s.state().isFinished()
-                || (toB ? s.aHi != sHi || s.aLo != sLo : s.bHi != sHi || s.bLo != sLo)) {
+                || (toB ? s.ipHiA != sHi || s.ipLoA != sLo : s.ipHiB != sHi || s.ipLoB != sLo)) {
             dataUnmatched++;
             if (dataFlows != null) {
                 // a flow of a session set up without CM (or whose CM this switch did not see): learnt
@@ -527,15 +527,15 @@ public final class SessionTable {
         dataMatched++;
         final boolean moved;
         if (toB) {
-            moved = s.aDataPackets == 0 || s.aDataUdp != udp || s.aDataPort != (short) port;
-            s.aDataPackets = s.aDataPackets == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.aDataPackets + 1;
-            s.aDataUdp = (char) udp;
-            s.aDataPort = (short) port;
+            moved = s.dataPacketsA == 0 || s.dataUdpA != udp || s.dataPortA != (short) port;
+            s.dataPacketsA = s.dataPacketsA == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.dataPacketsA + 1;
+            s.dataUdpA = (char) udp;
+            s.dataPortA = (short) port;
         } else {
-            moved = s.bDataPackets == 0 || s.bDataUdp != udp || s.bDataPort != (short) port;
-            s.bDataPackets = s.bDataPackets == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.bDataPackets + 1;
-            s.bDataUdp = (char) udp;
-            s.bDataPort = (short) port;
+            moved = s.dataPacketsB == 0 || s.dataUdpB != udp || s.dataPortB != (short) port;
+            s.dataPacketsB = s.dataPacketsB == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.dataPacketsB + 1;
+            s.dataUdpB = (char) udp;
+            s.dataPortB = (short) port;
         }
         if (moved) {
             touch(s);
@@ -544,32 +544,32 @@ public final class SessionTable {
         return true;
     }
 
-    private void aQpn(final Session s, final int qpn) {
-        aQpn(s, qpn, Long.MAX_VALUE);
+    private void qpnA(final Session s, final int qpn) {
+        qpnA(s, qpn, Long.MAX_VALUE);
     }
 
-    private void bQpn(final Session s, final int qpn) {
-        bQpn(s, qpn, Long.MAX_VALUE);
+    private void qpnB(final Session s, final int qpn) {
+        qpnB(s, qpn, Long.MAX_VALUE);
     }
 
     /** A's QPN, announced at {@code announced} (data to it captured since, but handed over before, joins). */
-    private void aQpn(final Session s, final int qpn, final long announced) {
+    private void qpnA(final Session s, final int qpn, final long announced) {
         if (qpnIndex != null && s.has(Session.F_QPN_INDEXED_A)) {
-            if (s.aQpn == qpn) {
+            if (s.qpnA == qpn) {
                 return;
             }
-            qpnIndex.remove(s, SessionIndex.hash(s.aHi, s.aLo, s.aQpn));
+            qpnIndex.remove(s, SessionIndex.hash(s.ipHiA, s.ipLoA, s.qpnA));
             s.clear(Session.F_QPN_INDEXED_A);
         }
-        s.aQpn = qpn;
+        s.qpnA = qpn;
         s.set(Session.F_A_QPN);
         if (qpnIndex != null && !s.has(Session.F_REMOVED)) {
-            indexQpn(s, s.aHi, s.aLo, qpn);
+            indexQpn(s, s.ipHiA, s.ipLoA, qpn);
             s.set(Session.F_QPN_INDEXED_A);
             if (dataFlows != null) {
-                claimData(s, false, s.aHi, s.aLo, qpn, s.bHi, s.bLo, s.has(Session.F_B_QPN) ? s.bQpn : -1);
-            } else if (s.bDataPackets == 0
-                    && pendingData.takeInto(s, false, s.aHi, s.aLo, qpn, s.bHi, s.bLo, announced) > 0) {
+                claimData(s, false, s.ipHiA, s.ipLoA, qpn, s.ipHiB, s.ipLoB, s.has(Session.F_B_QPN) ? s.qpnB : -1);
+            } else if (s.dataPacketsB == 0
+                    && pendingData.takeInto(s, false, s.ipHiA, s.ipLoA, qpn, s.ipHiB, s.ipLoB, announced) > 0) {
                 dataUnmatched--;
                 dataMatched++;
             }
@@ -577,23 +577,23 @@ public final class SessionTable {
     }
 
     /** B's QPN, announced at {@code announced}. */
-    private void bQpn(final Session s, final int qpn, final long announced) {
+    private void qpnB(final Session s, final int qpn, final long announced) {
         if (qpnIndex != null && s.has(Session.F_QPN_INDEXED_B)) {
-            if (s.bQpn == qpn) {
+            if (s.qpnB == qpn) {
                 return;
             }
-            qpnIndex.remove(s, SessionIndex.hash(s.bHi, s.bLo, s.bQpn));
+            qpnIndex.remove(s, SessionIndex.hash(s.ipHiB, s.ipLoB, s.qpnB));
             s.clear(Session.F_QPN_INDEXED_B);
         }
-        s.bQpn = qpn;
+        s.qpnB = qpn;
         s.set(Session.F_B_QPN);
         if (qpnIndex != null && !s.has(Session.F_REMOVED)) {
-            indexQpn(s, s.bHi, s.bLo, qpn);
+            indexQpn(s, s.ipHiB, s.ipLoB, qpn);
             s.set(Session.F_QPN_INDEXED_B);
             if (dataFlows != null) {
-                claimData(s, true, s.bHi, s.bLo, qpn, s.aHi, s.aLo, s.has(Session.F_A_QPN) ? s.aQpn : -1);
-            } else if (s.aDataPackets == 0
-                    && pendingData.takeInto(s, true, s.bHi, s.bLo, qpn, s.aHi, s.aLo, announced) > 0) {
+                claimData(s, true, s.ipHiB, s.ipLoB, qpn, s.ipHiA, s.ipLoA, s.has(Session.F_A_QPN) ? s.qpnA : -1);
+            } else if (s.dataPacketsA == 0
+                    && pendingData.takeInto(s, true, s.ipHiB, s.ipLoB, qpn, s.ipHiA, s.ipLoA, announced) > 0) {
                 dataUnmatched--;
                 dataMatched++;
             }
@@ -619,7 +619,7 @@ public final class SessionTable {
         final Session old = qpnIndex.find(hi, lo, qpn);
         if (old != null && old != s) {
             qpnIndex.remove(old, h);
-            if (old.has(Session.F_QPN_INDEXED_A) && old.aQpn == qpn && old.aHi == hi && old.aLo == lo) {
+            if (old.has(Session.F_QPN_INDEXED_A) && old.qpnA == qpn && old.ipHiA == hi && old.ipLoA == lo) {
                 old.clear(Session.F_QPN_INDEXED_A);
             } else {
                 old.clear(Session.F_QPN_INDEXED_B);
@@ -761,11 +761,11 @@ public final class SessionTable {
         final int version = r.requesterIp().indexOf(':') >= 0 ? 6 : 4;
         final long[] a = RecordFields.parseIp(r.requesterIp(), version);
         final long[] b = RecordFields.parseIp(r.responderIp(), version);
-        final Integer aCid = RecordFields.parseHex32(r.requesterCommId());
-        if (a.length == 0 || b.length == 0 || aCid == null) {
+        final Integer cidA = RecordFields.parseHex32(r.requesterCommId());
+        if (a.length == 0 || b.length == 0 || cidA == null) {
             return false;
         }
-        final Session s = index.find(a[0], a[1], aCid, b[0], b[1]);
+        final Session s = index.find(a[0], a[1], cidA, b[0], b[1]);
         if (s == null) {
             return false;
         }
@@ -792,9 +792,9 @@ public final class SessionTable {
         final int version = r.requesterIp().indexOf(':') >= 0 ? 6 : 4;
         final long[] a = RecordFields.parseIp(r.requesterIp(), version);
         final long[] b = RecordFields.parseIp(r.responderIp(), version);
-        final Integer aCid = RecordFields.parseHex32(r.requesterCommId());
-        final Integer bCid = r.responderCommId() == null ? Integer.valueOf(0) : RecordFields.parseHex32(r.responderCommId());
-        if (a.length == 0 || b.length == 0 || aCid == null || bCid == null) {
+        final Integer cidA = RecordFields.parseHex32(r.requesterCommId());
+        final Integer cidB = r.responderCommId() == null ? Integer.valueOf(0) : RecordFields.parseHex32(r.responderCommId());
+        if (a.length == 0 || b.length == 0 || cidA == null || cidB == null) {
             return false;
         }
         final long first = RecordFields.micros(r.firstSeen());
@@ -817,16 +817,16 @@ public final class SessionTable {
         if (r.serviceId() != null && service == null) {
             return false;
         }
-        Session old = index.find(a[0], a[1], aCid, b[0], b[1]);
+        Session old = index.find(a[0], a[1], cidA, b[0], b[1]);
         if (old != null) {
             remove(old);
         }
-        old = r.responderCommId() == null ? null : index.find(b[0], b[1], bCid, a[0], a[1]);
+        old = r.responderCommId() == null ? null : index.find(b[0], b[1], cidB, a[0], a[1]);
         if (old != null) {
             remove(old);
         }
         final boolean bKnown = r.responderCommId() != null;
-        final Session s = create(version, a[0], a[1], aCid, b[0], b[1], bCid, bKnown, r.rolesKnown(), r.state(), first);
+        final Session s = create(version, a[0], a[1], cidA, b[0], b[1], cidB, bKnown, r.rolesKnown(), r.state(), first);
         created--;
         restored++;
         s.lastSeen = last;
@@ -834,10 +834,10 @@ public final class SessionTable {
         s.msgCount = (short) n;
         s.dropped = (short) Math.min(Short.MAX_VALUE, r.droppedMessages() + r.messageLog().size() - n);
         if (r.requesterQpn() != null) {
-            aQpn(s, r.requesterQpn());
+            qpnA(s, r.requesterQpn());
         }
         if (r.responderQpn() != null) {
-            bQpn(s, r.responderQpn());
+            qpnB(s, r.responderQpn());
         }
         if (service != null) {
             s.serviceId = service;
@@ -848,11 +848,11 @@ public final class SessionTable {
             s.set(Session.F_IPCM_PORT);
         }
         if (r.requesterUdpSrcPort() != null) {
-            s.aUdpPort = (char) (r.requesterUdpSrcPort() & 0xffff);
+            s.udpPortA = (char) (r.requesterUdpSrcPort() & 0xffff);
             s.set(Session.F_A_UDP);
         }
         if (r.responderUdpSrcPort() != null) {
-            s.bUdpPort = (char) (r.responderUdpSrcPort() & 0xffff);
+            s.udpPortB = (char) (r.responderUdpSrcPort() & 0xffff);
             s.set(Session.F_B_UDP);
         }
         if (r.rejectReason() != null) {
@@ -861,15 +861,15 @@ public final class SessionTable {
         }
         final DataFlow aData = r.requesterData();
         if (aData != null) {
-            s.aDataUdp = (char) aData.udpSrcPort();
-            s.aDataPort = (short) ports.id(aData.ingressPort());
-            s.aDataPackets = (int) Math.min(Integer.MAX_VALUE, aData.packets());
+            s.dataUdpA = (char) aData.udpSrcPort();
+            s.dataPortA = (short) ports.id(aData.ingressPort());
+            s.dataPacketsA = (int) Math.min(Integer.MAX_VALUE, aData.packets());
         }
         final DataFlow bData = r.responderData();
         if (bData != null) {
-            s.bDataUdp = (char) bData.udpSrcPort();
-            s.bDataPort = (short) ports.id(bData.ingressPort());
-            s.bDataPackets = (int) Math.min(Integer.MAX_VALUE, bData.packets());
+            s.dataUdpB = (char) bData.udpSrcPort();
+            s.dataPortB = (short) ports.id(bData.ingressPort());
+            s.dataPacketsB = (int) Math.min(Integer.MAX_VALUE, bData.packets());
         }
         if (r.state() == SessionState.REQ_SENT || r.state() == SessionState.DISCONNECTING) {
             s.deadline = last + answerWait(s, CmMessage.cmTimeoutMicros(DEFAULT_CM_TIMEOUT), twiceLifeMicros(s));
@@ -1164,15 +1164,15 @@ public final class SessionTable {
     }
 
     private static boolean isFromA(final Session s, final long hi, final long lo, final int cid) {
-        if (s.aHi != hi || s.aLo != lo) {
+        if (s.ipHiA != hi || s.ipLoA != lo) {
             return false;
         }
         // same IP at both ends (loopback): the comm ID decides
-        return s.aHi != s.bHi || s.aLo != s.bLo || cid == s.aCid;
+        return s.ipHiA != s.ipHiB || s.ipLoA != s.ipLoB || cid == s.cidA;
     }
 
-    private Session create(final int version, final long aHi, final long aLo, final int aCid, final long bHi,
-            final long bLo, final int bCid, final boolean bCidKnown, final boolean rolesKnown,
+    private Session create(final int version, final long ipHiA, final long ipLoA, final int cidA, final long ipHiB,
+            final long ipLoB, final int cidB, final boolean cidBKnown, final boolean rolesKnown,
             final SessionState state, final long t) {
         if (size >= config.maxSessions()) {
             // what finished first goes first; a live session only when nothing finished is left:
@@ -1185,12 +1185,12 @@ public final class SessionTable {
         }
         final Session s = new Session();
         s.ipVersion = (byte) version;
-        s.aHi = aHi;
-        s.aLo = aLo;
-        s.aCid = aCid;
-        s.bHi = bHi;
-        s.bLo = bLo;
-        s.bCid = bCid;
+        s.ipHiA = ipHiA;
+        s.ipLoA = ipLoA;
+        s.cidA = cidA;
+        s.ipHiB = ipHiB;
+        s.ipLoB = ipLoB;
+        s.cidB = cidB;
         s.firstSeen = t;
         s.lastSeen = t;
         s.seq = nextSeq++;
@@ -1208,21 +1208,21 @@ public final class SessionTable {
         tail = s;
         size++;
         created++;
-        index.add(s, SessionIndex.hash(aHi, aLo, aCid));
+        index.add(s, SessionIndex.hash(ipHiA, ipLoA, cidA));
         s.set(Session.F_INDEXED_A);
-        if (bCidKnown) {
-            setB(s, bCid);
+        if (cidBKnown) {
+            setB(s, cidB);
         }
         return s;
     }
 
-    private void setB(final Session s, final int bCid) {
+    private void setB(final Session s, final int cidB) {
         if (s.has(Session.F_B_CID)) {
             return;
         }
-        s.bCid = bCid;
+        s.cidB = cidB;
         s.set(Session.F_B_CID);
-        index.add(s, SessionIndex.hash(s.bHi, s.bLo, bCid));
+        index.add(s, SessionIndex.hash(s.ipHiB, s.ipLoB, cidB));
         s.set(Session.F_INDEXED_B);
     }
 
@@ -1262,19 +1262,19 @@ public final class SessionTable {
 
     private void unindex(final Session s) {
         if (s.has(Session.F_QPN_INDEXED_A)) {
-            qpnIndex.remove(s, SessionIndex.hash(s.aHi, s.aLo, s.aQpn));
+            qpnIndex.remove(s, SessionIndex.hash(s.ipHiA, s.ipLoA, s.qpnA));
             s.clear(Session.F_QPN_INDEXED_A);
         }
         if (s.has(Session.F_QPN_INDEXED_B)) {
-            qpnIndex.remove(s, SessionIndex.hash(s.bHi, s.bLo, s.bQpn));
+            qpnIndex.remove(s, SessionIndex.hash(s.ipHiB, s.ipLoB, s.qpnB));
             s.clear(Session.F_QPN_INDEXED_B);
         }
         if (s.has(Session.F_INDEXED_A)) {
-            index.remove(s, SessionIndex.hash(s.aHi, s.aLo, s.aCid));
+            index.remove(s, SessionIndex.hash(s.ipHiA, s.ipLoA, s.cidA));
             s.clear(Session.F_INDEXED_A);
         }
         if (s.has(Session.F_INDEXED_B)) {
-            index.remove(s, SessionIndex.hash(s.bHi, s.bLo, s.bCid));
+            index.remove(s, SessionIndex.hash(s.ipHiB, s.ipLoB, s.cidB));
             s.clear(Session.F_INDEXED_B);
         }
     }

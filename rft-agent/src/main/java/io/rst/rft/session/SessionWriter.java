@@ -76,27 +76,27 @@ final class SessionWriter {
     void writeJson(final Session s, final JsonBytes out) {
         out.raw(K_SESSION_ID);
         if (s.has(Session.F_ROLES_KNOWN)) {
-            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8).raw('/');
-            ipText(out, s.ipVersion, s.bHi, s.bLo);
+            ipText(out, s.ipVersion, s.ipHiA, s.ipLoA).raw('/').hex(s.cidA & 0xffffffffL, 8).raw('/');
+            ipText(out, s.ipVersion, s.ipHiB, s.ipLoB);
         } else if (compareEndpoints(s) <= 0) {
-            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8).raw('/');
-            ipText(out, s.ipVersion, s.bHi, s.bLo).raw('/').hex(s.bCid & 0xffffffffL, 8);
+            ipText(out, s.ipVersion, s.ipHiA, s.ipLoA).raw('/').hex(s.cidA & 0xffffffffL, 8).raw('/');
+            ipText(out, s.ipVersion, s.ipHiB, s.ipLoB).raw('/').hex(s.cidB & 0xffffffffL, 8);
         } else {
-            ipText(out, s.ipVersion, s.bHi, s.bLo).raw('/').hex(s.bCid & 0xffffffffL, 8).raw('/');
-            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8);
+            ipText(out, s.ipVersion, s.ipHiB, s.ipLoB).raw('/').hex(s.cidB & 0xffffffffL, 8).raw('/');
+            ipText(out, s.ipVersion, s.ipHiA, s.ipLoA).raw('/').hex(s.cidA & 0xffffffffL, 8);
         }
         out.raw(K_ROLES_KNOWN).raw(s.has(Session.F_ROLES_KNOWN) ? TRUE : FALSE).raw(K_LEARNED_FROM_CM);
         out.raw(K_REQUESTER_IP);
-        ipText(out, s.ipVersion, s.aHi, s.aLo).raw(K_RESPONDER_IP);
-        ipText(out, s.ipVersion, s.bHi, s.bLo).raw(K_REQUESTER_CID).hex(s.aCid & 0xffffffffL, 8).raw('"');
+        ipText(out, s.ipVersion, s.ipHiA, s.ipLoA).raw(K_RESPONDER_IP);
+        ipText(out, s.ipVersion, s.ipHiB, s.ipLoB).raw(K_REQUESTER_CID).hex(s.cidA & 0xffffffffL, 8).raw('"');
         if (s.has(Session.F_B_CID)) {
-            out.raw(K_RESPONDER_CID).hexString(s.bCid & 0xffffffffL, 8);
+            out.raw(K_RESPONDER_CID).hexString(s.cidB & 0xffffffffL, 8);
         }
         if (s.has(Session.F_A_QPN)) {
-            out.raw(K_REQUESTER_QPN).decimal(s.aQpn);
+            out.raw(K_REQUESTER_QPN).decimal(s.qpnA);
         }
         if (s.has(Session.F_B_QPN)) {
-            out.raw(K_RESPONDER_QPN).decimal(s.bQpn);
+            out.raw(K_RESPONDER_QPN).decimal(s.qpnB);
         }
         if (s.has(Session.F_SERVICE)) {
             out.raw(K_SERVICE_ID).hexString(s.serviceId, 16);
@@ -108,16 +108,16 @@ final class SessionWriter {
             out.raw(K_CM_DST_PORT).decimal((int) s.serviceId & 0xffff);
         }
         if (s.has(Session.F_A_UDP)) {
-            out.raw(K_REQUESTER_UDP).decimal((int) s.aUdpPort);
+            out.raw(K_REQUESTER_UDP).decimal((int) s.udpPortA);
         }
         if (s.has(Session.F_B_UDP)) {
-            out.raw(K_RESPONDER_UDP).decimal((int) s.bUdpPort);
+            out.raw(K_RESPONDER_UDP).decimal((int) s.udpPortB);
         }
-        if (s.aDataPackets > 0) {
-            dataJson(out.raw(K_REQUESTER_DATA), s.aDataUdp, s.aDataPort, s.aDataPackets);
+        if (s.dataPacketsA > 0) {
+            dataJson(out.raw(K_REQUESTER_DATA), s.dataUdpA, s.dataPortA, s.dataPacketsA);
         }
-        if (s.bDataPackets > 0) {
-            dataJson(out.raw(K_RESPONDER_DATA), s.bDataUdp, s.bDataPort, s.bDataPackets);
+        if (s.dataPacketsB > 0) {
+            dataJson(out.raw(K_RESPONDER_DATA), s.dataUdpB, s.dataPortB, s.dataPacketsB);
         }
         out.raw(STATE_NAMES[s.state]);
         if (s.has(Session.F_REJECT)) {
@@ -183,16 +183,16 @@ final class SessionWriter {
     }
 
     SessionRecord record(final Session s) {
-        final String aIp = ip(s.ipVersion, s.aHi, s.aLo);
-        final String bIp = ip(s.ipVersion, s.bHi, s.bLo);
-        final String aCid = hex8(s.aCid);
+        final String aIp = ip(s.ipVersion, s.ipHiA, s.ipLoA);
+        final String bIp = ip(s.ipVersion, s.ipHiB, s.ipLoB);
+        final String cidA = hex8(s.cidA);
         final String id;
         if (s.has(Session.F_ROLES_KNOWN)) {
-            id = aIp + "/" + aCid + "/" + bIp;
+            id = aIp + "/" + cidA + "/" + bIp;
         } else {
-            final String bCid = hex8(s.bCid);
+            final String cidB = hex8(s.cidB);
             final int c = compareEndpoints(s);
-            id = c <= 0 ? aIp + "/" + aCid + "/" + bIp + "/" + bCid : bIp + "/" + bCid + "/" + aIp + "/" + aCid;
+            id = c <= 0 ? aIp + "/" + cidA + "/" + bIp + "/" + cidB : bIp + "/" + cidB + "/" + aIp + "/" + cidA;
         }
         final List<String> names = new ArrayList<>(s.msgCount);
         final List<SessionMessage> log = new ArrayList<>(s.msgCount);
@@ -204,17 +204,17 @@ final class SessionWriter {
                 BigDecimal.valueOf(s.firstSeen + (w >>> 21), 6), (w & 16) != 0));
         }
         final boolean ipCmService = s.has(Session.F_SERVICE) && s.serviceId >>> 24 == 1L;
-        return new SessionRecord(id, s.has(Session.F_ROLES_KNOWN), SessionRecord.CM, null, null, aIp, bIp, aCid,
-            s.has(Session.F_B_CID) ? hex8(s.bCid) : null,
-            s.has(Session.F_A_QPN) ? s.aQpn : null,
-            s.has(Session.F_B_QPN) ? s.bQpn : null,
+        return new SessionRecord(id, s.has(Session.F_ROLES_KNOWN), SessionRecord.CM, null, null, aIp, bIp, cidA,
+            s.has(Session.F_B_CID) ? hex8(s.cidB) : null,
+            s.has(Session.F_A_QPN) ? s.qpnA : null,
+            s.has(Session.F_B_QPN) ? s.qpnB : null,
             s.has(Session.F_SERVICE) ? hex16(s.serviceId) : null,
             s.has(Session.F_IPCM_PORT) ? Integer.valueOf(s.ipCmSrcPort) : null,
             ipCmService ? Integer.valueOf((int) s.serviceId & 0xffff) : null,
-            s.has(Session.F_A_UDP) ? Integer.valueOf(s.aUdpPort) : null,
-            s.has(Session.F_B_UDP) ? Integer.valueOf(s.bUdpPort) : null,
-            data(s.aDataUdp, s.aDataPort, s.aDataPackets),
-            data(s.bDataUdp, s.bDataPort, s.bDataPackets),
+            s.has(Session.F_A_UDP) ? Integer.valueOf(s.udpPortA) : null,
+            s.has(Session.F_B_UDP) ? Integer.valueOf(s.udpPortB) : null,
+            data(s.dataUdpA, s.dataPortA, s.dataPacketsA),
+            data(s.dataUdpB, s.dataPortB, s.dataPacketsB),
             null, null,
             s.state(),
             s.has(Session.F_REJECT) ? Integer.valueOf(s.rejectReason & 0xffff) : null,
@@ -222,11 +222,11 @@ final class SessionWriter {
     }
 
     private static int compareEndpoints(final Session s) {
-        int c = Long.compareUnsigned(s.aHi, s.bHi);
+        int c = Long.compareUnsigned(s.ipHiA, s.ipHiB);
         if (c == 0) {
-            c = Long.compareUnsigned(s.aLo, s.bLo);
+            c = Long.compareUnsigned(s.ipLoA, s.ipLoB);
         }
-        return c != 0 ? c : Integer.compareUnsigned(s.aCid, s.bCid);
+        return c != 0 ? c : Integer.compareUnsigned(s.cidA, s.cidB);
     }
 
     private static String hex16(final long v) {
