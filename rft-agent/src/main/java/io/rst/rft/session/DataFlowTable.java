@@ -811,20 +811,6 @@ final class DataFlowTable {
         return (flags[handle.slot] & (F_USED | F_REP)) == (F_USED | F_REP) && serial[handle.slot] == handle.serial;
     }
 
-    /** Writes the handle's record as JSON; false when it left the table. */
-    boolean writeJson(final Handle handle, final JsonBytes out) {
-        if (!valid(handle)) {
-            return false;
-        }
-        writeJson(handle.slot, out, false);
-        return true;
-    }
-
-    /** The handle's record, or null when it left the table. */
-    SessionRecord record(final Handle handle) {
-        return valid(handle) ? record(handle.slot) : null;
-    }
-
     private static final byte[] K_SESSION_ID = JsonBytes.ascii("{\"session_id\":\"");
     private static final byte[] K_DATA_HEAD = JsonBytes.ascii("\",\"roles_known\":false,\"learned_from\":\"data\"");
     private static final byte[] K_ONE_WAY = JsonBytes.ascii(",\"one_way\":true");
@@ -845,6 +831,15 @@ final class DataFlowTable {
     private static final byte[] K_LAST_SEEN = JsonBytes.ascii(",\"last_seen\":");
     private static final byte[] K_TAIL = JsonBytes.ascii(",\"message_log\":[],\"dropped_messages\":0");
     private static final byte[] K_REMOVED = JsonBytes.ascii(",\"removed\":true");
+
+    /** Writes the handle's record as JSON; false when it left the table. */
+    boolean writeJson(final Handle handle, final JsonBytes out) {
+        if (!valid(handle)) {
+            return false;
+        }
+        writeJson(handle.slot, out, false);
+        return true;
+    }
 
     /** Writes record {@code rec} as {@link SessionRecord#appendJson} would, with the same bytes. */
     private void writeJson(final int rec, final JsonBytes out, final boolean removed) {
@@ -947,6 +942,11 @@ final class DataFlowTable {
         }
         // rec goes to the lower endpoint (A): its partner goes to B
         return cmp <= 0 ? o : rec;
+    }
+
+    /** The handle's record, or null when it left the table. */
+    SessionRecord record(final Handle handle) {
+        return valid(handle) ? record(handle.slot) : null;
     }
 
     /** Record {@code rec} as an immutable {@link SessionRecord} (the same fields as its JSON). */
@@ -1154,6 +1154,10 @@ final class DataFlowTable {
         return mix(hash);
     }
 
+    private int pairHash(final int flow) {
+        return pairHash(srcHi[flow], srcLo[flow], dstHi[flow], dstLo[flow]);
+    }
+
     private static int flowHash(final long srcIpHigh, final long srcIpLow, final long dstIpHigh, final long dstIpLow,
             final int dstQpn) {
         long hash = srcIpHigh * 0x9E3779B97F4A7C15L ^ srcIpLow;
@@ -1165,10 +1169,6 @@ final class DataFlowTable {
 
     private int flowHash(final int flow) {
         return flowHash(srcHi[flow], srcLo[flow], dstHi[flow], dstLo[flow], qpn[flow]);
-    }
-
-    private int pairHash(final int flow) {
-        return pairHash(srcHi[flow], srcLo[flow], dstHi[flow], dstLo[flow]);
     }
 
     /** The flow (srcIpHigh, srcIpLow) to (dstIpHigh, dstIpLow) QP dstQpn, or NONE. */

@@ -134,24 +134,24 @@ final class Session {
         return (timerBits & 0xff) >>> 2;
     }
 
-    void ackTimeoutPlusOne(final int v) {
-        timerBits = (byte) ((v & 0x3f) << 2 | timerBits & 3);
+    void ackTimeoutPlusOne(final int value) {
+        timerBits = (byte) ((value & 0x3f) << 2 | timerBits & 3);
     }
 
     int maxRetries() {
         return retries >>> 4 & 0xf;
     }
 
-    void maxRetries(final int n) {
-        retries = (byte) ((n & 0xf) << 4 | retries & 0xf);
+    void maxRetries(final int max) {
+        retries = (byte) ((max & 0xf) << 4 | retries & 0xf);
     }
 
     int retriesSeen() {
         return retries & 0xf;
     }
 
-    void retriesSeen(final int n) {
-        retries = (byte) (retries & 0xf0 | Math.min(15, n));
+    void retriesSeen(final int seen) {
+        retries = (byte) (retries & 0xf0 | Math.min(15, seen));
     }
 
     boolean has(final int flag) {
@@ -170,8 +170,8 @@ final class Session {
         return SessionState.ofOrdinal(state);
     }
 
-    void state(final SessionState s) {
-        state = (byte) s.ordinal();
+    void state(final SessionState newState) {
+        state = (byte) newState.ordinal();
     }
 
     boolean isA(final long hi, final long lo, final int cid) {
