@@ -22,10 +22,10 @@ import io.rst.rft.decode.JsonBytes;
 import io.rst.rft.session.SessionBinary;
 import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,8 +93,8 @@ public final class Agent implements AutoCloseable {
      *
      * @param processorFactory makes the frame processor, given where to report session changes
      */
-    public Agent(final AgentOptions options, final Function<FrameProcessor.SessionEvents, FrameProcessor> processorFactory)
-            throws IOException {
+    public Agent(final AgentOptions options,
+            final Function<FrameProcessor.SessionEvents, FrameProcessor> processorFactory) throws IOException {
         this.options = options;
         mapper = new ObjectMapper();
         mapper.getFactory().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
@@ -239,8 +239,8 @@ public final class Agent implements AutoCloseable {
         }
         final AgentOptions.Tls tls = options.tls();
         if (tls != null) {
-            api = new AgentApi(this, TlsFiles.bindTls(options.listen(), tls.certChain(), tls.key(), tls.clientCa()), tls.clientCa() == null ? "tls" : "mtls",
-                token, mapper);
+            api = new AgentApi(this, TlsFiles.bindTls(options.listen(), tls.certChain(), tls.key(), tls.clientCa()),
+                tls.clientCa() == null ? "tls" : "mtls", token, mapper);
         } else {
             if (!options.plainHttp()) {
                 LOG.warn("serving plain HTTP because no certificate was given (--tls-cert, --tls-key): the token and "
@@ -311,9 +311,9 @@ public final class Agent implements AutoCloseable {
     /**
      * Writes {@code {"seq":N,"instance":ID,"boot":B,"restored_seq":R,"sessions":[...]}} to
      * {@code out} (B names this process, R is the last event it restored when it started: a
-     * client that applied events beyond R from another process knows they may be lost), a page of sessions at a time, each
-     * page serialised on the decode thread, so that neither a large table's JSON is ever whole in
-     * memory nor the decode thread held for long. {@code N} is the last event before the first
+     * client that applied events beyond R from another process knows they may be lost), a page of
+     * sessions at a time, each page serialised on the decode thread, so that neither a large table's
+     * JSON is ever whole in memory nor the decode thread held for long. {@code N} is the last event before the first
      * page: a session may be written in a state newer than {@code N}, and the events after
      * {@code N} (full states, in order) bring a client that applies them to the same end.
      *
@@ -453,6 +453,8 @@ public final class Agent implements AutoCloseable {
     }
 
     // on the persister thread; the final call is from close() after the persister has stopped
+    // A scheduled task that throws is never run again: any failure is counted and logged instead.
+    @SuppressWarnings("checkstyle:IllegalCatch")
     private synchronized void persist() {
         try {
             // events the log forgot before they were written: only a checkpoint makes the table durable again
@@ -491,6 +493,8 @@ public final class Agent implements AutoCloseable {
         return table > 0 ? walEvents > 2 * table : walBytes > 2 * lastCheckpointBytes;
     }
 
+    // a scheduled task: a failure is counted and logged, the schedule goes on
+    @SuppressWarnings("checkstyle:IllegalCatch")
     private synchronized void checkpointNow() {
         try {
             checkpoint(false);

@@ -95,7 +95,7 @@ final class DecodeLoop implements FrameSink {
         // Without its decode thread the agent would answer its API yet see nothing: an Error there
         // (out of memory, say) ends the process with status 70, so that its supervisor restarts it
         // and clients resume from the persisted event log.
-        t.setUncaughtExceptionHandler((thread, e) -> {
+        t.setUncaughtExceptionHandler((dead, e) -> {
             LOG.error("the decode thread died; the agent exits (status 70) to be restarted", e);
             Runtime.getRuntime().halt(70);
         });
@@ -124,6 +124,7 @@ final class DecodeLoop implements FrameSink {
      * Runs {@code task} on the decode thread; if the thread is not running, runs it here (the
      * processor then has no other user).
      */
+    @SuppressWarnings("checkstyle:IllegalCatch") // whatever the task throws goes to its future, not to the decode loop
     <T> CompletableFuture<T> call(final Supplier<T> task) {
         final CompletableFuture<T> f = new CompletableFuture<>();
         final Runnable r = () -> {
@@ -196,6 +197,7 @@ final class DecodeLoop implements FrameSink {
         runTasks();
     }
 
+    @SuppressWarnings("checkstyle:IllegalCatch") // a failed report costs the batch's report, not the decode thread
     private void endBatch() {
         try {
             processor.endBatch();
@@ -206,6 +208,8 @@ final class DecodeLoop implements FrameSink {
         }
     }
 
+    // a failed expiry is logged and tried again at the next tick, not the end of the decode thread
+    @SuppressWarnings("checkstyle:IllegalCatch")
     private void tick() {
         final long now;
         if (captureClock) {
@@ -229,7 +233,9 @@ final class DecodeLoop implements FrameSink {
         }
     }
 
+    // the decoder must not throw on bad input; if it does, one frame is lost, not the decode thread
     @Override
+    @SuppressWarnings("checkstyle:IllegalCatch")
     public void onFrame(final byte[] buf, final int off, final int len, final long tsMicros, final int ifIndex) {
         frameCount++;
         frames.lazySet(frameCount);
