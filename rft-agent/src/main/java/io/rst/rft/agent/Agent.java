@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.rft.capture.CaptureGroup;
 import io.rst.rft.capture.CaptureSource;
 import io.rst.rft.capture.FrameRing;
@@ -35,6 +36,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.eclipse.jdt.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +50,8 @@ import org.slf4j.LoggerFactory;
  * before the log forgot it is counted), and the API's threads (read the log, and ask the decode
  * thread for snapshots).
  */
+@SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class Agent implements AutoCloseable {
     public static final String VERSION = "0.1.0-SNAPSHOT";
     private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
@@ -74,7 +78,7 @@ public final class Agent implements AutoCloseable {
     private final String instance;
     /** This process among the agent's lives: a client tells a restart by it. */
     private final String boot = java.util.UUID.randomUUID().toString();
-    private volatile AgentApi api;
+    private volatile @Nullable AgentApi api;
     /** What the start found in the state directory. */
     private final EventStore.LoadReport restored;
     private final long restoredSessions;
@@ -83,7 +87,7 @@ public final class Agent implements AutoCloseable {
     private boolean closed;
     private final java.util.concurrent.atomic.AtomicLong walLostEvents = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong writeErrors = new java.util.concurrent.atomic.AtomicLong();
-    private volatile String lastWriteError;
+    private volatile @Nullable String lastWriteError;
     /** How often the persister appends new events to the WAL (fsync: every --flush-ms). */
     static final long APPEND_MS = 20;
     private volatile long lastFlushNanos = System.nanoTime();

@@ -7,6 +7,7 @@
  */
 package io.rst.rft.agent;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.rft.capture.CaptureGroup;
 import io.rst.rft.capture.FrameSink;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import org.eclipse.jdt.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * runs tasks that other threads submit ({@link #call}) between batches, so that snapshots of the
  * table are taken without locks and are consistent with the event log's sequence numbers.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class DecodeLoop implements FrameSink {
     private static final Logger LOG = LoggerFactory.getLogger(DecodeLoop.class);
     private static final int BATCH = 512;
@@ -36,7 +40,7 @@ final class DecodeLoop implements FrameSink {
     private final AtomicLong frames = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private volatile boolean running;
-    private volatile Thread thread;
+    private volatile @Nullable Thread thread;
     private long frameCount;
     private final long holdNanos;
     /** Expiry runs on the capture's clock (replayed files) rather than the wall clock. */

@@ -26,6 +26,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * The file subcommands: {@code decode FILE}, {@code sessions FILE} and {@code gen --out F ...}.
@@ -356,7 +357,7 @@ final class FileCommands {
     }
 
     @SuppressWarnings("checkstyle:RegexpSinglelineJava") // errors go to the stream it is given, not the console
-    private static Parsed parse(final String cmd, final String[] args, final PrintStream err) {
+    private static @Nullable Parsed parse(final String cmd, final String[] args, final PrintStream err) {
         String file = null;
         int port = FrameDecoder.ROCEV2_PORT;
         int dataSample = 1;

@@ -9,6 +9,9 @@ package io.rst.rft.decode;
 
 import static java.util.Objects.requireNonNull;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
+import org.eclipse.jdt.annotation.Nullable;
+
 /**
  * A reusable, mutable view of one decoded RoCE frame, filled by {@link FrameDecoder}: the outer
  * addresses and UDP port, the BTH (every RoCE packet), and for a {@link DecodeResult#CM_MAD} the
@@ -19,6 +22,8 @@ import static java.util.Objects.requireNonNull;
  * siblings say which are meaningful (the same rules as the {@code decode} JSON output).
  * Not thread-safe; copy what you keep ({@link #copyFrom(CmMessage)}) since the decoder reuses it.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class CmMessage {
     // capture
     long frame;
@@ -45,7 +50,7 @@ public final class CmMessage {
     int status;
     long transactionId;
     int attributeId;
-    CmMessageType type;
+    @Nullable CmMessageType type;
     // CM fields (see package-info for where each sits)
     int localCommId;
     int remoteCommId;

@@ -7,6 +7,8 @@
  */
 package io.rst.rft.decode;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
+
 /**
  * Decodes one captured frame in place into a {@link CmMessage}: link layer (Ethernet with any
  * number of 802.1Q/802.1ad tags up to 4, Linux SLL/SLL2, raw IP), IPv4 or IPv6, UDP to the
@@ -109,6 +111,8 @@ public final class FrameDecoder {
      * {@link DecodeResult#CM_MAD} every field of the message type is set; for
      * {@link DecodeResult#ROCE_DATA} the addresses, UDP port and BTH fields are.
      */
+    @SuppressFBWarnings(value = "NP_STORE_INTO_NONNULL_FIELD",
+        justification = "CmMessage.type is @Nullable (no CM MAD): SpotBugs reads no TYPE_USE @Nullable on fields")
     public DecodeResult decode(final int linkType, final byte[] buf, final int off, final int len,
             final CmMessage out) {
         if (off < 0 || len < 0 || off > buf.length - len) {

@@ -55,4 +55,7 @@
  * <p>The MAD transaction ID is not the comm ID; a DREP reuses its DREQ's transaction ID. Every CM
  * timeout is encoded as 4.096 us * 2^value.
  */
+@NonNullByDefault
 package io.rst.rft.decode;
+
+import org.eclipse.jdt.annotation.NonNullByDefault;

@@ -13,6 +13,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * The sessions of a switch learnt from sampled data packets that no CM session claims: one-way
@@ -99,36 +100,36 @@ final class DataFlowTable {
     private int freeHead = NONE;
     private int nextSerial;
 
-    private long[] srcHi;
-    private long[] srcLo;
-    private long[] dstHi;
-    private long[] dstLo;
-    private int[] qpn;
-    private long[] first;
-    private long[] last;
+    private long[] srcHi = new long[0];
+    private long[] srcLo = new long[0];
+    private long[] dstHi = new long[0];
+    private long[] dstLo = new long[0];
+    private int[] qpn = new int[0];
+    private long[] first = new long[0];
+    private long[] last = new long[0];
     /** When the record was last reported (capture time, microseconds). */
-    private long[] reported;
-    private int[] packets;
-    private char[] udp;
-    private short[] port;
-    private byte[] kind;
-    private short[] flags;
+    private long[] reported = new long[0];
+    private int[] packets = new int[0];
+    private char[] udp = new char[0];
+    private short[] port = new short[0];
+    private byte[] kind = new byte[0];
+    private short[] flags = new short[0];
     /** RING entries per flow: PSN (24 bits) | READ span (8 bits, 0 for 1). */
-    private int[] reqPsn;
-    private int[] respPsn;
+    private int[] reqPsn = new int[0];
+    private int[] respPsn = new int[0];
     /** Per ring: next position (low 3 bits) | full (bit 3). */
-    private byte[] reqRing;
-    private byte[] respRing;
+    private byte[] reqRing = new byte[0];
+    private byte[] respRing = new byte[0];
     /** The paired flow; while unpaired, the flow the last vote was for (or NONE). */
-    private int[] partner;
-    private byte[] votes;
+    private int[] partner = new int[0];
+    private byte[] votes = new byte[0];
     /** The list of records by last packet, through their representatives. */
-    private int[] prev;
-    private int[] next;
+    private int[] prev = new int[0];
+    private int[] next = new int[0];
     /** The next flow (slot + 1, 0: none) with the same source and destination IP. */
-    private int[] pairNext;
+    private int[] pairNext = new int[0];
     /** The record's identity on this slot: handles and queue entries of an older record do not match. */
-    private int[] serial;
+    private int[] serial = new int[0];
 
     /** Flows by key: slot + 1, 0 empty. */
     private int[] index = new int[MIN_INDEX];
@@ -945,7 +946,7 @@ final class DataFlowTable {
     }
 
     /** The handle's record, or null when it left the table. */
-    SessionRecord record(final Handle handle) {
+    @Nullable SessionRecord record(final Handle handle) {
         return valid(handle) ? record(handle.slot) : null;
     }
 
@@ -1116,29 +1117,29 @@ final class DataFlowTable {
         if (cap <= capacity) {
             return;
         }
-        srcHi = Arrays.copyOf(srcHi == null ? new long[0] : srcHi, cap);
-        srcLo = Arrays.copyOf(srcLo == null ? new long[0] : srcLo, cap);
-        dstHi = Arrays.copyOf(dstHi == null ? new long[0] : dstHi, cap);
-        dstLo = Arrays.copyOf(dstLo == null ? new long[0] : dstLo, cap);
-        qpn = Arrays.copyOf(qpn == null ? new int[0] : qpn, cap);
-        first = Arrays.copyOf(first == null ? new long[0] : first, cap);
-        last = Arrays.copyOf(last == null ? new long[0] : last, cap);
-        reported = Arrays.copyOf(reported == null ? new long[0] : reported, cap);
-        packets = Arrays.copyOf(packets == null ? new int[0] : packets, cap);
-        udp = Arrays.copyOf(udp == null ? new char[0] : udp, cap);
-        port = Arrays.copyOf(port == null ? new short[0] : port, cap);
-        kind = Arrays.copyOf(kind == null ? new byte[0] : kind, cap);
-        flags = Arrays.copyOf(flags == null ? new short[0] : flags, cap);
-        reqPsn = Arrays.copyOf(reqPsn == null ? new int[0] : reqPsn, cap * RING);
-        respPsn = Arrays.copyOf(respPsn == null ? new int[0] : respPsn, cap * RING);
-        reqRing = Arrays.copyOf(reqRing == null ? new byte[0] : reqRing, cap);
-        respRing = Arrays.copyOf(respRing == null ? new byte[0] : respRing, cap);
-        partner = Arrays.copyOf(partner == null ? new int[0] : partner, cap);
-        votes = Arrays.copyOf(votes == null ? new byte[0] : votes, cap);
-        prev = Arrays.copyOf(prev == null ? new int[0] : prev, cap);
-        next = Arrays.copyOf(next == null ? new int[0] : next, cap);
-        pairNext = Arrays.copyOf(pairNext == null ? new int[0] : pairNext, cap);
-        serial = Arrays.copyOf(serial == null ? new int[0] : serial, cap);
+        srcHi = Arrays.copyOf(srcHi, cap);
+        srcLo = Arrays.copyOf(srcLo, cap);
+        dstHi = Arrays.copyOf(dstHi, cap);
+        dstLo = Arrays.copyOf(dstLo, cap);
+        qpn = Arrays.copyOf(qpn, cap);
+        first = Arrays.copyOf(first, cap);
+        last = Arrays.copyOf(last, cap);
+        reported = Arrays.copyOf(reported, cap);
+        packets = Arrays.copyOf(packets, cap);
+        udp = Arrays.copyOf(udp, cap);
+        port = Arrays.copyOf(port, cap);
+        kind = Arrays.copyOf(kind, cap);
+        flags = Arrays.copyOf(flags, cap);
+        reqPsn = Arrays.copyOf(reqPsn, cap * RING);
+        respPsn = Arrays.copyOf(respPsn, cap * RING);
+        reqRing = Arrays.copyOf(reqRing, cap);
+        respRing = Arrays.copyOf(respRing, cap);
+        partner = Arrays.copyOf(partner, cap);
+        votes = Arrays.copyOf(votes, cap);
+        prev = Arrays.copyOf(prev, cap);
+        next = Arrays.copyOf(next, cap);
+        pairNext = Arrays.copyOf(pairNext, cap);
+        serial = Arrays.copyOf(serial, cap);
         capacity = cap;
     }
 

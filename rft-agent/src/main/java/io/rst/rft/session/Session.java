@@ -7,6 +7,9 @@
  */
 package io.rst.rft.session;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
+import org.eclipse.jdt.annotation.Nullable;
+
 /**
  * One session's mutable state inside a {@link SessionTable}, kept small (the table's budget is
  * 256 bytes of heap per live session, index included): addresses as two longs, times as longs,
@@ -18,6 +21,8 @@ package io.rst.rft.session;
  *                 63                                 21   20           5    4            3      0
  * </pre>
  */
+@SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class Session {
     static final int F_ROLES_KNOWN = 1;
     static final int F_B_CID = 2;
@@ -65,16 +70,16 @@ final class Session {
      * difference; the 4 bytes saved pay for the two UDP source ports below.
      */
     int seq;
-    long[] msgs;
-    Session prev;
-    Session next;
+    long @Nullable [] msgs;
+    @Nullable Session prev;
+    @Nullable Session next;
     /**
      * Links in the table's timer list the session is in ({@link #timer}): the sessions waiting for
      * an answer, or the finished ones in the order they finished, so that expiry looks at
      * those alone rather than at every session each second.
      */
-    Session tprev;
-    Session tnext;
+    @Nullable Session tprev;
+    @Nullable Session tnext;
     /**
      * Which timer list holds the session (low 2 bits: 0 none, 1 waiting for an answer, 2
      * finished) and the REQ's primary local ACK timeout plus one (high 6 bits; 0: no REQ seen, or

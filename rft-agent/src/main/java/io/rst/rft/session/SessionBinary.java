@@ -9,6 +9,7 @@ package io.rst.rft.session;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * A session's state as a compact binary record, for the agent's write-ahead log: about 130 bytes
@@ -142,7 +143,7 @@ public final class SessionBinary {
      * A session outside any table, as a record describes it, its ports numbered by {@code ports};
      * null when the record is not one this class writes (too short, another format, bad values).
      */
-    static Session decode(final byte[] record, final int off, final int length, final PortNames ports) {
+    static @Nullable Session decode(final byte[] record, final int off, final int length, final PortNames ports) {
         final Reader r = new Reader(record, off, off + length);
         try {
             if (r.u8() != FORMAT) {

@@ -7,6 +7,8 @@
  */
 package io.rst.rft.session;
 
+import org.eclipse.jdt.annotation.Nullable;
+
 /**
  * The session table's index: open addressing with linear probing, one entry per known endpoint
  * ((IP, comm ID) of the requester and of the responder) of a session, no allocation per lookup,
@@ -27,7 +29,7 @@ final class SessionIndex {
     }
 
     /** The session with QP {@code qpn} at (hi, lo); an index by QPN. */
-    Session find(final long hi, final long lo, final int qpn) {
+    @Nullable Session find(final long hi, final long lo, final int qpn) {
         final int h = hash(hi, lo, qpn);
         final int mask = hashes.length - 1;
         for (int i = h & mask; slots[i] != null; i = i + 1 & mask) {
@@ -49,7 +51,7 @@ final class SessionIndex {
      * ID used again; or another host's ID that happens to be equal), and a message of one must
      * not be taken for the other's.
      */
-    Session find(final long hi, final long lo, final int cid, final long peerHi, final long peerLo) {
+    @Nullable Session find(final long hi, final long lo, final int cid, final long peerHi, final long peerLo) {
         final int h = hash(hi, lo, cid);
         final int mask = hashes.length - 1;
         for (int i = h & mask; slots[i] != null; i = i + 1 & mask) {

@@ -9,6 +9,7 @@ package io.rst.rft.session;
 
 import static java.util.Objects.requireNonNull;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.rft.decode.CmMessage;
 import io.rst.rft.decode.CmMessageType;
 import io.rst.rft.decode.JsonBytes;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * The RDMA flow table of one switch: CM sessions learnt from CM MADs, and with
@@ -32,6 +34,8 @@ import java.util.function.Consumer;
  * or with none finished the least recently updated; counted), finished sessions leave after the
  * retention time, messages per session are capped.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class SessionTable {
     static final int V4_MARK = 4;
     /**
@@ -93,26 +97,26 @@ public final class SessionTable {
     private Session[] changed = new Session[64];
     private int changedCount;
     /** The write-ahead log's record of each session handed over; null when not asked for. */
-    private SessionBinary walRecords;
+    private @Nullable SessionBinary walRecords;
 
     private final SessionIndex index = new SessionIndex();
     /** Sessions by (IP, QPN) of either side, for data packets; null until {@link #trackData}. */
-    private SessionIndex qpnIndex;
+    private @Nullable SessionIndex qpnIndex;
     /** Data that came before the message announcing its QP; null until {@link #trackData}. */
-    private PendingData pendingData;
+    private @Nullable PendingData pendingData;
     /** Sessions learnt from data no CM session claims; null unless {@link #trackData(DataConfig)}. */
-    private DataFlowTable dataFlows;
+    private @Nullable DataFlowTable dataFlows;
     /** The binary record of what the sink is handed now (null while data-learned records are). */
-    private SessionBinary walCurrent;
+    private @Nullable SessionBinary walCurrent;
 
     // every session, least recently updated first
-    private Session head;
-    private Session tail;
+    private @Nullable Session head;
+    private @Nullable Session tail;
     // the sessions waiting for an answer (REQ_SENT, DISCONNECTING), in no order
-    private Session waitHead;
+    private @Nullable Session waitHead;
     // the finished sessions, by when they finished (Session.deadline), oldest first
-    private Session doneHead;
-    private Session doneTail;
+    private @Nullable Session doneHead;
+    private @Nullable Session doneTail;
     private int size;
     private int nextSeq;
 

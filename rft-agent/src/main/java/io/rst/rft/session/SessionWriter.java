@@ -12,6 +12,7 @@ import io.rst.rft.decode.JsonBytes;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * A session as the world reads it: JSON written straight from the session's fields into a reused
@@ -170,7 +171,7 @@ final class SessionWriter {
         out.raw(K_DATA_PACKETS).decimal(packets).raw('}');
     }
 
-    private DataFlow data(final char udp, final short port, final int packets) {
+    private @Nullable DataFlow data(final char udp, final short port, final int packets) {
         return packets == 0 ? null : new DataFlow(udp, ports.name(port & 0xffff), packets);
     }
 
