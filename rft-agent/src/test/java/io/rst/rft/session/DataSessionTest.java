@@ -553,7 +553,7 @@ class DataSessionTest {
         e.send(C, A, 0x55, RC_ACK, 9);
         e.send(C, A, 0x55, RC_ACK, 10);
         assertEquals(2, e.table.dataSessions());
-        assertTrue(e.table.forget(saved.stream().filter(r -> r.sessionId().equals(PAIR_ID)).findFirst().get()));
+        assertTrue(e.table.forget(saved.stream().filter(r -> r.sessionId().equals(PAIR_ID)).findFirst().orElseThrow()));
         assertEquals(1, e.table.dataSessions());
         // a table that does not learn from data refuses them
         final SessionTable plain = new SessionTable(SessionConfig.DEFAULT, null);
