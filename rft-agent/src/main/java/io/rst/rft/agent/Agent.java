@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.rft.capture.CaptureGroup;
 import io.rst.rft.capture.CaptureSource;
 import io.rst.rft.capture.FrameRing;
@@ -22,10 +23,10 @@ import io.rst.rft.decode.JsonBytes;
 import io.rst.rft.session.SessionBinary;
 import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.eclipse.jdt.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +50,8 @@ import org.slf4j.LoggerFactory;
  * before the log forgot it is counted), and the API's threads (read the log, and ask the decode
  * thread for snapshots).
  */
+@SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class Agent implements AutoCloseable {
     public static final String VERSION = "0.1.0-SNAPSHOT";
     private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
@@ -74,7 +78,7 @@ public final class Agent implements AutoCloseable {
     private final String instance;
     /** This process among the agent's lives: a client tells a restart by it. */
     private final String boot = java.util.UUID.randomUUID().toString();
-    private volatile AgentApi api;
+    private volatile @Nullable AgentApi api;
     /** What the start found in the state directory. */
     private final EventStore.LoadReport restored;
     private final long restoredSessions;
@@ -83,7 +87,7 @@ public final class Agent implements AutoCloseable {
     private boolean closed;
     private final java.util.concurrent.atomic.AtomicLong walLostEvents = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong writeErrors = new java.util.concurrent.atomic.AtomicLong();
-    private volatile String lastWriteError;
+    private volatile @Nullable String lastWriteError;
     /** How often the persister appends new events to the WAL (fsync: every --flush-ms). */
     static final long APPEND_MS = 20;
     private volatile long lastFlushNanos = System.nanoTime();
@@ -93,8 +97,8 @@ public final class Agent implements AutoCloseable {
      *
      * @param processorFactory makes the frame processor, given where to report session changes
      */
-    public Agent(final AgentOptions options, final Function<FrameProcessor.SessionEvents, FrameProcessor> processorFactory)
-            throws IOException {
+    public Agent(final AgentOptions options,
+            final Function<FrameProcessor.SessionEvents, FrameProcessor> processorFactory) throws IOException {
         this.options = options;
         mapper = new ObjectMapper();
         mapper.getFactory().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
@@ -239,8 +243,8 @@ public final class Agent implements AutoCloseable {
         }
         final AgentOptions.Tls tls = options.tls();
         if (tls != null) {
-            api = new AgentApi(this, TlsFiles.bindTls(options.listen(), tls.certChain(), tls.key(), tls.clientCa()), tls.clientCa() == null ? "tls" : "mtls",
-                token, mapper);
+            api = new AgentApi(this, TlsFiles.bindTls(options.listen(), tls.certChain(), tls.key(), tls.clientCa()),
+                tls.clientCa() == null ? "tls" : "mtls", token, mapper);
         } else {
             if (!options.plainHttp()) {
                 LOG.warn("serving plain HTTP because no certificate was given (--tls-cert, --tls-key): the token and "
@@ -311,9 +315,9 @@ public final class Agent implements AutoCloseable {
     /**
      * Writes {@code {"seq":N,"instance":ID,"boot":B,"restored_seq":R,"sessions":[...]}} to
      * {@code out} (B names this process, R is the last event it restored when it started: a
-     * client that applied events beyond R from another process knows they may be lost), a page of sessions at a time, each
-     * page serialised on the decode thread, so that neither a large table's JSON is ever whole in
-     * memory nor the decode thread held for long. {@code N} is the last event before the first
+     * client that applied events beyond R from another process knows they may be lost), a page of
+     * sessions at a time, each page serialised on the decode thread, so that neither a large table's
+     * JSON is ever whole in memory nor the decode thread held for long. {@code N} is the last event before the first
      * page: a session may be written in a state newer than {@code N}, and the events after
      * {@code N} (full states, in order) bring a client that applies them to the same end.
      *
@@ -453,6 +457,8 @@ public final class Agent implements AutoCloseable {
     }
 
     // on the persister thread; the final call is from close() after the persister has stopped
+    // A scheduled task that throws is never run again: any failure is counted and logged instead.
+    @SuppressWarnings("checkstyle:IllegalCatch")
     private synchronized void persist() {
         try {
             // events the log forgot before they were written: only a checkpoint makes the table durable again
@@ -491,6 +497,8 @@ public final class Agent implements AutoCloseable {
         return table > 0 ? walEvents > 2 * table : walBytes > 2 * lastCheckpointBytes;
     }
 
+    // a scheduled task: a failure is counted and logged, the schedule goes on
+    @SuppressWarnings("checkstyle:IllegalCatch")
     private synchronized void checkpointNow() {
         try {
             checkpoint(false);

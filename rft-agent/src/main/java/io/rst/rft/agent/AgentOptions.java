@@ -165,7 +165,8 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
             throw new IllegalArgumentException("--wal-mb must be at least 1");
         }
         if (dataSample < 0 || dataSample > 1 << 24 || Integer.bitCount(dataSample) > 1) {
-            throw new IllegalArgumentException("--data-sample must be 0 or a power of two up to 2^24, got " + dataSample);
+            throw new IllegalArgumentException("--data-sample must be 0 or a power of two up to 2^24, got "
+                + dataSample);
         }
         if (maxFlows != 0 && maxFlows < 16) {
             throw new IllegalArgumentException("--max-flows must be 0 (no learning) or at least 16, got " + maxFlows);
@@ -236,9 +237,9 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                 case "--all-roce" -> allRoce = true;
                 case "--plain-http" -> plainHttp = true;
                 case "--interface", "--listen", "--token-file", "--state-dir", "--udp-port", "--max-sessions",
-                    "--retention", "--retain-events", "--retain-mb", "--replay", "--agent-id", "--queue-frames", "--buffer-mb",
-                    "--flush-ms", "--wal-mb", "--tls-cert", "--tls-key", "--tls-client-ca", "--data-sample",
-                    "--event-hold-ms", "--max-flows", "--data-idle", "--data-report-ms" -> {
+                    "--retention", "--retain-events", "--retain-mb", "--replay", "--agent-id", "--queue-frames",
+                    "--buffer-mb", "--flush-ms", "--wal-mb", "--tls-cert", "--tls-key", "--tls-client-ca",
+                    "--data-sample", "--event-hold-ms", "--max-flows", "--data-idle", "--data-report-ms" -> {
                     if (i + 1 >= args.size()) {
                         throw new IllegalArgumentException(a + " needs a value");
                     }
@@ -308,27 +309,27 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
             dataSample, eventHoldMs, maxFlows, dataIdle, dataReportMs);
     }
 
-    static InetSocketAddress parseListen(final String v) {
-        final int colon = v.lastIndexOf(':');
+    static InetSocketAddress parseListen(final String value) {
+        final int colon = value.lastIndexOf(':');
         if (colon < 0) {
-            throw new IllegalArgumentException("--listen wants HOST:PORT, got '" + v + "'");
+            throw new IllegalArgumentException("--listen wants HOST:PORT, got '" + value + "'");
         }
-        String host = v.substring(0, colon);
+        String host = value.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
-        final int port = parseInt("--listen", v.substring(colon + 1));
+        final int port = parseInt("--listen", value.substring(colon + 1));
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("--listen port out of range: " + port);
         }
         return host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
     }
 
-    private static int parseInt(final String opt, final String v) {
+    private static int parseInt(final String opt, final String value) {
         try {
-            return Integer.parseInt(v);
+            return Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(opt + " wants a number, got '" + v + "'", e);
+            throw new IllegalArgumentException(opt + " wants a number, got '" + value + "'", e);
         }
     }
 

@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
+import org.eclipse.jdt.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -407,7 +408,7 @@ final class ApiServer implements AutoCloseable {
     }
 
     /** Reads a request head and skips its body; null when the client closed between requests. */
-    private Request readRequest(final Conn conn) throws IOException, BadRequest {
+    private @Nullable Request readRequest(final Conn conn) throws IOException, BadRequest {
         final List<String> lines = new ArrayList<>();
         final StringBuilder line = new StringBuilder(128);
         int total = 0;

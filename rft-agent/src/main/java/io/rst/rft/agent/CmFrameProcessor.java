@@ -114,9 +114,9 @@ final class CmFrameProcessor implements FrameProcessor {
     }
 
     @Override
-    public boolean restoreBinary(final byte[] b, final int off, final int len, final boolean apply,
+    public boolean restoreBinary(final byte[] buf, final int off, final int len, final boolean apply,
             final JsonBytes out) {
-        return table.restoreBinary(b, off, len, apply, out);
+        return table.restoreBinary(buf, off, len, apply, out);
     }
 
     @Override
@@ -137,7 +137,9 @@ final class CmFrameProcessor implements FrameProcessor {
         return n[0];
     }
 
+    // a record this agent did not write, or a damaged one, may fail anywhere in its mapping: not put back
     @Override
+    @SuppressWarnings("checkstyle:IllegalCatch")
     public boolean restore(final JsonNode record) {
         try {
             final SessionRecord r = mapper.treeToValue(record, SessionRecord.class);
@@ -149,7 +151,9 @@ final class CmFrameProcessor implements FrameProcessor {
         }
     }
 
+    // the sink's IOException crosses the table's callback wrapped; it is thrown here as itself
     @Override
+    @SuppressWarnings("checkstyle:AvoidHidingCauseException")
     public void writeSessions(final OutputStream out) throws IOException {
         try {
             table.snapshotJson(json, j -> {

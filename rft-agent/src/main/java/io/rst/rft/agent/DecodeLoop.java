@@ -7,6 +7,7 @@
  */
 package io.rst.rft.agent;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.rft.capture.CaptureGroup;
 import io.rst.rft.capture.FrameSink;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import org.eclipse.jdt.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * runs tasks that other threads submit ({@link #call}) between batches, so that snapshots of the
  * table are taken without locks and are consistent with the event log's sequence numbers.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class DecodeLoop implements FrameSink {
     private static final Logger LOG = LoggerFactory.getLogger(DecodeLoop.class);
     private static final int BATCH = 512;
@@ -36,7 +40,7 @@ final class DecodeLoop implements FrameSink {
     private final AtomicLong frames = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private volatile boolean running;
-    private volatile Thread thread;
+    private volatile @Nullable Thread thread;
     private long frameCount;
     private final long holdNanos;
     /** Expiry runs on the capture's clock (replayed files) rather than the wall clock. */
@@ -95,7 +99,7 @@ final class DecodeLoop implements FrameSink {
         // Without its decode thread the agent would answer its API yet see nothing: an Error there
         // (out of memory, say) ends the process with status 70, so that its supervisor restarts it
         // and clients resume from the persisted event log.
-        t.setUncaughtExceptionHandler((thread, e) -> {
+        t.setUncaughtExceptionHandler((dead, e) -> {
             LOG.error("the decode thread died; the agent exits (status 70) to be restarted", e);
             Runtime.getRuntime().halt(70);
         });
@@ -124,6 +128,7 @@ final class DecodeLoop implements FrameSink {
      * Runs {@code task} on the decode thread; if the thread is not running, runs it here (the
      * processor then has no other user).
      */
+    @SuppressWarnings("checkstyle:IllegalCatch") // whatever the task throws goes to its future, not to the decode loop
     <T> CompletableFuture<T> call(final Supplier<T> task) {
         final CompletableFuture<T> f = new CompletableFuture<>();
         final Runnable r = () -> {
@@ -196,6 +201,7 @@ final class DecodeLoop implements FrameSink {
         runTasks();
     }
 
+    @SuppressWarnings("checkstyle:IllegalCatch") // a failed report costs the batch's report, not the decode thread
     private void endBatch() {
         try {
             processor.endBatch();
@@ -206,6 +212,8 @@ final class DecodeLoop implements FrameSink {
         }
     }
 
+    // a failed expiry is logged and tried again at the next tick, not the end of the decode thread
+    @SuppressWarnings("checkstyle:IllegalCatch")
     private void tick() {
         final long now;
         if (captureClock) {
@@ -229,7 +237,9 @@ final class DecodeLoop implements FrameSink {
         }
     }
 
+    // the decoder must not throw on bad input; if it does, one frame is lost, not the decode thread
     @Override
+    @SuppressWarnings("checkstyle:IllegalCatch")
     public void onFrame(final byte[] buf, final int off, final int len, final long tsMicros, final int ifIndex) {
         frameCount++;
         frames.lazySet(frameCount);

@@ -7,10 +7,12 @@
  */
 package io.rst.rft.agent;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.rft.decode.JsonBytes;
 import io.rst.rft.session.SessionBinary;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * The agent's retained session events: a bounded ring of NDJSON lines with increasing sequence
@@ -25,11 +27,13 @@ public final class EventLog {
      * One retained event: its sequence number, its line (NDJSON, newline included) and, until the
      * write-ahead log has it, its binary record for the log.
      */
+    @SuppressFBWarnings(value = "NP_STORE_INTO_NONNULL_FIELD",
+        justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
     public static final class Event {
         private final long seq;
         private final byte[] line;
         /** Released once written ({@link #written()}): the ring keeps events long, the log needs it once. */
-        private byte[] wal;
+        private byte @Nullable [] wal;
 
         /** An event with a binary record for the write-ahead log. */
         public Event(final long seq, final byte[] line, final byte[] wal) {

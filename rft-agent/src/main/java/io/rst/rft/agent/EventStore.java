@@ -10,6 +10,7 @@ package io.rst.rft.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
+import org.eclipse.jdt.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +57,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Only one thread writes (the persister, or {@code close} after it stopped).
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class EventStore implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventStore.class);
     static final String CHECKPOINT = "checkpoint.rst";
@@ -142,7 +146,7 @@ public final class EventStore implements AutoCloseable {
     private final Path walDir;
     private final ObjectMapper mapper;
     private final CRC32C crc = new CRC32C();
-    private FileChannel wal;
+    private @Nullable FileChannel wal;
     // direct: a heap buffer would be copied once more, into the JDK's temporary direct buffer, on
     // every write
     private ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
@@ -412,12 +416,14 @@ public final class EventStore implements AutoCloseable {
      * Reads framed records until the end or the first torn or damaged one (then {@link #problem});
      * {@link #NONE} after the last.
      */
+    @SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+        justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
     private final class Frames {
         private final InputStream in;
         private final byte[] headerBytes = new byte[8];
         long offset;
         long recordStart;
-        String problem;
+        @Nullable String problem;
 
         Frames(final InputStream in) {
             this.in = in;

@@ -103,4 +103,7 @@
  * session table and appends events; the persister writes the log; API threads read the log and
  * ask the decode thread for snapshots.
  */
+@NonNullByDefault
 package io.rst.rft.agent;
+
+import org.eclipse.jdt.annotation.NonNullByDefault;

@@ -7,7 +7,9 @@
  */
 package io.rst.rft.capture;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jdt.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,6 +18,8 @@ import org.slf4j.LoggerFactory;
  * own {@link FrameRing}. The thread only reads from libpcap and copies into the ring; it never
  * waits on the consumer. Counters are written by the source's thread and read by anyone.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public abstract class CaptureSource {
     private static final Logger LOG = LoggerFactory.getLogger(CaptureSource.class);
 
@@ -24,9 +28,9 @@ public abstract class CaptureSource {
     private final AtomicLong packets = new AtomicLong();
     private final AtomicLong kernelDrops = new AtomicLong();
     private final AtomicLong interfaceDrops = new AtomicLong();
-    private volatile String error;
+    private volatile @Nullable String error;
     private volatile boolean running;
-    private Thread thread;
+    private @Nullable Thread thread;
 
     protected CaptureSource(final String name, final FrameRing ring) {
         this.name = name;

@@ -7,7 +7,9 @@
  */
 package io.rst.rft.capture;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.sql.Timestamp;
+import org.eclipse.jdt.annotation.Nullable;
 import org.pcap4j.core.BpfProgram.BpfCompileMode;
 import org.pcap4j.core.NotOpenException;
 import org.pcap4j.core.PcapHandle;
@@ -22,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * Live capture on one interface with libpcap (through pcap4j's raw-packet API), inbound only, so
  * that the interface is the ingress port of every frame it delivers.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class PcapLiveSource extends CaptureSource {
     private static final Logger LOG = LoggerFactory.getLogger(PcapLiveSource.class);
     /** How often libpcap's drop counters are read, in nanoseconds. */
@@ -30,8 +34,8 @@ public final class PcapLiveSource extends CaptureSource {
     private final String filter;
     private final int bufferBytes;
     private final int timeoutMillis;
-    private volatile PcapHandle handle;
-    private volatile String reader;
+    private volatile @Nullable PcapHandle handle;
+    private volatile @Nullable String reader;
 
     /**
      * Makes a source; nothing is opened until {@link #start()}.

@@ -14,6 +14,7 @@ import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.lang.reflect.Field;
+import org.eclipse.jdt.annotation.Nullable;
 import org.pcap4j.core.PcapHandle;
 
 /**
@@ -44,7 +45,7 @@ final class PcapNextEx {
 
     /** Binds {@link #pcap_next_ex} to libpcap; what stopped it, or null. */
     @SuppressWarnings("checkstyle:IllegalCatch") // whatever fails, the class stays usable and says why
-    private static Throwable register() {
+    private static @Nullable Throwable register() {
         try {
             if (!Platform.isLinux() || !Platform.is64Bit()) {
                 throw new UnsupportedOperationException("pcap_pkthdr layout known for 64-bit Linux only");

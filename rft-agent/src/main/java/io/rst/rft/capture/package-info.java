@@ -11,4 +11,7 @@
  * waiting on anything; one consumer drains the rings into a {@link FrameSink}. Nothing here
  * imports OpenDaylight or OSGi, and pcap4j's packet factories are never used.
  */
+@NonNullByDefault
 package io.rst.rft.capture;
+
+import org.eclipse.jdt.annotation.NonNullByDefault;

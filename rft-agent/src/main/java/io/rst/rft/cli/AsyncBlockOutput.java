@@ -7,11 +7,13 @@
  */
 package io.rst.rft.cli;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * An OutputStream that gathers writes into 1 MiB blocks and writes them to the underlying
@@ -20,6 +22,8 @@ import java.util.concurrent.BlockingQueue;
  * in flight; a full queue blocks the producer (back-pressure, no unbounded memory). Not for
  * concurrent producers.
  */
+@SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class AsyncBlockOutput extends OutputStream {
     private static final int BLOCK = 1 << 20;
     private static final int BLOCKS = 4;
@@ -32,7 +36,7 @@ final class AsyncBlockOutput extends OutputStream {
     private final BlockingQueue<Block> full = new ArrayBlockingQueue<>(BLOCKS);
     private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(BLOCKS + 1);
     private final Thread writer;
-    private volatile IOException failure;
+    private volatile @Nullable IOException failure;
     private byte[] cur = new byte[BLOCK];
     private int len;
     private boolean closed;

@@ -27,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * The file subcommands: {@code decode FILE}, {@code sessions FILE} and {@code gen --out F ...}.
@@ -182,6 +183,7 @@ final class FileCommands {
           --port P          RoCEv2 UDP destination port (default 4791)
           Exit status: 0 written, 1 cannot write the file, 2 bad usage.""";
 
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // errors go to the stream it is given, not the console
     static int gen(final String[] args, final PrintStream out, final PrintStream err) {
         if (Main.wantsHelp(args)) {
             out.println(GEN_USAGE);
@@ -302,19 +304,19 @@ final class FileCommands {
         }
     }
 
-    private static int number(final String opt, final String v, final int min, final int max) {
-        return (int) number(opt, v, (long) min, (long) max);
+    private static int number(final String opt, final String value, final int min, final int max) {
+        return (int) number(opt, value, (long) min, (long) max);
     }
 
-    private static long number(final String opt, final String v, final long min, final long max) {
+    private static long number(final String opt, final String value, final long min, final long max) {
         final long n;
         try {
-            n = Long.parseLong(v);
+            n = Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(opt + " wants a number, got '" + v + "'", e);
+            throw new IllegalArgumentException(opt + " wants a number, got '" + value + "'", e);
         }
         if (n < min || n > max) {
-            throw new IllegalArgumentException(opt + " out of range (" + min + ".." + max + "): " + v);
+            throw new IllegalArgumentException(opt + " out of range (" + min + ".." + max + "): " + value);
         }
         return n;
     }
@@ -328,6 +330,7 @@ final class FileCommands {
         return runFile(cmd, file, err, counts, body, () -> "");
     }
 
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // errors go to the stream it is given, not the console
     private static int runFile(final String cmd, final String file, final PrintStream err, final long[] counts,
             final Body body, final java.util.function.Supplier<String> more) {
         final Path path = Path.of(file);
@@ -391,7 +394,8 @@ final class FileCommands {
     private record Parsed(String file, int port, int dataSample) {
     }
 
-    private static Parsed parse(final String cmd, final String[] args, final PrintStream err) {
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // errors go to the stream it is given, not the console
+    private static @Nullable Parsed parse(final String cmd, final String[] args, final PrintStream err) {
         String file = null;
         int port = FrameDecoder.ROCEV2_PORT;
         int dataSample = 1;
@@ -409,7 +413,8 @@ final class FileCommands {
                     }
                     dataSample = number(a, args[++i], 0, 1 << 24);
                     if (Integer.bitCount(dataSample) > 1) {
-                        throw new IllegalArgumentException("--data-sample wants 0 or a power of two, got " + dataSample);
+                        throw new IllegalArgumentException("--data-sample wants 0 or a power of two, got "
+                            + dataSample);
                     }
                 } else if (a.startsWith("-") && a.length() > 1) {
                     throw new IllegalArgumentException("unknown option '" + a + "'");

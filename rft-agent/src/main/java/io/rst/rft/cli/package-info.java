@@ -10,4 +10,7 @@
  * (and {@code agent}, the switch agent of {@code io.rst.rft.agent}). JSON lines on stdout, one summary
  * line on stderr.
  */
+@NonNullByDefault
 package io.rst.rft.cli;
+
+import org.eclipse.jdt.annotation.NonNullByDefault;

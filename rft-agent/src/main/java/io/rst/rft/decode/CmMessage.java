@@ -9,6 +9,9 @@ package io.rst.rft.decode;
 
 import static java.util.Objects.requireNonNull;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
+import org.eclipse.jdt.annotation.Nullable;
+
 /**
  * A reusable, mutable view of one decoded RoCE frame, filled by {@link FrameDecoder}: the outer
  * addresses and UDP port, the BTH (every RoCE packet), and for a {@link DecodeResult#CM_MAD} the
@@ -19,6 +22,8 @@ import static java.util.Objects.requireNonNull;
  * siblings say which are meaningful (the same rules as the {@code decode} JSON output).
  * Not thread-safe; copy what you keep ({@link #copyFrom(CmMessage)}) since the decoder reuses it.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class CmMessage {
     // capture
     long frame;
@@ -45,7 +50,7 @@ public final class CmMessage {
     int status;
     long transactionId;
     int attributeId;
-    CmMessageType type;
+    @Nullable CmMessageType type;
     // CM fields (see package-info for where each sits)
     int localCommId;
     int remoteCommId;
@@ -192,14 +197,14 @@ public final class CmMessage {
         System.arraycopy(dstIp, 0, dst, 0, ipVersion == 4 ? 4 : 16);
     }
 
-    /** Byte {@code i} of the outer source address, without copying. */
-    public byte srcIpByte(final int i) {
-        return srcIp[i];
+    /** Byte {@code index} of the outer source address, without copying. */
+    public byte srcIpByte(final int index) {
+        return srcIp[index];
     }
 
-    /** Byte {@code i} of the outer destination address, without copying. */
-    public byte dstIpByte(final int i) {
-        return dstIp[i];
+    /** Byte {@code index} of the outer destination address, without copying. */
+    public byte dstIpByte(final int index) {
+        return dstIp[index];
     }
 
     /** The outer source address's first 8 bytes as a long (IPv6), or 0 for IPv4. */
@@ -220,8 +225,8 @@ public final class CmMessage {
         return ipVersion == 4 ? be64(dstIp, 0) >>> 32 : be64(dstIp, 8);
     }
 
-    private static long be64(final byte[] b, final int i) {
-        return FrameDecoder.u64(b, i);
+    private static long be64(final byte[] bytes, final int off) {
+        return FrameDecoder.u64(bytes, off);
     }
 
     /** The outer source address as text (allocates: slow path). */
@@ -466,12 +471,12 @@ public final class CmMessage {
         return ipCmString(ipCmDstIp);
     }
 
-    private String ipCmString(final byte[] a) {
+    private String ipCmString(final byte[] addr) {
         if (ipCmVersion == 4) {
-            final byte[] v4 = {a[12], a[13], a[14], a[15]};
+            final byte[] v4 = {addr[12], addr[13], addr[14], addr[15]};
             return JsonBytes.ipString(v4, 4);
         }
-        return JsonBytes.ipString(a, 6);
+        return JsonBytes.ipString(addr, 6);
     }
 
     // ---- which fields a type carries (the decode JSON rules) ----

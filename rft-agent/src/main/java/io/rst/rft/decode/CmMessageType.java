@@ -7,6 +7,8 @@
  */
 package io.rst.rft.decode;
 
+import org.eclipse.jdt.annotation.Nullable;
+
 /**
  * The Communication Management messages (IBA vol. 1 ch. 12), by MAD attribute ID.
  * {@link #name()} is the name used in {@code decode} and {@code sessions} output.
@@ -46,7 +48,7 @@ public enum CmMessageType {
     }
 
     /** The type for a MAD attribute ID, or null if the ID is not a CM message. No allocation. */
-    public static CmMessageType ofAttribute(final int attributeId) {
+    public static @Nullable CmMessageType ofAttribute(final int attributeId) {
         return attributeId >= 0 && attributeId < BY_ATTRIBUTE.length ? BY_ATTRIBUTE[attributeId] : null;
     }
 

@@ -7,6 +7,8 @@
  */
 package io.rst.rft.decode;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
+
 /**
  * Decodes one captured frame in place into a {@link CmMessage}: link layer (Ethernet with any
  * number of 802.1Q/802.1ad tags up to 4, Linux SLL/SLL2, raw IP), IPv4 or IPv6, UDP to the
@@ -109,6 +111,8 @@ public final class FrameDecoder {
      * {@link DecodeResult#CM_MAD} every field of the message type is set; for
      * {@link DecodeResult#ROCE_DATA} the addresses, UDP port and BTH fields are.
      */
+    @SuppressFBWarnings(value = "NP_STORE_INTO_NONNULL_FIELD",
+        justification = "CmMessage.type is @Nullable (no CM MAD): SpotBugs reads no TYPE_USE @Nullable on fields")
     public DecodeResult decode(final int linkType, final byte[] buf, final int off, final int len,
             final CmMessage out) {
         if (off < 0 || len < 0 || off > buf.length - len) {
@@ -146,72 +150,72 @@ public final class FrameDecoder {
         }
     }
 
-    private DecodeResult etherType(final byte[] b, final int start, final int end, final int firstType,
+    private DecodeResult etherType(final byte[] buf, final int start, final int end, final int firstType,
             final CmMessage out) {
-        int p = start;
+        int pos = start;
         int type = firstType;
         // 802.1Q (0x8100), 802.1ad (0x88a8) and the old QinQ 0x9100: 2 bytes TCI, 2 bytes next type
         for (int tags = 0; type == 0x8100 || type == 0x88a8 || type == 0x9100; tags++) {
             if (tags == MAX_VLAN_TAGS) {
                 return DecodeResult.NOT_IP;
             }
-            if (p + 4 > end) {
+            if (pos + 4 > end) {
                 return DecodeResult.TRUNCATED;
             }
-            type = u16(b, p + 2);
-            p += 4;
+            type = u16(buf, pos + 2);
+            pos += 4;
         }
         return switch (type) {
-            case ETHERTYPE_IPV4 -> ipv4(b, p, end, out);
-            case ETHERTYPE_IPV6 -> ipv6(b, p, end, out);
-            case ETHERTYPE_ROCEV1 -> roceV1(b, p, end, out);
+            case ETHERTYPE_IPV4 -> ipv4(buf, pos, end, out);
+            case ETHERTYPE_IPV6 -> ipv6(buf, pos, end, out);
+            case ETHERTYPE_ROCEV1 -> roceV1(buf, pos, end, out);
             default -> DecodeResult.NOT_IP;
         };
     }
 
-    private DecodeResult ipv4(final byte[] b, final int p, final int end, final CmMessage out) {
-        if (p + 20 > end) {
+    private DecodeResult ipv4(final byte[] buf, final int ipOff, final int end, final CmMessage out) {
+        if (ipOff + 20 > end) {
             return DecodeResult.TRUNCATED;
         }
-        final int ihl = (b[p] & 0x0f) * 4;
-        final int total = u16(b, p + 2);
-        if ((b[p] & 0xf0) != 0x40 || ihl < 20 || total < ihl) {
+        final int ihl = (buf[ipOff] & 0x0f) * 4;
+        final int total = u16(buf, ipOff + 2);
+        if ((buf[ipOff] & 0xf0) != 0x40 || ihl < 20 || total < ihl) {
             return DecodeResult.BAD_IP_HEADER;
         }
-        if ((u16(b, p + 6) & 0x3fff) != 0) {
+        if ((u16(buf, ipOff + 6) & 0x3fff) != 0) {
             return DecodeResult.IP_FRAGMENT;
         }
-        if (b[p + 9] != 17) {
+        if (buf[ipOff + 9] != 17) {
             return DecodeResult.NOT_UDP;
         }
-        final int u = p + ihl;
-        final DecodeResult r = udp(b, u, end, p + total, out);
+        final int u = ipOff + ihl;
+        final DecodeResult r = udp(buf, u, end, ipOff + total, out);
         if (r == DecodeResult.CM_MAD || r == DecodeResult.ROCE_DATA) {
             out.ipVersion = 4;
-            out.dscp = (b[p + 1] & 0xff) >>> 2;
-            System.arraycopy(b, p + 12, out.srcIp, 0, 4);
-            System.arraycopy(b, p + 16, out.dstIp, 0, 4);
+            out.dscp = (buf[ipOff + 1] & 0xff) >>> 2;
+            System.arraycopy(buf, ipOff + 12, out.srcIp, 0, 4);
+            System.arraycopy(buf, ipOff + 16, out.dstIp, 0, 4);
         }
         return r;
     }
 
-    private DecodeResult ipv6(final byte[] b, final int p, final int end, final CmMessage out) {
-        if (p + 40 > end) {
+    private DecodeResult ipv6(final byte[] buf, final int ipOff, final int end, final CmMessage out) {
+        if (ipOff + 40 > end) {
             return DecodeResult.TRUNCATED;
         }
-        if ((b[p] & 0xf0) != 0x60) {
+        if ((buf[ipOff] & 0xf0) != 0x60) {
             return DecodeResult.BAD_IP_HEADER;
         }
-        final int payloadEnd = p + 40 + u16(b, p + 4);
-        int nh = b[p + 6] & 0xff;
-        int q = p + 40;
+        final int payloadEnd = ipOff + 40 + u16(buf, ipOff + 4);
+        int nh = buf[ipOff + 6] & 0xff;
+        int hdrOff = ipOff + 40;
         // hop-by-hop (0), routing (43), destination options (60): skip; fragment (44): not ours
         for (int hops = 0; nh == 0 || nh == 43 || nh == 60; hops++) {
-            if (q + 8 > end || hops == 8) {
+            if (hdrOff + 8 > end || hops == 8) {
                 return DecodeResult.TRUNCATED;
             }
-            nh = b[q] & 0xff;
-            q += ((b[q + 1] & 0xff) + 1) * 8;
+            nh = buf[hdrOff] & 0xff;
+            hdrOff += ((buf[hdrOff + 1] & 0xff) + 1) * 8;
         }
         if (nh == 44) {
             return DecodeResult.IP_FRAGMENT;
@@ -219,195 +223,195 @@ public final class FrameDecoder {
         if (nh != 17) {
             return DecodeResult.NOT_UDP;
         }
-        if (q > payloadEnd) {
+        if (hdrOff > payloadEnd) {
             return DecodeResult.BAD_IP_HEADER;
         }
-        final DecodeResult r = udp(b, q, end, payloadEnd, out);
+        final DecodeResult r = udp(buf, hdrOff, end, payloadEnd, out);
         if (r == DecodeResult.CM_MAD || r == DecodeResult.ROCE_DATA) {
             out.ipVersion = 6;
-            out.dscp = (u16(b, p) >>> 6) & 0x3f;
-            System.arraycopy(b, p + 8, out.srcIp, 0, 16);
-            System.arraycopy(b, p + 24, out.dstIp, 0, 16);
+            out.dscp = (u16(buf, ipOff) >>> 6) & 0x3f;
+            System.arraycopy(buf, ipOff + 8, out.srcIp, 0, 16);
+            System.arraycopy(buf, ipOff + 24, out.dstIp, 0, 16);
         }
         return r;
     }
 
-    private DecodeResult udp(final byte[] b, final int u, final int end, final int ipEnd, final CmMessage out) {
-        if (u + 8 > end) {
+    private DecodeResult udp(final byte[] buf, final int udpOff, final int end, final int ipEnd, final CmMessage out) {
+        if (udpOff + 8 > end) {
             return DecodeResult.TRUNCATED;
         }
-        if (u16(b, u + 2) != udpPort) {
+        if (u16(buf, udpOff + 2) != udpPort) {
             return DecodeResult.NOT_ROCE_PORT;
         }
-        final int udpLen = u16(b, u + 4);
-        if (udpLen < 8 + BTH_LEN || u + udpLen > ipEnd) {
+        final int udpLen = u16(buf, udpOff + 4);
+        if (udpLen < 8 + BTH_LEN || udpOff + udpLen > ipEnd) {
             return DecodeResult.BAD_UDP_LENGTH;
         }
-        out.udpSrcPort = u16(b, u);
+        out.udpSrcPort = u16(buf, udpOff);
         out.roceV1 = false;
-        return bth(b, u + 8, end, u + udpLen, out);
+        return bth(buf, udpOff + 8, end, udpOff + udpLen, out);
     }
 
-    private DecodeResult roceV1(final byte[] b, final int p, final int end, final CmMessage out) {
+    private DecodeResult roceV1(final byte[] buf, final int ipOff, final int end, final CmMessage out) {
         // GRH: the IPv6 header layout, next header 0x1B (IBA); the GIDs stand for the addresses
-        if (p + 40 > end) {
+        if (ipOff + 40 > end) {
             return DecodeResult.TRUNCATED;
         }
-        final int payloadEnd = p + 40 + u16(b, p + 4);
-        if ((b[p] & 0xf0) != 0x60 || payloadEnd < p + 40 + BTH_LEN) {
+        final int payloadEnd = ipOff + 40 + u16(buf, ipOff + 4);
+        if ((buf[ipOff] & 0xf0) != 0x60 || payloadEnd < ipOff + 40 + BTH_LEN) {
             return DecodeResult.BAD_IP_HEADER;
         }
-        final DecodeResult r = bth(b, p + 40, end, payloadEnd, out);
+        final DecodeResult r = bth(buf, ipOff + 40, end, payloadEnd, out);
         if (r == DecodeResult.CM_MAD || r == DecodeResult.ROCE_DATA) {
             out.ipVersion = 6;
             out.roceV1 = true;
             out.udpSrcPort = -1;
-            out.dscp = (u16(b, p) >>> 6) & 0x3f;
-            System.arraycopy(b, p + 8, out.srcIp, 0, 16);
-            System.arraycopy(b, p + 24, out.dstIp, 0, 16);
+            out.dscp = (u16(buf, ipOff) >>> 6) & 0x3f;
+            System.arraycopy(buf, ipOff + 8, out.srcIp, 0, 16);
+            System.arraycopy(buf, ipOff + 24, out.dstIp, 0, 16);
         }
         return r;
     }
 
-    private static DecodeResult bth(final byte[] b, final int q, final int end, final int payloadEnd,
+    private static DecodeResult bth(final byte[] buf, final int bthOff, final int end, final int payloadEnd,
             final CmMessage out) {
-        if (q + BTH_LEN > end) {
+        if (bthOff + BTH_LEN > end) {
             return DecodeResult.TRUNCATED;
         }
-        final int opcode = b[q] & 0xff;
+        final int opcode = buf[bthOff] & 0xff;
         if (!KNOWN_OPCODE[opcode]) {
             return DecodeResult.UNKNOWN_OPCODE;
         }
         out.bthOpcode = opcode;
-        out.pkey = u16(b, q + 2);
-        out.bthDestQp = u24(b, q + 5);
-        out.bthPsn = u24(b, q + 9);
+        out.pkey = u16(buf, bthOff + 2);
+        out.bthDestQp = u24(buf, bthOff + 5);
+        out.bthPsn = u24(buf, bthOff + 9);
         out.dethSrcQp = 0;
         out.rethDmaLength = -1;
         if (opcode != OPCODE_UD_SEND_ONLY || out.bthDestQp != 1) {
-            if (opcode == OPCODE_RC_READ_REQUEST && q + BTH_LEN + RETH_LEN <= end) {
+            if (opcode == OPCODE_RC_READ_REQUEST && bthOff + BTH_LEN + RETH_LEN <= end) {
                 // RETH: virtual address(8) R_Key(4) DMA length(4)
-                out.rethDmaLength = i32(b, q + BTH_LEN + 12) & 0xffffffffL;
+                out.rethDmaLength = i32(buf, bthOff + BTH_LEN + 12) & 0xffffffffL;
             }
             return DecodeResult.ROCE_DATA;
         }
         // QP1 UD SEND: DETH, then a MAD of 256 bytes (then the 4-byte ICRC)
-        final int m = q + BTH_LEN + DETH_LEN;
+        final int m = bthOff + BTH_LEN + DETH_LEN;
         if (m + MAD_LEN > payloadEnd) {
             return DecodeResult.BAD_MAD;
         }
         if (m + MAD_LEN > end) {
             return DecodeResult.TRUNCATED;
         }
-        out.dethSrcQp = u24(b, q + BTH_LEN + 5);
-        if (b[m] != 1) {
+        out.dethSrcQp = u24(buf, bthOff + BTH_LEN + 5);
+        if (buf[m] != 1) {
             return DecodeResult.BAD_MAD;
         }
-        if (b[m + 1] != MGMT_CLASS_CM) {
+        if (buf[m + 1] != MGMT_CLASS_CM) {
             return DecodeResult.NOT_CM_CLASS;
         }
-        final CmMessageType type = CmMessageType.ofAttribute(u16(b, m + 16));
+        final CmMessageType type = CmMessageType.ofAttribute(u16(buf, m + 16));
         if (type == null) {
             return DecodeResult.UNKNOWN_CM_ATTRIBUTE;
         }
         out.clearCm();
         out.type = type;
-        out.madClassVersion = b[m + 2] & 0xff;
-        out.method = b[m + 3] & 0xff;
-        out.status = u16(b, m + 4);
-        out.transactionId = u64(b, m + 8);
+        out.madClassVersion = buf[m + 2] & 0xff;
+        out.method = buf[m + 3] & 0xff;
+        out.status = u16(buf, m + 4);
+        out.transactionId = u64(buf, m + 8);
         out.attributeId = type.attributeId();
-        cm(b, m + MAD_HEADER_LEN, type, out);
+        cm(buf, m + MAD_HEADER_LEN, type, out);
         return DecodeResult.CM_MAD;
     }
 
-    private static void cm(final byte[] b, final int d, final CmMessageType type, final CmMessage out) {
+    private static void cm(final byte[] buf, final int dataOff, final CmMessageType type, final CmMessage out) {
         switch (type) {
             case REQ -> {
-                out.localCommId = i32(b, d);
-                out.serviceId = u64(b, d + 8);
-                out.localQpn = u24(b, d + 32);
-                out.remoteCmResponseTimeout = (b[d + 43] & 0xff) >>> 3;
-                out.startingPsn = u24(b, d + 44);
-                out.localCmResponseTimeout = (b[d + 47] & 0xff) >>> 3;
-                out.primaryLocalAckTimeout = (b[d + REQ_PRIMARY_LOCAL_ACK_TIMEOUT] & 0xff) >>> 3;
-                out.maxCmRetries = (b[d + 51] & 0xff) >>> 4;
+                out.localCommId = i32(buf, dataOff);
+                out.serviceId = u64(buf, dataOff + 8);
+                out.localQpn = u24(buf, dataOff + 32);
+                out.remoteCmResponseTimeout = (buf[dataOff + 43] & 0xff) >>> 3;
+                out.startingPsn = u24(buf, dataOff + 44);
+                out.localCmResponseTimeout = (buf[dataOff + 47] & 0xff) >>> 3;
+                out.primaryLocalAckTimeout = (buf[dataOff + REQ_PRIMARY_LOCAL_ACK_TIMEOUT] & 0xff) >>> 3;
+                out.maxCmRetries = (buf[dataOff + 51] & 0xff) >>> 4;
                 if (out.serviceId >>> 24 == 1L) {
-                    final int pd = d + REQ_PRIVATE_DATA;
+                    final int pd = dataOff + REQ_PRIVATE_DATA;
                     out.hasIpCm = true;
-                    out.ipCmVersion = (b[pd + 1] & 0xff) >>> 4;
-                    out.ipCmSrcPort = u16(b, pd + 2);
-                    System.arraycopy(b, pd + 4, out.ipCmSrcIp, 0, 16);
-                    System.arraycopy(b, pd + 20, out.ipCmDstIp, 0, 16);
+                    out.ipCmVersion = (buf[pd + 1] & 0xff) >>> 4;
+                    out.ipCmSrcPort = u16(buf, pd + 2);
+                    System.arraycopy(buf, pd + 4, out.ipCmSrcIp, 0, 16);
+                    System.arraycopy(buf, pd + 20, out.ipCmDstIp, 0, 16);
                 }
             }
             case REP -> {
-                out.localCommId = i32(b, d);
-                out.remoteCommId = i32(b, d + 4);
-                out.localQpn = u24(b, d + 12);
-                out.startingPsn = u24(b, d + 20);
+                out.localCommId = i32(buf, dataOff);
+                out.remoteCommId = i32(buf, dataOff + 4);
+                out.localQpn = u24(buf, dataOff + 12);
+                out.startingPsn = u24(buf, dataOff + 20);
             }
             case RTU, DREP -> {
-                out.localCommId = i32(b, d);
-                out.remoteCommId = i32(b, d + 4);
+                out.localCommId = i32(buf, dataOff);
+                out.remoteCommId = i32(buf, dataOff + 4);
             }
             case DREQ -> {
-                out.localCommId = i32(b, d);
-                out.remoteCommId = i32(b, d + 4);
-                out.remoteQpn = u24(b, d + 8);
+                out.localCommId = i32(buf, dataOff);
+                out.remoteCommId = i32(buf, dataOff + 4);
+                out.remoteQpn = u24(buf, dataOff + 8);
             }
             case REJ -> {
-                out.localCommId = i32(b, d);
-                out.remoteCommId = i32(b, d + 4);
-                out.messageRejected = (b[d + 8] & 0xff) >>> 6;
-                out.rejectReason = u16(b, d + 10);
+                out.localCommId = i32(buf, dataOff);
+                out.remoteCommId = i32(buf, dataOff + 4);
+                out.messageRejected = (buf[dataOff + 8] & 0xff) >>> 6;
+                out.rejectReason = u16(buf, dataOff + 10);
             }
             case MRA -> {
-                out.localCommId = i32(b, d);
-                out.remoteCommId = i32(b, d + 4);
-                out.messageMraed = (b[d + 8] & 0xff) >>> 6;
-                out.serviceTimeout = (b[d + 9] & 0xff) >>> 3;
+                out.localCommId = i32(buf, dataOff);
+                out.remoteCommId = i32(buf, dataOff + 4);
+                out.messageMraed = (buf[dataOff + 8] & 0xff) >>> 6;
+                out.serviceTimeout = (buf[dataOff + 9] & 0xff) >>> 3;
             }
             case LAP -> {
-                out.localCommId = i32(b, d);
-                out.remoteCommId = i32(b, d + 4);
-                out.remoteQpn = u24(b, d + 12);
-                out.remoteCmResponseTimeout = (b[d + 15] & 0xff) >>> 3;
+                out.localCommId = i32(buf, dataOff);
+                out.remoteCommId = i32(buf, dataOff + 4);
+                out.remoteQpn = u24(buf, dataOff + 12);
+                out.remoteCmResponseTimeout = (buf[dataOff + 15] & 0xff) >>> 3;
             }
             case APR -> {
-                out.localCommId = i32(b, d);
-                out.remoteCommId = i32(b, d + 4);
-                out.apStatus = b[d + 9] & 0xff;
+                out.localCommId = i32(buf, dataOff);
+                out.remoteCommId = i32(buf, dataOff + 4);
+                out.apStatus = buf[dataOff + 9] & 0xff;
             }
             case SIDR_REQ -> {
-                out.requestId = i32(b, d);
-                out.serviceId = u64(b, d + 8);
+                out.requestId = i32(buf, dataOff);
+                out.serviceId = u64(buf, dataOff + 8);
             }
             case SIDR_REP -> {
-                out.requestId = i32(b, d);
-                out.sidrStatus = b[d + 4] & 0xff;
-                out.sidrQpn = u24(b, d + 8);
-                out.serviceId = u64(b, d + 12);
+                out.requestId = i32(buf, dataOff);
+                out.sidrStatus = buf[dataOff + 4] & 0xff;
+                out.sidrQpn = u24(buf, dataOff + 8);
+                out.serviceId = u64(buf, dataOff + 12);
             }
-            case CLASS_PORT_INFO -> {
-                // the MAD header is all we report
+            default -> {
+                // CLASS_PORT_INFO: the MAD header is all we report
             }
         }
     }
 
-    static int u16(final byte[] b, final int i) {
-        return (b[i] & 0xff) << 8 | b[i + 1] & 0xff;
+    static int u16(final byte[] buf, final int off) {
+        return (buf[off] & 0xff) << 8 | buf[off + 1] & 0xff;
     }
 
-    static int u24(final byte[] b, final int i) {
-        return (b[i] & 0xff) << 16 | (b[i + 1] & 0xff) << 8 | b[i + 2] & 0xff;
+    static int u24(final byte[] buf, final int off) {
+        return (buf[off] & 0xff) << 16 | (buf[off + 1] & 0xff) << 8 | buf[off + 2] & 0xff;
     }
 
-    static int i32(final byte[] b, final int i) {
-        return (b[i] & 0xff) << 24 | (b[i + 1] & 0xff) << 16 | (b[i + 2] & 0xff) << 8 | b[i + 3] & 0xff;
+    static int i32(final byte[] buf, final int off) {
+        return (buf[off] & 0xff) << 24 | (buf[off + 1] & 0xff) << 16 | (buf[off + 2] & 0xff) << 8 | buf[off + 3] & 0xff;
     }
 
-    static long u64(final byte[] b, final int i) {
-        return (long) i32(b, i) << 32 | i32(b, i + 4) & 0xffffffffL;
+    static long u64(final byte[] buf, final int off) {
+        return (long) i32(buf, off) << 32 | i32(buf, off + 4) & 0xffffffffL;
     }
 }

@@ -55,9 +55,14 @@ public final class JsonBytes {
         }
     }
 
-    public JsonBytes raw(final char c) {
+    /** The ASCII bytes of a constant, for {@link #raw(byte[])}. */
+    public static byte[] ascii(final String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    public JsonBytes raw(final char ch) {
         ensure(1);
-        buf[len++] = (byte) c;
+        buf[len++] = (byte) ch;
         return this;
     }
 
@@ -67,11 +72,6 @@ public final class JsonBytes {
         System.arraycopy(ascii, 0, buf, len, ascii.length);
         len += ascii.length;
         return this;
-    }
-
-    /** The ASCII bytes of a constant, for {@link #raw(byte[])}. */
-    public static byte[] ascii(final String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
     }
 
     /** Appends ASCII text as is (keys, constants). */
@@ -84,12 +84,20 @@ public final class JsonBytes {
         return this;
     }
 
+    /** Appends {@code count} pre-encoded bytes of {@code bytes} from {@code off}. */
+    public JsonBytes raw(final byte[] bytes, final int off, final int count) {
+        ensure(count);
+        System.arraycopy(bytes, off, buf, len, count);
+        len += count;
+        return this;
+    }
+
     /** Appends a JSON string, escaping what JSON requires (for names from outside, e.g. ports). */
-    public JsonBytes string(final String s) {
-        ensure(s.length() * 6 + 2);
+    public JsonBytes string(final String text) {
+        ensure(text.length() * 6 + 2);
         buf[len++] = '"';
-        for (int i = 0; i < s.length(); i++) {
-            final char c = s.charAt(i);
+        for (int i = 0; i < text.length(); i++) {
+            final char c = text.charAt(i);
             if (c == '"' || c == '\\') {
                 buf[len++] = '\\';
                 buf[len++] = (byte) c;
@@ -119,57 +127,57 @@ public final class JsonBytes {
     /** Appends a signed decimal (int arithmetic: the common case, and the fast one). */
     public JsonBytes decimal(final int value) {
         ensure(11);
-        int v = value;
-        if (v < 0) {
-            if (v == Integer.MIN_VALUE) {
-                return raw(Integer.toString(v));
+        int num = value;
+        if (num < 0) {
+            if (num == Integer.MIN_VALUE) {
+                return raw(Integer.toString(num));
             }
             buf[len++] = '-';
-            v = -v;
+            num = -num;
         }
-        final int digits = digits(v);
-        int p = len + digits;
-        len = p;
-        while (v >= 100) {
-            final int q = v / 100;
-            final int r = v - q * 100;
-            buf[--p] = DIGIT_ONES[r];
-            buf[--p] = DIGIT_TENS[r];
-            v = q;
+        final int digits = digits(num);
+        int pos = len + digits;
+        len = pos;
+        while (num >= 100) {
+            final int q = num / 100;
+            final int r = num - q * 100;
+            buf[--pos] = DIGIT_ONES[r];
+            buf[--pos] = DIGIT_TENS[r];
+            num = q;
         }
-        buf[--p] = DIGIT_ONES[v];
-        if (v >= 10) {
-            buf[--p] = DIGIT_TENS[v];
+        buf[--pos] = DIGIT_ONES[num];
+        if (num >= 10) {
+            buf[--pos] = DIGIT_TENS[num];
         }
         return this;
     }
 
-    private static int digits(final int v) {
-        if (v < 10) {
+    private static int digits(final int value) {
+        if (value < 10) {
             return 1;
         }
-        if (v < 100) {
+        if (value < 100) {
             return 2;
         }
-        if (v < 1000) {
+        if (value < 1000) {
             return 3;
         }
-        if (v < 10000) {
+        if (value < 10000) {
             return 4;
         }
-        if (v < 100000) {
+        if (value < 100000) {
             return 5;
         }
-        if (v < 1000000) {
+        if (value < 1000000) {
             return 6;
         }
-        if (v < 10000000) {
+        if (value < 10000000) {
             return 7;
         }
-        if (v < 100000000) {
+        if (value < 100000000) {
             return 8;
         }
-        return v < 1000000000 ? 9 : 10;
+        return value < 1000000000 ? 9 : 10;
     }
 
     private static final byte[] DIGIT_TENS = new byte[100];
@@ -180,14 +188,6 @@ public final class JsonBytes {
             DIGIT_TENS[i] = (byte) ('0' + i / 10);
             DIGIT_ONES[i] = (byte) ('0' + i % 10);
         }
-    }
-
-    /** Appends {@code len} pre-encoded bytes of {@code b} from {@code off}. */
-    public JsonBytes raw(final byte[] b, final int off, final int len) {
-        ensure(len);
-        System.arraycopy(b, off, buf, this.len, len);
-        this.len += len;
-        return this;
     }
 
     /** Appends {@code length} bytes of another buffer from {@code off}. */
@@ -279,38 +279,38 @@ public final class JsonBytes {
         return this;
     }
 
-    private void dotted(final byte[] a, final int off) {
+    private void dotted(final byte[] addr, final int off) {
         for (int i = 0; i < 4; i++) {
             if (i > 0) {
                 buf[len++] = '.';
             }
-            decimal(a[off + i] & 0xff);
+            decimal(addr[off + i] & 0xff);
         }
     }
 
-    private void ipv6(final byte[] a, final int off) {
+    private void ipv6(final byte[] addr, final int off) {
         boolean mapped = true;
         for (int i = 0; i < 10; i++) {
-            mapped &= a[off + i] == 0;
+            mapped &= addr[off + i] == 0;
         }
-        if (mapped && (a[off + 10] & 0xff) == 0xff && (a[off + 11] & 0xff) == 0xff) {
+        if (mapped && (addr[off + 10] & 0xff) == 0xff && (addr[off + 11] & 0xff) == 0xff) {
             raw("::ffff:");
-            dotted(a, off + 12);
+            dotted(addr, off + 12);
             return;
         }
         int bestStart = -1;
         int bestLen = 1;
         for (int g = 0; g < 8;) {
-            if (group(a, off, g) == 0) {
-                int e = g;
-                while (e < 8 && group(a, off, e) == 0) {
-                    e++;
+            if (group(addr, off, g) == 0) {
+                int runEnd = g;
+                while (runEnd < 8 && group(addr, off, runEnd) == 0) {
+                    runEnd++;
                 }
-                if (e - g > bestLen) {
+                if (runEnd - g > bestLen) {
                     bestStart = g;
-                    bestLen = e - g;
+                    bestLen = runEnd - g;
                 }
-                g = e;
+                g = runEnd;
             } else {
                 g++;
             }
@@ -325,7 +325,7 @@ public final class JsonBytes {
             if (g > 0 && g != bestStart + bestLen) {
                 buf[len++] = ':';
             }
-            final int v = group(a, off, g);
+            final int v = group(addr, off, g);
             boolean started = false;
             for (int s = 12; s >= 0; s -= 4) {
                 final int d = v >>> s & 0xf;
@@ -337,8 +337,8 @@ public final class JsonBytes {
         }
     }
 
-    private static int group(final byte[] a, final int off, final int g) {
-        return (a[off + 2 * g] & 0xff) << 8 | a[off + 2 * g + 1] & 0xff;
+    private static int group(final byte[] addr, final int off, final int index) {
+        return (addr[off + 2 * index] & 0xff) << 8 | addr[off + 2 * index + 1] & 0xff;
     }
 
     /** The address as a String (slow path). */

@@ -26,7 +26,7 @@
  * ICRC (4)   after the MAD
  * </pre>
  *
- * CM message data, offsets from MAD byte 24:
+ * <p>CM message data, offsets from MAD byte 24:
  * <pre>
  * REQ      0 local CID | 8 service ID(8) | 16 local CA GUID(8) | 28 local Q_Key | 32 local QPN(3) resp res(1)
  *          36 local EECN(3) init depth | 40 remote EECN(3) | 43 remote CM resp timeout(5b) TST(2b) E2E(1b)
@@ -52,7 +52,10 @@
  *                     4 source IP(16) | 20 destination IP(16) (IPv4 in the last 4 bytes) | 36 consumer data(56)
  * </pre>
  *
- * The MAD transaction ID is not the comm ID; a DREP reuses its DREQ's transaction ID. Every CM
+ * <p>The MAD transaction ID is not the comm ID; a DREP reuses its DREQ's transaction ID. Every CM
  * timeout is encoded as 4.096 us * 2^value.
  */
+@NonNullByDefault
 package io.rst.rft.decode;
+
+import org.eclipse.jdt.annotation.NonNullByDefault;

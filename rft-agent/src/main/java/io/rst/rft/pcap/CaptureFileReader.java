@@ -7,6 +7,7 @@
  */
 package io.rst.rft.pcap;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * Reads pcap (both byte orders, microsecond and nanosecond magic) and pcapng (sections of either
@@ -37,6 +39,8 @@ import java.util.List;
  *
  * <p>A damaged or cut record ends the reading; {@link #damage()} says what was found.
  */
+@SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class CaptureFileReader implements Closeable {
     /** The formats we read. */
     public enum Format { PCAP, PCAPNG }
@@ -58,7 +62,7 @@ public final class CaptureFileReader implements Closeable {
     // pcapng interfaces of the current section
     private final List<Iface> ifaces = new ArrayList<>();
     private final List<String> names = new ArrayList<>();
-    private String damage;
+    private @Nullable String damage;
     private long frames;
 
     private static final class Iface {
@@ -131,7 +135,7 @@ public final class CaptureFileReader implements Closeable {
     }
 
     /** The pcapng {@code if_name} of an interface of the current section, or null. */
-    public String interfaceName(final int interfaceId) {
+    public @Nullable String interfaceName(final int interfaceId) {
         if (interfaceId < 0 || interfaceId >= ifaces.size()) {
             return null;
         }

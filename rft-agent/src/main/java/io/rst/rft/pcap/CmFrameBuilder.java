@@ -190,62 +190,61 @@ public final class CmFrameBuilder {
     public int build(final byte[] buf) {
         final int len = length();
         java.util.Arrays.fill(buf, 0, len, (byte) 0);
-        int p = 0;
         // Ethernet: locally administered MACs derived from the last address byte
         buf[0] = 0x02;
         buf[5] = dstIp[dstIp.length - 1];
         buf[6] = 0x02;
         buf[11] = srcIp[srcIp.length - 1];
-        p = 12;
+        int pos = 12;
         for (int i = 0; i < vlans.length; i++) {
-            put16(buf, p, vlans.length > 1 && i == 0 ? 0x88a8 : 0x8100);
-            put16(buf, p + 2, vlans[i] & 0x0fff | 3 << 13);
-            p += 4;
+            put16(buf, pos, vlans.length > 1 && i == 0 ? 0x88a8 : 0x8100);
+            put16(buf, pos + 2, vlans[i] & 0x0fff | 3 << 13);
+            pos += 4;
         }
         final boolean v4 = srcIp.length == 4;
-        put16(buf, p, v4 ? 0x0800 : 0x86dd);
-        p += 2;
+        put16(buf, pos, v4 ? 0x0800 : 0x86dd);
+        pos += 2;
         final int udpLen = 8 + 12 + 8 + 256 + 4;
         if (v4) {
-            buf[p] = 0x45;
-            buf[p + 1] = (byte) (dscp << 2);
-            put16(buf, p + 2, 20 + udpLen);
-            put16(buf, p + 6, 0x4000);
-            buf[p + 8] = 64;
-            buf[p + 9] = 17;
-            System.arraycopy(srcIp, 0, buf, p + 12, 4);
-            System.arraycopy(dstIp, 0, buf, p + 16, 4);
+            buf[pos] = 0x45;
+            buf[pos + 1] = (byte) (dscp << 2);
+            put16(buf, pos + 2, 20 + udpLen);
+            put16(buf, pos + 6, 0x4000);
+            buf[pos + 8] = 64;
+            buf[pos + 9] = 17;
+            System.arraycopy(srcIp, 0, buf, pos + 12, 4);
+            System.arraycopy(dstIp, 0, buf, pos + 16, 4);
             int sum = 0;
             for (int i = 0; i < 20; i += 2) {
-                sum += (buf[p + i] & 0xff) << 8 | buf[p + i + 1] & 0xff;
+                sum += (buf[pos + i] & 0xff) << 8 | buf[pos + i + 1] & 0xff;
             }
             sum = (sum & 0xffff) + (sum >>> 16);
             sum += sum >>> 16;
-            put16(buf, p + 10, ~sum & 0xffff);
-            p += 20;
+            put16(buf, pos + 10, ~sum & 0xffff);
+            pos += 20;
         } else {
-            put32(buf, p, 6 << 28 | dscp << 22);
-            put16(buf, p + 4, udpLen);
-            buf[p + 6] = 17;
-            buf[p + 7] = 64;
-            System.arraycopy(srcIp, 0, buf, p + 8, 16);
-            System.arraycopy(dstIp, 0, buf, p + 24, 16);
-            p += 40;
+            put32(buf, pos, 6 << 28 | dscp << 22);
+            put16(buf, pos + 4, udpLen);
+            buf[pos + 6] = 17;
+            buf[pos + 7] = 64;
+            System.arraycopy(srcIp, 0, buf, pos + 8, 16);
+            System.arraycopy(dstIp, 0, buf, pos + 24, 16);
+            pos += 40;
         }
-        put16(buf, p, udpSrcPort);
-        put16(buf, p + 2, udpDstPort);
-        put16(buf, p + 4, udpLen);
-        p += 8;
+        put16(buf, pos, udpSrcPort);
+        put16(buf, pos + 2, udpDstPort);
+        put16(buf, pos + 4, udpLen);
+        pos += 8;
         // BTH: UD SEND only, P_Key ffff, dest QP 1, AckReq, PSN
-        buf[p] = 0x64;
-        put16(buf, p + 2, 0xffff);
-        put32(buf, p + 4, 1);
-        put32(buf, p + 8, 0x80000000 | psn & 0xffffff);
-        p += 12;
-        put32(buf, p, 0x80010000);
-        put32(buf, p + 4, 1);
-        p += 8;
-        final int m = p;
+        buf[pos] = 0x64;
+        put16(buf, pos + 2, 0xffff);
+        put32(buf, pos + 4, 1);
+        put32(buf, pos + 8, 0x80000000 | psn & 0xffffff);
+        pos += 12;
+        put32(buf, pos, 0x80010000);
+        put32(buf, pos + 4, 1);
+        pos += 8;
+        final int m = pos;
         buf[m] = 1;
         buf[m + 1] = 0x07;
         buf[m + 2] = 2;
@@ -257,94 +256,94 @@ public final class CmFrameBuilder {
         return len;
     }
 
-    private void mad(final byte[] b, final int d) {
+    private void mad(final byte[] buf, final int off) {
         switch (type) {
             case REQ -> {
-                put32(b, d, localCid);
-                put32(b, d + 8, (int) (serviceId >>> 32));
-                put32(b, d + 12, (int) serviceId);
-                put32(b, d + 16, 0x02000000);
-                put32(b, d + 32, localQpn << 8 | 1);
-                put32(b, d + 36, 1);
-                put32(b, d + 40, remoteCmTimeout << 3 & 0xf8);
-                put32(b, d + 44, startingPsn << 8 | (localCmTimeout & 0x1f) << 3 | 7);
-                put16(b, d + 48, 0xffff);
-                b[d + 50] = 0x37;
-                b[d + 51] = (byte) (maxCmRetries << 4);
-                put16(b, d + 52, 0xffff);
-                put16(b, d + 54, 0xffff);
-                System.arraycopy(srcIp, 0, b, d + 56 + 16 - srcIp.length, srcIp.length);
-                System.arraycopy(dstIp, 0, b, d + 72 + 16 - dstIp.length, dstIp.length);
+                put32(buf, off, localCid);
+                put32(buf, off + 8, (int) (serviceId >>> 32));
+                put32(buf, off + 12, (int) serviceId);
+                put32(buf, off + 16, 0x02000000);
+                put32(buf, off + 32, localQpn << 8 | 1);
+                put32(buf, off + 36, 1);
+                put32(buf, off + 40, remoteCmTimeout << 3 & 0xf8);
+                put32(buf, off + 44, startingPsn << 8 | (localCmTimeout & 0x1f) << 3 | 7);
+                put16(buf, off + 48, 0xffff);
+                buf[off + 50] = 0x37;
+                buf[off + 51] = (byte) (maxCmRetries << 4);
+                put16(buf, off + 52, 0xffff);
+                put16(buf, off + 54, 0xffff);
+                System.arraycopy(srcIp, 0, buf, off + 56 + 16 - srcIp.length, srcIp.length);
+                System.arraycopy(dstIp, 0, buf, off + 72 + 16 - dstIp.length, dstIp.length);
                 if (srcIp.length == 4) {
-                    put16(b, d + 56 + 10, 0xffff);
-                    put16(b, d + 72 + 10, 0xffff);
+                    put16(buf, off + 56 + 10, 0xffff);
+                    put16(buf, off + 72 + 10, 0xffff);
                 }
-                b[d + 93] = 64;
-                b[d + 95] = (byte) ((localAckTimeout & 0x1f) << 3);
+                buf[off + 93] = 64;
+                buf[off + 95] = (byte) ((localAckTimeout & 0x1f) << 3);
                 if (ipCm) {
-                    final int pd = d + 140;
-                    b[pd + 1] = (byte) (ipCmVersion << 4);
-                    put16(b, pd + 2, ipCmSrcPort);
-                    System.arraycopy(ipCmSrc, 0, b, pd + 4, 16);
-                    System.arraycopy(ipCmDst, 0, b, pd + 20, 16);
+                    final int pd = off + 140;
+                    buf[pd + 1] = (byte) (ipCmVersion << 4);
+                    put16(buf, pd + 2, ipCmSrcPort);
+                    System.arraycopy(ipCmSrc, 0, buf, pd + 4, 16);
+                    System.arraycopy(ipCmDst, 0, buf, pd + 20, 16);
                 }
             }
             case REP -> {
-                put32(b, d, localCid);
-                put32(b, d + 4, remoteCid);
-                put32(b, d + 12, localQpn << 8);
-                put32(b, d + 20, startingPsn << 8);
-                b[d + 24] = 1;
-                b[d + 25] = 1;
+                put32(buf, off, localCid);
+                put32(buf, off + 4, remoteCid);
+                put32(buf, off + 12, localQpn << 8);
+                put32(buf, off + 20, startingPsn << 8);
+                buf[off + 24] = 1;
+                buf[off + 25] = 1;
             }
             case RTU, DREP -> {
-                put32(b, d, localCid);
-                put32(b, d + 4, remoteCid);
+                put32(buf, off, localCid);
+                put32(buf, off + 4, remoteCid);
             }
             case DREQ -> {
-                put32(b, d, localCid);
-                put32(b, d + 4, remoteCid);
-                put32(b, d + 8, remoteQpn << 8);
+                put32(buf, off, localCid);
+                put32(buf, off + 4, remoteCid);
+                put32(buf, off + 8, remoteQpn << 8);
             }
             case REJ -> {
-                put32(b, d, localCid);
-                put32(b, d + 4, remoteCid);
-                b[d + 8] = (byte) (messageRejected << 6);
-                put16(b, d + 10, rejectReason);
+                put32(buf, off, localCid);
+                put32(buf, off + 4, remoteCid);
+                buf[off + 8] = (byte) (messageRejected << 6);
+                put16(buf, off + 10, rejectReason);
             }
             case MRA -> {
-                put32(b, d, localCid);
-                put32(b, d + 4, remoteCid);
-                b[d + 8] = (byte) (messageMraed << 6);
-                b[d + 9] = (byte) (serviceTimeout << 3);
+                put32(buf, off, localCid);
+                put32(buf, off + 4, remoteCid);
+                buf[off + 8] = (byte) (messageMraed << 6);
+                buf[off + 9] = (byte) (serviceTimeout << 3);
             }
             case LAP -> {
-                put32(b, d, localCid);
-                put32(b, d + 4, remoteCid);
-                put32(b, d + 12, remoteQpn << 8 | (remoteCmTimeout & 0x1f) << 3);
+                put32(buf, off, localCid);
+                put32(buf, off + 4, remoteCid);
+                put32(buf, off + 12, remoteQpn << 8 | (remoteCmTimeout & 0x1f) << 3);
             }
             case APR -> {
-                put32(b, d, localCid);
-                put32(b, d + 4, remoteCid);
-                b[d + 9] = (byte) apStatus;
+                put32(buf, off, localCid);
+                put32(buf, off + 4, remoteCid);
+                buf[off + 9] = (byte) apStatus;
             }
             case SIDR_REQ -> {
-                put32(b, d, requestId);
-                put16(b, d + 4, 0xffff);
-                put32(b, d + 8, (int) (serviceId >>> 32));
-                put32(b, d + 12, (int) serviceId);
+                put32(buf, off, requestId);
+                put16(buf, off + 4, 0xffff);
+                put32(buf, off + 8, (int) (serviceId >>> 32));
+                put32(buf, off + 12, (int) serviceId);
             }
             case SIDR_REP -> {
-                put32(b, d, requestId);
-                b[d + 4] = (byte) sidrStatus;
-                put32(b, d + 8, sidrQpn << 8);
-                put32(b, d + 12, (int) (serviceId >>> 32));
-                put32(b, d + 16, (int) serviceId);
-                put32(b, d + 20, 0x80010000);
+                put32(buf, off, requestId);
+                buf[off + 4] = (byte) sidrStatus;
+                put32(buf, off + 8, sidrQpn << 8);
+                put32(buf, off + 12, (int) (serviceId >>> 32));
+                put32(buf, off + 16, (int) serviceId);
+                put32(buf, off + 20, 0x80010000);
             }
             case CLASS_PORT_INFO -> {
-                b[d] = 1;
-                b[d + 1] = 2;
+                buf[off] = 1;
+                buf[off + 1] = 2;
             }
             default -> {
                 // every type is listed above
@@ -352,15 +351,15 @@ public final class CmFrameBuilder {
         }
     }
 
-    private static void put16(final byte[] b, final int at, final int v) {
-        b[at] = (byte) (v >>> 8);
-        b[at + 1] = (byte) v;
+    private static void put16(final byte[] buf, final int at, final int value) {
+        buf[at] = (byte) (value >>> 8);
+        buf[at + 1] = (byte) value;
     }
 
-    private static void put32(final byte[] b, final int at, final int v) {
-        b[at] = (byte) (v >>> 24);
-        b[at + 1] = (byte) (v >>> 16);
-        b[at + 2] = (byte) (v >>> 8);
-        b[at + 3] = (byte) v;
+    private static void put32(final byte[] buf, final int at, final int value) {
+        buf[at] = (byte) (value >>> 24);
+        buf[at + 1] = (byte) (value >>> 16);
+        buf[at + 2] = (byte) (value >>> 8);
+        buf[at + 3] = (byte) value;
     }
 }

@@ -7,6 +7,7 @@
  */
 package io.rst.rft.pcap;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.rft.decode.CmMessageType;
 import io.rst.rft.decode.FrameDecoder;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * Writes CM traffic to a pcap file: {@code sessions} connections, interleaved in groups, each a
@@ -210,11 +212,13 @@ public final class CmTrafficGenerator {
         return frames;
     }
 
+    @SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+        justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
     private static final class Conn {
         int scenario;
-        byte[] reqAddr;
-        byte[] respAddr;
-        int[] vlans;
+        byte @Nullable [] reqAddr;
+        byte @Nullable [] respAddr;
+        int @Nullable [] vlans;
         int reqCommId;
         int respCommId;
         int reqQpn;
@@ -229,7 +233,7 @@ public final class CmTrafficGenerator {
         int respUdpPort;
         /** The requester's port in rdma_cm's REQ private data. */
         int cmSrcPort;
-        String reqIp;
+        @Nullable String reqIp;
         final List<String> msgs = new ArrayList<>();
 
         Expected expected() {

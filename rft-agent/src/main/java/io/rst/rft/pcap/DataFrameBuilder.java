@@ -132,30 +132,30 @@ public final class DataFrameBuilder {
     }
 
     private int headersAfterBth() {
-        int n = 0;
+        int bytes = 0;
         if (opcode >>> 5 == 3) {
-            n += 8;
+            bytes += 8;
         }
         if (hasReth()) {
-            n += 16;
+            bytes += 16;
         }
         if (hasAeth()) {
-            n += 4;
+            bytes += 4;
         }
         if (opcode == RC_ATOMIC_ACK) {
-            n += 8;
+            bytes += 8;
         }
         if (opcode == RC_CMP_SWAP || opcode == RC_FETCH_ADD) {
-            n += 28;
+            bytes += 28;
         }
         if (hasImm()) {
-            n += 4;
+            bytes += 4;
         }
         if (opcode == CNP) {
             // a CNP carries 16 reserved bytes
-            n += 16;
+            bytes += 16;
         }
-        return n + (hasData() ? payload : 0);
+        return bytes + (hasData() ? payload : 0);
     }
 
     /** The length {@link #build} will write. */
@@ -178,75 +178,75 @@ public final class DataFrameBuilder {
         buf[5] = dstIp[dstIp.length - 1];
         buf[6] = 0x02;
         buf[11] = srcIp[srcIp.length - 1];
-        int p = 12;
+        int pos = 12;
         final boolean v4 = srcIp.length == 4;
-        put16(buf, p, v4 ? 0x0800 : 0x86dd);
-        p += 2;
+        put16(buf, pos, v4 ? 0x0800 : 0x86dd);
+        pos += 2;
         final int udpLen = 8 + 12 + headersAfterBth() + 4;
         if (v4) {
-            buf[p] = 0x45;
-            buf[p + 1] = (byte) (26 << 2 | 2);
-            put16(buf, p + 2, 20 + udpLen);
-            put16(buf, p + 6, 0x4000);
-            buf[p + 8] = 64;
-            buf[p + 9] = 17;
-            System.arraycopy(srcIp, 0, buf, p + 12, 4);
-            System.arraycopy(dstIp, 0, buf, p + 16, 4);
+            buf[pos] = 0x45;
+            buf[pos + 1] = (byte) (26 << 2 | 2);
+            put16(buf, pos + 2, 20 + udpLen);
+            put16(buf, pos + 6, 0x4000);
+            buf[pos + 8] = 64;
+            buf[pos + 9] = 17;
+            System.arraycopy(srcIp, 0, buf, pos + 12, 4);
+            System.arraycopy(dstIp, 0, buf, pos + 16, 4);
             int sum = 0;
             for (int i = 0; i < 20; i += 2) {
-                sum += (buf[p + i] & 0xff) << 8 | buf[p + i + 1] & 0xff;
+                sum += (buf[pos + i] & 0xff) << 8 | buf[pos + i + 1] & 0xff;
             }
             sum = (sum & 0xffff) + (sum >>> 16);
             sum += sum >>> 16;
-            put16(buf, p + 10, ~sum & 0xffff);
-            p += 20;
+            put16(buf, pos + 10, ~sum & 0xffff);
+            pos += 20;
         } else {
-            put32(buf, p, 6 << 28 | 26 << 22);
-            put16(buf, p + 4, udpLen);
-            buf[p + 6] = 17;
-            buf[p + 7] = 64;
-            System.arraycopy(srcIp, 0, buf, p + 8, 16);
-            System.arraycopy(dstIp, 0, buf, p + 24, 16);
-            p += 40;
+            put32(buf, pos, 6 << 28 | 26 << 22);
+            put16(buf, pos + 4, udpLen);
+            buf[pos + 6] = 17;
+            buf[pos + 7] = 64;
+            System.arraycopy(srcIp, 0, buf, pos + 8, 16);
+            System.arraycopy(dstIp, 0, buf, pos + 24, 16);
+            pos += 40;
         }
-        put16(buf, p, udpSrcPort);
-        put16(buf, p + 2, udpDstPort);
-        put16(buf, p + 4, udpLen);
-        p += 8;
+        put16(buf, pos, udpSrcPort);
+        put16(buf, pos + 2, udpDstPort);
+        put16(buf, pos + 4, udpLen);
+        pos += 8;
         // BTH: opcode, P_Key ffff, dest QP, AckReq on requests, PSN
-        buf[p] = (byte) opcode;
-        put16(buf, p + 2, 0xffff);
-        put32(buf, p + 4, destQp & 0xffffff);
-        put32(buf, p + 8, (hasAeth() ? 0 : 0x80000000) | psn & 0xffffff);
-        p += 12;
+        buf[pos] = (byte) opcode;
+        put16(buf, pos + 2, 0xffff);
+        put32(buf, pos + 4, destQp & 0xffffff);
+        put32(buf, pos + 8, (hasAeth() ? 0 : 0x80000000) | psn & 0xffffff);
+        pos += 12;
         if (opcode >>> 5 == 3) {
-            put32(buf, p, 0x11111111);
-            put32(buf, p + 4, srcQp & 0xffffff);
-            p += 8;
+            put32(buf, pos, 0x11111111);
+            put32(buf, pos + 4, srcQp & 0xffffff);
+            pos += 8;
         }
         if (hasReth()) {
-            put32(buf, p, 0x7f00);
-            put32(buf, p + 8, 0x1234);
-            put32(buf, p + 12, (int) dmaLength);
-            p += 16;
+            put32(buf, pos, 0x7f00);
+            put32(buf, pos + 8, 0x1234);
+            put32(buf, pos + 12, (int) dmaLength);
+            pos += 16;
         }
         if (hasAeth()) {
             // syndrome: ACK with an invalid credit count; MSN
-            put32(buf, p, 0x1f << 24 | psn & 0xffffff);
-            p += 4;
+            put32(buf, pos, 0x1f << 24 | psn & 0xffffff);
+            pos += 4;
         }
         return len;
     }
 
-    private static void put16(final byte[] b, final int at, final int v) {
-        b[at] = (byte) (v >>> 8);
-        b[at + 1] = (byte) v;
+    private static void put16(final byte[] buf, final int at, final int value) {
+        buf[at] = (byte) (value >>> 8);
+        buf[at + 1] = (byte) value;
     }
 
-    private static void put32(final byte[] b, final int at, final int v) {
-        b[at] = (byte) (v >>> 24);
-        b[at + 1] = (byte) (v >>> 16);
-        b[at + 2] = (byte) (v >>> 8);
-        b[at + 3] = (byte) v;
+    private static void put32(final byte[] buf, final int at, final int value) {
+        buf[at] = (byte) (value >>> 24);
+        buf[at + 1] = (byte) (value >>> 16);
+        buf[at + 2] = (byte) (value >>> 8);
+        buf[at + 3] = (byte) value;
     }
 }

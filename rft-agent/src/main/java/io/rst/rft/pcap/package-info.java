@@ -12,4 +12,7 @@
  * traffic for tests, the benchmark and the {@code gen} subcommand. Live capture (pcap4j) is the
  * agent's, in {@code io.rst.rft.capture}.
  */
+@NonNullByDefault
 package io.rst.rft.pcap;
+
+import org.eclipse.jdt.annotation.NonNullByDefault;

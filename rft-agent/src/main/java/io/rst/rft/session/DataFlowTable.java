@@ -13,6 +13,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * The sessions of a switch learnt from sampled data packets that no CM session claims: one-way
@@ -99,36 +100,36 @@ final class DataFlowTable {
     private int freeHead = NONE;
     private int nextSerial;
 
-    private long[] srcHi;
-    private long[] srcLo;
-    private long[] dstHi;
-    private long[] dstLo;
-    private int[] qpn;
-    private long[] first;
-    private long[] last;
+    private long[] srcHi = new long[0];
+    private long[] srcLo = new long[0];
+    private long[] dstHi = new long[0];
+    private long[] dstLo = new long[0];
+    private int[] qpn = new int[0];
+    private long[] first = new long[0];
+    private long[] last = new long[0];
     /** When the record was last reported (capture time, microseconds). */
-    private long[] reported;
-    private int[] packets;
-    private char[] udp;
-    private short[] port;
-    private byte[] kind;
-    private short[] flags;
+    private long[] reported = new long[0];
+    private int[] packets = new int[0];
+    private char[] udp = new char[0];
+    private short[] port = new short[0];
+    private byte[] kind = new byte[0];
+    private short[] flags = new short[0];
     /** RING entries per flow: PSN (24 bits) | READ span (8 bits, 0 for 1). */
-    private int[] reqPsn;
-    private int[] respPsn;
+    private int[] reqPsn = new int[0];
+    private int[] respPsn = new int[0];
     /** Per ring: next position (low 3 bits) | full (bit 3). */
-    private byte[] reqRing;
-    private byte[] respRing;
+    private byte[] reqRing = new byte[0];
+    private byte[] respRing = new byte[0];
     /** The paired flow; while unpaired, the flow the last vote was for (or NONE). */
-    private int[] partner;
-    private byte[] votes;
+    private int[] partner = new int[0];
+    private byte[] votes = new byte[0];
     /** The list of records by last packet, through their representatives. */
-    private int[] prev;
-    private int[] next;
+    private int[] prev = new int[0];
+    private int[] next = new int[0];
     /** The next flow (slot + 1, 0: none) with the same source and destination IP. */
-    private int[] pairNext;
+    private int[] pairNext = new int[0];
     /** The record's identity on this slot: handles and queue entries of an older record do not match. */
-    private int[] serial;
+    private int[] serial = new int[0];
 
     /** Flows by key: slot + 1, 0 empty. */
     private int[] index = new int[MIN_INDEX];
@@ -232,13 +233,13 @@ final class DataFlowTable {
     // ---------------------------------------------------------------- packets
 
     /**
-     * Learns from one sampled data packet that no CM session claimed ({@code m} decoded as RoCE
+     * Learns from one sampled data packet that no CM session claimed ({@code msg} decoded as RoCE
      * data). {@code portId} is its ingress port's {@link PortNames} number.
      *
      * @return whether it was tracked (false: rejected or of a class not learnt)
      */
-    boolean accept(final CmMessage m, final int portId) {
-        final int op = m.bthOpcode();
+    boolean accept(final CmMessage msg, final int portId) {
+        final int op = msg.bthOpcode();
         final int transport;
         switch (op >>> 5) {
             case 0 -> {
@@ -268,65 +269,65 @@ final class DataFlowTable {
                 return false;
             }
         }
-        final int q = m.bthDestQp();
+        final int q = msg.bthDestQp();
         if (q <= 1) {
             // QP 0 and 1 are the subnet and general management QPs: no data session ends there
             rejected++;
             return false;
         }
-        final long t = m.timeMicros();
+        final long t = msg.timeMicros();
         if (t > now) {
             now = t;
         }
-        final boolean v6 = m.ipVersion() == 6;
-        final long sHi = m.srcIpHigh() | (v6 ? 0L : (long) SessionTable.V4_MARK << 60);
-        final long sLo = m.srcIpLow();
-        final long dHi = m.dstIpHigh() | (v6 ? 0L : (long) SessionTable.V4_MARK << 60);
-        final long dLo = m.dstIpLow();
-        int f = find(sHi, sLo, dHi, dLo, q);
-        if (f != NONE) {
-            if ((kind[f] & K_TRANSPORT) != transport) {
+        final boolean v6 = msg.ipVersion() == 6;
+        final long srcIpHigh = msg.srcIpHigh() | (v6 ? 0L : (long) SessionTable.V4_MARK << 60);
+        final long srcIpLow = msg.srcIpLow();
+        final long dstIpHigh = msg.dstIpHigh() | (v6 ? 0L : (long) SessionTable.V4_MARK << 60);
+        final long dstIpLow = msg.dstIpLow();
+        int flow = find(srcIpHigh, srcIpLow, dstIpHigh, dstIpLow, q);
+        if (flow != NONE) {
+            if ((kind[flow] & K_TRANSPORT) != transport) {
                 // a live QP does not change its transport: a forged or damaged packet
                 rejected++;
                 return false;
             }
-            final int r = rep(f);
+            final int r = rep(flow);
             if ((flags[r] & F_IDLE) != 0 || t - sessionLast(r) >= config.idleMicros()) {
                 // the QP numbers are used again after the record was idle: a new session
                 removeRecord(r, SessionChange.REPLACED);
-                f = NONE;
+                flow = NONE;
             }
         }
-        if (f == NONE) {
-            f = create(sHi, sLo, dHi, dLo, q, transport, v6, t);
+        if (flow == NONE) {
+            flow = create(srcIpHigh, srcIpLow, dstIpHigh, dstIpLow, q, transport, v6, t);
         }
-        packets[f] = packets[f] == Integer.MAX_VALUE ? Integer.MAX_VALUE : packets[f] + 1;
-        udp[f] = (char) Math.max(0, m.udpSrcPort());
-        port[f] = (short) portId;
-        if (t > last[f]) {
-            last[f] = t;
+        packets[flow] = packets[flow] == Integer.MAX_VALUE ? Integer.MAX_VALUE : packets[flow] + 1;
+        udp[flow] = (char) Math.max(0, msg.udpSrcPort());
+        port[flow] = (short) portId;
+        if (t > last[flow]) {
+            last[flow] = t;
         }
-        if (t < first[f]) {
-            first[f] = t;
+        if (t < first[flow]) {
+            first[flow] = t;
         }
-        final int r = rep(f);
+        final int r = rep(flow);
         touch(r);
         markDirty(r);
         if (transport == RC) {
-            final int psn = m.bthPsn() & PSN_MASK;
+            final int psn = msg.bthPsn() & PSN_MASK;
             if (rcKind(op) == RESPONSE) {
-                push(respPsn, respRing, f, psn);
-                if ((flags[f] & F_PAIRED) == 0) {
-                    vote(f, psn);
+                push(respPsn, respRing, flow, psn);
+                if ((flags[flow] & F_PAIRED) == 0) {
+                    vote(flow, psn);
                 }
             } else {
                 int span = 0;
                 if (op == 0x0c) {
                     // a READ request: its responses count on from its PSN, one per MTU of its length
-                    final long len = m.rethDmaLength();
+                    final long len = msg.rethDmaLength();
                     span = len < 0 ? 1 : (int) Math.min(MAX_READ_SPAN, Math.max(1L, (len + 255) / 256));
                 }
-                push(reqPsn, reqRing, f, psn | span << 24);
+                push(reqPsn, reqRing, flow, psn | span << 24);
             }
         }
         return true;
@@ -346,34 +347,34 @@ final class DataFlowTable {
         return 0;
     }
 
-    private static void push(final int[] ring, final byte[] pos, final int f, final int entry) {
-        final int p = pos[f];
+    private static void push(final int[] ring, final byte[] pos, final int flow, final int entry) {
+        final int p = pos[flow];
         final int at = p & 7;
-        ring[f * RING + at] = entry;
-        pos[f] = (byte) (at == 7 ? 8 : p & 8 | at + 1);
+        ring[flow * RING + at] = entry;
+        pos[flow] = (byte) (at == 7 ? 8 : p & 8 | at + 1);
     }
 
-    private static int ringSize(final byte[] pos, final int f) {
-        return (pos[f] & 8) != 0 ? RING : pos[f] & 7;
+    private static int ringSize(final byte[] pos, final int flow) {
+        return (pos[flow] & 8) != 0 ? RING : pos[flow] & 7;
     }
 
     /**
-     * An answer with PSN {@code p} on the unpaired flow {@code y} (B to A): the flows from A to B
+     * An answer with PSN {@code psn} on the unpaired flow {@code answering} (B to A): the flows from A to B
      * whose recent requests it fits are found through the address pair index; exactly one that
      * fits is a vote for the pair, two or more are counted ambiguous.
      */
-    private void vote(final int y, final int p) {
+    private void vote(final int answering, final int psn) {
         int found = NONE;
         int fits = 0;
         int looked = 0;
-        final int head = pairHead(dstHi[y], dstLo[y], srcHi[y], srcLo[y]);
+        final int head = pairHead(dstHi[answering], dstLo[answering], srcHi[answering], srcLo[answering]);
         for (int x = head; x != NONE; x = pairNext[x] - 1) {
             if (++looked > MAX_CANDIDATES) {
                 ambiguous++;
                 return;
             }
-            if (x == y || (kind[x] & K_TRANSPORT) != RC || (flags[x] & F_IDLE) != 0
-                    || now - last[x] >= config.idleMicros() || !fits(x, p)) {
+            if (x == answering || (kind[x] & K_TRANSPORT) != RC || (flags[x] & F_IDLE) != 0
+                    || now - last[x] >= config.idleMicros() || !fits(x, psn)) {
                 continue;
             }
             fits++;
@@ -391,43 +392,43 @@ final class DataFlowTable {
             // its requester is answered already: this is no evidence for another pair
             return;
         }
-        final int n = partner[x] == y && partner[y] == x ? votes[x] + 1 : 1;
-        partner[x] = y;
-        partner[y] = x;
+        final int n = partner[x] == answering && partner[answering] == x ? votes[x] + 1 : 1;
+        partner[x] = answering;
+        partner[answering] = x;
         votes[x] = (byte) Math.min(n, VOTES_TO_PAIR);
-        votes[y] = votes[x];
+        votes[answering] = votes[x];
         if (n >= VOTES_TO_PAIR) {
-            pair(x, y);
+            pair(x, answering);
         }
     }
 
-    /** Whether PSN {@code p} answers one of flow {@code x}'s recent requests (modulo 2^24). */
-    private boolean fits(final int x, final int p) {
-        final int n = ringSize(reqRing, x);
-        final int base = x * RING;
+    /** Whether PSN {@code psn} answers one of flow {@code flow}'s recent requests (modulo 2^24). */
+    private boolean fits(final int flow, final int psn) {
+        final int n = ringSize(reqRing, flow);
+        final int base = flow * RING;
         for (int i = 0; i < n; i++) {
             final int e = reqPsn[base + i];
             final int span = Math.max(1, e >>> 24);
-            if ((p - (e & PSN_MASK) & PSN_MASK) < span) {
+            if ((psn - (e & PSN_MASK) & PSN_MASK) < span) {
                 return true;
             }
         }
         return false;
     }
 
-    /** Makes the one-way flows x and y one session: their records leave, the session's appears. */
-    private void pair(final int x, final int y) {
-        removedRecordOut(x, SessionChange.REPLACED);
-        removedRecordOut(y, SessionChange.REPLACED);
+    /** Makes the one-way flows flowA and flowB one session: their records leave, the session's appears. */
+    private void pair(final int flowA, final int flowB) {
+        removedRecordOut(flowA, SessionChange.REPLACED);
+        removedRecordOut(flowB, SessionChange.REPLACED);
         // the session stands in the list where the more recently seen of the two stood
-        final int keep = last[x] >= last[y] ? x : y;
-        final int drop = keep == x ? y : x;
+        final int keep = last[flowA] >= last[flowB] ? flowA : flowB;
+        final int drop = keep == flowA ? flowB : flowA;
         unlink(drop);
         flags[drop] = (short) (flags[drop] & ~(F_REP | F_DIRTY | F_QUEUED | F_COOLING | F_REPORTED | F_IDLE)
             | F_PAIRED);
         flags[keep] = (short) (flags[keep] & ~(F_DIRTY | F_QUEUED | F_COOLING | F_REPORTED | F_IDLE) | F_PAIRED);
-        partner[x] = y;
-        partner[y] = x;
+        partner[flowA] = flowB;
+        partner[flowB] = flowA;
         serial[keep] = nextSerial++;
         serial[drop] = nextSerial++;
         sessions++;
@@ -454,41 +455,42 @@ final class DataFlowTable {
             removeRecord(r, SessionChange.EXPIRED);
             expired++;
         }
-        int r = idleFrom;
-        while (r != NONE && now - sessionLast(r) >= idle) {
-            if ((flags[r] & F_IDLE) == 0) {
-                flags[r] |= F_IDLE;
-                markDirty(r);
+        int rec = idleFrom;
+        while (rec != NONE && now - sessionLast(rec) >= idle) {
+            if ((flags[rec] & F_IDLE) == 0) {
+                flags[rec] |= F_IDLE;
+                markDirty(rec);
             }
-            r = next[r];
+            rec = next[rec];
         }
-        idleFrom = r;
+        idleFrom = rec;
     }
 
     // ---------------------------------------------------------------- CM takes over
 
     /**
-     * CM announced that the QP {@code q} at (dHi, dLo) is a side of session {@code s} whose other
-     * side is (sHi, sLo): the data-learned record of the flow toward that QP leaves (reported
-     * removed), and its packets join {@code s}'s direction toward that side ({@code toB}). When
-     * that flow was paired, its partner joins the other direction if it goes to the QP
-     * {@code otherQpn} (or that is not known, -1); else it stays, a one-way flow.
+     * CM announced that the QP {@code dstQpn} at (dstIpHigh, dstIpLow) is a side of session
+     * {@code session} whose other side is (srcIpHigh, srcIpLow): the data-learned record of the flow
+     * toward that QP leaves (reported removed), and its packets join {@code session}'s direction
+     * toward that side ({@code toB}). When that flow was paired, its partner joins the other
+     * direction if it goes to the QP {@code otherQpn} (or that is not known, -1); else it stays, a
+     * one-way flow.
      *
-     * @return the packets that joined {@code s}
+     * @return the packets that joined {@code session}
      */
-    long claim(final Session s, final boolean toB, final long dHi, final long dLo, final int q, final long sHi,
-            final long sLo, final int otherQpn) {
-        final int f = find(sHi, sLo, dHi, dLo, q);
+    long claim(final Session session, final boolean toB, final long dstIpHigh, final long dstIpLow, final int dstQpn,
+            final long srcIpHigh, final long srcIpLow, final int otherQpn) {
+        final int f = find(srcIpHigh, srcIpLow, dstIpHigh, dstIpLow, dstQpn);
         if (f == NONE) {
             return 0;
         }
         final int r = rep(f);
         removedRecordOut(r, SessionChange.REPLACED);
-        long n = join(s, toB, f);
+        long joined = join(session, toB, f);
         if ((flags[f] & F_PAIRED) != 0) {
             final int g = partner[f];
             if (otherQpn < 0 || qpn[g] == otherQpn) {
-                n += join(s, !toB, g);
+                joined += join(session, !toB, g);
                 free(g);
             } else {
                 unpair(g);
@@ -496,56 +498,56 @@ final class DataFlowTable {
             sessions--;
         }
         free(f);
-        return n;
+        return joined;
     }
 
-    private long join(final Session s, final boolean toB, final int f) {
-        final int n = packets[f];
+    private long join(final Session session, final boolean toB, final int flow) {
+        final int n = packets[flow];
         if (toB) {
-            if (s.aDataPackets == 0) {
-                s.aDataUdp = udp[f];
-                s.aDataPort = port[f];
+            if (session.dataPacketsA == 0) {
+                session.dataUdpA = udp[flow];
+                session.dataPortA = port[flow];
             }
-            s.aDataPackets = (int) Math.min(Integer.MAX_VALUE, (long) s.aDataPackets + n);
+            session.dataPacketsA = (int) Math.min(Integer.MAX_VALUE, (long) session.dataPacketsA + n);
         } else {
-            if (s.bDataPackets == 0) {
-                s.bDataUdp = udp[f];
-                s.bDataPort = port[f];
+            if (session.dataPacketsB == 0) {
+                session.dataUdpB = udp[flow];
+                session.dataPortB = port[flow];
             }
-            s.bDataPackets = (int) Math.min(Integer.MAX_VALUE, (long) s.bDataPackets + n);
+            session.dataPacketsB = (int) Math.min(Integer.MAX_VALUE, (long) session.dataPacketsB + n);
         }
         return n;
     }
 
-    /** Makes {@code g}, whose partner leaves, a one-way flow again: a new record. */
-    private void unpair(final int g) {
-        flags[g] = (short) (flags[g] & ~(F_PAIRED | F_DIRTY | F_QUEUED | F_COOLING | F_REPORTED | F_IDLE));
-        partner[g] = NONE;
-        votes[g] = 0;
-        serial[g] = nextSerial++;
-        if ((flags[g] & F_REP) == 0) {
-            flags[g] |= F_REP;
-            append(g);
+    /** Makes {@code flow}, whose partner leaves, a one-way flow again: a new record. */
+    private void unpair(final int flow) {
+        flags[flow] = (short) (flags[flow] & ~(F_PAIRED | F_DIRTY | F_QUEUED | F_COOLING | F_REPORTED | F_IDLE));
+        partner[flow] = NONE;
+        votes[flow] = 0;
+        serial[flow] = nextSerial++;
+        if ((flags[flow] & F_REP) == 0) {
+            flags[flow] |= F_REP;
+            append(flow);
         }
-        markDirty(g);
+        markDirty(flow);
     }
 
     // ---------------------------------------------------------------- records
 
-    private int rep(final int f) {
-        return (flags[f] & (F_PAIRED | F_REP)) == F_PAIRED ? partner[f] : f;
+    private int rep(final int flow) {
+        return (flags[flow] & (F_PAIRED | F_REP)) == F_PAIRED ? partner[flow] : flow;
     }
 
-    private long sessionLast(final int r) {
-        return (flags[r] & F_PAIRED) != 0 ? Math.max(last[r], last[partner[r]]) : last[r];
+    private long sessionLast(final int rec) {
+        return (flags[rec] & F_PAIRED) != 0 ? Math.max(last[rec], last[partner[rec]]) : last[rec];
     }
 
-    private long sessionFirst(final int r) {
-        return (flags[r] & F_PAIRED) != 0 ? Math.min(first[r], first[partner[r]]) : first[r];
+    private long sessionFirst(final int rec) {
+        return (flags[rec] & F_PAIRED) != 0 ? Math.min(first[rec], first[partner[rec]]) : first[rec];
     }
 
-    private int create(final long sHi, final long sLo, final long dHi, final long dLo, final int q,
-            final int transport, final boolean v6, final long t) {
+    private int create(final long srcIpHigh, final long srcIpLow, final long dstIpHigh, final long dstIpLow,
+            final int dstQpn, final int transport, final boolean v6, final long time) {
         if (count >= config.maxFlows()) {
             final int victim = lruHead;
             evicted += (flags[victim] & F_PAIRED) != 0 ? 2 : 1;
@@ -561,13 +563,13 @@ final class DataFlowTable {
             }
             f = used++;
         }
-        srcHi[f] = sHi;
-        srcLo[f] = sLo;
-        dstHi[f] = dHi;
-        dstLo[f] = dLo;
-        qpn[f] = q;
-        first[f] = t;
-        last[f] = t;
+        srcHi[f] = srcIpHigh;
+        srcLo[f] = srcIpLow;
+        dstHi[f] = dstIpHigh;
+        dstLo[f] = dstIpLow;
+        qpn[f] = dstQpn;
+        first[f] = time;
+        last[f] = time;
         reported[f] = Long.MIN_VALUE;
         packets[f] = 0;
         udp[f] = 0;
@@ -587,103 +589,103 @@ final class DataFlowTable {
     }
 
     /** Removes a record (one flow, or both of a pair), reporting its removal if it was reported. */
-    private void removeRecord(final int r, final SessionChange why) {
-        removedRecordOut(r, why);
-        if ((flags[r] & F_PAIRED) != 0) {
-            free(partner[r]);
+    private void removeRecord(final int rec, final SessionChange why) {
+        removedRecordOut(rec, why);
+        if ((flags[rec] & F_PAIRED) != 0) {
+            free(partner[rec]);
             sessions--;
         }
-        free(r);
+        free(rec);
     }
 
-    /** Reports that record {@code r} leaves (its last state, marked removed), if it was reported. */
-    private void removedRecordOut(final int r, final SessionChange why) {
-        if ((flags[r] & F_REPORTED) == 0) {
+    /** Reports that record {@code rec} leaves (its last state, marked removed), if it was reported. */
+    private void removedRecordOut(final int rec, final SessionChange why) {
+        if ((flags[rec] & F_REPORTED) == 0) {
             return;
         }
         if (tracking) {
-            writeJson(r, removedJson, true);
+            writeJson(rec, removedJson, true);
             if (removedCount == removedEnds.length) {
                 removedEnds = Arrays.copyOf(removedEnds, removedCount * 2);
             }
             removedEnds[removedCount++] = removedJson.length();
         }
         if (listener != null) {
-            listener.sessionChanged(why, record(r));
+            listener.sessionChanged(why, record(rec));
         }
     }
 
-    private void free(final int f) {
-        indexRemove(f);
-        pairRemove(f);
-        if ((flags[f] & F_REP) != 0) {
-            unlink(f);
+    private void free(final int flow) {
+        indexRemove(flow);
+        pairRemove(flow);
+        if ((flags[flow] & F_REP) != 0) {
+            unlink(flow);
         }
-        flags[f] = 0;
-        partner[f] = NONE;
+        flags[flow] = 0;
+        partner[flow] = NONE;
         count--;
-        next[f] = freeHead;
-        freeHead = f;
+        next[flow] = freeHead;
+        freeHead = flow;
     }
 
     // ---------------------------------------------------------------- the list by last packet
 
-    private void touch(final int r) {
-        if (r == lruTail) {
+    private void touch(final int rec) {
+        if (rec == lruTail) {
             if (idleFrom == NONE) {
-                idleFrom = r;
+                idleFrom = rec;
             }
             return;
         }
-        unlink(r);
-        append(r);
+        unlink(rec);
+        append(rec);
     }
 
-    private void append(final int r) {
-        prev[r] = lruTail;
-        next[r] = NONE;
+    private void append(final int rec) {
+        prev[rec] = lruTail;
+        next[rec] = NONE;
         if (lruTail != NONE) {
-            next[lruTail] = r;
+            next[lruTail] = rec;
         } else {
-            lruHead = r;
+            lruHead = rec;
         }
-        lruTail = r;
+        lruTail = rec;
         if (idleFrom == NONE) {
-            idleFrom = r;
+            idleFrom = rec;
         }
     }
 
-    private void unlink(final int r) {
-        if (idleFrom == r) {
-            idleFrom = next[r];
+    private void unlink(final int rec) {
+        if (idleFrom == rec) {
+            idleFrom = next[rec];
         }
-        if (prev[r] != NONE) {
-            next[prev[r]] = next[r];
+        if (prev[rec] != NONE) {
+            next[prev[rec]] = next[rec];
         } else {
-            lruHead = next[r];
+            lruHead = next[rec];
         }
-        if (next[r] != NONE) {
-            prev[next[r]] = prev[r];
+        if (next[rec] != NONE) {
+            prev[next[rec]] = prev[rec];
         } else {
-            lruTail = prev[r];
+            lruTail = prev[rec];
         }
-        prev[r] = NONE;
-        next[r] = NONE;
+        prev[rec] = NONE;
+        next[rec] = NONE;
     }
 
     // ---------------------------------------------------------------- reports
 
-    private void markDirty(final int r) {
-        if ((flags[r] & F_DIRTY) != 0) {
+    private void markDirty(final int rec) {
+        if ((flags[rec] & F_DIRTY) != 0) {
             return;
         }
-        flags[r] |= F_DIRTY;
-        if ((flags[r] & (F_COOLING | F_QUEUED)) == 0 && (tracking || listener != null)) {
-            flags[r] |= F_QUEUED;
+        flags[rec] |= F_DIRTY;
+        if ((flags[rec] & (F_COOLING | F_QUEUED)) == 0 && (tracking || listener != null)) {
+            flags[rec] |= F_QUEUED;
             if (queueCount == queue.length) {
                 queue = Arrays.copyOf(queue, queueCount * 2);
             }
-            queue[queueCount++] = (long) serial[r] << 32 | r;
+            queue[queueCount++] = (long) serial[rec] << 32 | rec;
         }
     }
 
@@ -714,7 +716,7 @@ final class DataFlowTable {
      * @return how many
      */
     int drainChanged(final JsonBytes scratch, final SessionTable.JsonSink sink) {
-        int n = 0;
+        int changed = 0;
         final long interval = config.reportMicros();
         while (coolSize > 0) {
             final long e = cool[coolHead];
@@ -730,7 +732,7 @@ final class DataFlowTable {
             flags[r] &= ~F_COOLING;
             if ((flags[r] & F_DIRTY) != 0) {
                 report(r, scratch, sink);
-                n++;
+                changed++;
             }
         }
         final int q = queueCount;
@@ -743,7 +745,7 @@ final class DataFlowTable {
             flags[r] &= ~F_QUEUED;
             if ((flags[r] & (F_DIRTY | F_COOLING)) == F_DIRTY) {
                 report(r, scratch, sink);
-                n++;
+                changed++;
             }
         }
         queueCount = 0;
@@ -751,21 +753,21 @@ final class DataFlowTable {
             // a burst of new flows grew the queue: give the memory back
             queue = new long[64];
         }
-        return n;
+        return changed;
     }
 
-    private void report(final int r, final JsonBytes scratch, final SessionTable.JsonSink sink) {
+    private void report(final int rec, final JsonBytes scratch, final SessionTable.JsonSink sink) {
         if (sink != null) {
             scratch.reset();
-            writeJson(r, scratch, false);
+            writeJson(rec, scratch, false);
             sink.session(scratch);
         }
         if (listener != null) {
-            listener.sessionChanged((flags[r] & F_REPORTED) != 0 ? SessionChange.UPDATED : SessionChange.CREATED,
-                record(r));
+            listener.sessionChanged((flags[rec] & F_REPORTED) != 0 ? SessionChange.UPDATED : SessionChange.CREATED,
+                record(rec));
         }
-        reported[r] = now;
-        flags[r] = (short) (flags[r] & ~F_DIRTY | F_REPORTED | F_COOLING);
+        reported[rec] = now;
+        flags[rec] = (short) (flags[rec] & ~F_DIRTY | F_REPORTED | F_COOLING);
         if (coolSize == cool.length) {
             final long[] c = new long[cool.length * 2];
             for (int i = 0; i < coolSize; i++) {
@@ -774,7 +776,7 @@ final class DataFlowTable {
             cool = c;
             coolHead = 0;
         }
-        cool[(coolHead + coolSize) & cool.length - 1] = (long) serial[r] << 32 | r;
+        cool[(coolHead + coolSize) & cool.length - 1] = (long) serial[rec] << 32 | rec;
         coolSize++;
     }
 
@@ -806,22 +808,8 @@ final class DataFlowTable {
     }
 
     /** Whether the handle's record is still in the table. */
-    boolean valid(final Handle h) {
-        return (flags[h.slot] & (F_USED | F_REP)) == (F_USED | F_REP) && serial[h.slot] == h.serial;
-    }
-
-    /** Writes the handle's record as JSON; false when it left the table. */
-    boolean writeJson(final Handle h, final JsonBytes out) {
-        if (!valid(h)) {
-            return false;
-        }
-        writeJson(h.slot, out, false);
-        return true;
-    }
-
-    /** The handle's record, or null when it left the table. */
-    SessionRecord record(final Handle h) {
-        return valid(h) ? record(h.slot) : null;
+    boolean valid(final Handle handle) {
+        return (flags[handle.slot] & (F_USED | F_REP)) == (F_USED | F_REP) && serial[handle.slot] == handle.serial;
     }
 
     private static final byte[] K_SESSION_ID = JsonBytes.ascii("{\"session_id\":\"");
@@ -845,16 +833,25 @@ final class DataFlowTable {
     private static final byte[] K_TAIL = JsonBytes.ascii(",\"message_log\":[],\"dropped_messages\":0");
     private static final byte[] K_REMOVED = JsonBytes.ascii(",\"removed\":true");
 
-    /** Writes record {@code r} as {@link SessionRecord#appendJson} would, with the same bytes. */
-    private void writeJson(final int r, final JsonBytes out, final boolean removed) {
-        final boolean v6 = (kind[r] & K_V6) != 0;
-        if ((flags[r] & F_PAIRED) != 0) {
-            final int toB = flowToB(r);
+    /** Writes the handle's record as JSON; false when it left the table. */
+    boolean writeJson(final Handle handle, final JsonBytes out) {
+        if (!valid(handle)) {
+            return false;
+        }
+        writeJson(handle.slot, out, false);
+        return true;
+    }
+
+    /** Writes record {@code rec} as {@link SessionRecord#appendJson} would, with the same bytes. */
+    private void writeJson(final int rec, final JsonBytes out, final boolean removed) {
+        final boolean v6 = (kind[rec] & K_V6) != 0;
+        if ((flags[rec] & F_PAIRED) != 0) {
+            final int toB = flowToB(rec);
             final int toA = partner[toB];
             out.raw(K_SESSION_ID);
             ip(out, v6, dstHi[toA], dstLo[toA]).raw('/').raw("qp").hex(qpn[toA], 6).raw('/');
             ip(out, v6, dstHi[toB], dstLo[toB]).raw('/').raw("qp").hex(qpn[toB], 6);
-            out.raw(K_DATA_HEAD).raw(K_TRANSPORT_KEY).raw(TRANSPORTS[kind[r] & K_TRANSPORT]);
+            out.raw(K_DATA_HEAD).raw(K_TRANSPORT_KEY).raw(TRANSPORTS[kind[rec] & K_TRANSPORT]);
             ip(out.raw(K_REQUESTER_IP), v6, dstHi[toA], dstLo[toA]);
             ip(out.raw(K_RESPONDER_IP), v6, dstHi[toB], dstLo[toB]);
             out.raw(K_REQUESTER_QPN).decimal(qpn[toA]).raw(K_RESPONDER_QPN).decimal(qpn[toB]);
@@ -862,56 +859,56 @@ final class DataFlowTable {
             dataJson(out.raw(K_RESPONDER_DATA), toA);
         } else {
             out.raw(K_SESSION_ID);
-            ip(out, v6, srcHi[r], srcLo[r]).raw("/-/");
-            ip(out, v6, dstHi[r], dstLo[r]).raw('/').raw("qp").hex(qpn[r], 6);
-            out.raw(K_DATA_HEAD).raw(K_ONE_WAY).raw(K_TRANSPORT_KEY).raw(TRANSPORTS[kind[r] & K_TRANSPORT]);
-            ip(out.raw(K_REQUESTER_IP), v6, srcHi[r], srcLo[r]);
-            ip(out.raw(K_RESPONDER_IP), v6, dstHi[r], dstLo[r]);
-            out.raw(K_RESPONDER_QPN_Q).decimal(qpn[r]);
-            dataJson(out.raw(K_REQUESTER_DATA), r);
-            if ((kind[r] & K_TRANSPORT) == RC) {
+            ip(out, v6, srcHi[rec], srcLo[rec]).raw("/-/");
+            ip(out, v6, dstHi[rec], dstLo[rec]).raw('/').raw("qp").hex(qpn[rec], 6);
+            out.raw(K_DATA_HEAD).raw(K_ONE_WAY).raw(K_TRANSPORT_KEY).raw(TRANSPORTS[kind[rec] & K_TRANSPORT]);
+            ip(out.raw(K_REQUESTER_IP), v6, srcHi[rec], srcLo[rec]);
+            ip(out.raw(K_RESPONDER_IP), v6, dstHi[rec], dstLo[rec]);
+            out.raw(K_RESPONDER_QPN_Q).decimal(qpn[rec]);
+            dataJson(out.raw(K_REQUESTER_DATA), rec);
+            if ((kind[rec] & K_TRANSPORT) == RC) {
                 out.raw(K_REQUEST_PSNS);
-                psns(out, reqPsn, reqRing, r);
+                psns(out, reqPsn, reqRing, rec);
                 out.raw(K_RESPONSE_PSNS);
-                psns(out, respPsn, respRing, r);
+                psns(out, respPsn, respRing, rec);
                 out.raw(']');
             }
         }
-        out.raw((flags[r] & F_IDLE) != 0 ? K_IDLE : K_ACTIVE).seconds(sessionFirst(r) * 1000L, 6);
-        out.raw(K_LAST_SEEN).seconds(sessionLast(r) * 1000L, 6).raw(K_TAIL);
+        out.raw((flags[rec] & F_IDLE) != 0 ? K_IDLE : K_ACTIVE).seconds(sessionFirst(rec) * 1000L, 6);
+        out.raw(K_LAST_SEEN).seconds(sessionLast(rec) * 1000L, 6).raw(K_TAIL);
         if (removed) {
             out.raw(K_REMOVED);
         }
         out.raw('}');
     }
 
-    private void dataJson(final JsonBytes out, final int f) {
-        out.decimal((int) udp[f]);
-        final String name = ports.name(port[f] & 0xffff);
+    private void dataJson(final JsonBytes out, final int flow) {
+        out.decimal((int) udp[flow]);
+        final String name = ports.name(port[flow] & 0xffff);
         if (name != null) {
             out.raw(K_INGRESS).string(name);
         }
-        out.raw(K_PACKETS).decimal(packets[f]).raw('}');
+        out.raw(K_PACKETS).decimal(packets[flow]).raw('}');
     }
 
-    private static void psns(final JsonBytes out, final int[] ring, final byte[] pos, final int f) {
-        final int n = ringSize(pos, f);
+    private static void psns(final JsonBytes out, final int[] ring, final byte[] pos, final int flow) {
+        final int n = ringSize(pos, flow);
         // oldest first: once full, the oldest is at the next write position
-        final int start = n == RING ? pos[f] & 7 : 0;
+        final int start = n == RING ? pos[flow] & 7 : 0;
         for (int i = 0; i < n; i++) {
             if (i > 0) {
                 out.raw(',');
             }
-            out.decimal(ring[f * RING + (start + i) % RING] & PSN_MASK);
+            out.decimal(ring[flow * RING + (start + i) % RING] & PSN_MASK);
         }
     }
 
-    private static List<Integer> psnList(final int[] ring, final byte[] pos, final int f) {
-        final int n = ringSize(pos, f);
-        final int start = n == RING ? pos[f] & 7 : 0;
+    private static List<Integer> psnList(final int[] ring, final byte[] pos, final int flow) {
+        final int n = ringSize(pos, flow);
+        final int start = n == RING ? pos[flow] & 7 : 0;
         final List<Integer> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(ring[f * RING + (start + i) % RING] & PSN_MASK);
+            out.add(ring[flow * RING + (start + i) % RING] & PSN_MASK);
         }
         return out;
     }
@@ -935,28 +932,33 @@ final class DataFlowTable {
      * Of a paired record, the flow toward endpoint B: the endpoints are the QPs the two flows go
      * to, (IP, QPN), A the lower by IP address bytes, then QPN.
      */
-    private int flowToB(final int r) {
-        final int o = partner[r];
-        int c = Long.compareUnsigned(dstHi[r], dstHi[o]);
-        if (c == 0) {
-            c = Long.compareUnsigned(dstLo[r], dstLo[o]);
+    private int flowToB(final int rec) {
+        final int o = partner[rec];
+        int cmp = Long.compareUnsigned(dstHi[rec], dstHi[o]);
+        if (cmp == 0) {
+            cmp = Long.compareUnsigned(dstLo[rec], dstLo[o]);
         }
-        if (c == 0) {
-            c = Integer.compare(qpn[r], qpn[o]);
+        if (cmp == 0) {
+            cmp = Integer.compare(qpn[rec], qpn[o]);
         }
-        // r goes to the lower endpoint (A): its partner goes to B
-        return c <= 0 ? o : r;
+        // rec goes to the lower endpoint (A): its partner goes to B
+        return cmp <= 0 ? o : rec;
     }
 
-    /** Record {@code r} as an immutable {@link SessionRecord} (the same fields as its JSON). */
-    private SessionRecord record(final int r) {
-        final int version = (kind[r] & K_V6) != 0 ? 6 : 4;
-        final String transport = TRANSPORTS[kind[r] & K_TRANSPORT];
-        final SessionState state = (flags[r] & F_IDLE) != 0 ? SessionState.IDLE : SessionState.ACTIVE;
-        final BigDecimal firstSeen = BigDecimal.valueOf(sessionFirst(r), 6);
-        final BigDecimal lastSeen = BigDecimal.valueOf(sessionLast(r), 6);
-        if ((flags[r] & F_PAIRED) != 0) {
-            final int toB = flowToB(r);
+    /** The handle's record, or null when it left the table. */
+    @Nullable SessionRecord record(final Handle handle) {
+        return valid(handle) ? record(handle.slot) : null;
+    }
+
+    /** Record {@code rec} as an immutable {@link SessionRecord} (the same fields as its JSON). */
+    private SessionRecord record(final int rec) {
+        final int version = (kind[rec] & K_V6) != 0 ? 6 : 4;
+        final String transport = TRANSPORTS[kind[rec] & K_TRANSPORT];
+        final SessionState state = (flags[rec] & F_IDLE) != 0 ? SessionState.IDLE : SessionState.ACTIVE;
+        final BigDecimal firstSeen = BigDecimal.valueOf(sessionFirst(rec), 6);
+        final BigDecimal lastSeen = BigDecimal.valueOf(sessionLast(rec), 6);
+        if ((flags[rec] & F_PAIRED) != 0) {
+            final int toB = flowToB(rec);
             final int toA = partner[toB];
             final String a = SessionWriter.ip(version, dstHi[toA], dstLo[toA]);
             final String b = SessionWriter.ip(version, dstHi[toB], dstLo[toB]);
@@ -964,21 +966,21 @@ final class DataFlowTable {
                 SessionRecord.DATA, null, transport, a, b, null, null, qpn[toA], qpn[toB], null, null, null, null,
                 null, data(toB), data(toA), null, null, state, null, List.of(), firstSeen, lastSeen, List.of(), 0);
         }
-        final String src = SessionWriter.ip(version, srcHi[r], srcLo[r]);
-        final String dst = SessionWriter.ip(version, dstHi[r], dstLo[r]);
-        final boolean rc = (kind[r] & K_TRANSPORT) == RC;
-        return new SessionRecord(src + "/-/" + dst + "/" + qpText(qpn[r]), false, SessionRecord.DATA, Boolean.TRUE,
-            transport, src, dst, null, null, null, qpn[r], null, null, null, null, null, data(r), null,
-            rc ? psnList(reqPsn, reqRing, r) : null, rc ? psnList(respPsn, respRing, r) : null, state, null,
+        final String src = SessionWriter.ip(version, srcHi[rec], srcLo[rec]);
+        final String dst = SessionWriter.ip(version, dstHi[rec], dstLo[rec]);
+        final boolean rc = (kind[rec] & K_TRANSPORT) == RC;
+        return new SessionRecord(src + "/-/" + dst + "/" + qpText(qpn[rec]), false, SessionRecord.DATA, Boolean.TRUE,
+            transport, src, dst, null, null, null, qpn[rec], null, null, null, null, null, data(rec), null,
+            rc ? psnList(reqPsn, reqRing, rec) : null, rc ? psnList(respPsn, respRing, rec) : null, state, null,
             List.of(), firstSeen, lastSeen, List.of(), 0);
     }
 
-    private DataFlow data(final int f) {
-        return new DataFlow(udp[f], ports.name(port[f] & 0xffff), Math.max(1, packets[f]));
+    private DataFlow data(final int flow) {
+        return new DataFlow(udp[flow], ports.name(port[flow] & 0xffff), Math.max(1, packets[flow]));
     }
 
-    static String qpText(final int q) {
-        final String h = Integer.toHexString(q & PSN_MASK);
+    static String qpText(final int number) {
+        final String h = Integer.toHexString(number & PSN_MASK);
         return "qp0x" + "000000".substring(h.length()) + h;
     }
 
@@ -986,77 +988,81 @@ final class DataFlowTable {
 
     /**
      * Puts back a data-learned record this table (or an earlier one, before a restart) described
-     * as {@code r}, replacing what it holds for the same flows; refuses a record it cannot have
+     * as {@code record}, replacing what it holds for the same flows; refuses a record it cannot have
      * written.
      *
      * @return whether it was put back
      */
-    boolean restore(final SessionRecord r) {
-        final int version = r.requesterIp().indexOf(':') >= 0 ? 6 : 4;
-        final long[] a = RecordFields.parseIp(r.requesterIp(), version);
-        final long[] b = RecordFields.parseIp(r.responderIp(), version);
-        final int transport = Arrays.asList(TRANSPORTS).indexOf(r.transport());
-        if (a.length == 0 || b.length == 0 || transport < 0 || r.requesterData() == null
-                || r.state() != SessionState.ACTIVE && r.state() != SessionState.IDLE
-                || !qpnOk(r.responderQpn())) {
+    boolean restore(final SessionRecord record) {
+        final int version = record.requesterIp().indexOf(':') >= 0 ? 6 : 4;
+        final long[] a = RecordFields.parseIp(record.requesterIp(), version);
+        final long[] b = RecordFields.parseIp(record.responderIp(), version);
+        final int transport = Arrays.asList(TRANSPORTS).indexOf(record.transport());
+        if (a.length == 0 || b.length == 0 || transport < 0 || record.requesterData() == null
+                || record.state() != SessionState.ACTIVE && record.state() != SessionState.IDLE
+                || !qpnOk(record.responderQpn())) {
             return false;
         }
-        final long firstSeen = RecordFields.micros(r.firstSeen());
-        final long lastSeen = RecordFields.micros(r.lastSeen());
+        final long firstSeen = RecordFields.micros(record.firstSeen());
+        final long lastSeen = RecordFields.micros(record.lastSeen());
         final boolean v6 = version == 6;
         final int f;
-        if (r.oneWay() != null) {
-            if (!psnsOk(r.requestPsns()) || !psnsOk(r.responsePsns())) {
+        if (record.oneWay() != null) {
+            if (!psnsOk(record.requestPsns()) || !psnsOk(record.responsePsns())) {
                 return false;
             }
-            forgetFlow(a, b, r.responderQpn());
-            f = restoreFlow(a, b, r.responderQpn(), transport, v6, firstSeen, lastSeen, r.requesterData());
-            if (r.requestPsns() != null) {
-                r.requestPsns().forEach(p -> push(reqPsn, reqRing, f, p));
+            forgetFlow(a, b, record.responderQpn());
+            f = restoreFlow(a, b, record.responderQpn(), transport, v6, firstSeen, lastSeen, record.requesterData());
+            if (record.requestPsns() != null) {
+                record.requestPsns().forEach(p -> push(reqPsn, reqRing, f, p));
             }
-            if (r.responsePsns() != null) {
-                r.responsePsns().forEach(p -> push(respPsn, respRing, f, p));
+            if (record.responsePsns() != null) {
+                record.responsePsns().forEach(p -> push(respPsn, respRing, f, p));
             }
         } else {
-            if (transport != RC || r.responderData() == null || !qpnOk(r.requesterQpn())) {
+            if (transport != RC || record.responderData() == null || !qpnOk(record.requesterQpn())) {
                 return false;
             }
-            forgetFlow(a, b, r.responderQpn());
-            forgetFlow(b, a, r.requesterQpn());
+            forgetFlow(a, b, record.responderQpn());
+            forgetFlow(b, a, record.requesterQpn());
             // room for both first: making room for the second must not evict the first
             while (count + 2 > config.maxFlows()) {
                 evicted += (flags[lruHead] & F_PAIRED) != 0 ? 2 : 1;
                 removeRecord(lruHead, SessionChange.EVICTED);
             }
-            final int x = restoreFlow(a, b, r.responderQpn(), transport, v6, firstSeen, lastSeen, r.requesterData());
-            final int y = restoreFlow(b, a, r.requesterQpn(), transport, v6, firstSeen, lastSeen, r.responderData());
+            final int x = restoreFlow(a, b, record.responderQpn(), transport, v6, firstSeen, lastSeen,
+                record.requesterData());
+            final int y = restoreFlow(b, a, record.requesterQpn(), transport, v6, firstSeen, lastSeen,
+                record.responderData());
             pair(x, y);
             f = rep(x);
         }
-        flags[f] = (short) (flags[f] & ~(F_DIRTY | F_QUEUED) | F_REPORTED | (r.state() == SessionState.IDLE ? F_IDLE : 0));
+        flags[f] = (short) (flags[f] & ~(F_DIRTY | F_QUEUED) | F_REPORTED
+            | (record.state() == SessionState.IDLE ? F_IDLE : 0));
         reported[f] = lastSeen;
         restoredCount++;
         return true;
     }
 
     /**
-     * Takes out the record {@code r} names (a replayed log's last word on it was that it left).
+     * Takes out the record {@code record} names (a replayed log's last word on it was that it left).
      *
      * @return whether one was taken out
      */
-    boolean forget(final SessionRecord r) {
-        final int version = r.requesterIp().indexOf(':') >= 0 ? 6 : 4;
-        final long[] a = RecordFields.parseIp(r.requesterIp(), version);
-        final long[] b = RecordFields.parseIp(r.responderIp(), version);
-        if (a.length == 0 || b.length == 0 || !qpnOk(r.responderQpn())) {
+    boolean forget(final SessionRecord record) {
+        final int version = record.requesterIp().indexOf(':') >= 0 ? 6 : 4;
+        final long[] a = RecordFields.parseIp(record.requesterIp(), version);
+        final long[] b = RecordFields.parseIp(record.responderIp(), version);
+        if (a.length == 0 || b.length == 0 || !qpnOk(record.responderQpn())) {
             return false;
         }
-        final int f = find(a[0], a[1], b[0], b[1], r.responderQpn());
+        final int f = find(a[0], a[1], b[0], b[1], record.responderQpn());
         if (f == NONE) {
             return false;
         }
         final int rep = rep(f);
-        if (r.oneWay() == null && (flags[f] & F_PAIRED) == 0 || r.oneWay() != null && (flags[f] & F_PAIRED) != 0) {
+        if (record.oneWay() == null && (flags[f] & F_PAIRED) == 0
+                || record.oneWay() != null && (flags[f] & F_PAIRED) != 0) {
             return false;
         }
         flags[rep] &= ~F_REPORTED;
@@ -1064,8 +1070,8 @@ final class DataFlowTable {
         return true;
     }
 
-    private void forgetFlow(final long[] src, final long[] dst, final int q) {
-        final int f = find(src[0], src[1], dst[0], dst[1], q);
+    private void forgetFlow(final long[] src, final long[] dst, final int dstQpn) {
+        final int f = find(src[0], src[1], dst[0], dst[1], dstQpn);
         if (f != NONE) {
             final int r = rep(f);
             flags[r] &= ~F_REPORTED;
@@ -1073,21 +1079,21 @@ final class DataFlowTable {
         }
     }
 
-    private int restoreFlow(final long[] src, final long[] dst, final int q, final int transport, final boolean v6,
-            final long firstSeen, final long lastSeen, final DataFlow d) {
-        final int f = create(src[0], src[1], dst[0], dst[1], q, transport, v6, firstSeen);
+    private int restoreFlow(final long[] src, final long[] dst, final int dstQpn, final int transport, final boolean v6,
+            final long firstSeen, final long lastSeen, final DataFlow flowData) {
+        final int f = create(src[0], src[1], dst[0], dst[1], dstQpn, transport, v6, firstSeen);
         last[f] = Math.max(firstSeen, lastSeen);
-        packets[f] = (int) Math.min(Integer.MAX_VALUE, d.packets());
-        udp[f] = (char) d.udpSrcPort();
-        port[f] = (short) ports.id(d.ingressPort());
+        packets[f] = (int) Math.min(Integer.MAX_VALUE, flowData.packets());
+        udp[f] = (char) flowData.udpSrcPort();
+        port[f] = (short) ports.id(flowData.ingressPort());
         if (last[f] > now) {
             now = last[f];
         }
         return f;
     }
 
-    private static boolean qpnOk(final Integer q) {
-        return q != null && q > 1 && q <= PSN_MASK;
+    private static boolean qpnOk(final Integer qp) {
+        return qp != null && qp > 1 && qp <= PSN_MASK;
     }
 
     private static boolean psnsOk(final List<Integer> psns) {
@@ -1111,140 +1117,144 @@ final class DataFlowTable {
         if (cap <= capacity) {
             return;
         }
-        srcHi = Arrays.copyOf(srcHi == null ? new long[0] : srcHi, cap);
-        srcLo = Arrays.copyOf(srcLo == null ? new long[0] : srcLo, cap);
-        dstHi = Arrays.copyOf(dstHi == null ? new long[0] : dstHi, cap);
-        dstLo = Arrays.copyOf(dstLo == null ? new long[0] : dstLo, cap);
-        qpn = Arrays.copyOf(qpn == null ? new int[0] : qpn, cap);
-        first = Arrays.copyOf(first == null ? new long[0] : first, cap);
-        last = Arrays.copyOf(last == null ? new long[0] : last, cap);
-        reported = Arrays.copyOf(reported == null ? new long[0] : reported, cap);
-        packets = Arrays.copyOf(packets == null ? new int[0] : packets, cap);
-        udp = Arrays.copyOf(udp == null ? new char[0] : udp, cap);
-        port = Arrays.copyOf(port == null ? new short[0] : port, cap);
-        kind = Arrays.copyOf(kind == null ? new byte[0] : kind, cap);
-        flags = Arrays.copyOf(flags == null ? new short[0] : flags, cap);
-        reqPsn = Arrays.copyOf(reqPsn == null ? new int[0] : reqPsn, cap * RING);
-        respPsn = Arrays.copyOf(respPsn == null ? new int[0] : respPsn, cap * RING);
-        reqRing = Arrays.copyOf(reqRing == null ? new byte[0] : reqRing, cap);
-        respRing = Arrays.copyOf(respRing == null ? new byte[0] : respRing, cap);
-        partner = Arrays.copyOf(partner == null ? new int[0] : partner, cap);
-        votes = Arrays.copyOf(votes == null ? new byte[0] : votes, cap);
-        prev = Arrays.copyOf(prev == null ? new int[0] : prev, cap);
-        next = Arrays.copyOf(next == null ? new int[0] : next, cap);
-        pairNext = Arrays.copyOf(pairNext == null ? new int[0] : pairNext, cap);
-        serial = Arrays.copyOf(serial == null ? new int[0] : serial, cap);
+        srcHi = Arrays.copyOf(srcHi, cap);
+        srcLo = Arrays.copyOf(srcLo, cap);
+        dstHi = Arrays.copyOf(dstHi, cap);
+        dstLo = Arrays.copyOf(dstLo, cap);
+        qpn = Arrays.copyOf(qpn, cap);
+        first = Arrays.copyOf(first, cap);
+        last = Arrays.copyOf(last, cap);
+        reported = Arrays.copyOf(reported, cap);
+        packets = Arrays.copyOf(packets, cap);
+        udp = Arrays.copyOf(udp, cap);
+        port = Arrays.copyOf(port, cap);
+        kind = Arrays.copyOf(kind, cap);
+        flags = Arrays.copyOf(flags, cap);
+        reqPsn = Arrays.copyOf(reqPsn, cap * RING);
+        respPsn = Arrays.copyOf(respPsn, cap * RING);
+        reqRing = Arrays.copyOf(reqRing, cap);
+        respRing = Arrays.copyOf(respRing, cap);
+        partner = Arrays.copyOf(partner, cap);
+        votes = Arrays.copyOf(votes, cap);
+        prev = Arrays.copyOf(prev, cap);
+        next = Arrays.copyOf(next, cap);
+        pairNext = Arrays.copyOf(pairNext, cap);
+        serial = Arrays.copyOf(serial, cap);
         capacity = cap;
     }
 
-    private static int mix(long x) {
-        x = (x ^ (x >>> 32)) * 0x94D049BB133111EBL;
-        return (int) (x ^ (x >>> 31));
+    private static int mix(long hash) {
+        hash = (hash ^ (hash >>> 32)) * 0x94D049BB133111EBL;
+        return (int) (hash ^ (hash >>> 31));
     }
 
-    private static int pairHash(final long sHi, final long sLo, final long dHi, final long dLo) {
-        long x = sHi * 0x9E3779B97F4A7C15L ^ sLo;
-        x = (x ^ (x >>> 29)) * 0xBF58476D1CE4E5B9L ^ dHi;
-        x = (x ^ (x >>> 31)) * 0x9E3779B97F4A7C15L ^ dLo;
-        return mix(x);
+    private static int pairHash(final long srcIpHigh, final long srcIpLow, final long dstIpHigh, final long dstIpLow) {
+        long hash = srcIpHigh * 0x9E3779B97F4A7C15L ^ srcIpLow;
+        hash = (hash ^ (hash >>> 29)) * 0xBF58476D1CE4E5B9L ^ dstIpHigh;
+        hash = (hash ^ (hash >>> 31)) * 0x9E3779B97F4A7C15L ^ dstIpLow;
+        return mix(hash);
     }
 
-    private static int flowHash(final long sHi, final long sLo, final long dHi, final long dLo, final int q) {
-        long x = sHi * 0x9E3779B97F4A7C15L ^ sLo;
-        x = (x ^ (x >>> 29)) * 0xBF58476D1CE4E5B9L ^ dHi;
-        x = (x ^ (x >>> 31)) * 0x9E3779B97F4A7C15L ^ dLo;
-        x = (x ^ (x >>> 29)) * 0xBF58476D1CE4E5B9L ^ q;
-        return mix(x);
+    private int pairHash(final int flow) {
+        return pairHash(srcHi[flow], srcLo[flow], dstHi[flow], dstLo[flow]);
     }
 
-    private int flowHash(final int f) {
-        return flowHash(srcHi[f], srcLo[f], dstHi[f], dstLo[f], qpn[f]);
+    private static int flowHash(final long srcIpHigh, final long srcIpLow, final long dstIpHigh, final long dstIpLow,
+            final int dstQpn) {
+        long hash = srcIpHigh * 0x9E3779B97F4A7C15L ^ srcIpLow;
+        hash = (hash ^ (hash >>> 29)) * 0xBF58476D1CE4E5B9L ^ dstIpHigh;
+        hash = (hash ^ (hash >>> 31)) * 0x9E3779B97F4A7C15L ^ dstIpLow;
+        hash = (hash ^ (hash >>> 29)) * 0xBF58476D1CE4E5B9L ^ dstQpn;
+        return mix(hash);
     }
 
-    private int pairHash(final int f) {
-        return pairHash(srcHi[f], srcLo[f], dstHi[f], dstLo[f]);
+    private int flowHash(final int flow) {
+        return flowHash(srcHi[flow], srcLo[flow], dstHi[flow], dstLo[flow], qpn[flow]);
     }
 
-    /** The flow (sHi, sLo) to (dHi, dLo) QP q, or NONE. */
-    int find(final long sHi, final long sLo, final long dHi, final long dLo, final int q) {
+    /** The flow (srcIpHigh, srcIpLow) to (dstIpHigh, dstIpLow) QP dstQpn, or NONE. */
+    int find(final long srcIpHigh, final long srcIpLow, final long dstIpHigh, final long dstIpLow, final int dstQpn) {
         final int mask = index.length - 1;
-        for (int i = flowHash(sHi, sLo, dHi, dLo, q) & mask; index[i] != 0; i = i + 1 & mask) {
+        for (int i = flowHash(srcIpHigh, srcIpLow, dstIpHigh, dstIpLow, dstQpn) & mask; index[i] != 0;
+                i = i + 1 & mask) {
             final int f = index[i] - 1;
-            if (qpn[f] == q && dstLo[f] == dLo && srcLo[f] == sLo && dstHi[f] == dHi && srcHi[f] == sHi) {
+            if (qpn[f] == dstQpn && dstLo[f] == dstIpLow && srcLo[f] == srcIpLow && dstHi[f] == dstIpHigh
+                    && srcHi[f] == srcIpHigh) {
                 return f;
             }
         }
         return NONE;
     }
 
-    private void indexAdd(final int f) {
+    private void indexAdd(final int flow) {
         if ((indexUsed + 1) * 2 > index.length) {
             index = rehash(index, index.length * 2, true);
         }
         final int mask = index.length - 1;
-        int i = flowHash(f) & mask;
-        while (index[i] != 0) {
-            i = i + 1 & mask;
+        int pos = flowHash(flow) & mask;
+        while (index[pos] != 0) {
+            pos = pos + 1 & mask;
         }
-        index[i] = f + 1;
+        index[pos] = flow + 1;
         indexUsed++;
     }
 
-    private void indexRemove(final int f) {
+    private void indexRemove(final int flow) {
         final int mask = index.length - 1;
-        int i = flowHash(f) & mask;
-        while (index[i] != 0 && index[i] != f + 1) {
-            i = i + 1 & mask;
+        int pos = flowHash(flow) & mask;
+        while (index[pos] != 0 && index[pos] != flow + 1) {
+            pos = pos + 1 & mask;
         }
-        if (index[i] == 0) {
+        if (index[pos] == 0) {
             return;
         }
-        deleteAt(index, i, true);
+        deleteAt(index, pos, true);
         indexUsed--;
         if (index.length > MIN_INDEX && indexUsed * 8 < index.length) {
             index = rehash(index, index.length / 2, true);
         }
     }
 
-    /** The first flow from (sHi, sLo) to (dHi, dLo), or NONE. */
-    private int pairHead(final long sHi, final long sLo, final long dHi, final long dLo) {
+    /** The first flow from (srcIpHigh, srcIpLow) to (dstIpHigh, dstIpLow), or NONE. */
+    private int pairHead(final long srcIpHigh, final long srcIpLow, final long dstIpHigh, final long dstIpLow) {
         final int mask = pairIndex.length - 1;
-        for (int i = pairHash(sHi, sLo, dHi, dLo) & mask; pairIndex[i] != 0; i = i + 1 & mask) {
+        for (int i = pairHash(srcIpHigh, srcIpLow, dstIpHigh, dstIpLow) & mask; pairIndex[i] != 0; i = i + 1 & mask) {
             final int f = pairIndex[i] - 1;
-            if (dstLo[f] == dLo && srcLo[f] == sLo && dstHi[f] == dHi && srcHi[f] == sHi) {
+            if (dstLo[f] == dstIpLow && srcLo[f] == srcIpLow && dstHi[f] == dstIpHigh && srcHi[f] == srcIpHigh) {
                 return f;
             }
         }
         return NONE;
     }
 
-    private void pairAdd(final int f) {
-        final int head = pairHead(srcHi[f], srcLo[f], dstHi[f], dstLo[f]);
+    private void pairAdd(final int flow) {
+        final int head = pairHead(srcHi[flow], srcLo[flow], dstHi[flow], dstLo[flow]);
         if (head != NONE) {
-            pairNext[f] = pairNext[head];
-            pairNext[head] = f + 1;
+            pairNext[flow] = pairNext[head];
+            pairNext[head] = flow + 1;
             return;
         }
-        pairNext[f] = 0;
+        pairNext[flow] = 0;
         if ((pairIndexUsed + 1) * 2 > pairIndex.length) {
             pairIndex = rehash(pairIndex, pairIndex.length * 2, false);
         }
         final int mask = pairIndex.length - 1;
-        int i = pairHash(f) & mask;
-        while (pairIndex[i] != 0) {
-            i = i + 1 & mask;
+        int pos = pairHash(flow) & mask;
+        while (pairIndex[pos] != 0) {
+            pos = pos + 1 & mask;
         }
-        pairIndex[i] = f + 1;
+        pairIndex[pos] = flow + 1;
         pairIndexUsed++;
     }
 
-    private void pairRemove(final int f) {
+    private void pairRemove(final int flow) {
         final int mask = pairIndex.length - 1;
-        int i = pairHash(f) & mask;
+        int pos = pairHash(flow) & mask;
         int head = NONE;
-        for (; pairIndex[i] != 0; i = i + 1 & mask) {
-            final int h = pairIndex[i] - 1;
-            if (dstLo[h] == dstLo[f] && srcLo[h] == srcLo[f] && dstHi[h] == dstHi[f] && srcHi[h] == srcHi[f]) {
+        for (; pairIndex[pos] != 0; pos = pos + 1 & mask) {
+            final int h = pairIndex[pos] - 1;
+            if (dstLo[h] == dstLo[flow] && srcLo[h] == srcLo[flow] && dstHi[h] == dstHi[flow]
+                    && srcHi[h] == srcHi[flow]) {
                 head = h;
                 break;
             }
@@ -1252,33 +1262,33 @@ final class DataFlowTable {
         if (head == NONE) {
             return;
         }
-        if (head == f) {
-            if (pairNext[f] != 0) {
+        if (head == flow) {
+            if (pairNext[flow] != 0) {
                 // the next flow of the chain heads it: the same addresses, the same place
-                pairIndex[i] = pairNext[f];
+                pairIndex[pos] = pairNext[flow];
             } else {
-                deleteAt(pairIndex, i, false);
+                deleteAt(pairIndex, pos, false);
                 pairIndexUsed--;
                 if (pairIndex.length > MIN_INDEX && pairIndexUsed * 8 < pairIndex.length) {
                     pairIndex = rehash(pairIndex, pairIndex.length / 2, false);
                 }
             }
         } else {
-            int p = head;
-            while (pairNext[p] != 0 && pairNext[p] != f + 1) {
-                p = pairNext[p] - 1;
+            int cur = head;
+            while (pairNext[cur] != 0 && pairNext[cur] != flow + 1) {
+                cur = pairNext[cur] - 1;
             }
-            if (pairNext[p] == f + 1) {
-                pairNext[p] = pairNext[f];
+            if (pairNext[cur] == flow + 1) {
+                pairNext[cur] = pairNext[flow];
             }
         }
-        pairNext[f] = 0;
+        pairNext[flow] = 0;
     }
 
-    /** Backward-shift deletion at {@code i}: no tombstones under churn. */
-    private void deleteAt(final int[] table, final int i, final boolean byFlow) {
+    /** Backward-shift deletion at {@code pos}: no tombstones under churn. */
+    private void deleteAt(final int[] table, final int pos, final boolean byFlow) {
         final int mask = table.length - 1;
-        int hole = i;
+        int hole = pos;
         for (int j = hole + 1 & mask; table[j] != 0; j = j + 1 & mask) {
             final int f = table[j] - 1;
             final int ideal = (byFlow ? flowHash(f) : pairHash(f)) & mask;
@@ -1295,11 +1305,11 @@ final class DataFlowTable {
         final int mask = cap - 1;
         for (int e : old) {
             if (e != 0) {
-                int i = (byFlow ? flowHash(e - 1) : pairHash(e - 1)) & mask;
-                while (t[i] != 0) {
-                    i = i + 1 & mask;
+                int pos = (byFlow ? flowHash(e - 1) : pairHash(e - 1)) & mask;
+                while (t[pos] != 0) {
+                    pos = pos + 1 & mask;
                 }
-                t[i] = e;
+                t[pos] = e;
             }
         }
         return t;

@@ -68,13 +68,13 @@ final class PendingData {
         final int n = packets[i];
         packets[i] = 0;
         if (toB) {
-            session.aDataPackets = n;
-            session.aDataUdp = udp[i];
-            session.aDataPort = port[i];
+            session.dataPacketsA = n;
+            session.dataUdpA = udp[i];
+            session.dataPortA = port[i];
         } else {
-            session.bDataPackets = n;
-            session.bDataUdp = udp[i];
-            session.bDataPort = port[i];
+            session.dataPacketsB = n;
+            session.dataUdpB = udp[i];
+            session.dataPortB = port[i];
         }
         return n;
     }

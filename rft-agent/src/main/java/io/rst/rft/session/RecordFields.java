@@ -8,6 +8,7 @@
 package io.rst.rft.session;
 
 import java.math.BigDecimal;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * Fields of a saved {@link SessionRecord} read back into the table's form, for restore and
@@ -22,7 +23,7 @@ final class RecordFields {
         return seconds.movePointRight(6).setScale(0, java.math.RoundingMode.HALF_UP).longValue();
     }
 
-    static Integer parseHex32(final String text) {
+    static @Nullable Integer parseHex32(final String text) {
         if (text.length() != 10 || !text.startsWith("0x")) {
             return null;
         }
@@ -33,7 +34,7 @@ final class RecordFields {
         }
     }
 
-    static Long parseHex64(final String text) {
+    static @Nullable Long parseHex64(final String text) {
         if (text.length() != 18 || !text.startsWith("0x")) {
             return null;
         }

@@ -7,6 +7,9 @@
  */
 package io.rst.rft.session;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
+import org.eclipse.jdt.annotation.Nullable;
+
 /**
  * One session's mutable state inside a {@link SessionTable}, kept small (the table's budget is
  * 256 bytes of heap per live session, index included): addresses as two longs, times as longs,
@@ -18,6 +21,8 @@ package io.rst.rft.session;
  *                 63                                 21   20           5    4            3      0
  * </pre>
  */
+@SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class Session {
     static final int F_ROLES_KNOWN = 1;
     static final int F_B_CID = 2;
@@ -32,9 +37,9 @@ final class Session {
     static final int F_CHANGED = 512;
     /** Left the table (aged out or evicted); reported once more, marked removed. */
     static final int F_REMOVED = 1024;
-    /** {@link #aUdpPort} holds the UDP source port of A's first CM packet (RoCEv1 has none). */
+    /** {@link #udpPortA} holds the UDP source port of A's first CM packet (RoCEv1 has none). */
     static final int F_A_UDP = 2048;
-    /** {@link #bUdpPort} holds the UDP source port of B's first CM packet. */
+    /** {@link #udpPortB} holds the UDP source port of B's first CM packet. */
     static final int F_B_UDP = 4096;
     /** In the table's (IP, QPN) index by A's QPN (data packets to A are found through it). */
     static final int F_QPN_INDEXED_A = 8192;
@@ -43,14 +48,14 @@ final class Session {
 
     static final long MAX_OFFSET = (1L << 43) - 1;
 
-    long aHi;
-    long aLo;
-    long bHi;
-    long bLo;
-    int aCid;
-    int bCid;
-    int aQpn;
-    int bQpn;
+    long ipHiA;
+    long ipLoA;
+    long ipHiB;
+    long ipLoB;
+    int cidA;
+    int cidB;
+    int qpnA;
+    int qpnB;
     long serviceId;
     long firstSeen;
     long lastSeen;
@@ -65,16 +70,16 @@ final class Session {
      * difference; the 4 bytes saved pay for the two UDP source ports below.
      */
     int seq;
-    long[] msgs;
-    Session prev;
-    Session next;
+    long @Nullable [] msgs;
+    @Nullable Session prev;
+    @Nullable Session next;
     /**
      * Links in the table's timer list the session is in ({@link #timer}): the sessions waiting for
      * an answer, or the finished ones in the order they finished, so that expiry looks at
      * those alone rather than at every session each second.
      */
-    Session tprev;
-    Session tnext;
+    @Nullable Session tprev;
+    @Nullable Session tnext;
     /**
      * Which timer list holds the session (low 2 bits: 0 none, 1 waiting for an answer, 2
      * finished) and the REQ's primary local ACK timeout plus one (high 6 bits; 0: no REQ seen, or
@@ -93,8 +98,8 @@ final class Session {
      * The UDP source port of the first CM packet each side sent: ECMP hashes it, so it says which
      * member of a multipath route the side's CM packets take (the data packets may use another).
      */
-    char aUdpPort;
-    char bUdpPort;
+    char udpPortA;
+    char udpPortB;
     /**
      * The REQ's CM response timeouts plus one (0: no REQ seen): how long A (the requester) waits
      * for B's answers (REQ remote CM response timeout), and B for A's (REQ local CM response
@@ -107,12 +112,12 @@ final class Session {
      * the ingress port (a {@link PortNames} number): where the direction's data enters the switch,
      * which under ECMP may differ from where its CM entered. No packets: no data seen.
      */
-    int aDataPackets;
-    int bDataPackets;
-    char aDataUdp;
-    char bDataUdp;
-    short aDataPort;
-    short bDataPort;
+    int dataPacketsA;
+    int dataPacketsB;
+    char dataUdpA;
+    char dataUdpB;
+    short dataPortA;
+    short dataPortB;
     /**
      * The REQ's max CM retries (high nibble; rdma_cm's 15 until a REQ is seen) and how many copies
      * of the REQ or DREQ now waiting for an answer came after the first (low nibble): the sender
@@ -134,24 +139,24 @@ final class Session {
         return (timerBits & 0xff) >>> 2;
     }
 
-    void ackTimeoutPlusOne(final int v) {
-        timerBits = (byte) ((v & 0x3f) << 2 | timerBits & 3);
+    void ackTimeoutPlusOne(final int value) {
+        timerBits = (byte) ((value & 0x3f) << 2 | timerBits & 3);
     }
 
     int maxRetries() {
         return retries >>> 4 & 0xf;
     }
 
-    void maxRetries(final int n) {
-        retries = (byte) ((n & 0xf) << 4 | retries & 0xf);
+    void maxRetries(final int max) {
+        retries = (byte) ((max & 0xf) << 4 | retries & 0xf);
     }
 
     int retriesSeen() {
         return retries & 0xf;
     }
 
-    void retriesSeen(final int n) {
-        retries = (byte) (retries & 0xf0 | Math.min(15, n));
+    void retriesSeen(final int seen) {
+        retries = (byte) (retries & 0xf0 | Math.min(15, seen));
     }
 
     boolean has(final int flag) {
@@ -170,16 +175,16 @@ final class Session {
         return SessionState.ofOrdinal(state);
     }
 
-    void state(final SessionState s) {
-        state = (byte) s.ordinal();
+    void state(final SessionState newState) {
+        state = (byte) newState.ordinal();
     }
 
     boolean isA(final long hi, final long lo, final int cid) {
-        return aLo == lo && aHi == hi && aCid == cid;
+        return ipLoA == lo && ipHiA == hi && cidA == cid;
     }
 
     boolean isB(final long hi, final long lo, final int cid) {
-        return bLo == lo && bHi == hi && bCid == cid && has(F_B_CID);
+        return ipLoB == lo && ipHiB == hi && cidB == cid && has(F_B_CID);
     }
 
     /** Keeps the UDP source port of a side's first CM packet; later ones do not move it. */
@@ -189,11 +194,11 @@ final class Session {
         }
         if (fromA) {
             if (!has(F_A_UDP)) {
-                aUdpPort = (char) port;
+                udpPortA = (char) port;
                 set(F_A_UDP);
             }
         } else if (!has(F_B_UDP)) {
-            bUdpPort = (char) port;
+            udpPortB = (char) port;
             set(F_B_UDP);
         }
     }

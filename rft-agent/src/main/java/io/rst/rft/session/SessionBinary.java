@@ -9,6 +9,7 @@ package io.rst.rft.session;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * A session's state as a compact binary record, for the agent's write-ahead log: about 130 bytes
@@ -66,27 +67,27 @@ public final class SessionBinary {
         u8(FORMAT);
         u8(session.ipVersion);
         u16(session.flags & PERSISTED_FLAGS);
-        address(session.ipVersion, session.aHi, session.aLo);
-        address(session.ipVersion, session.bHi, session.bLo);
-        u32(session.aCid);
-        u32(session.bCid);
-        u32(session.aQpn);
-        u32(session.bQpn);
+        address(session.ipVersion, session.ipHiA, session.ipLoA);
+        address(session.ipVersion, session.ipHiB, session.ipLoB);
+        u32(session.cidA);
+        u32(session.cidB);
+        u32(session.qpnA);
+        u32(session.qpnB);
         u64(session.serviceId);
         u16(session.ipCmSrcPort);
-        u16(session.aUdpPort);
-        u16(session.bUdpPort);
+        u16(session.udpPortA);
+        u16(session.udpPortB);
         u8(session.state);
         u16(session.rejectReason);
         u64(session.firstSeen);
         u64(session.lastSeen);
         u16(session.dropped);
-        u32(session.aDataPackets);
-        u16(session.aDataUdp);
-        u8(portRef(session.aDataPort & 0xffff));
-        u32(session.bDataPackets);
-        u16(session.bDataUdp);
-        u8(portRef(session.bDataPort & 0xffff));
+        u32(session.dataPacketsA);
+        u16(session.dataUdpA);
+        u8(portRef(session.dataPortA & 0xffff));
+        u32(session.dataPacketsB);
+        u16(session.dataUdpB);
+        u8(portRef(session.dataPortB & 0xffff));
         for (int i = 0; i < session.msgCount; i++) {
             portRef((int) (session.msgs[i] >>> 5 & 0xffff));
         }
@@ -142,7 +143,7 @@ public final class SessionBinary {
      * A session outside any table, as a record describes it, its ports numbered by {@code ports};
      * null when the record is not one this class writes (too short, another format, bad values).
      */
-    static Session decode(final byte[] record, final int off, final int length, final PortNames ports) {
+    static @Nullable Session decode(final byte[] record, final int off, final int length, final PortNames ports) {
         final Reader r = new Reader(record, off, off + length);
         try {
             if (r.u8() != FORMAT) {
@@ -155,22 +156,22 @@ public final class SessionBinary {
             }
             s.flags = (short) (r.u16() & PERSISTED_FLAGS);
             if (s.ipVersion == 4) {
-                s.aLo = r.u32() & 0xffffffffL;
-                s.bLo = r.u32() & 0xffffffffL;
+                s.ipLoA = r.u32() & 0xffffffffL;
+                s.ipLoB = r.u32() & 0xffffffffL;
             } else {
-                s.aHi = r.u64();
-                s.aLo = r.u64();
-                s.bHi = r.u64();
-                s.bLo = r.u64();
+                s.ipHiA = r.u64();
+                s.ipLoA = r.u64();
+                s.ipHiB = r.u64();
+                s.ipLoB = r.u64();
             }
-            s.aCid = r.u32();
-            s.bCid = r.u32();
-            s.aQpn = r.u32();
-            s.bQpn = r.u32();
+            s.cidA = r.u32();
+            s.cidB = r.u32();
+            s.qpnA = r.u32();
+            s.qpnB = r.u32();
             s.serviceId = r.u64();
             s.ipCmSrcPort = (char) r.u16();
-            s.aUdpPort = (char) r.u16();
-            s.bUdpPort = (char) r.u16();
+            s.udpPortA = (char) r.u16();
+            s.udpPortB = (char) r.u16();
             final int state = r.u8();
             if (state >= SessionState.values().length) {
                 return null;
@@ -180,11 +181,11 @@ public final class SessionBinary {
             s.firstSeen = r.u64();
             s.lastSeen = r.u64();
             s.dropped = (short) r.u16();
-            s.aDataPackets = r.u32();
-            s.aDataUdp = (char) r.u16();
+            s.dataPacketsA = r.u32();
+            s.dataUdpA = (char) r.u16();
             final int aDataRef = r.u8();
-            s.bDataPackets = r.u32();
-            s.bDataUdp = (char) r.u16();
+            s.dataPacketsB = r.u32();
+            s.dataUdpB = (char) r.u16();
             final int bDataRef = r.u8();
             final int names = r.u8();
             final int[] ids = new int[names + 1];
@@ -192,8 +193,8 @@ public final class SessionBinary {
                 final int n = r.u8();
                 ids[i] = ports.id(new String(r.bytes(n), StandardCharsets.UTF_8));
             }
-            s.aDataPort = (short) ids[check(aDataRef, names)];
-            s.bDataPort = (short) ids[check(bDataRef, names)];
+            s.dataPortA = (short) ids[check(aDataRef, names)];
+            s.dataPortB = (short) ids[check(bDataRef, names)];
             final int count = r.u16();
             if (count > Short.MAX_VALUE) {
                 return null;

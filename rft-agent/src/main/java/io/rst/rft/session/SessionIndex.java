@@ -7,6 +7,8 @@
  */
 package io.rst.rft.session;
 
+import org.eclipse.jdt.annotation.Nullable;
+
 /**
  * The session table's index: open addressing with linear probing, one entry per known endpoint
  * ((IP, comm ID) of the requester and of the responder) of a session, no allocation per lookup,
@@ -27,14 +29,14 @@ final class SessionIndex {
     }
 
     /** The session with QP {@code qpn} at (hi, lo); an index by QPN. */
-    Session find(final long hi, final long lo, final int qpn) {
+    @Nullable Session find(final long hi, final long lo, final int qpn) {
         final int h = hash(hi, lo, qpn);
         final int mask = hashes.length - 1;
         for (int i = h & mask; slots[i] != null; i = i + 1 & mask) {
             if (hashes[i] == h) {
                 final Session s = slots[i];
-                if (s.has(Session.F_QPN_INDEXED_A) && s.aQpn == qpn && s.aLo == lo && s.aHi == hi
-                        || s.has(Session.F_QPN_INDEXED_B) && s.bQpn == qpn && s.bLo == lo && s.bHi == hi) {
+                if (s.has(Session.F_QPN_INDEXED_A) && s.qpnA == qpn && s.ipLoA == lo && s.ipHiA == hi
+                        || s.has(Session.F_QPN_INDEXED_B) && s.qpnB == qpn && s.ipLoB == lo && s.ipHiB == hi) {
                     return s;
                 }
             }
@@ -49,14 +51,14 @@ final class SessionIndex {
      * ID used again; or another host's ID that happens to be equal), and a message of one must
      * not be taken for the other's.
      */
-    Session find(final long hi, final long lo, final int cid, final long peerHi, final long peerLo) {
+    @Nullable Session find(final long hi, final long lo, final int cid, final long peerHi, final long peerLo) {
         final int h = hash(hi, lo, cid);
         final int mask = hashes.length - 1;
         for (int i = h & mask; slots[i] != null; i = i + 1 & mask) {
             if (hashes[i] == h) {
                 final Session s = slots[i];
-                if (s.has(Session.F_INDEXED_A) && s.isA(hi, lo, cid) && s.bLo == peerLo && s.bHi == peerHi
-                        || s.has(Session.F_INDEXED_B) && s.isB(hi, lo, cid) && s.aLo == peerLo && s.aHi == peerHi) {
+                if (s.has(Session.F_INDEXED_A) && s.isA(hi, lo, cid) && s.ipLoB == peerLo && s.ipHiB == peerHi
+                        || s.has(Session.F_INDEXED_B) && s.isB(hi, lo, cid) && s.ipLoA == peerLo && s.ipHiA == peerHi) {
                     return s;
                 }
             }

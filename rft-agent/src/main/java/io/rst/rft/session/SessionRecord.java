@@ -11,9 +11,11 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.rft.decode.JsonBytes;
 import java.math.BigDecimal;
 import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * An immutable picture of one session, with the {@code sessions} fields of docs/cli.md under
@@ -55,30 +57,32 @@ import java.util.List;
  * @param messageLog per message: name, ingress port, time, direction
  * @param droppedMessages messages seen beyond the per-session limit (not in the lists)
  */
+@SuppressFBWarnings(value = "NP_STORE_INTO_NONNULL_FIELD",
+    justification = "the absent values are @Nullable components: SpotBugs reads no TYPE_USE @Nullable on fields")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionRecord(
         @JsonProperty("session_id") String sessionId,
         @JsonProperty("roles_known") boolean rolesKnown,
         @JsonProperty("learned_from") String learnedFrom,
-        @JsonProperty("one_way") Boolean oneWay,
-        @JsonProperty("transport") String transport,
+        @JsonProperty("one_way") @Nullable Boolean oneWay,
+        @JsonProperty("transport") @Nullable String transport,
         @JsonProperty("requester_ip") String requesterIp,
         @JsonProperty("responder_ip") String responderIp,
-        @JsonProperty("requester_comm_id") String requesterCommId,
-        @JsonProperty("responder_comm_id") String responderCommId,
-        @JsonProperty("requester_qpn") Integer requesterQpn,
-        @JsonProperty("responder_qpn") Integer responderQpn,
-        @JsonProperty("service_id") String serviceId,
-        @JsonProperty("rdma_cm_src_port") Integer rdmaCmSrcPort,
-        @JsonProperty("rdma_cm_dst_port") Integer rdmaCmDstPort,
-        @JsonProperty("requester_udp_src_port") Integer requesterUdpSrcPort,
-        @JsonProperty("responder_udp_src_port") Integer responderUdpSrcPort,
-        @JsonProperty("requester_data") DataFlow requesterData,
-        @JsonProperty("responder_data") DataFlow responderData,
-        @JsonProperty("request_psns") List<Integer> requestPsns,
-        @JsonProperty("response_psns") List<Integer> responsePsns,
+        @JsonProperty("requester_comm_id") @Nullable String requesterCommId,
+        @JsonProperty("responder_comm_id") @Nullable String responderCommId,
+        @JsonProperty("requester_qpn") @Nullable Integer requesterQpn,
+        @JsonProperty("responder_qpn") @Nullable Integer responderQpn,
+        @JsonProperty("service_id") @Nullable String serviceId,
+        @JsonProperty("rdma_cm_src_port") @Nullable Integer rdmaCmSrcPort,
+        @JsonProperty("rdma_cm_dst_port") @Nullable Integer rdmaCmDstPort,
+        @JsonProperty("requester_udp_src_port") @Nullable Integer requesterUdpSrcPort,
+        @JsonProperty("responder_udp_src_port") @Nullable Integer responderUdpSrcPort,
+        @JsonProperty("requester_data") @Nullable DataFlow requesterData,
+        @JsonProperty("responder_data") @Nullable DataFlow responderData,
+        @JsonProperty("request_psns") @Nullable List<Integer> requestPsns,
+        @JsonProperty("response_psns") @Nullable List<Integer> responsePsns,
         @JsonProperty("state") SessionState state,
-        @JsonProperty("reject_reason") Integer rejectReason,
+        @JsonProperty("reject_reason") @Nullable Integer rejectReason,
         @JsonProperty("messages") List<String> messages,
         @JsonProperty("first_seen") BigDecimal firstSeen,
         @JsonProperty("last_seen") BigDecimal lastSeen,

@@ -9,6 +9,7 @@ package io.rst.rft.session;
 
 import static java.util.Objects.requireNonNull;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.rft.decode.CmMessage;
 import io.rst.rft.decode.CmMessageType;
 import io.rst.rft.decode.JsonBytes;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * The RDMA flow table of one switch: CM sessions learnt from CM MADs, and with
@@ -32,6 +34,8 @@ import java.util.function.Consumer;
  * or with none finished the least recently updated; counted), finished sessions leave after the
  * retention time, messages per session are capped.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class SessionTable {
     static final int V4_MARK = 4;
     /**
@@ -93,26 +97,26 @@ public final class SessionTable {
     private Session[] changed = new Session[64];
     private int changedCount;
     /** The write-ahead log's record of each session handed over; null when not asked for. */
-    private SessionBinary walRecords;
+    private @Nullable SessionBinary walRecords;
 
     private final SessionIndex index = new SessionIndex();
     /** Sessions by (IP, QPN) of either side, for data packets; null until {@link #trackData}. */
-    private SessionIndex qpnIndex;
+    private @Nullable SessionIndex qpnIndex;
     /** Data that came before the message announcing its QP; null until {@link #trackData}. */
-    private PendingData pendingData;
+    private @Nullable PendingData pendingData;
     /** Sessions learnt from data no CM session claims; null unless {@link #trackData(DataConfig)}. */
-    private DataFlowTable dataFlows;
+    private @Nullable DataFlowTable dataFlows;
     /** The binary record of what the sink is handed now (null while data-learned records are). */
-    private SessionBinary walCurrent;
+    private @Nullable SessionBinary walCurrent;
 
     // every session, least recently updated first
-    private Session head;
-    private Session tail;
+    private @Nullable Session head;
+    private @Nullable Session tail;
     // the sessions waiting for an answer (REQ_SENT, DISCONNECTING), in no order
-    private Session waitHead;
+    private @Nullable Session waitHead;
     // the finished sessions, by when they finished (Session.deadline), oldest first
-    private Session doneHead;
-    private Session doneTail;
+    private @Nullable Session doneHead;
+    private @Nullable Session doneTail;
     private int size;
     private int nextSeq;
 
@@ -237,188 +241,194 @@ public final class SessionTable {
     /**
      * Applies one CM MAD. {@code ingressPort} is the interface it was seen on (null in files).
      * Returns false if the message belongs to no connection (SIDR_REQ, SIDR_REP, ClassPortInfo)
-     * or {@code m} holds no CM MAD.
+     * or {@code msg} holds no CM MAD.
      */
-    public boolean accept(final CmMessage m, final String ingressPort) {
-        final CmMessageType type = m.type();
+    public boolean accept(final CmMessage msg, final String ingressPort) {
+        final CmMessageType type = msg.type();
         if (type == null) {
             return false;
         }
-        final long t = m.timeMicros();
-        final int v = m.ipVersion();
-        final long sHi = m.srcIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
-        final long sLo = m.srcIpLow();
-        final long dHi = m.dstIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
-        final long dLo = m.dstIpLow();
-        final int lc = m.localCommId();
-        final int rc = m.remoteCommId();
-        Session s;
+        final long t = msg.timeMicros();
+        final int v = msg.ipVersion();
+        final long sHi = msg.srcIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
+        final long sLo = msg.srcIpLow();
+        final long dHi = msg.dstIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
+        final long dLo = msg.dstIpLow();
+        final int lc = msg.localCommId();
+        final int rc = msg.remoteCommId();
+        Session session;
         boolean isNew = false;
         switch (type) {
             case REQ -> {
-                s = index.find(sHi, sLo, lc, dHi, dLo);
-                if (s != null && !s.isA(sHi, sLo, lc)) {
-                    s = null;
+                session = index.find(sHi, sLo, lc, dHi, dLo);
+                if (session != null && !session.isA(sHi, sLo, lc)) {
+                    session = null;
                 }
                 // a REQ captured before what the session already saw arrived late (another port's
                 // capture handed it over after the answer): it is this session's REQ, not a new one
-                final boolean late = s != null && t < s.firstSeen;
-                if (s != null && !late && s.state().isFinished() && s.state() != SessionState.TIMED_OUT) {
+                final boolean late = session != null && t < session.firstSeen;
+                if (session != null && !late && session.state().isFinished()
+                        && session.state() != SessionState.TIMED_OUT) {
                     // the CID is reused by a new connection (or was seen as the other side): the old
                     // session stays listed until retention, but no longer answers to its endpoints
-                    unindex(s);
-                    s = null;
+                    unindex(session);
+                    session = null;
                 }
                 // a REQ of a session already waiting for its answer is a retry
                 boolean retry = false;
-                if (s == null) {
-                    s = create(v, sHi, sLo, lc, dHi, dLo, 0, false, true, SessionState.REQ_SENT, t);
+                if (session == null) {
+                    session = create(v, sHi, sLo, lc, dHi, dLo, 0, false, true, SessionState.REQ_SENT, t);
                     isNew = true;
-                } else if (!late && (s.state() == SessionState.TIMED_OUT || s.state() == SessionState.REQ_SENT)) {
+                } else if (!late
+                        && (session.state() == SessionState.TIMED_OUT || session.state() == SessionState.REQ_SENT)) {
                     retry = true;
-                    s.state(SessionState.REQ_SENT);
+                    session.state(SessionState.REQ_SENT);
                 }
-                aQpn(s, m.localQpn(), t);
-                s.serviceId = m.serviceId();
-                s.set(Session.F_SERVICE);
-                s.waitForB = (byte) (m.remoteCmResponseTimeout() + 1);
-                s.waitForA = (byte) (m.localCmResponseTimeout() + 1);
-                s.maxRetries(m.maxCmRetries());
-                s.ackTimeoutPlusOne(m.primaryLocalAckTimeout() > 0 ? m.primaryLocalAckTimeout() + 1 : 0);
-                if (m.hasIpCm()) {
-                    s.ipCmSrcPort = (char) m.ipCmSrcPort();
-                    s.set(Session.F_IPCM_PORT);
+                qpnA(session, msg.localQpn(), t);
+                session.serviceId = msg.serviceId();
+                session.set(Session.F_SERVICE);
+                session.waitForB = (byte) (msg.remoteCmResponseTimeout() + 1);
+                session.waitForA = (byte) (msg.localCmResponseTimeout() + 1);
+                session.maxRetries(msg.maxCmRetries());
+                session.ackTimeoutPlusOne(msg.primaryLocalAckTimeout() > 0 ? msg.primaryLocalAckTimeout() + 1 : 0);
+                if (msg.hasIpCm()) {
+                    session.ipCmSrcPort = (char) msg.ipCmSrcPort();
+                    session.set(Session.F_IPCM_PORT);
                 }
-                if (s.state() == SessionState.REQ_SENT && !late) {
-                    s.retriesSeen(retry ? s.retriesSeen() + 1 : 0);
-                    s.deadline = t + answerWait(s, m.cmResponseTimeoutMicros(), twiceLifeMicros(s));
+                if (session.state() == SessionState.REQ_SENT && !late) {
+                    session.retriesSeen(retry ? session.retriesSeen() + 1 : 0);
+                    session.deadline = t + answerWait(session, msg.cmResponseTimeoutMicros(), twiceLifeMicros(session));
                 }
             }
             case REP -> {
-                s = index.find(dHi, dLo, rc, sHi, sLo);
-                if (s == null) {
-                    s = index.find(sHi, sLo, lc, dHi, dLo);
+                session = index.find(dHi, dLo, rc, sHi, sLo);
+                if (session == null) {
+                    session = index.find(sHi, sLo, lc, dHi, dLo);
                 }
-                if (s == null) {
-                    s = create(v, dHi, dLo, rc, sHi, sLo, lc, true, true, SessionState.REP_SENT, t);
+                if (session == null) {
+                    session = create(v, dHi, dLo, rc, sHi, sLo, lc, true, true, SessionState.REP_SENT, t);
                     isNew = true;
                 } else {
-                    setB(s, lc);
-                    if (s.state() == SessionState.REQ_SENT || s.state() == SessionState.TIMED_OUT) {
-                        s.state(SessionState.REP_SENT);
+                    setB(session, lc);
+                    if (session.state() == SessionState.REQ_SENT || session.state() == SessionState.TIMED_OUT) {
+                        session.state(SessionState.REP_SENT);
                     }
                 }
-                if (isFromA(s, sHi, sLo, lc)) {
-                    aQpn(s, m.localQpn(), t);
+                if (isFromA(session, sHi, sLo, lc)) {
+                    qpnA(session, msg.localQpn(), t);
                 } else {
-                    bQpn(s, m.localQpn(), t);
+                    qpnB(session, msg.localQpn(), t);
                 }
             }
             case RTU -> {
-                s = findEither(sHi, sLo, lc, dHi, dLo, rc);
-                if (s == null) {
-                    s = create(v, sHi, sLo, lc, dHi, dLo, rc, true, true, SessionState.ESTABLISHED, t);
+                session = findEither(sHi, sLo, lc, dHi, dLo, rc);
+                if (session == null) {
+                    session = create(v, sHi, sLo, lc, dHi, dLo, rc, true, true, SessionState.ESTABLISHED, t);
                     isNew = true;
                 } else {
-                    setB(s, rc);
-                    final SessionState st = s.state();
+                    setB(session, rc);
+                    final SessionState st = session.state();
                     if (st == SessionState.REQ_SENT || st == SessionState.REP_SENT || st == SessionState.TIMED_OUT) {
-                        s.state(SessionState.ESTABLISHED);
+                        session.state(SessionState.ESTABLISHED);
                     }
                 }
             }
             case REJ -> {
-                final int which = m.messageRejected();
-                s = which == 0 ? index.find(dHi, dLo, rc, sHi, sLo) : findEither(sHi, sLo, lc, dHi, dLo, rc);
-                if (s == null) {
+                final int which = msg.messageRejected();
+                session = which == 0 ? index.find(dHi, dLo, rc, sHi, sLo) : findEither(sHi, sLo, lc, dHi, dLo, rc);
+                if (session == null) {
                     if (which == 0) {
-                        s = create(v, dHi, dLo, rc, sHi, sLo, lc, lc != 0, true, SessionState.REJECTED, t);
+                        session = create(v, dHi, dLo, rc, sHi, sLo, lc, lc != 0, true, SessionState.REJECTED, t);
                     } else {
-                        s = create(v, sHi, sLo, lc, dHi, dLo, rc, rc != 0, which == 1, SessionState.REJECTED, t);
+                        session = create(v, sHi, sLo, lc, dHi, dLo, rc, rc != 0, which == 1, SessionState.REJECTED, t);
                     }
                     isNew = true;
                 } else if (which == 0 && lc != 0) {
                     // a REJ of a REQ names the responder's comm ID: the session's other endpoint
-                    setB(s, lc);
+                    setB(session, lc);
                 }
-                s.state(SessionState.REJECTED);
-                s.rejectReason = (short) m.rejectReason();
-                s.set(Session.F_REJECT);
-                s.deadline = Long.MAX_VALUE;
+                session.state(SessionState.REJECTED);
+                session.rejectReason = (short) msg.rejectReason();
+                session.set(Session.F_REJECT);
+                session.deadline = Long.MAX_VALUE;
             }
             case MRA -> {
-                final int which = m.messageMraed();
-                s = which == 0 ? index.find(dHi, dLo, rc, sHi, sLo) : findEither(sHi, sLo, lc, dHi, dLo, rc);
-                if (s == null) {
+                final int which = msg.messageMraed();
+                session = which == 0 ? index.find(dHi, dLo, rc, sHi, sLo) : findEither(sHi, sLo, lc, dHi, dLo, rc);
+                if (session == null) {
                     if (which == 0) {
-                        s = create(v, dHi, dLo, rc, sHi, sLo, lc, true, true, SessionState.REQ_SENT, t);
+                        session = create(v, dHi, dLo, rc, sHi, sLo, lc, true, true, SessionState.REQ_SENT, t);
                     } else {
-                        s = create(v, sHi, sLo, lc, dHi, dLo, rc, true, which == 1,
+                        session = create(v, sHi, sLo, lc, dHi, dLo, rc, true, which == 1,
                             which == 1 ? SessionState.REP_SENT : SessionState.ESTABLISHED, t);
                     }
                     isNew = true;
                 } else if (which == 0) {
-                    setB(s, lc);
+                    setB(session, lc);
                 }
-                if (s.state() == SessionState.REQ_SENT || s.state() == SessionState.TIMED_OUT && which == 0) {
+                if (session.state() == SessionState.REQ_SENT
+                        || session.state() == SessionState.TIMED_OUT && which == 0) {
                     // the responder asks for more time: the requester waits the service timeout
-                    s.state(SessionState.REQ_SENT);
+                    session.state(SessionState.REQ_SENT);
                     // then its REQ's retries, each after the REQ's own CM response timeout
-                    s.deadline = t + stepMicros(CmMessage.cmTimeoutMicros(m.serviceTimeout())) + twiceLifeMicros(s)
-                        + (stepMicros(reqTimeoutMicros(s.waitForB)) + twiceLifeMicros(s)) * retriesLeft(s);
+                    session.deadline = t + stepMicros(CmMessage.cmTimeoutMicros(msg.serviceTimeout()))
+                        + twiceLifeMicros(session)
+                        + (stepMicros(reqTimeoutMicros(session.waitForB)) + twiceLifeMicros(session))
+                            * retriesLeft(session);
                 }
             }
             case DREQ -> {
-                s = findEither(sHi, sLo, lc, dHi, dLo, rc);
-                if (s == null) {
-                    s = create(v, sHi, sLo, lc, dHi, dLo, rc, true, false, SessionState.DISCONNECTING, t);
+                session = findEither(sHi, sLo, lc, dHi, dLo, rc);
+                if (session == null) {
+                    session = create(v, sHi, sLo, lc, dHi, dLo, rc, true, false, SessionState.DISCONNECTING, t);
                     isNew = true;
-                } else if (s.state() == SessionState.DISCONNECTING) {
+                } else if (session.state() == SessionState.DISCONNECTING) {
                     // a DREQ of a session already waiting for its DREP is a retry
-                    s.retriesSeen(s.retriesSeen() + 1);
-                } else if (!s.state().isFinished() || s.state() == SessionState.TIMED_OUT) {
-                    s.state(SessionState.DISCONNECTING);
-                    s.retriesSeen(0);
+                    session.retriesSeen(session.retriesSeen() + 1);
+                } else if (!session.state().isFinished() || session.state() == SessionState.TIMED_OUT) {
+                    session.state(SessionState.DISCONNECTING);
+                    session.retriesSeen(0);
                 }
                 // a DREQ names the QP of its receiver
-                final boolean fromA = isFromA(s, sHi, sLo, lc);
+                final boolean fromA = isFromA(session, sHi, sLo, lc);
                 if (fromA) {
-                    bQpn(s, m.remoteQpn(), t);
+                    qpnB(session, msg.remoteQpn(), t);
                 } else {
-                    aQpn(s, m.remoteQpn(), t);
+                    qpnA(session, msg.remoteQpn(), t);
                 }
-                if (s.state() == SessionState.DISCONNECTING) {
+                if (session.state() == SessionState.DISCONNECTING) {
                     // the sender waits for its DREP as long as the receiver's CM response timeout,
                     // for each of its retries
                     // the requester's CM (the active side) adds twice the packet life time to each
                     // wait, the responder's does not; when the roles are a guess, it is added
-                    s.deadline = t + answerWait(s, reqTimeoutMicros(fromA ? s.waitForB : s.waitForA),
-                        fromA || !s.has(Session.F_ROLES_KNOWN) ? twiceLifeMicros(s) : 0L);
+                    session.deadline = t + answerWait(session,
+                        reqTimeoutMicros(fromA ? session.waitForB : session.waitForA),
+                        fromA || !session.has(Session.F_ROLES_KNOWN) ? twiceLifeMicros(session) : 0L);
                 }
             }
             case DREP -> {
-                s = findEither(sHi, sLo, lc, dHi, dLo, rc);
-                if (s == null) {
-                    s = create(v, dHi, dLo, rc, sHi, sLo, lc, true, false, SessionState.CLOSED, t);
+                session = findEither(sHi, sLo, lc, dHi, dLo, rc);
+                if (session == null) {
+                    session = create(v, dHi, dLo, rc, sHi, sLo, lc, true, false, SessionState.CLOSED, t);
                     isNew = true;
                 }
-                if (s.state() != SessionState.REJECTED) {
-                    s.state(SessionState.CLOSED);
+                if (session.state() != SessionState.REJECTED) {
+                    session.state(SessionState.CLOSED);
                 }
-                s.deadline = Long.MAX_VALUE;
+                session.deadline = Long.MAX_VALUE;
             }
             case LAP -> {
-                s = findEither(sHi, sLo, lc, dHi, dLo, rc);
-                if (s == null) {
+                session = findEither(sHi, sLo, lc, dHi, dLo, rc);
+                if (session == null) {
                     // LAP is sent by the active side
-                    s = create(v, sHi, sLo, lc, dHi, dLo, rc, true, true, SessionState.ESTABLISHED, t);
+                    session = create(v, sHi, sLo, lc, dHi, dLo, rc, true, true, SessionState.ESTABLISHED, t);
                     isNew = true;
                 }
             }
             case APR -> {
-                s = findEither(sHi, sLo, lc, dHi, dLo, rc);
-                if (s == null) {
-                    s = create(v, dHi, dLo, rc, sHi, sLo, lc, true, true, SessionState.ESTABLISHED, t);
+                session = findEither(sHi, sLo, lc, dHi, dLo, rc);
+                if (session == null) {
+                    session = create(v, dHi, dLo, rc, sHi, sLo, lc, true, true, SessionState.ESTABLISHED, t);
                     isNew = true;
                 }
             }
@@ -427,24 +437,24 @@ public final class SessionTable {
                 return false;
             }
         }
-        final SessionState now = s.state();
+        final SessionState now = session.state();
         if (now != SessionState.REQ_SENT && now != SessionState.DISCONNECTING && !now.isFinished()) {
             // only those two wait for an answer (a finished session's deadline is when it finished)
-            s.deadline = Long.MAX_VALUE;
+            session.deadline = Long.MAX_VALUE;
         }
         accepted++;
-        if (t > s.lastSeen) {
-            s.lastSeen = t;
+        if (t > session.lastSeen) {
+            session.lastSeen = t;
         }
-        if (t < s.firstSeen) {
-            s.firstSeen = t;
+        if (t < session.firstSeen) {
+            session.firstSeen = t;
         }
-        touch(s);
-        retime(s);
-        final boolean fromA = isFromA(s, sHi, sLo, lc);
-        s.addMessage(type.ordinal(), fromA, ports.id(ingressPort), t, config.maxMessagesPerSession());
-        s.udpSrcPort(fromA, m.udpSrcPort());
-        changed(s, isNew ? SessionChange.CREATED : SessionChange.UPDATED);
+        touch(session);
+        retime(session);
+        final boolean fromA = isFromA(session, sHi, sLo, lc);
+        session.addMessage(type.ordinal(), fromA, ports.id(ingressPort), t, config.maxMessagesPerSession());
+        session.udpSrcPort(fromA, msg.udpSrcPort());
+        changed(session, isNew ? SessionChange.CREATED : SessionChange.UPDATED);
         return true;
     }
 
@@ -459,10 +469,10 @@ public final class SessionTable {
             pendingData = new PendingData();
             for (Session s = head; s != null; s = s.next) {
                 if (s.has(Session.F_A_QPN)) {
-                    aQpn(s, s.aQpn);
+                    qpnA(s, s.qpnA);
                 }
                 if (s.has(Session.F_B_QPN)) {
-                    bQpn(s, s.bQpn);
+                    qpnB(s, s.qpnB);
                 }
             }
         }
@@ -484,7 +494,7 @@ public final class SessionTable {
     }
 
     /**
-     * Applies one data BTH packet ({@code m} decoded as RoCE data: addresses, UDP source port,
+     * Applies one data BTH packet ({@code msg} decoded as RoCE data: addresses, UDP source port,
      * destination QP): the unfinished session whose side has the destination IP and QPN, and whose
      * other side has the source IP, learns that its data in that direction enters on
      * {@code ingressPort} from that UDP source port. A change of port or source port is reported
@@ -493,49 +503,49 @@ public final class SessionTable {
      *
      * @return whether the packet belonged to a session
      */
-    public boolean acceptData(final CmMessage m, final String ingressPort) {
+    public boolean acceptData(final CmMessage msg, final String ingressPort) {
         if (qpnIndex == null) {
             return false;
         }
-        final int v = m.ipVersion();
-        final long sHi = m.srcIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
-        final long sLo = m.srcIpLow();
-        final long dHi = m.dstIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
-        final long dLo = m.dstIpLow();
-        final int qpn = m.bthDestQp();
+        final int v = msg.ipVersion();
+        final long sHi = msg.srcIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
+        final long sLo = msg.srcIpLow();
+        final long dHi = msg.dstIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
+        final long dLo = msg.dstIpLow();
+        final int qpn = msg.bthDestQp();
         final Session s = qpnIndex.find(dHi, dLo, qpn);
-        final boolean toB = s != null && s.has(Session.F_QPN_INDEXED_B) && s.bQpn == qpn && s.bHi == dHi
-            && s.bLo == dLo;
+        final boolean toB = s != null && s.has(Session.F_QPN_INDEXED_B) && s.qpnB == qpn && s.ipHiB == dHi
+            && s.ipLoB == dLo;
         final int port = ports.id(ingressPort);
-        final int udp = m.udpSrcPort() < 0 ? 0 : m.udpSrcPort();
+        final int udp = msg.udpSrcPort() < 0 ? 0 : msg.udpSrcPort();
         // a finished session (closed, rejected, timed out) sends no more data: data to its QP
         // number is a newer session's that used it again, whose CM this switch may not have seen
         // (it crossed another ECMP member), even between the same two hosts
         if (s == null || s.state().isFinished()
-                || (toB ? s.aHi != sHi || s.aLo != sLo : s.bHi != sHi || s.bLo != sLo)) {
+                || (toB ? s.ipHiA != sHi || s.ipLoA != sLo : s.ipHiB != sHi || s.ipLoB != sLo)) {
             dataUnmatched++;
             if (dataFlows != null) {
                 // a flow of a session set up without CM (or whose CM this switch did not see): learnt
                 // from its packets; a CM message announcing its QP later takes it over
-                dataFlows.accept(m, port);
+                dataFlows.accept(msg, port);
             } else {
                 // kept a while: the message announcing this QP may still come, handed over late
-                pendingData.put(dHi, dLo, qpn, sHi, sLo, udp, port, m.timeMicros());
+                pendingData.put(dHi, dLo, qpn, sHi, sLo, udp, port, msg.timeMicros());
             }
             return false;
         }
         dataMatched++;
         final boolean moved;
         if (toB) {
-            moved = s.aDataPackets == 0 || s.aDataUdp != udp || s.aDataPort != (short) port;
-            s.aDataPackets = s.aDataPackets == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.aDataPackets + 1;
-            s.aDataUdp = (char) udp;
-            s.aDataPort = (short) port;
+            moved = s.dataPacketsA == 0 || s.dataUdpA != udp || s.dataPortA != (short) port;
+            s.dataPacketsA = s.dataPacketsA == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.dataPacketsA + 1;
+            s.dataUdpA = (char) udp;
+            s.dataPortA = (short) port;
         } else {
-            moved = s.bDataPackets == 0 || s.bDataUdp != udp || s.bDataPort != (short) port;
-            s.bDataPackets = s.bDataPackets == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.bDataPackets + 1;
-            s.bDataUdp = (char) udp;
-            s.bDataPort = (short) port;
+            moved = s.dataPacketsB == 0 || s.dataUdpB != udp || s.dataPortB != (short) port;
+            s.dataPacketsB = s.dataPacketsB == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.dataPacketsB + 1;
+            s.dataUdpB = (char) udp;
+            s.dataPortB = (short) port;
         }
         if (moved) {
             touch(s);
@@ -544,56 +554,60 @@ public final class SessionTable {
         return true;
     }
 
-    private void aQpn(final Session s, final int qpn) {
-        aQpn(s, qpn, Long.MAX_VALUE);
-    }
-
-    private void bQpn(final Session s, final int qpn) {
-        bQpn(s, qpn, Long.MAX_VALUE);
+    private void qpnA(final Session session, final int qpn) {
+        qpnA(session, qpn, Long.MAX_VALUE);
     }
 
     /** A's QPN, announced at {@code announced} (data to it captured since, but handed over before, joins). */
-    private void aQpn(final Session s, final int qpn, final long announced) {
-        if (qpnIndex != null && s.has(Session.F_QPN_INDEXED_A)) {
-            if (s.aQpn == qpn) {
+    private void qpnA(final Session session, final int qpn, final long announced) {
+        if (qpnIndex != null && session.has(Session.F_QPN_INDEXED_A)) {
+            if (session.qpnA == qpn) {
                 return;
             }
-            qpnIndex.remove(s, SessionIndex.hash(s.aHi, s.aLo, s.aQpn));
-            s.clear(Session.F_QPN_INDEXED_A);
+            qpnIndex.remove(session, SessionIndex.hash(session.ipHiA, session.ipLoA, session.qpnA));
+            session.clear(Session.F_QPN_INDEXED_A);
         }
-        s.aQpn = qpn;
-        s.set(Session.F_A_QPN);
-        if (qpnIndex != null && !s.has(Session.F_REMOVED)) {
-            indexQpn(s, s.aHi, s.aLo, qpn);
-            s.set(Session.F_QPN_INDEXED_A);
+        session.qpnA = qpn;
+        session.set(Session.F_A_QPN);
+        if (qpnIndex != null && !session.has(Session.F_REMOVED)) {
+            indexQpn(session, session.ipHiA, session.ipLoA, qpn);
+            session.set(Session.F_QPN_INDEXED_A);
             if (dataFlows != null) {
-                claimData(s, false, s.aHi, s.aLo, qpn, s.bHi, s.bLo, s.has(Session.F_B_QPN) ? s.bQpn : -1);
-            } else if (s.bDataPackets == 0
-                    && pendingData.takeInto(s, false, s.aHi, s.aLo, qpn, s.bHi, s.bLo, announced) > 0) {
+                claimData(session, false, session.ipHiA, session.ipLoA, qpn, session.ipHiB, session.ipLoB,
+                    session.has(Session.F_B_QPN) ? session.qpnB : -1);
+            } else if (session.dataPacketsB == 0
+                    && pendingData.takeInto(session, false, session.ipHiA, session.ipLoA, qpn, session.ipHiB,
+                        session.ipLoB, announced) > 0) {
                 dataUnmatched--;
                 dataMatched++;
             }
         }
     }
 
+    private void qpnB(final Session session, final int qpn) {
+        qpnB(session, qpn, Long.MAX_VALUE);
+    }
+
     /** B's QPN, announced at {@code announced}. */
-    private void bQpn(final Session s, final int qpn, final long announced) {
-        if (qpnIndex != null && s.has(Session.F_QPN_INDEXED_B)) {
-            if (s.bQpn == qpn) {
+    private void qpnB(final Session session, final int qpn, final long announced) {
+        if (qpnIndex != null && session.has(Session.F_QPN_INDEXED_B)) {
+            if (session.qpnB == qpn) {
                 return;
             }
-            qpnIndex.remove(s, SessionIndex.hash(s.bHi, s.bLo, s.bQpn));
-            s.clear(Session.F_QPN_INDEXED_B);
+            qpnIndex.remove(session, SessionIndex.hash(session.ipHiB, session.ipLoB, session.qpnB));
+            session.clear(Session.F_QPN_INDEXED_B);
         }
-        s.bQpn = qpn;
-        s.set(Session.F_B_QPN);
-        if (qpnIndex != null && !s.has(Session.F_REMOVED)) {
-            indexQpn(s, s.bHi, s.bLo, qpn);
-            s.set(Session.F_QPN_INDEXED_B);
+        session.qpnB = qpn;
+        session.set(Session.F_B_QPN);
+        if (qpnIndex != null && !session.has(Session.F_REMOVED)) {
+            indexQpn(session, session.ipHiB, session.ipLoB, qpn);
+            session.set(Session.F_QPN_INDEXED_B);
             if (dataFlows != null) {
-                claimData(s, true, s.bHi, s.bLo, qpn, s.aHi, s.aLo, s.has(Session.F_A_QPN) ? s.aQpn : -1);
-            } else if (s.aDataPackets == 0
-                    && pendingData.takeInto(s, true, s.bHi, s.bLo, qpn, s.aHi, s.aLo, announced) > 0) {
+                claimData(session, true, session.ipHiB, session.ipLoB, qpn, session.ipHiA, session.ipLoA,
+                    session.has(Session.F_A_QPN) ? session.qpnA : -1);
+            } else if (session.dataPacketsA == 0
+                    && pendingData.takeInto(session, true, session.ipHiB, session.ipLoB, qpn, session.ipHiA,
+                        session.ipLoA, announced) > 0) {
                 dataUnmatched--;
                 dataMatched++;
             }
@@ -601,43 +615,43 @@ public final class SessionTable {
     }
 
     /**
-     * CM announced a QP of {@code s}: a data-learned record of the flow toward it leaves, and its
+     * CM announced a QP of {@code session}: a data-learned record of the flow toward it leaves, and its
      * packets join the session (never two sessions for one QP pair).
      */
-    private void claimData(final Session s, final boolean toB, final long dHi, final long dLo, final int qpn,
-            final long sHi, final long sLo, final int otherQpn) {
-        final long n = dataFlows.claim(s, toB, dHi, dLo, qpn, sHi, sLo, otherQpn);
+    private void claimData(final Session session, final boolean toB, final long dstIpHigh, final long dstIpLow,
+            final int qpn, final long srcIpHigh, final long srcIpLow, final int otherQpn) {
+        final long n = dataFlows.claim(session, toB, dstIpHigh, dstIpLow, qpn, srcIpHigh, srcIpLow, otherQpn);
         if (n > 0) {
             dataUnmatched -= n;
             dataMatched += n;
         }
     }
 
-    /** Indexes (IP, QPN) for {@code s}: a QPN in use belongs to its newest session, so an older holder leaves. */
-    private void indexQpn(final Session s, final long hi, final long lo, final int qpn) {
+    /** Indexes (IP, QPN) for {@code session}: a QPN in use belongs to its newest session, so an older holder leaves. */
+    private void indexQpn(final Session session, final long hi, final long lo, final int qpn) {
         final int h = SessionIndex.hash(hi, lo, qpn);
         final Session old = qpnIndex.find(hi, lo, qpn);
-        if (old != null && old != s) {
+        if (old != null && old != session) {
             qpnIndex.remove(old, h);
-            if (old.has(Session.F_QPN_INDEXED_A) && old.aQpn == qpn && old.aHi == hi && old.aLo == lo) {
+            if (old.has(Session.F_QPN_INDEXED_A) && old.qpnA == qpn && old.ipHiA == hi && old.ipLoA == lo) {
                 old.clear(Session.F_QPN_INDEXED_A);
             } else {
                 old.clear(Session.F_QPN_INDEXED_B);
             }
         }
-        qpnIndex.add(s, h);
+        qpnIndex.add(session, h);
     }
 
-    private void changed(final Session s, final SessionChange change) {
+    private void changed(final Session session, final SessionChange change) {
         if (listener != null) {
-            listener.sessionChanged(change, writer.record(s));
+            listener.sessionChanged(change, writer.record(session));
         }
-        if (tracking && !s.has(Session.F_CHANGED)) {
-            s.set(Session.F_CHANGED);
+        if (tracking && !session.has(Session.F_CHANGED)) {
+            session.set(Session.F_CHANGED);
             if (changedCount == changed.length) {
                 changed = java.util.Arrays.copyOf(changed, changedCount * 2);
             }
-            changed[changedCount++] = s;
+            changed[changedCount++] = session;
         }
     }
 
@@ -677,9 +691,9 @@ public final class SessionTable {
      *
      * @return false when the record is not one {@link SessionBinary} writes
      */
-    public boolean restoreBinary(final byte[] b, final int off, final int len, final boolean apply,
+    public boolean restoreBinary(final byte[] buf, final int off, final int len, final boolean apply,
             final JsonBytes json) {
-        final Session d = SessionBinary.decode(b, off, len, ports);
+        final Session d = SessionBinary.decode(buf, off, len, ports);
         if (d == null) {
             return false;
         }
@@ -754,18 +768,18 @@ public final class SessionTable {
      *
      * @return whether a session was taken out
      */
-    public boolean forget(final SessionRecord r) {
-        if (SessionRecord.DATA.equals(r.learnedFrom())) {
-            return dataFlows != null && dataFlows.forget(r);
+    public boolean forget(final SessionRecord record) {
+        if (SessionRecord.DATA.equals(record.learnedFrom())) {
+            return dataFlows != null && dataFlows.forget(record);
         }
-        final int version = r.requesterIp().indexOf(':') >= 0 ? 6 : 4;
-        final long[] a = RecordFields.parseIp(r.requesterIp(), version);
-        final long[] b = RecordFields.parseIp(r.responderIp(), version);
-        final Integer aCid = RecordFields.parseHex32(r.requesterCommId());
-        if (a.length == 0 || b.length == 0 || aCid == null) {
+        final int version = record.requesterIp().indexOf(':') >= 0 ? 6 : 4;
+        final long[] a = RecordFields.parseIp(record.requesterIp(), version);
+        final long[] b = RecordFields.parseIp(record.responderIp(), version);
+        final Integer cidA = RecordFields.parseHex32(record.requesterCommId());
+        if (a.length == 0 || b.length == 0 || cidA == null) {
             return false;
         }
-        final Session s = index.find(a[0], a[1], aCid, b[0], b[1]);
+        final Session s = index.find(a[0], a[1], cidA, b[0], b[1]);
         if (s == null) {
             return false;
         }
@@ -775,7 +789,7 @@ public final class SessionTable {
 
     /**
      * Puts back a session this table (or an earlier one, before a restart) described as
-     * {@code r}, so that its next messages continue it instead of starting a new session. A
+     * {@code record}, so that its next messages continue it instead of starting a new session. A
      * session with the same requester endpoint (or responder endpoint) and the same peer is replaced. The REQ's CM
      * response timeouts are not in a record: a restored REQ_SENT or DISCONNECTING session waits
      * {@link #DEFAULT_CM_TIMEOUT} from its last message. Records this table cannot have written
@@ -784,25 +798,26 @@ public final class SessionTable {
      *
      * @return whether the session was put back
      */
-    public boolean restore(final SessionRecord r) {
-        if (SessionRecord.DATA.equals(r.learnedFrom())) {
+    public boolean restore(final SessionRecord record) {
+        if (SessionRecord.DATA.equals(record.learnedFrom())) {
             // a data-learned record: put back when this table learns from data, else refused
-            return dataFlows != null && dataFlows.restore(r);
+            return dataFlows != null && dataFlows.restore(record);
         }
-        final int version = r.requesterIp().indexOf(':') >= 0 ? 6 : 4;
-        final long[] a = RecordFields.parseIp(r.requesterIp(), version);
-        final long[] b = RecordFields.parseIp(r.responderIp(), version);
-        final Integer aCid = RecordFields.parseHex32(r.requesterCommId());
-        final Integer bCid = r.responderCommId() == null ? Integer.valueOf(0) : RecordFields.parseHex32(r.responderCommId());
-        if (a.length == 0 || b.length == 0 || aCid == null || bCid == null) {
+        final int version = record.requesterIp().indexOf(':') >= 0 ? 6 : 4;
+        final long[] a = RecordFields.parseIp(record.requesterIp(), version);
+        final long[] b = RecordFields.parseIp(record.responderIp(), version);
+        final Integer cidA = RecordFields.parseHex32(record.requesterCommId());
+        final Integer cidB = record.responderCommId() == null ? Integer.valueOf(0)
+            : RecordFields.parseHex32(record.responderCommId());
+        if (a.length == 0 || b.length == 0 || cidA == null || cidB == null) {
             return false;
         }
-        final long first = RecordFields.micros(r.firstSeen());
-        final long last = RecordFields.micros(r.lastSeen());
-        final int n = Math.min(r.messageLog().size(), config.maxMessagesPerSession());
+        final long first = RecordFields.micros(record.firstSeen());
+        final long last = RecordFields.micros(record.lastSeen());
+        final int n = Math.min(record.messageLog().size(), config.maxMessagesPerSession());
         final long[] words = new long[Math.max(1, n)];
         for (int i = 0; i < n; i++) {
-            final SessionMessage m = r.messageLog().get(i);
+            final SessionMessage m = record.messageLog().get(i);
             final CmMessageType type;
             try {
                 type = CmMessageType.valueOf(m.msg());
@@ -813,65 +828,66 @@ public final class SessionTable {
             words[i] = off << 21 | (long) (ports.id(m.ingressPort()) & 0xffff) << 5 | (m.fromRequester() ? 16 : 0)
                 | type.ordinal();
         }
-        final Long service = r.serviceId() == null ? null : RecordFields.parseHex64(r.serviceId());
-        if (r.serviceId() != null && service == null) {
+        final Long service = record.serviceId() == null ? null : RecordFields.parseHex64(record.serviceId());
+        if (record.serviceId() != null && service == null) {
             return false;
         }
-        Session old = index.find(a[0], a[1], aCid, b[0], b[1]);
+        Session old = index.find(a[0], a[1], cidA, b[0], b[1]);
         if (old != null) {
             remove(old);
         }
-        old = r.responderCommId() == null ? null : index.find(b[0], b[1], bCid, a[0], a[1]);
+        old = record.responderCommId() == null ? null : index.find(b[0], b[1], cidB, a[0], a[1]);
         if (old != null) {
             remove(old);
         }
-        final boolean bKnown = r.responderCommId() != null;
-        final Session s = create(version, a[0], a[1], aCid, b[0], b[1], bCid, bKnown, r.rolesKnown(), r.state(), first);
+        final boolean bKnown = record.responderCommId() != null;
+        final Session s = create(version, a[0], a[1], cidA, b[0], b[1], cidB, bKnown, record.rolesKnown(),
+            record.state(), first);
         created--;
         restored++;
         s.lastSeen = last;
         s.msgs = words;
         s.msgCount = (short) n;
-        s.dropped = (short) Math.min(Short.MAX_VALUE, r.droppedMessages() + r.messageLog().size() - n);
-        if (r.requesterQpn() != null) {
-            aQpn(s, r.requesterQpn());
+        s.dropped = (short) Math.min(Short.MAX_VALUE, record.droppedMessages() + record.messageLog().size() - n);
+        if (record.requesterQpn() != null) {
+            qpnA(s, record.requesterQpn());
         }
-        if (r.responderQpn() != null) {
-            bQpn(s, r.responderQpn());
+        if (record.responderQpn() != null) {
+            qpnB(s, record.responderQpn());
         }
         if (service != null) {
             s.serviceId = service;
             s.set(Session.F_SERVICE);
         }
-        if (r.rdmaCmSrcPort() != null) {
-            s.ipCmSrcPort = (char) (r.rdmaCmSrcPort() & 0xffff);
+        if (record.rdmaCmSrcPort() != null) {
+            s.ipCmSrcPort = (char) (record.rdmaCmSrcPort() & 0xffff);
             s.set(Session.F_IPCM_PORT);
         }
-        if (r.requesterUdpSrcPort() != null) {
-            s.aUdpPort = (char) (r.requesterUdpSrcPort() & 0xffff);
+        if (record.requesterUdpSrcPort() != null) {
+            s.udpPortA = (char) (record.requesterUdpSrcPort() & 0xffff);
             s.set(Session.F_A_UDP);
         }
-        if (r.responderUdpSrcPort() != null) {
-            s.bUdpPort = (char) (r.responderUdpSrcPort() & 0xffff);
+        if (record.responderUdpSrcPort() != null) {
+            s.udpPortB = (char) (record.responderUdpSrcPort() & 0xffff);
             s.set(Session.F_B_UDP);
         }
-        if (r.rejectReason() != null) {
-            s.rejectReason = (short) (int) r.rejectReason();
+        if (record.rejectReason() != null) {
+            s.rejectReason = (short) (int) record.rejectReason();
             s.set(Session.F_REJECT);
         }
-        final DataFlow aData = r.requesterData();
+        final DataFlow aData = record.requesterData();
         if (aData != null) {
-            s.aDataUdp = (char) aData.udpSrcPort();
-            s.aDataPort = (short) ports.id(aData.ingressPort());
-            s.aDataPackets = (int) Math.min(Integer.MAX_VALUE, aData.packets());
+            s.dataUdpA = (char) aData.udpSrcPort();
+            s.dataPortA = (short) ports.id(aData.ingressPort());
+            s.dataPacketsA = (int) Math.min(Integer.MAX_VALUE, aData.packets());
         }
-        final DataFlow bData = r.responderData();
+        final DataFlow bData = record.responderData();
         if (bData != null) {
-            s.bDataUdp = (char) bData.udpSrcPort();
-            s.bDataPort = (short) ports.id(bData.ingressPort());
-            s.bDataPackets = (int) Math.min(Integer.MAX_VALUE, bData.packets());
+            s.dataUdpB = (char) bData.udpSrcPort();
+            s.dataPortB = (short) ports.id(bData.ingressPort());
+            s.dataPacketsB = (int) Math.min(Integer.MAX_VALUE, bData.packets());
         }
-        if (r.state() == SessionState.REQ_SENT || r.state() == SessionState.DISCONNECTING) {
+        if (record.state() == SessionState.REQ_SENT || record.state() == SessionState.DISCONNECTING) {
             s.deadline = last + answerWait(s, CmMessage.cmTimeoutMicros(DEFAULT_CM_TIMEOUT), twiceLifeMicros(s));
         }
         retime(s);
@@ -885,7 +901,7 @@ public final class SessionTable {
      * Returns the number of sessions changed or removed.
      */
     public int expire(final long nowMicros) {
-        int n = 0;
+        int affected = 0;
         // only the waiting and the finished sessions can change with time: a table of 100,000
         // established sessions is not walked each second
         for (Session s = waitHead; s != null;) {
@@ -893,7 +909,7 @@ public final class SessionTable {
             if (s.deadline <= nowMicros) {
                 s.state(SessionState.TIMED_OUT);
                 timedOut++;
-                n++;
+                affected++;
                 changed(s, SessionChange.TIMED_OUT);
                 // retained from now, when it was found timed out and reported
                 retime(s, nowMicros);
@@ -905,20 +921,20 @@ public final class SessionTable {
             final Session next = s.tnext;
             remove(s);
             expired++;
-            n++;
+            affected++;
             changed(s, SessionChange.EXPIRED);
             s = next;
         }
         if (dataFlows != null) {
             final long before = dataFlows.expired();
             dataFlows.expire(nowMicros);
-            n += (int) (dataFlows.expired() - before);
+            affected += (int) (dataFlows.expired() - before);
             if (!tracking && listener != null) {
                 // without change tracking, the listener hears of data-learned records here
                 dataFlows.drainChanged(null, null);
             }
         }
-        return n;
+        return affected;
     }
 
     /**
@@ -926,42 +942,43 @@ public final class SessionTable {
      * waiting for an answer, finished (at its place by when it finished, from its last message),
      * or neither.
      */
-    private void retime(final Session s) {
-        retime(s, s.lastSeen);
+    private void retime(final Session session) {
+        retime(session, session.lastSeen);
     }
 
     /**
      * As {@link #retime(Session)}; a finished session's retention counts from {@code finishedAt}
      * (kept in its {@link Session#deadline}, which a finished session does not otherwise use).
      */
-    private void retime(final Session s, final long finishedAt) {
-        final SessionState st = s.state();
+    private void retime(final Session session, final long finishedAt) {
+        final SessionState st = session.state();
         long from = finishedAt;
-        if (s.timer() == FINISHED && st.isFinished() && s.deadline != Long.MAX_VALUE && s.deadline > from) {
+        if (session.timer() == FINISHED && st.isFinished() && session.deadline != Long.MAX_VALUE
+                && session.deadline > from) {
             // already finished: a late message does not move its retention back
-            from = s.deadline;
+            from = session.deadline;
         }
         final byte want;
-        if (s.deadline != Long.MAX_VALUE && (st == SessionState.REQ_SENT || st == SessionState.DISCONNECTING)) {
+        if (session.deadline != Long.MAX_VALUE && (st == SessionState.REQ_SENT || st == SessionState.DISCONNECTING)) {
             want = WAITING;
         } else if (st.isFinished()) {
             want = FINISHED;
         } else {
             want = 0;
         }
-        if (want == WAITING && s.timer() == WAITING) {
+        if (want == WAITING && session.timer() == WAITING) {
             return;
         }
-        timerUnlink(s);
+        timerUnlink(session);
         if (want == WAITING) {
-            s.tnext = waitHead;
+            session.tnext = waitHead;
             if (waitHead != null) {
-                waitHead.tprev = s;
+                waitHead.tprev = session;
             }
-            waitHead = s;
-            s.timer(WAITING);
+            waitHead = session;
+            session.timer(WAITING);
         } else if (want == FINISHED) {
-            s.deadline = from;
+            session.deadline = from;
             // messages come in time order, so this is the tail but for a late message or a restore
             // out of order; past MAX_DONE_STEPS it stays where it is, and leaves at most as late as
             // those before it
@@ -969,42 +986,42 @@ public final class SessionTable {
             for (int i = 0; i < MAX_DONE_STEPS && after != null && after.deadline > from; i++) {
                 after = after.tprev;
             }
-            s.tprev = after;
+            session.tprev = after;
             if (after == null) {
-                s.tnext = doneHead;
-                doneHead = s;
+                session.tnext = doneHead;
+                doneHead = session;
             } else {
-                s.tnext = after.tnext;
-                after.tnext = s;
+                session.tnext = after.tnext;
+                after.tnext = session;
             }
-            if (s.tnext != null) {
-                s.tnext.tprev = s;
+            if (session.tnext != null) {
+                session.tnext.tprev = session;
             } else {
-                doneTail = s;
+                doneTail = session;
             }
-            s.timer(FINISHED);
+            session.timer(FINISHED);
         }
     }
 
-    private void timerUnlink(final Session s) {
-        if (s.timer() == 0) {
+    private void timerUnlink(final Session session) {
+        if (session.timer() == 0) {
             return;
         }
-        if (s.tprev != null) {
-            s.tprev.tnext = s.tnext;
-        } else if (s.timer() == WAITING) {
-            waitHead = s.tnext;
+        if (session.tprev != null) {
+            session.tprev.tnext = session.tnext;
+        } else if (session.timer() == WAITING) {
+            waitHead = session.tnext;
         } else {
-            doneHead = s.tnext;
+            doneHead = session.tnext;
         }
-        if (s.tnext != null) {
-            s.tnext.tprev = s.tprev;
-        } else if (s.timer() == FINISHED) {
-            doneTail = s.tprev;
+        if (session.tnext != null) {
+            session.tnext.tprev = session.tprev;
+        } else if (session.timer() == FINISHED) {
+            doneTail = session.tprev;
         }
-        s.tprev = null;
-        s.tnext = null;
-        s.timer(0);
+        session.tprev = null;
+        session.tnext = null;
+        session.timer(0);
     }
 
     // ---------------------------------------------------------------- reading
@@ -1046,6 +1063,38 @@ public final class SessionTable {
     }
 
     /**
+     * Writes the sessions of {@code handles[from, to)} that are still in the table, each as one
+     * JSON object, in their current state; the handles written are cleared.
+     *
+     * @return the number of sessions written
+     */
+    public int snapshotJson(final Object[] handles, final int from, final int to, final JsonBytes scratch,
+            final JsonSink sink) {
+        int written = 0;
+        for (int i = from; i < to; i++) {
+            final Object h = handles[i];
+            handles[i] = null;
+            if (h instanceof Session s) {
+                if (s.has(Session.F_REMOVED)) {
+                    continue;
+                }
+                scratch.reset();
+                writer.writeJson(s, scratch);
+            } else if (h instanceof DataFlowTable.Handle d) {
+                scratch.reset();
+                if (!dataFlows.writeJson(d, scratch)) {
+                    continue;
+                }
+            } else {
+                continue;
+            }
+            sink.session(scratch);
+            written++;
+        }
+        return written;
+    }
+
+    /**
      * The table's sessions in snapshot order, as opaque handles for {@link #snapshotJson(Object[],
      * int, int, JsonBytes, JsonSink)}: a large table is then written a page at a time, each page on
      * the table's thread, instead of all at once (at about 600 bytes of JSON per session a whole
@@ -1074,38 +1123,6 @@ public final class SessionTable {
         return all.toArray();
     }
 
-    /**
-     * Writes the sessions of {@code handles[from, to)} that are still in the table, each as one
-     * JSON object, in their current state; the handles written are cleared.
-     *
-     * @return the number of sessions written
-     */
-    public int snapshotJson(final Object[] handles, final int from, final int to, final JsonBytes scratch,
-            final JsonSink sink) {
-        int n = 0;
-        for (int i = from; i < to; i++) {
-            final Object h = handles[i];
-            handles[i] = null;
-            if (h instanceof Session s) {
-                if (s.has(Session.F_REMOVED)) {
-                    continue;
-                }
-                scratch.reset();
-                writer.writeJson(s, scratch);
-            } else if (h instanceof DataFlowTable.Handle d) {
-                scratch.reset();
-                if (!dataFlows.writeJson(d, scratch)) {
-                    continue;
-                }
-            } else {
-                continue;
-            }
-            sink.session(scratch);
-            n++;
-        }
-        return n;
-    }
-
     /** Data-learned records (paired sessions and one-way flows); 0 without data learning. */
     public int dataRecords() {
         return dataFlows == null ? 0 : dataFlows.records();
@@ -1131,8 +1148,8 @@ public final class SessionTable {
      * response timeout (at least the configured floor) once for each retry still to come and once
      * for the last.
      */
-    private long answerWait(final Session s, final long timeoutMicros, final long lifeMicros) {
-        return (stepMicros(timeoutMicros) + lifeMicros) * (retriesLeft(s) + 1);
+    private long answerWait(final Session session, final long timeoutMicros, final long lifeMicros) {
+        return (stepMicros(timeoutMicros) + lifeMicros) * (retriesLeft(session) + 1);
     }
 
     /**
@@ -1142,16 +1159,16 @@ public final class SessionTable {
      * the REQ said 0; rdma_cm's RoCE packet life time ({@link #DEFAULT_PACKET_LIFE_TIME}) when no
      * REQ was seen.
      */
-    private static long twiceLifeMicros(final Session s) {
-        if (s.waitForB == 0) {
+    private static long twiceLifeMicros(final Session session) {
+        if (session.waitForB == 0) {
             return CmMessage.cmTimeoutMicros(DEFAULT_PACKET_LIFE_TIME + 1);
         }
-        final int ack = s.ackTimeoutPlusOne();
+        final int ack = session.ackTimeoutPlusOne();
         return ack > 0 ? CmMessage.cmTimeoutMicros(ack - 1) : 0L;
     }
 
-    private static int retriesLeft(final Session s) {
-        return Math.max(0, s.maxRetries() - s.retriesSeen());
+    private static int retriesLeft(final Session session) {
+        return Math.max(0, session.maxRetries() - session.retriesSeen());
     }
 
     private long stepMicros(final long timeoutMicros) {
@@ -1163,17 +1180,17 @@ public final class SessionTable {
         return CmMessage.cmTimeoutMicros(waitPlusOne > 0 ? waitPlusOne - 1 : DEFAULT_CM_TIMEOUT);
     }
 
-    private static boolean isFromA(final Session s, final long hi, final long lo, final int cid) {
-        if (s.aHi != hi || s.aLo != lo) {
+    private static boolean isFromA(final Session session, final long hi, final long lo, final int cid) {
+        if (session.ipHiA != hi || session.ipLoA != lo) {
             return false;
         }
         // same IP at both ends (loopback): the comm ID decides
-        return s.aHi != s.bHi || s.aLo != s.bLo || cid == s.aCid;
+        return session.ipHiA != session.ipHiB || session.ipLoA != session.ipLoB || cid == session.cidA;
     }
 
-    private Session create(final int version, final long aHi, final long aLo, final int aCid, final long bHi,
-            final long bLo, final int bCid, final boolean bCidKnown, final boolean rolesKnown,
-            final SessionState state, final long t) {
+    private Session create(final int version, final long ipHiA, final long ipLoA, final int cidA, final long ipHiB,
+            final long ipLoB, final int cidB, final boolean cidBKnown, final boolean rolesKnown,
+            final SessionState state, final long time) {
         if (size >= config.maxSessions()) {
             // what finished first goes first; a live session only when nothing finished is left:
             // an established connection sends no CM message for as long as it lasts, and would
@@ -1185,14 +1202,14 @@ public final class SessionTable {
         }
         final Session s = new Session();
         s.ipVersion = (byte) version;
-        s.aHi = aHi;
-        s.aLo = aLo;
-        s.aCid = aCid;
-        s.bHi = bHi;
-        s.bLo = bLo;
-        s.bCid = bCid;
-        s.firstSeen = t;
-        s.lastSeen = t;
+        s.ipHiA = ipHiA;
+        s.ipLoA = ipLoA;
+        s.cidA = cidA;
+        s.ipHiB = ipHiB;
+        s.ipLoB = ipLoB;
+        s.cidB = cidB;
+        s.firstSeen = time;
+        s.lastSeen = time;
         s.seq = nextSeq++;
         s.state(state);
         if (rolesKnown) {
@@ -1208,81 +1225,81 @@ public final class SessionTable {
         tail = s;
         size++;
         created++;
-        index.add(s, SessionIndex.hash(aHi, aLo, aCid));
+        index.add(s, SessionIndex.hash(ipHiA, ipLoA, cidA));
         s.set(Session.F_INDEXED_A);
-        if (bCidKnown) {
-            setB(s, bCid);
+        if (cidBKnown) {
+            setB(s, cidB);
         }
         return s;
     }
 
-    private void setB(final Session s, final int bCid) {
-        if (s.has(Session.F_B_CID)) {
+    private void setB(final Session session, final int cidB) {
+        if (session.has(Session.F_B_CID)) {
             return;
         }
-        s.bCid = bCid;
-        s.set(Session.F_B_CID);
-        index.add(s, SessionIndex.hash(s.bHi, s.bLo, bCid));
-        s.set(Session.F_INDEXED_B);
+        session.cidB = cidB;
+        session.set(Session.F_B_CID);
+        index.add(session, SessionIndex.hash(session.ipHiB, session.ipLoB, cidB));
+        session.set(Session.F_INDEXED_B);
     }
 
-    private void touch(final Session s) {
-        if (s == tail) {
+    private void touch(final Session session) {
+        if (session == tail) {
             return;
         }
-        unlink(s);
-        s.prev = tail;
-        s.next = null;
-        tail.next = s;
-        tail = s;
+        unlink(session);
+        session.prev = tail;
+        session.next = null;
+        tail.next = session;
+        tail = session;
     }
 
-    private void unlink(final Session s) {
-        if (s.prev != null) {
-            s.prev.next = s.next;
+    private void unlink(final Session session) {
+        if (session.prev != null) {
+            session.prev.next = session.next;
         } else {
-            head = s.next;
+            head = session.next;
         }
-        if (s.next != null) {
-            s.next.prev = s.prev;
+        if (session.next != null) {
+            session.next.prev = session.prev;
         } else {
-            tail = s.prev;
+            tail = session.prev;
         }
     }
 
-    private void remove(final Session s) {
-        s.set(Session.F_REMOVED);
-        unlink(s);
-        timerUnlink(s);
-        s.prev = null;
-        s.next = null;
-        unindex(s);
+    private void remove(final Session session) {
+        session.set(Session.F_REMOVED);
+        unlink(session);
+        timerUnlink(session);
+        session.prev = null;
+        session.next = null;
+        unindex(session);
         size--;
     }
 
-    private void unindex(final Session s) {
-        if (s.has(Session.F_QPN_INDEXED_A)) {
-            qpnIndex.remove(s, SessionIndex.hash(s.aHi, s.aLo, s.aQpn));
-            s.clear(Session.F_QPN_INDEXED_A);
+    private void unindex(final Session session) {
+        if (session.has(Session.F_QPN_INDEXED_A)) {
+            qpnIndex.remove(session, SessionIndex.hash(session.ipHiA, session.ipLoA, session.qpnA));
+            session.clear(Session.F_QPN_INDEXED_A);
         }
-        if (s.has(Session.F_QPN_INDEXED_B)) {
-            qpnIndex.remove(s, SessionIndex.hash(s.bHi, s.bLo, s.bQpn));
-            s.clear(Session.F_QPN_INDEXED_B);
+        if (session.has(Session.F_QPN_INDEXED_B)) {
+            qpnIndex.remove(session, SessionIndex.hash(session.ipHiB, session.ipLoB, session.qpnB));
+            session.clear(Session.F_QPN_INDEXED_B);
         }
-        if (s.has(Session.F_INDEXED_A)) {
-            index.remove(s, SessionIndex.hash(s.aHi, s.aLo, s.aCid));
-            s.clear(Session.F_INDEXED_A);
+        if (session.has(Session.F_INDEXED_A)) {
+            index.remove(session, SessionIndex.hash(session.ipHiA, session.ipLoA, session.cidA));
+            session.clear(Session.F_INDEXED_A);
         }
-        if (s.has(Session.F_INDEXED_B)) {
-            index.remove(s, SessionIndex.hash(s.bHi, s.bLo, s.bCid));
-            s.clear(Session.F_INDEXED_B);
+        if (session.has(Session.F_INDEXED_B)) {
+            index.remove(session, SessionIndex.hash(session.ipHiB, session.ipLoB, session.cidB));
+            session.clear(Session.F_INDEXED_B);
         }
     }
 
-    private Session findEither(final long sHi, final long sLo, final int lc, final long dHi, final long dLo,
-            final int rc) {
-        final Session s = index.find(sHi, sLo, lc, dHi, dLo);
-        return s != null ? s : index.find(dHi, dLo, rc, sHi, sLo);
+    private Session findEither(final long srcIpHigh, final long srcIpLow, final int lc, final long dstIpHigh,
+            final long dstIpLow, final int rc) {
+        final Session s = index.find(srcIpHigh, srcIpLow, lc, dstIpHigh, dstIpLow);
+        return s != null ? s : index.find(dstIpHigh, dstIpLow, rc, srcIpHigh, srcIpLow);
     }
 
 }

@@ -12,6 +12,7 @@ import io.rst.rft.decode.JsonBytes;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * A session as the world reads it: JSON written straight from the session's fields into a reused
@@ -22,6 +23,7 @@ import java.util.List;
 final class SessionWriter {
     private static final byte[][] MSG_NAMES = new byte[CmMessageType.values().length][];
     private static final byte[][] STATE_NAMES = new byte[SessionState.values().length][];
+
     static {
         for (CmMessageType t : CmMessageType.values()) {
             MSG_NAMES[t.ordinal()] = JsonBytes.ascii("\"" + t.name() + "\"");
@@ -72,69 +74,75 @@ final class SessionWriter {
         this.ports = ports;
     }
 
-    /** Writes what {@code record(s).appendJson(out)} writes, straight from the session. */
-    void writeJson(final Session s, final JsonBytes out) {
+    /** Writes what {@code record(session).appendJson(out)} writes, straight from the session. */
+    void writeJson(final Session session, final JsonBytes out) {
         out.raw(K_SESSION_ID);
-        if (s.has(Session.F_ROLES_KNOWN)) {
-            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8).raw('/');
-            ipText(out, s.ipVersion, s.bHi, s.bLo);
-        } else if (compareEndpoints(s) <= 0) {
-            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8).raw('/');
-            ipText(out, s.ipVersion, s.bHi, s.bLo).raw('/').hex(s.bCid & 0xffffffffL, 8);
+        if (session.has(Session.F_ROLES_KNOWN)) {
+            ipText(out, session.ipVersion, session.ipHiA, session.ipLoA).raw('/')
+                .hex(session.cidA & 0xffffffffL, 8).raw('/');
+            ipText(out, session.ipVersion, session.ipHiB, session.ipLoB);
+        } else if (compareEndpoints(session) <= 0) {
+            ipText(out, session.ipVersion, session.ipHiA, session.ipLoA).raw('/')
+                .hex(session.cidA & 0xffffffffL, 8).raw('/');
+            ipText(out, session.ipVersion, session.ipHiB, session.ipLoB).raw('/')
+                .hex(session.cidB & 0xffffffffL, 8);
         } else {
-            ipText(out, s.ipVersion, s.bHi, s.bLo).raw('/').hex(s.bCid & 0xffffffffL, 8).raw('/');
-            ipText(out, s.ipVersion, s.aHi, s.aLo).raw('/').hex(s.aCid & 0xffffffffL, 8);
+            ipText(out, session.ipVersion, session.ipHiB, session.ipLoB).raw('/')
+                .hex(session.cidB & 0xffffffffL, 8).raw('/');
+            ipText(out, session.ipVersion, session.ipHiA, session.ipLoA).raw('/')
+                .hex(session.cidA & 0xffffffffL, 8);
         }
-        out.raw(K_ROLES_KNOWN).raw(s.has(Session.F_ROLES_KNOWN) ? TRUE : FALSE).raw(K_LEARNED_FROM_CM);
+        out.raw(K_ROLES_KNOWN).raw(session.has(Session.F_ROLES_KNOWN) ? TRUE : FALSE).raw(K_LEARNED_FROM_CM);
         out.raw(K_REQUESTER_IP);
-        ipText(out, s.ipVersion, s.aHi, s.aLo).raw(K_RESPONDER_IP);
-        ipText(out, s.ipVersion, s.bHi, s.bLo).raw(K_REQUESTER_CID).hex(s.aCid & 0xffffffffL, 8).raw('"');
-        if (s.has(Session.F_B_CID)) {
-            out.raw(K_RESPONDER_CID).hexString(s.bCid & 0xffffffffL, 8);
+        ipText(out, session.ipVersion, session.ipHiA, session.ipLoA).raw(K_RESPONDER_IP);
+        ipText(out, session.ipVersion, session.ipHiB, session.ipLoB).raw(K_REQUESTER_CID)
+            .hex(session.cidA & 0xffffffffL, 8).raw('"');
+        if (session.has(Session.F_B_CID)) {
+            out.raw(K_RESPONDER_CID).hexString(session.cidB & 0xffffffffL, 8);
         }
-        if (s.has(Session.F_A_QPN)) {
-            out.raw(K_REQUESTER_QPN).decimal(s.aQpn);
+        if (session.has(Session.F_A_QPN)) {
+            out.raw(K_REQUESTER_QPN).decimal(session.qpnA);
         }
-        if (s.has(Session.F_B_QPN)) {
-            out.raw(K_RESPONDER_QPN).decimal(s.bQpn);
+        if (session.has(Session.F_B_QPN)) {
+            out.raw(K_RESPONDER_QPN).decimal(session.qpnB);
         }
-        if (s.has(Session.F_SERVICE)) {
-            out.raw(K_SERVICE_ID).hexString(s.serviceId, 16);
+        if (session.has(Session.F_SERVICE)) {
+            out.raw(K_SERVICE_ID).hexString(session.serviceId, 16);
         }
-        if (s.has(Session.F_IPCM_PORT)) {
-            out.raw(K_CM_SRC_PORT).decimal((int) s.ipCmSrcPort);
+        if (session.has(Session.F_IPCM_PORT)) {
+            out.raw(K_CM_SRC_PORT).decimal((int) session.ipCmSrcPort);
         }
-        if (s.has(Session.F_SERVICE) && s.serviceId >>> 24 == 1L) {
-            out.raw(K_CM_DST_PORT).decimal((int) s.serviceId & 0xffff);
+        if (session.has(Session.F_SERVICE) && session.serviceId >>> 24 == 1L) {
+            out.raw(K_CM_DST_PORT).decimal((int) session.serviceId & 0xffff);
         }
-        if (s.has(Session.F_A_UDP)) {
-            out.raw(K_REQUESTER_UDP).decimal((int) s.aUdpPort);
+        if (session.has(Session.F_A_UDP)) {
+            out.raw(K_REQUESTER_UDP).decimal((int) session.udpPortA);
         }
-        if (s.has(Session.F_B_UDP)) {
-            out.raw(K_RESPONDER_UDP).decimal((int) s.bUdpPort);
+        if (session.has(Session.F_B_UDP)) {
+            out.raw(K_RESPONDER_UDP).decimal((int) session.udpPortB);
         }
-        if (s.aDataPackets > 0) {
-            dataJson(out.raw(K_REQUESTER_DATA), s.aDataUdp, s.aDataPort, s.aDataPackets);
+        if (session.dataPacketsA > 0) {
+            dataJson(out.raw(K_REQUESTER_DATA), session.dataUdpA, session.dataPortA, session.dataPacketsA);
         }
-        if (s.bDataPackets > 0) {
-            dataJson(out.raw(K_RESPONDER_DATA), s.bDataUdp, s.bDataPort, s.bDataPackets);
+        if (session.dataPacketsB > 0) {
+            dataJson(out.raw(K_RESPONDER_DATA), session.dataUdpB, session.dataPortB, session.dataPacketsB);
         }
-        out.raw(STATE_NAMES[s.state]);
-        if (s.has(Session.F_REJECT)) {
-            out.raw(K_REJECT_REASON).decimal(s.rejectReason & 0xffff);
+        out.raw(STATE_NAMES[session.state]);
+        if (session.has(Session.F_REJECT)) {
+            out.raw(K_REJECT_REASON).decimal(session.rejectReason & 0xffff);
         }
         out.raw(K_MESSAGES);
-        for (int i = 0; i < s.msgCount; i++) {
+        for (int i = 0; i < session.msgCount; i++) {
             if (i > 0) {
                 out.raw(',');
             }
-            out.raw(MSG_NAMES[(int) (s.msgs[i] & 0xf)]);
+            out.raw(MSG_NAMES[(int) (session.msgs[i] & 0xf)]);
         }
-        out.raw(K_FIRST_SEEN).seconds(s.firstSeen * 1000L, 6);
-        out.raw(K_LAST_SEEN).seconds(s.lastSeen * 1000L, 6);
+        out.raw(K_FIRST_SEEN).seconds(session.firstSeen * 1000L, 6);
+        out.raw(K_LAST_SEEN).seconds(session.lastSeen * 1000L, 6);
         out.raw(K_MESSAGE_LOG);
-        for (int i = 0; i < s.msgCount; i++) {
-            final long w = s.msgs[i];
+        for (int i = 0; i < session.msgCount; i++) {
+            final long w = session.msgs[i];
             if (i > 0) {
                 out.raw(',');
             }
@@ -143,11 +151,11 @@ final class SessionWriter {
             if (port != null) {
                 out.raw(K_INGRESS_PORT).string(port);
             }
-            out.raw(K_TIME).seconds((s.firstSeen + (w >>> 21)) * 1000L, 6);
+            out.raw(K_TIME).seconds((session.firstSeen + (w >>> 21)) * 1000L, 6);
             out.raw((w & 16) != 0 ? K_FROM_REQUESTER_TRUE : K_FROM_REQUESTER_FALSE);
         }
-        out.raw(K_DROPPED).decimal(s.dropped);
-        if (s.has(Session.F_REMOVED)) {
+        out.raw(K_DROPPED).decimal(session.dropped);
+        if (session.has(Session.F_REMOVED)) {
             // the session left the table: followers drop it too
             out.raw(K_REMOVED);
         }
@@ -163,7 +171,7 @@ final class SessionWriter {
         out.raw(K_DATA_PACKETS).decimal(packets).raw('}');
     }
 
-    private DataFlow data(final char udp, final short port, final int packets) {
+    private @Nullable DataFlow data(final char udp, final short port, final int packets) {
         return packets == 0 ? null : new DataFlow(udp, ports.name(port & 0xffff), packets);
     }
 
@@ -182,60 +190,61 @@ final class SessionWriter {
         return out.ipText(b, 0, version);
     }
 
-    SessionRecord record(final Session s) {
-        final String aIp = ip(s.ipVersion, s.aHi, s.aLo);
-        final String bIp = ip(s.ipVersion, s.bHi, s.bLo);
-        final String aCid = hex8(s.aCid);
+    SessionRecord record(final Session session) {
+        final String aIp = ip(session.ipVersion, session.ipHiA, session.ipLoA);
+        final String bIp = ip(session.ipVersion, session.ipHiB, session.ipLoB);
+        final String cidA = hex8(session.cidA);
         final String id;
-        if (s.has(Session.F_ROLES_KNOWN)) {
-            id = aIp + "/" + aCid + "/" + bIp;
+        if (session.has(Session.F_ROLES_KNOWN)) {
+            id = aIp + "/" + cidA + "/" + bIp;
         } else {
-            final String bCid = hex8(s.bCid);
-            final int c = compareEndpoints(s);
-            id = c <= 0 ? aIp + "/" + aCid + "/" + bIp + "/" + bCid : bIp + "/" + bCid + "/" + aIp + "/" + aCid;
+            final String cidB = hex8(session.cidB);
+            final int c = compareEndpoints(session);
+            id = c <= 0 ? aIp + "/" + cidA + "/" + bIp + "/" + cidB : bIp + "/" + cidB + "/" + aIp + "/" + cidA;
         }
-        final List<String> names = new ArrayList<>(s.msgCount);
-        final List<SessionMessage> log = new ArrayList<>(s.msgCount);
-        for (int i = 0; i < s.msgCount; i++) {
-            final long w = s.msgs[i];
+        final List<String> names = new ArrayList<>(session.msgCount);
+        final List<SessionMessage> log = new ArrayList<>(session.msgCount);
+        for (int i = 0; i < session.msgCount; i++) {
+            final long w = session.msgs[i];
             final String name = CmMessageType.ofOrdinal((int) (w & 0xf)).name();
             names.add(name);
             log.add(new SessionMessage(name, ports.name((int) (w >>> 5 & 0xffff)),
-                BigDecimal.valueOf(s.firstSeen + (w >>> 21), 6), (w & 16) != 0));
+                BigDecimal.valueOf(session.firstSeen + (w >>> 21), 6), (w & 16) != 0));
         }
-        final boolean ipCmService = s.has(Session.F_SERVICE) && s.serviceId >>> 24 == 1L;
-        return new SessionRecord(id, s.has(Session.F_ROLES_KNOWN), SessionRecord.CM, null, null, aIp, bIp, aCid,
-            s.has(Session.F_B_CID) ? hex8(s.bCid) : null,
-            s.has(Session.F_A_QPN) ? s.aQpn : null,
-            s.has(Session.F_B_QPN) ? s.bQpn : null,
-            s.has(Session.F_SERVICE) ? hex16(s.serviceId) : null,
-            s.has(Session.F_IPCM_PORT) ? Integer.valueOf(s.ipCmSrcPort) : null,
-            ipCmService ? Integer.valueOf((int) s.serviceId & 0xffff) : null,
-            s.has(Session.F_A_UDP) ? Integer.valueOf(s.aUdpPort) : null,
-            s.has(Session.F_B_UDP) ? Integer.valueOf(s.bUdpPort) : null,
-            data(s.aDataUdp, s.aDataPort, s.aDataPackets),
-            data(s.bDataUdp, s.bDataPort, s.bDataPackets),
+        final boolean ipCmService = session.has(Session.F_SERVICE) && session.serviceId >>> 24 == 1L;
+        return new SessionRecord(id, session.has(Session.F_ROLES_KNOWN), SessionRecord.CM, null, null, aIp, bIp, cidA,
+            session.has(Session.F_B_CID) ? hex8(session.cidB) : null,
+            session.has(Session.F_A_QPN) ? session.qpnA : null,
+            session.has(Session.F_B_QPN) ? session.qpnB : null,
+            session.has(Session.F_SERVICE) ? hex16(session.serviceId) : null,
+            session.has(Session.F_IPCM_PORT) ? Integer.valueOf(session.ipCmSrcPort) : null,
+            ipCmService ? Integer.valueOf((int) session.serviceId & 0xffff) : null,
+            session.has(Session.F_A_UDP) ? Integer.valueOf(session.udpPortA) : null,
+            session.has(Session.F_B_UDP) ? Integer.valueOf(session.udpPortB) : null,
+            data(session.dataUdpA, session.dataPortA, session.dataPacketsA),
+            data(session.dataUdpB, session.dataPortB, session.dataPacketsB),
             null, null,
-            s.state(),
-            s.has(Session.F_REJECT) ? Integer.valueOf(s.rejectReason & 0xffff) : null,
-            names, BigDecimal.valueOf(s.firstSeen, 6), BigDecimal.valueOf(s.lastSeen, 6), log, s.dropped);
+            session.state(),
+            session.has(Session.F_REJECT) ? Integer.valueOf(session.rejectReason & 0xffff) : null,
+            names, BigDecimal.valueOf(session.firstSeen, 6), BigDecimal.valueOf(session.lastSeen, 6), log,
+            session.dropped);
     }
 
-    private static int compareEndpoints(final Session s) {
-        int c = Long.compareUnsigned(s.aHi, s.bHi);
-        if (c == 0) {
-            c = Long.compareUnsigned(s.aLo, s.bLo);
+    private static int compareEndpoints(final Session session) {
+        int cmp = Long.compareUnsigned(session.ipHiA, session.ipHiB);
+        if (cmp == 0) {
+            cmp = Long.compareUnsigned(session.ipLoA, session.ipLoB);
         }
-        return c != 0 ? c : Integer.compareUnsigned(s.aCid, s.bCid);
+        return cmp != 0 ? cmp : Integer.compareUnsigned(session.cidA, session.cidB);
     }
 
-    private static String hex16(final long v) {
-        final String h = Long.toHexString(v);
+    private static String hex16(final long value) {
+        final String h = Long.toHexString(value);
         return "0x" + "0000000000000000".substring(h.length()) + h;
     }
 
-    private static String hex8(final int v) {
-        final String h = Integer.toHexString(v);
+    private static String hex8(final int value) {
+        final String h = Integer.toHexString(value);
         return "0x" + "00000000".substring(h.length()) + h;
     }
 

@@ -109,4 +109,7 @@
  * is evicted beyond, counted); a flow costs about 190 bytes of heap, indexes included (measured by
  * DataFlowHeapTest at 1,000,000 flows).
  */
+@NonNullByDefault
 package io.rst.rft.session;
+
+import org.eclipse.jdt.annotation.NonNullByDefault;

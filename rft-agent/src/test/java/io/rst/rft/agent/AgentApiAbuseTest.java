@@ -27,9 +27,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
@@ -37,6 +37,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The agent's API tried as an attacker on the management network would: many idle connections,
@@ -47,6 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  * waited is printed, not asserted (timings belong in the benchmarks).
  */
 class AgentApiAbuseTest {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentApiAbuseTest.class);
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOKEN = "abuse-test-token";
 
@@ -99,14 +103,14 @@ class AgentApiAbuseTest {
     private record Answer(int status, String body) {
     }
 
-    private static Answer exchange(final Socket s, final String method, final String path, final String token)
+    private static Answer exchange(final Socket socket, final String method, final String path, final String token)
             throws IOException {
-        final OutputStream out = s.getOutputStream();
+        final OutputStream out = socket.getOutputStream();
         out.write((method + " " + path + " HTTP/1.1\r\nHost: agent\r\n"
             + (token == null ? "" : "Authorization: Bearer " + token + "\r\n") + "Content-Length: 0\r\n\r\n")
             .getBytes(StandardCharsets.US_ASCII));
         out.flush();
-        return readAnswer(s.getInputStream());
+        return readAnswer(socket.getInputStream());
     }
 
     private static Answer readAnswer(final InputStream in) throws IOException {
@@ -261,6 +265,7 @@ class AgentApiAbuseTest {
     }
 
     @Test
+    @SuppressWarnings("checkstyle:IllegalCatch") // the storm thread hands whatever failed to the test thread
     void everyAbuseAtOnceOverTlsWhileTheStormReplays() throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/openssl")), "openssl is needed to make certificates");
         final Path pki = dir.resolve("pki");
@@ -329,14 +334,14 @@ class AgentApiAbuseTest {
         final List<Thread> flood = new ArrayList<>();
         for (int c = 0; c < 20; c++) {
             flood.add(Thread.ofVirtual().start(() -> {
-                int i = 0;
-                while (i < 500) {
+                int sent = 0;
+                while (sent < 500) {
                     try (Socket s = connect()) {
-                        while (i < 500) {
-                            if (exchange(s, "GET", "/v1/status", "wrong-" + i).status() == 401) {
+                        while (sent < 500) {
+                            if (exchange(s, "GET", "/v1/status", "wrong-" + sent).status() == 401) {
                                 refused.incrementAndGet();
                             }
-                            i++;
+                            sent++;
                         }
                     } catch (IOException e) {
                         if (reconnects.incrementAndGet() > 1000) {
@@ -372,9 +377,9 @@ class AgentApiAbuseTest {
         storm.join(60_000);
         assertEquals(List.of(), failures);
         assertEquals(10_000, refused.get());
-        // printed for the record: how long the controller waited during the abuse and after it
-        System.out.println("controller status during the abuse " + during + " ms, afterwards " + after + " ms; "
-            + reconnects.get() + " reconnects of the test's own clients");
+        // logged for the record: how long the controller waited during the abuse and after it
+        LOG.info("controller status during the abuse {} ms, afterwards {} ms; {} reconnects of the test's own clients",
+            during, after, reconnects.get());
         assertTrue(slow.stream().noneMatch(Thread::isAlive), "a slow request was never cut");
         // every frame read was decoded (frames == packets), none dropped
         assertNoQueueDrops();

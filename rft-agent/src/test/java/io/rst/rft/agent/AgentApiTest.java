@@ -275,13 +275,13 @@ class AgentApiTest {
     }
 
     /**
-     * Waits until the session table has taken {@code n} CM MADs: its counters are read on the
+     * Waits until the session table has taken {@code count} CM MADs: its counters are read on the
      * decode thread between batches, and each batch's changes are events by its end
      * (--event-hold-ms 0), so they are reported too.
      */
-    private void awaitCmMads(final long n) {
-        await("agent decodes " + n + " CM MADs").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-            .until(() -> status().path("counters").path("cm_mads").asLong() >= n);
+    private void awaitCmMads(final long count) {
+        await("agent decodes " + count + " CM MADs").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+            .until(() -> status().path("counters").path("cm_mads").asLong() >= count);
     }
 
     @Test
@@ -323,6 +323,7 @@ class AgentApiTest {
     }
 
     @Test
+    @SuppressWarnings("checkstyle:IllegalCatch") // the starter thread's helpers throw Exception
     void streamDeliversEventsAsTheyHappen() throws Exception {
         agent = startAgent(frames(6, 0), "a", 1024);
         assertEquals(200, post("/v1/stop").statusCode());

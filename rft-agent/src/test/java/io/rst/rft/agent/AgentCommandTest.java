@@ -30,7 +30,8 @@ class AgentCommandTest {
 
     @Test
     void helpPrintsTheUsageOnStdoutAndStartsNothing() {
-        for (List<String> args : List.of(List.of("--help"), List.of("-h"), List.of("--listen", "127.0.0.1:1", "--help"))) {
+        for (List<String> args : List.of(List.of("--help"), List.of("-h"),
+                List.of("--listen", "127.0.0.1:1", "--help"))) {
             assertEquals(0, run(args.toArray(String[]::new)), args.toString());
             final String usage = out.toString(StandardCharsets.UTF_8);
             assertTrue(usage.startsWith("usage: rst agent "), usage);

@@ -83,11 +83,11 @@ class AgentDataSessionsTest {
         return new DataFrameBuilder().ips(src, dst).destQp(qp).opcode(op).psn(psn).build();
     }
 
-    private static byte[] cm(final CmMessageType t, final byte[] src, final byte[] dst, final int lc, final int rc,
+    private static byte[] cm(final CmMessageType type, final byte[] src, final byte[] dst, final int lc, final int rc,
             final int qpn) {
         // rdma_cm's timeouts: a REQ waits 16 x 4.3 s for its answer
-        final CmFrameBuilder b = new CmFrameBuilder().ips(src, dst).type(t).commIds(lc, rc).localQpn(qpn).remoteQpn(qpn)
-            .timeouts(20, 20, 15);
+        final CmFrameBuilder b = new CmFrameBuilder().ips(src, dst).type(type).commIds(lc, rc).localQpn(qpn)
+            .remoteQpn(qpn).timeouts(20, 20, 15);
         final byte[] f = new byte[b.length()];
         b.build(f);
         return f;
@@ -100,18 +100,18 @@ class AgentDataSessionsTest {
         final Events ev = new Events();
         final CmFrameProcessor p = new CmFrameProcessor(o, ev);
         p.recordBinary();
-        long t = 1_700_000_000_000_000L;
+        long time = 1_700_000_000_000_000L;
         // writes with an ACK each: PSNs 0..15, of which 0, 4, 8, 12 are sampled
         for (int psn = 0; psn < 16; psn++) {
             final byte[] w = data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn);
-            p.onFrame(w, 0, w.length, t++, "swp1");
+            p.onFrame(w, 0, w.length, time++, "swp1");
             final byte[] k = data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn);
-            p.onFrame(k, 0, k.length, t++, "swp2");
+            p.onFrame(k, 0, k.length, time++, "swp2");
             p.endBatch();
         }
         // garbage: RC data to QP 1
         final byte[] g = data(A, B, 1, DataFrameBuilder.RC_WRITE_ONLY, 0);
-        p.onFrame(g, 0, g.length, t++, "swp1");
+        p.onFrame(g, 0, g.length, time++, "swp1");
         p.endBatch();
         final ObjectNode c = JSON.createObjectNode();
         p.addCounters(c);
@@ -149,7 +149,7 @@ class AgentDataSessionsTest {
         q.writeSessions(none);
         assertEquals("", none.toString());
         // idle after 10 s on the capture's clock
-        p.expire(t + 11_000_000L);
+        p.expire(time + 11_000_000L);
         final JsonNode last = ev.lines.get(ev.lines.size() - 1);
         assertEquals(PAIR, last.path("session_id").asText());
         assertEquals("IDLE", last.path("state").asText());
@@ -187,9 +187,9 @@ class AgentDataSessionsTest {
         return a;
     }
 
-    private static Map<String, String> snapshot(final Agent a) throws IOException {
+    private static Map<String, String> snapshot(final Agent agent) throws IOException {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        a.writeSnapshot(out);
+        agent.writeSnapshot(out);
         final Map<String, String> byId = new java.util.TreeMap<>();
         for (JsonNode s : JSON.readTree(out.toByteArray()).path("sessions")) {
             byId.put(s.path("session_id").asText(), s.toString());
@@ -247,12 +247,12 @@ class AgentDataSessionsTest {
             dir.toString()));
         final Events ev = new Events();
         final CmFrameProcessor p = new CmFrameProcessor(o, ev);
-        long t = 1_700_000_000_000_000L;
+        long time = 1_700_000_000_000_000L;
         for (int psn = 0; psn < 8; psn++) {
             final byte[] w = data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn);
-            p.onFrame(w, 0, w.length, t++, "swp1");
+            p.onFrame(w, 0, w.length, time++, "swp1");
             final byte[] k = data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn);
-            p.onFrame(k, 0, k.length, t++, "swp2");
+            p.onFrame(k, 0, k.length, time++, "swp2");
             p.endBatch();
         }
         final ObjectNode c = JSON.createObjectNode();

@@ -69,20 +69,20 @@ class AgentRestoreTest {
         return a;
     }
 
-    private static void awaitSeq(final Agent a, final long seq) {
+    private static void awaitSeq(final Agent agent, final long seq) {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10)).untilAsserted(() ->
-            assertTrue(a.log().lastSeq() >= seq, "agent did not reach event " + seq + ": " + a.status()));
+            assertTrue(agent.log().lastSeq() >= seq, "agent did not reach event " + seq + ": " + agent.status()));
     }
 
-    private static void awaitPersisted(final Agent a, final long seq) {
+    private static void awaitPersisted(final Agent agent, final long seq) {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(5)).untilAsserted(() ->
-            assertTrue(a.persistedSeq() >= seq, "agent did not flush event " + seq + ": " + a.status()));
+            assertTrue(agent.persistedSeq() >= seq, "agent did not flush event " + seq + ": " + agent.status()));
     }
 
     /** session_id to message count, from the agent's snapshot. */
-    private static Map<String, Long> table(final Agent a) throws IOException {
+    private static Map<String, Long> table(final Agent agent) throws IOException {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        a.writeSnapshot(out);
+        agent.writeSnapshot(out);
         final Map<String, Long> t = new HashMap<>();
         for (JsonNode s : JSON.readTree(out.toByteArray()).path("sessions")) {
             assertTrue(t.put(s.path("session_id").asText(), s.path("messages").asLong()) == null, "no duplicate");

@@ -38,7 +38,8 @@ class EventLogTest {
         assertTrue(line.startsWith("{\"seq\":1,\"time\":1767225600.000001,"), line);
         assertEquals("session", n.path("type").asText());
         assertEquals("xxx", n.path("session").path("session_id").asText());
-        assertTrue(new String(all.get(1).line(), StandardCharsets.US_ASCII).startsWith("{\"seq\":2,\"time\":0.000005,"));
+        assertTrue(new String(all.get(1).line(), StandardCharsets.US_ASCII)
+            .startsWith("{\"seq\":2,\"time\":0.000005,"));
     }
 
     @Test

@@ -58,10 +58,10 @@ class EventStoreTest {
         }
 
         @Override
-        public void event(final EventLog.Event e, final JsonNode session, final boolean afterCheckpoint) {
-            seqs.add(e.seq());
+        public void event(final EventLog.Event event, final JsonNode session, final boolean afterCheckpoint) {
+            seqs.add(event.seq());
             try {
-                assertEquals(e.seq(), JSON.readTree(e.line()).path("seq").asLong(), "the line is the event's");
+                assertEquals(event.seq(), JSON.readTree(event.line()).path("seq").asLong(), "the line is the event's");
             } catch (IOException x) {
                 throw new AssertionError(x);
             }

@@ -38,6 +38,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The real agent as its own process in a "switch" namespace (as in {@link NetnsAgentTest}), a host
@@ -50,6 +52,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 class NetnsAgentCrashTest {
+    private static final Logger LOG = LoggerFactory.getLogger(NetnsAgentCrashTest.class);
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String MGMT_AGENT = "10.78.9.2";
     private static final int FLUSH_MS = 200;
@@ -121,8 +125,8 @@ class NetnsAgentCrashTest {
         }
     }
 
-    private void ns(final String n, final String... cmd) throws Exception {
-        final List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", prefix + "-" + n));
+    private void ns(final String name, final String... cmd) throws Exception {
+        final List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", prefix + "-" + name));
         c.addAll(List.of(cmd));
         sh(c.toArray(String[]::new));
     }
@@ -184,7 +188,7 @@ class NetnsAgentCrashTest {
     private long follow(final long cursor, final String instance, final Map<Long, Seen> seen) throws Exception {
         final HttpResponse<String> r = get("/v1/events?wait=0&after=" + cursor + "&instance=" + instance);
         assertEquals(200, r.statusCode(), r.body());
-        long c = cursor;
+        long seq = cursor;
         for (String line : r.body().split("\n")) {
             if (line.isEmpty()) {
                 continue;
@@ -195,11 +199,11 @@ class NetnsAgentCrashTest {
                 continue;
             }
             assertEquals("session", type, "no reset while following one instance: " + line);
-            assertEquals(c + 1, e.path("seq").asLong(), "events follow one another");
-            c = e.path("seq").asLong();
-            seen.put(c, new Seen(e.path("session").path("session_id").asText(), e.path("time").asDouble()));
+            assertEquals(seq + 1, e.path("seq").asLong(), "events follow one another");
+            seq = e.path("seq").asLong();
+            seen.put(seq, new Seen(e.path("session").path("session_id").asText(), e.path("time").asDouble()));
         }
-        return c;
+        return seq;
     }
 
     @Test
@@ -264,7 +268,7 @@ class NetnsAgentCrashTest {
         }
         cursor = follow(cursor, instance, seen);
         assertTrue(seen.size() > 1000, "traffic was followed: " + seen.size());
-        System.out.printf("crash test: %d kills, %d events followed, restart to capture running %s ms, "
-            + "worst lost event %d ms before the kill%n", KILLS, seen.size(), restartMs, worstLostMs);
+        LOG.info("crash test: {} kills, {} events followed, restart to capture running {} ms, "
+            + "worst lost event {} ms before the kill", KILLS, seen.size(), restartMs, worstLostMs);
     }
 }

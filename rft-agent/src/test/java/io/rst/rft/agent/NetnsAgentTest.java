@@ -108,8 +108,8 @@ class NetnsAgentTest {
         }
     }
 
-    private void ns(final String n, final String... cmd) throws Exception {
-        final List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", prefix + "-" + n));
+    private void ns(final String name, final String... cmd) throws Exception {
+        final List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", prefix + "-" + name));
         c.addAll(List.of(cmd));
         sh(c.toArray(String[]::new));
     }
@@ -191,9 +191,9 @@ class NetnsAgentTest {
     @Test
     void capturesPerIngressPortStartsStopsAuthenticatesSurvivesJunkAndRestarts() throws Exception {
         startAgent();
-        JsonNode s = status();
-        assertEquals("sw", s.path("agent_id").asText());
-        assertTrue(s.path("capturing").asBoolean());
+        JsonNode stat = status();
+        assertEquals("sw", stat.path("agent_id").asText());
+        assertTrue(stat.path("capturing").asBoolean());
 
         // refused without the right token
         assertEquals(401, get("/v1/status", null).statusCode());
@@ -209,14 +209,14 @@ class NetnsAgentTest {
         send("h2", "10.77.1.1", 3, "cm");
         send("h1", "10.77.2.1", 1, "cm");
         send("h2", "10.77.1.1", 1, "cm");
-        s = awaitStatus(x -> packets(x, "s1") >= 6 && packets(x, "s2") >= 4);
-        assertEquals(6, packets(s, "s1"), "inbound on s1 only, CM only: " + s);
-        assertEquals(4, packets(s, "s2"), "inbound on s2 only: " + s);
-        s = awaitStatus(x -> x.path("counters").path("frames").asLong() >= 10);
-        assertEquals(10, s.path("counters").path("frames").asLong());
-        assertEquals(10, s.path("counters").path("cm_mads").asLong(), "the decoder took every CM MAD: " + s);
-        for (JsonNode i : s.path("interfaces")) {
-            assertEquals("pcap_next_ex", i.path("reader").asText(), "frames read into ring slots: " + s);
+        stat = awaitStatus(x -> packets(x, "s1") >= 6 && packets(x, "s2") >= 4);
+        assertEquals(6, packets(stat, "s1"), "inbound on s1 only, CM only: " + stat);
+        assertEquals(4, packets(stat, "s2"), "inbound on s2 only: " + stat);
+        stat = awaitStatus(x -> x.path("counters").path("frames").asLong() >= 10);
+        assertEquals(10, stat.path("counters").path("frames").asLong());
+        assertEquals(10, stat.path("counters").path("cm_mads").asLong(), "the decoder took every CM MAD: " + stat);
+        for (JsonNode i : stat.path("interfaces")) {
+            assertEquals("pcap_next_ex", i.path("reader").asText(), "frames read into ring slots: " + stat);
         }
         // the sessions carry the port each message came in on
         final String sessions = get("/v1/sessions", token).body();
@@ -232,12 +232,12 @@ class NetnsAgentTest {
         assertEquals(200, post("/v1/start").statusCode());
         awaitStatus(x -> x.path("capture_running").asBoolean());
         send("h1", "10.77.2.1", 2, "cm");
-        s = awaitStatus(x -> packets(x, "s1") >= 8);
-        assertEquals(8, packets(s, "s1"), "the packets sent while stopped were not captured: " + s);
+        stat = awaitStatus(x -> packets(x, "s1") >= 8);
+        assertEquals(8, packets(stat, "s1"), "the packets sent while stopped were not captured: " + stat);
 
         // a flood of junk to 4791 leaves the agent alive and counting
         send("h1", "10.77.2.1", 20000, "junk");
-        s = awaitStatus(x -> packets(x, "s1") + x.path("counters").path("kernel_drops").asLong() >= 8 + 19000);
+        stat = awaitStatus(x -> packets(x, "s1") + x.path("counters").path("kernel_drops").asLong() >= 8 + 19000);
         assertEquals(200, get("/v1/health", null).statusCode());
         send("h2", "10.77.1.1", 1, "cm");
         awaitStatus(x -> packets(x, "s2") == 5);
@@ -256,15 +256,15 @@ class NetnsAgentTest {
         assertTrue(lastSeq >= seenSeq && seenSeq > 0, log);
         assertFalse(log.contains("Exception"), log);
         startAgent();
-        s = status();
-        assertFalse(s.path("capturing").asBoolean());
-        assertEquals(instance, s.path("instance").asText());
+        stat = status();
+        assertFalse(stat.path("capturing").asBoolean());
+        assertEquals(instance, stat.path("instance").asText());
         // numbering continues where it stopped (a restored REQ whose wait ended meanwhile may add an
         // event of its own on a slow machine, so the restarted agent may already be past it)
-        assertTrue(s.path("last_seq").asLong() >= lastSeq && s.path("last_seq").asLong() <= lastSeq + 8,
-            "numbering continues from " + lastSeq + ": " + s);
-        assertTrue(s.path("first_retained_seq").asLong() <= lastSeq, "the events before the stop are kept: " + s);
-        assertTrue(s.path("counters").path("restored_sessions").asLong() >= 8, "the table is back: " + s);
-        assertTrue(s.path("counters").path("sessions_live").asLong() >= 8, "in the live table: " + s);
+        assertTrue(stat.path("last_seq").asLong() >= lastSeq && stat.path("last_seq").asLong() <= lastSeq + 8,
+            "numbering continues from " + lastSeq + ": " + stat);
+        assertTrue(stat.path("first_retained_seq").asLong() <= lastSeq, "the events before the stop are kept: " + stat);
+        assertTrue(stat.path("counters").path("restored_sessions").asLong() >= 8, "the table is back: " + stat);
+        assertTrue(stat.path("counters").path("sessions_live").asLong() >= 8, "in the live table: " + stat);
     }
 }

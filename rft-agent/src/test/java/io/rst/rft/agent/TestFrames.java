@@ -37,13 +37,13 @@ final class TestFrames {
             final ByteBuffer h = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
             h.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535).putInt(1);
             out.write(h.array());
-            long t = startMicros;
+            long time = startMicros;
             for (byte[] f : frames) {
                 final ByteBuffer r = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
-                r.putInt((int) (t / 1_000_000L)).putInt((int) (t % 1_000_000L)).putInt(f.length).putInt(f.length);
+                r.putInt((int) (time / 1_000_000L)).putInt((int) (time % 1_000_000L)).putInt(f.length).putInt(f.length);
                 out.write(r.array());
                 out.write(f);
-                t += 1000;
+                time += 1000;
             }
         }
     }

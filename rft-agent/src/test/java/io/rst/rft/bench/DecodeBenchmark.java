@@ -42,7 +42,7 @@ public class DecodeBenchmark {
     private final byte[][] frames = new byte[N][];
     private final int[] lengths = new int[N];
     private final FrameDecoder decoder = new FrameDecoder();
-    private final CmMessage m = new CmMessage();
+    private final CmMessage msg = new CmMessage();
     private int next;
 
     @Setup
@@ -77,7 +77,7 @@ public class DecodeBenchmark {
     @Benchmark
     public int decodeCmMad() {
         final int i = next++ & N - 1;
-        final DecodeResult r = decoder.decodeEthernet(frames[i], 0, lengths[i], m);
-        return r.ordinal() + m.localCommId();
+        final DecodeResult r = decoder.decodeEthernet(frames[i], 0, lengths[i], msg);
+        return r.ordinal() + msg.localCommId();
     }
 }

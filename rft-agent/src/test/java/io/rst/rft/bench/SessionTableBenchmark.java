@@ -53,7 +53,7 @@ public class SessionTableBenchmark {
         final FrameDecoder d = new FrameDecoder();
         final byte[] f = new byte[512];
         stream = new CmMessage[CONNS * TYPES.length];
-        int k = 0;
+        int at = 0;
         for (int step = 0; step < TYPES.length; step++) {
             for (int c = 0; c < CONNS; c++) {
                 final boolean fromA = step != 1 && step != 4;
@@ -64,7 +64,7 @@ public class SessionTableBenchmark {
                 final int len = b.build(f);
                 final CmMessage m = new CmMessage();
                 d.decodeEthernet(f, 0, len, m);
-                stream[k++] = m;
+                stream[at++] = m;
             }
         }
         table = new SessionTable(new SessionConfig(1 << 20, 1_000_000_000L, 0L, 32), null);

@@ -50,15 +50,15 @@ class CaptureFiltersTest {
         return java.util.Arrays.copyOf(frame, len);
     }
 
-    private int passed(final BpfProgram p, final boolean v6, final boolean vlan, final int qpn) {
-        int n = 0;
+    private int passed(final BpfProgram program, final boolean v6, final boolean vlan, final int qpn) {
+        int count = 0;
         for (int psn = 0; psn < 64; psn++) {
             final byte[] f = frame(v6, vlan, qpn, psn);
-            if (p.applyFilter(f)) {
-                n++;
+            if (program.applyFilter(f)) {
+                count++;
             }
         }
-        return n;
+        return count;
     }
 
     @Test

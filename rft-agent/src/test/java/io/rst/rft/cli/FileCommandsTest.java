@@ -38,8 +38,8 @@ class FileCommandsTest {
             new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
-    private List<String> lines(final ByteArrayOutputStream s) {
-        return s.toString(StandardCharsets.UTF_8).lines().toList();
+    private List<String> lines(final ByteArrayOutputStream stream) {
+        return stream.toString(StandardCharsets.UTF_8).lines().toList();
     }
 
     @Test
@@ -113,7 +113,8 @@ class FileCommandsTest {
     void genWritesLiveSessionsBetweenAFewHostsByDefault() throws Exception {
         final Path f = tmp.resolve("live.pcap");
         assertEquals(0, run("gen", "--out", f.toString(), "--sessions", "300"));
-        assertEquals(List.of("rst gen: " + f + ": 900 frames, 300 sessions: live sessions (ESTABLISHED) between 16 hosts"),
+        assertEquals(
+            List.of("rst gen: " + f + ": 900 frames, 300 sessions: live sessions (ESTABLISHED) between 16 hosts"),
             lines(err));
         assertEquals(0, run("sessions", f.toString()));
         final ObjectMapper om = new ObjectMapper();
@@ -230,14 +231,17 @@ class FileCommandsTest {
 
     @Test
     void badUsageIsOneLineOnStderrWithStatusTwo() {
-        final List<List<String>> bad = List.of(List.of("frobnicate"), List.of("decode"), List.of("decode", "--bogus", "f"),
-            List.of("decode", "a.pcap", "b.pcap"), List.of("sessions", "--port", "x", "f"), List.of("sessions", "--port"),
+        final List<List<String>> bad = List.of(List.of("frobnicate"), List.of("decode"),
+            List.of("decode", "--bogus", "f"), List.of("decode", "a.pcap", "b.pcap"),
+            List.of("sessions", "--port", "x", "f"), List.of("sessions", "--port"),
             List.of("gen"), List.of("gen", "--out"), List.of("gen", "--out", "f", "--bogus"),
             List.of("gen", "--out", "f", "--sessions", "many"), List.of("gen", "--out", "f", "--ip", "5"),
-            List.of("gen", "--out", "f", "--all-types", "--storm"), List.of("gen", "--out", "f", "--storm", "--hosts", "4"),
+            List.of("gen", "--out", "f", "--all-types", "--storm"),
+            List.of("gen", "--out", "f", "--storm", "--hosts", "4"),
             List.of("gen", "--out", "f", "--hosts", "1"), List.of("gen", "--out", "f", "--frames", "10"),
-            List.of("gen", "--out", "f", "--data-storm", "--storm"), List.of("gen", "--out", "f", "--data-storm",
-                "--sessions", "0"), List.of("gen", "--out", "f", "--data-storm", "--frames", "1"));
+            List.of("gen", "--out", "f", "--data-storm", "--storm"),
+            List.of("gen", "--out", "f", "--data-storm", "--sessions", "0"),
+            List.of("gen", "--out", "f", "--data-storm", "--frames", "1"));
         for (List<String> args : bad) {
             assertEquals(2, run(args.toArray(String[]::new)), args.toString());
             assertEquals("", out.toString(StandardCharsets.UTF_8), args.toString());

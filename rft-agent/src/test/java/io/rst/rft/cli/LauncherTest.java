@@ -136,10 +136,10 @@ class LauncherTest {
 
     @Test
     void wrongCommandsAndOptionsAreOneLineAndNonZero() throws Exception {
-        for (List<String> args : List.of(List.of("frobnicate"), List.of("--frobnicate"), List.of("controller", "--bogus"),
-                List.of("stop", "--bogus"), List.of("bench"), List.of("bench", "frobnicate"),
-                List.of("bench", "decode", "--bogus"), List.of("gen", "--bogus"), List.of("decode", "--bogus", "f.pcap"),
-                List.of("agent", "--bogus"))) {
+        for (List<String> args : List.of(List.of("frobnicate"), List.of("--frobnicate"),
+                List.of("controller", "--bogus"), List.of("stop", "--bogus"), List.of("bench"),
+                List.of("bench", "frobnicate"), List.of("bench", "decode", "--bogus"), List.of("gen", "--bogus"),
+                List.of("decode", "--bogus", "f.pcap"), List.of("agent", "--bogus"))) {
             final Result r = rst(args.toArray(String[]::new));
             assertNotEquals(0, r.status(), args.toString());
             assertEquals(1, r.errLines().size(), args + ": " + r.err());

@@ -34,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code rst sessions} on real captures of sessions set up without CM (NCCL, perftest, SEND/ACK
@@ -43,6 +45,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * counted independently of the agent's code (every earlier request, not only the recent ones).
  */
 class RealCaptureDataSessionsTest {
+    private static final Logger LOG = LoggerFactory.getLogger(RealCaptureDataSessionsTest.class);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -78,8 +82,8 @@ class RealCaptureDataSessionsTest {
         }
     }
 
-    private static String qpText(final int q) {
-        return String.format("qp0x%06x", q);
+    private static String qpText(final int qpn) {
+        return String.format("qp0x%06x", qpn);
     }
 
     private List<String[]> tshark(final Path pcap) throws IOException, InterruptedException {
@@ -99,9 +103,9 @@ class RealCaptureDataSessionsTest {
         return rows;
     }
 
-    private static String read(final Path p) {
+    private static String read(final Path path) {
         try {
-            return Files.readString(p);
+            return Files.readString(path);
         } catch (IOException e) {
             return e.toString();
         }
@@ -118,9 +122,9 @@ class RealCaptureDataSessionsTest {
     }
 
     /** Whether answer PSN p belongs to a request (psn, READ length or -1) of the requester. */
-    private static boolean answers(final long[] req, final long p) {
+    private static boolean answers(final long[] req, final long psn) {
         final long span = req[1] < 0 ? 1 : Math.min(255, Math.max(1, (req[1] + 255) / 256));
-        return (p - req[0] & 0xffffff) < span;
+        return (psn - req[0] & 0xffffff) < span;
     }
 
     /** Orders endpoints (IP, QPN) as the session ids do: IP address bytes, then QPN. */
@@ -232,6 +236,6 @@ class RealCaptureDataSessionsTest {
         if (name.equals("linux-riscv-dev__rocev2_test.pcap")) {
             assertEquals(16, sessions.size(), "the capture's 16 two-way QP pairs");
         }
-        System.out.printf("%s: %d RC sessions, %d one-way flows%n", name, sessions.size(), oneWayListed.size());
+        LOG.info("{}: {} RC sessions, {} one-way flows", name, sessions.size(), oneWayListed.size());
     }
 }

@@ -44,8 +44,8 @@ class JsonBytesTest {
     @ParameterizedTest
     @CsvSource({"0, 0", "9, 9", "10, 10", "99, 99", "100, 100", "16777215, 16777215", "2147483647, 2147483647",
         "2147483648, 2147483648", "-5, -5", "-9223372036854775808, -9223372036854775808"})
-    void decimals(final long v, final String expected) {
-        assertEquals(expected, new JsonBytes(4).decimal(v).toString());
+    void decimals(final long value, final String expected) {
+        assertEquals(expected, new JsonBytes(4).decimal(value).toString());
     }
 
     @ParameterizedTest
@@ -57,7 +57,7 @@ class JsonBytesTest {
 
     @ParameterizedTest
     @CsvSource({"0, 8, '\"0x00000000\"'", "3735928559, 8, '\"0xdeadbeef\"'", "-1, 16, '\"0xffffffffffffffff\"'"})
-    void hex(final long v, final int digits, final String expected) {
-        assertEquals(expected, new JsonBytes(4).hexString(v, digits).toString());
+    void hex(final long value, final int digits, final String expected) {
+        assertEquals(expected, new JsonBytes(4).hexString(value, digits).toString());
     }
 }

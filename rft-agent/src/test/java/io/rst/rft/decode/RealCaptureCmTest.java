@@ -69,8 +69,8 @@ class RealCaptureCmTest {
         return tsv.resolveSibling(n.substring(0, n.length() - ".cm.tsv".length()));
     }
 
-    private static long num(final String s) {
-        return s.startsWith("0x") ? Long.parseUnsignedLong(s.substring(2), 16) : Long.parseLong(s);
+    private static long num(final String text) {
+        return text.startsWith("0x") ? Long.parseUnsignedLong(text.substring(2), 16) : Long.parseLong(text);
     }
 
     @ParameterizedTest

@@ -35,7 +35,7 @@ class RobustnessTest {
     Path tmp;
 
     private final FrameDecoder decoder = new FrameDecoder();
-    private final CmMessage m = new CmMessage();
+    private final CmMessage msg = new CmMessage();
     private final JsonBytes json = new JsonBytes(1024);
     private final long[] counts = new long[DecodeResult.values().length];
     private final SessionTable table = new SessionTable(new SessionConfig(1000, 1_000_000L, 0L, 8), null);
@@ -43,14 +43,14 @@ class RobustnessTest {
 
     private void decodeOne(final int linkType, final byte[] buf, final int off, final int len) {
         frames++;
-        final DecodeResult r = decoder.decode(linkType, buf, off, len, m);
+        final DecodeResult r = decoder.decode(linkType, buf, off, len, msg);
         assertNotNull(r);
         counts[r.ordinal()]++;
         if (r == DecodeResult.CM_MAD) {
             json.reset();
-            m.appendJson(json);
+            msg.appendJson(json);
             assertTrue(json.length() > 0);
-            table.accept(m, "p" + (frames % 3));
+            table.accept(msg, "p" + (frames % 3));
         }
         assertTrue(table.size() <= 1000, "table bounded");
     }
@@ -135,7 +135,7 @@ class RobustnessTest {
                 final long[] n = {0};
                 r.readAll((f, ns, lt, ifId, buf, off, cap, orig) -> {
                     n[0]++;
-                    decoder.decode(lt, buf, off, cap, m);
+                    decoder.decode(lt, buf, off, cap, msg);
                 });
                 assertEquals(r.frames(), n[0]);
                 assertTrue(r.damage() != null || cut.length == whole.length || n[0] > 0);

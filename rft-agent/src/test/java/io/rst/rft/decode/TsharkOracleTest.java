@@ -80,21 +80,22 @@ class TsharkOracleTest {
         return rows;
     }
 
-    private static String read(final Path p) {
+    private static String read(final Path path) {
         try {
-            return Files.readString(p);
+            return Files.readString(path);
         } catch (IOException e) {
             return e.toString();
         }
     }
 
-    private static long num(final String s) {
-        return s.startsWith("0x") ? Long.parseUnsignedLong(s.substring(2), 16) : Long.parseLong(s);
+    private static long num(final String text) {
+        return text.startsWith("0x") ? Long.parseUnsignedLong(text.substring(2), 16) : Long.parseLong(text);
     }
 
     @Test
     void generatedTrafficOfEveryTypeMatchesTshark() throws Exception {
-        assumeTrue(hasTshark(), "tshark is not installed (scripts/setup.sh --test-deps installs it): oracle test skipped");
+        assumeTrue(hasTshark(),
+            "tshark is not installed (scripts/setup.sh --test-deps installs it): oracle test skipped");
         final Path pcap = tmp.resolve("all.pcap");
         // 66 connections: every scenario 6 times, IPv4/IPv6 alternating, 0/1/2 VLAN tags in turn
         new CmTrafficGenerator(CmTrafficGenerator.Options.allTypes(66, 42)).write(pcap);
@@ -112,8 +113,9 @@ class TsharkOracleTest {
     private void compare(final Path pcap, final boolean expectAllTypes) throws Exception {
         final List<String[]> rows = tshark(pcap);
         final List<CmMessage> ours = io.rst.rft.testutil.Captures.cmMessages(pcap);
-        final List<String[]> cmRows = rows.stream().filter(r -> r.length > 11 && !r[11].isEmpty() && !r[10].isEmpty() && num(r[10]) == 1
-            && num(r[8]) == 1).toList();
+        final List<String[]> cmRows = rows.stream()
+            .filter(r -> r.length > 11 && !r[11].isEmpty() && !r[10].isEmpty() && num(r[10]) == 1 && num(r[8]) == 1)
+            .toList();
         assertEquals(cmRows.size(), ours.size(), pcap + ": number of CM MADs");
         final Set<CmMessageType> seen = EnumSet.noneOf(CmMessageType.class);
         boolean v6 = false;

@@ -67,11 +67,11 @@ class CaptureFileReaderTest {
     private record Seen(long frame, long ns, int ifId, String ifName, CmMessageType type, int cid) {
     }
 
-    private static List<Seen> read(final Path p) throws IOException {
+    private static List<Seen> read(final Path path) throws IOException {
         final List<Seen> out = new ArrayList<>();
         final FrameDecoder d = new FrameDecoder();
         final CmMessage m = new CmMessage();
-        try (CaptureFileReader r = CaptureFileReader.open(p)) {
+        try (CaptureFileReader r = CaptureFileReader.open(path)) {
             r.readAll((f, ns, lt, ifId, buf, off, cap, orig) -> {
                 assertEquals(DecodeResult.CM_MAD, d.decode(lt, buf, off, cap, m));
                 out.add(new Seen(f, ns, ifId, r.interfaceName(ifId), m.type(), m.localCommId()));

@@ -12,9 +12,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rst.rft.pcap.DataFrameBuilder;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** What a data-learned flow costs: the table's heap at 1,000,000 flows, as an agent holds them. */
 class DataFlowHeapTest {
+    private static final Logger LOG = LoggerFactory.getLogger(DataFlowHeapTest.class);
+
     @Test
     void heapPerTrackedFlowIsWithinBudget() {
         final int sessions = 500_000;
@@ -47,7 +51,7 @@ class DataFlowHeapTest {
         assertEquals(sessions, d.table.dataSessions());
         assertEquals(0, d.table.dataFlowsEvicted());
         final double perFlow = (after - before) / (double) d.table.dataFlows();
-        System.out.printf("heap per data flow: %.1f bytes (%d flows, %d paired sessions)%n", perFlow,
+        LOG.info("heap per data flow: {} bytes ({} flows, {} paired sessions)", String.format("%.1f", perFlow),
             d.table.dataFlows(), d.table.dataSessions());
         assertTrue(perFlow <= 256, "heap per data flow " + perFlow);
         // and the table is full at --max-flows: one more session evicts the least recently seen

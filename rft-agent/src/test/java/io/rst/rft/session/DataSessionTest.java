@@ -58,12 +58,12 @@ class DataSessionTest {
     private static final String Y_ID = "10.0.0.2/-/10.0.0.1/qp0x000a01";
 
     /** A writes to B (PSNs from {@code psn}), B acknowledges each write. */
-    private static int writesAcked(final DataTraffic d, final int psn, final int n) {
-        for (int i = 0; i < n; i++) {
-            d.send(A, B, QB, RC_WRITE_ONLY, psn + i & 0xffffff);
-            d.send(B, A, QA, RC_ACK, psn + i & 0xffffff);
+    private static int writesAcked(final DataTraffic traffic, final int psn, final int count) {
+        for (int i = 0; i < count; i++) {
+            traffic.send(A, B, QB, RC_WRITE_ONLY, psn + i & 0xffffff);
+            traffic.send(B, A, QA, RC_ACK, psn + i & 0xffffff);
         }
-        return psn + n & 0xffffff;
+        return psn + count & 0xffffff;
     }
 
     @Test
@@ -418,9 +418,9 @@ class DataSessionTest {
         }
     }
 
-    private static int writesAckedOn(final DataTraffic d, final int qa, final int qb, final int psn) {
-        d.send(A, B, qb, RC_WRITE_ONLY, psn);
-        d.send(B, A, qa, RC_ACK, psn);
+    private static int writesAckedOn(final DataTraffic traffic, final int qa, final int qb, final int psn) {
+        traffic.send(A, B, qb, RC_WRITE_ONLY, psn);
+        traffic.send(B, A, qa, RC_ACK, psn);
         return psn + 1;
     }
 
@@ -553,14 +553,14 @@ class DataSessionTest {
         e.send(C, A, 0x55, RC_ACK, 9);
         e.send(C, A, 0x55, RC_ACK, 10);
         assertEquals(2, e.table.dataSessions());
-        assertTrue(e.table.forget(saved.stream().filter(r -> r.sessionId().equals(PAIR_ID)).findFirst().get()));
+        assertTrue(e.table.forget(saved.stream().filter(r -> r.sessionId().equals(PAIR_ID)).findFirst().orElseThrow()));
         assertEquals(1, e.table.dataSessions());
         // a table that does not learn from data refuses them
         final SessionTable plain = new SessionTable(SessionConfig.DEFAULT, null);
         assertFalse(plain.restore(saved.get(0)));
         // damaged records are refused
-        final SessionRecord bad = new SessionRecord("x", false, "data", Boolean.TRUE, "XX", "10.0.0.1", "10.0.0.2", null,
-            null, null, 5, null, null, null, null, null, new DataFlow(1, null, 1), null, List.of(), List.of(),
+        final SessionRecord bad = new SessionRecord("x", false, "data", Boolean.TRUE, "XX", "10.0.0.1", "10.0.0.2",
+            null, null, null, 5, null, null, null, null, null, new DataFlow(1, null, 1), null, List.of(), List.of(),
             SessionState.ACTIVE, null, List.of(), BigDecimal.ONE, BigDecimal.ONE, List.of(), 0);
         assertFalse(e.table.restore(bad), "unknown transport");
     }

@@ -37,7 +37,7 @@ final class DataTraffic {
 
     final SessionTable table;
     private final FrameDecoder decoder = new FrameDecoder();
-    private final CmMessage m = new CmMessage();
+    private final CmMessage msg = new CmMessage();
     private final DataFrameBuilder fb = new DataFrameBuilder();
     private final CmFrameBuilder cm = new CmFrameBuilder();
     private final byte[] frame = new byte[2048];
@@ -82,16 +82,16 @@ final class DataTraffic {
             final long dmaLength, final String port) {
         fb.ips(src, dst).destQp(qp).opcode(opcode).psn(psn).dmaLength(dmaLength).udpPorts(50000 + (qp & 0xff), 4791);
         final int len = fb.build(frame);
-        m.setCapture(++frames, now * 1000L);
+        msg.setCapture(++frames, now * 1000L);
         now += 10;
-        if (decoder.decodeEthernet(frame, 0, len, m) != DecodeResult.ROCE_DATA) {
+        if (decoder.decodeEthernet(frame, 0, len, msg) != DecodeResult.ROCE_DATA) {
             // a UD SEND to QP 1 is a MAD: not data
             return false;
         }
-        if ((m.bthPsn() & sampleMask) != 0) {
+        if ((msg.bthPsn() & sampleMask) != 0) {
             return false;
         }
-        table.acceptData(m, port);
+        table.acceptData(msg, port);
         return true;
     }
 
@@ -99,10 +99,10 @@ final class DataTraffic {
     void cm(final CmMessageType type, final byte[] src, final byte[] dst, final int lc, final int rc, final int qpn) {
         cm.ips(src, dst).type(type).commIds(lc, rc).localQpn(qpn).remoteQpn(qpn);
         final int len = cm.build(frame);
-        m.setCapture(++frames, now * 1000L);
+        msg.setCapture(++frames, now * 1000L);
         now += 10;
-        assertEquals(DecodeResult.CM_MAD, decoder.decodeEthernet(frame, 0, len, m));
-        table.accept(m, "swp1");
+        assertEquals(DecodeResult.CM_MAD, decoder.decodeEthernet(frame, 0, len, msg));
+        table.accept(msg, "swp1");
     }
 
     /** Drains the table's changes into {@link #events}; returns how many came. */
@@ -121,9 +121,9 @@ final class DataTraffic {
         table.expire(now);
     }
 
-    private static JsonNode parse(final JsonBytes j) {
+    private static JsonNode parse(final JsonBytes json) {
         try {
-            final JsonNode n = JSON.readTree(j.toByteArray());
+            final JsonNode n = JSON.readTree(json.toByteArray());
             // the table's bytes are the record's: parsed and written again, the same bytes
             final ObjectNode copy = ((ObjectNode) n).deepCopy();
             final boolean removed = copy.path("removed").asBoolean(false);
@@ -134,7 +134,7 @@ final class DataTraffic {
             final String written = again.toString();
             final String expected = removed ? written.substring(0, written.length() - 1) + ",\"removed\":true}"
                 : written;
-            assertEquals(expected, j.toString(), "record bytes");
+            assertEquals(expected, json.toString(), "record bytes");
             assertEquals(JSON.readTree(JSON.writeValueAsBytes(r)), copy, "Jackson writes the same record");
             return n;
         } catch (IOException e) {

@@ -34,9 +34,10 @@ class SessionBinaryTest {
     private record Drained(String json, byte[] bin) {
     }
 
-    private List<Drained> drainAll(final SessionTable t) {
+    private List<Drained> drainAll(final SessionTable table) {
         final List<Drained> out = new ArrayList<>();
-        t.drainChanges(new JsonBytes(64), j -> out.add(new Drained(j.toString(), t.lastBinary().toByteArray())));
+        table.drainChanges(new JsonBytes(64),
+            j -> out.add(new Drained(j.toString(), table.lastBinary().toByteArray())));
         return out;
     }
 
@@ -49,17 +50,18 @@ class SessionBinaryTest {
         t.trackChanges();
         t.recordBinary();
         final List<Drained> drained = new ArrayList<>();
-        int i = 0;
+        int seen = 0;
         for (CmMessage c : Captures.cmMessages(pcap)) {
-            t.accept(c, i % 7 == 0 ? null : "swp" + i % 3);
-            i++;
-            if (i % 50 == 0) {
+            t.accept(c, seen % 7 == 0 ? null : "swp" + seen % 3);
+            seen++;
+            if (seen % 50 == 0) {
                 drained.addAll(drainAll(t));
             }
         }
         drained.addAll(drainAll(t));
         assertTrue(drained.stream().anyMatch(d -> d.json().contains("\"removed\":true")), "evictions handed over");
-        assertTrue(drained.stream().anyMatch(d -> d.json().matches("(?s).*\"requester_ip\":\"[0-9a-f.]*:[0-9a-f:.]*\".*")),
+        assertTrue(drained.stream()
+            .anyMatch(d -> d.json().matches("(?s).*\"requester_ip\":\"[0-9a-f.]*:[0-9a-f:.]*\".*")),
             "IPv6 among them");
 
         final SessionTable back = new SessionTable(new SessionConfig(80, 3_600_000_000L, 0L, 32), null);
@@ -112,9 +114,9 @@ class SessionBinaryTest {
         assertEquals(0, back.size() - back.snapshot().size(), "consistent after garbage");
     }
 
-    private static List<String> toJson(final SessionTable t) {
+    private static List<String> toJson(final SessionTable table) {
         final List<String> out = new ArrayList<>();
-        t.snapshotJson(new JsonBytes(64), j -> out.add(j.toString()));
+        table.snapshotJson(new JsonBytes(64), j -> out.add(j.toString()));
         return out;
     }
 }

@@ -30,8 +30,12 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 class SessionTableTest {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionTableTest.class);
+
     private static final byte[] A = {10, 0, 0, 1};
     private static final byte[] B = {10, 0, 0, 2};
 
@@ -41,17 +45,17 @@ class SessionTableTest {
     private final FrameDecoder decoder = new FrameDecoder();
     private final CmFrameBuilder fb = new CmFrameBuilder();
     private final byte[] frame = new byte[1024];
-    private final CmMessage m = new CmMessage();
+    private final CmMessage msg = new CmMessage();
     private final List<SessionChange> changes = new ArrayList<>();
 
     /** A message from a to b at time t (microseconds). */
     private CmMessage msg(final CmMessageType type, final byte[] src, final byte[] dst, final int lc, final int rc,
-            final long tMicros) {
+            final long timeMicros) {
         fb.ips(src, dst).type(type).commIds(lc, rc);
         final int len = fb.build(frame);
-        m.setCapture(1, tMicros * 1000L);
-        assertEquals(DecodeResult.CM_MAD, decoder.decodeEthernet(frame, 0, len, m));
-        return m;
+        msg.setCapture(1, timeMicros * 1000L);
+        assertEquals(DecodeResult.CM_MAD, decoder.decodeEthernet(frame, 0, len, msg));
+        return msg;
     }
 
     /** A data packet (RC SEND Only) from a to QP {@code qpn} at b, from UDP port {@code sport}. */
@@ -67,9 +71,9 @@ class SessionTableTest {
         frame[51] = (byte) (psn >>> 16);
         frame[52] = (byte) (psn >>> 8);
         frame[53] = (byte) psn;
-        m.setCapture(1, 5_000_000_000L);
-        assertEquals(DecodeResult.ROCE_DATA, decoder.decodeEthernet(frame, 0, len, m));
-        return m;
+        msg.setCapture(1, 5_000_000_000L);
+        assertEquals(DecodeResult.ROCE_DATA, decoder.decodeEthernet(frame, 0, len, msg));
+        return msg;
     }
 
     /** A table that samples data, holding A's session to B set up at 1 s (A's QP 0x101, B's 0x202). */
@@ -207,10 +211,10 @@ class SessionTableTest {
         assertTrue(t.acceptData(data(B, A, 0x101, 50002, 0), "swp2"));
         assertEquals(List.of(SessionChange.UPDATED, SessionChange.UPDATED), changes,
             "the first packet of each direction is news, a second one the same way is not");
-        SessionRecord r = t.snapshot().get(0);
-        assertEquals(new DataFlow(50001, "swp3", 2), r.requesterData());
-        assertEquals(new DataFlow(50002, "swp2", 1), r.responderData());
-        assertEquals(SessionState.ESTABLISHED, r.state());
+        SessionRecord record = t.snapshot().get(0);
+        assertEquals(new DataFlow(50001, "swp3", 2), record.requesterData());
+        assertEquals(new DataFlow(50002, "swp2", 1), record.responderData());
+        assertEquals(SessionState.ESTABLISHED, record.state());
         // not this session's: to its QP from a third host, to a QP nobody set up
         assertFalse(t.acceptData(data(c, B, 0x202, 50003, 0), "swp4"));
         assertFalse(t.acceptData(data(A, B, 0x999, 50001, 0), "swp3"));
@@ -218,7 +222,7 @@ class SessionTableTest {
         assertEquals(2, t.dataUnmatched());
         // the JSON written from the fields is the record's, and it reads back
         final JsonBytes j = new JsonBytes(256);
-        r.appendJson(j);
+        record.appendJson(j);
         final List<String> snap = new ArrayList<>();
         t.snapshotJson(new JsonBytes(256), x -> snap.add(x.toString()));
         assertEquals(j.toString(), snap.get(0));
@@ -227,7 +231,7 @@ class SessionTableTest {
         final SessionTable back = table(10, 1_000_000_000L);
         back.trackData();
         assertTrue(back.restore(new ObjectMapper().readValue(snap.get(0), SessionRecord.class)));
-        assertEquals(r, back.snapshot().get(0));
+        assertEquals(record, back.snapshot().get(0));
         assertTrue(back.acceptData(data(A, B, 0x202, 50009, 2), "swp4"), "restored QPNs find their session");
         assertEquals(new DataFlow(50009, "swp4", 3), back.snapshot().get(0).requesterData());
         // the QPNs used again by a new connection of the same hosts: the data is the new session's
@@ -236,9 +240,9 @@ class SessionTableTest {
         fb.localQpn(0x202);
         t.accept(msg(CmMessageType.REP, B, A, 0x44, 0x33, 2_001_000L), "swp2");
         assertTrue(t.acceptData(data(A, B, 0x202, 50005, 0), "swp5"));
-        r = t.snapshot().get(1);
-        assertEquals("0x00000033", r.requesterCommId());
-        assertEquals(new DataFlow(50005, "swp5", 1), r.requesterData());
+        record = t.snapshot().get(1);
+        assertEquals("0x00000033", record.requesterCommId());
+        assertEquals(new DataFlow(50005, "swp5", 1), record.requesterData());
         assertEquals(new DataFlow(50001, "swp3", 2), t.snapshot().get(0).requesterData());
         // a table that does not track data takes none
         assertFalse(table(10, 1_000_000L).acceptData(data(A, B, 0x202, 50001, 0), "swp3"));
@@ -395,20 +399,20 @@ class SessionTableTest {
      * C (10.0.0.3) sets up a session with A, A answering with comm ID 0x11, closed with
      * {@code close}; then A sets up one with B from the same comm ID 0x11 (QPs 0x101 and 0x202).
      */
-    private void sessionsOfOneCommIdWithTwoPeers(final SessionTable t, final boolean close) {
+    private void sessionsOfOneCommIdWithTwoPeers(final SessionTable table, final boolean close) {
         final byte[] c = {10, 0, 0, 3};
-        t.accept(msg(CmMessageType.REQ, c, A, 0x55, 0, 1_000_000L), null);
-        t.accept(msg(CmMessageType.REP, A, c, 0x11, 0x55, 1_001_000L), null);
-        t.accept(msg(CmMessageType.RTU, c, A, 0x55, 0x11, 1_002_000L), null);
+        table.accept(msg(CmMessageType.REQ, c, A, 0x55, 0, 1_000_000L), null);
+        table.accept(msg(CmMessageType.REP, A, c, 0x11, 0x55, 1_001_000L), null);
+        table.accept(msg(CmMessageType.RTU, c, A, 0x55, 0x11, 1_002_000L), null);
         if (close) {
-            t.accept(msg(CmMessageType.DREQ, c, A, 0x55, 0x11, 2_000_000L), null);
-            t.accept(msg(CmMessageType.DREP, A, c, 0x11, 0x55, 2_001_000L), null);
+            table.accept(msg(CmMessageType.DREQ, c, A, 0x55, 0x11, 2_000_000L), null);
+            table.accept(msg(CmMessageType.DREP, A, c, 0x11, 0x55, 2_001_000L), null);
         }
         fb.localQpn(0x101);
-        t.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 3_000_000L), null);
+        table.accept(msg(CmMessageType.REQ, A, B, 0x11, 0, 3_000_000L), null);
         fb.localQpn(0x202);
-        t.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 3_001_000L), null);
-        t.accept(msg(CmMessageType.RTU, A, B, 0x11, 0x22, 3_002_000L), null);
+        table.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 3_001_000L), null);
+        table.accept(msg(CmMessageType.RTU, A, B, 0x11, 0x22, 3_002_000L), null);
     }
 
     @Test
@@ -524,37 +528,37 @@ class SessionTableTest {
         // a REQ retry from another port does not move it: ECMP placed the first one
         fb.udpPorts(50002, 4791);
         t.accept(msg(CmMessageType.REQ, A, B, 1, 0, 2_000L), "swp1");
-        SessionRecord r = t.snapshot().get(0);
-        assertEquals(50001, r.requesterUdpSrcPort());
-        assertNull(r.responderUdpSrcPort(), "the responder has sent nothing yet");
+        SessionRecord record = t.snapshot().get(0);
+        assertEquals(50001, record.requesterUdpSrcPort());
+        assertNull(record.responderUdpSrcPort(), "the responder has sent nothing yet");
         fb.udpPorts(60001, 4791);
         t.accept(msg(CmMessageType.REP, B, A, 2, 1, 3_000L), "swp2");
         fb.udpPorts(50003, 4791);
         t.accept(msg(CmMessageType.RTU, A, B, 1, 2, 4_000L), "swp1");
         fb.udpPorts(60002, 4791);
         t.accept(msg(CmMessageType.DREQ, B, A, 2, 1, 5_000L), "swp2");
-        r = t.snapshot().get(0);
-        assertEquals(50001, r.requesterUdpSrcPort());
-        assertEquals(60001, r.responderUdpSrcPort());
+        record = t.snapshot().get(0);
+        assertEquals(50001, record.requesterUdpSrcPort());
+        assertEquals(60001, record.responderUdpSrcPort());
 
         // a session seen from the responder's REJ on: the responder's port only
         fb.udpPorts(61000, 4791).reject(28, 0);
         t.accept(msg(CmMessageType.REJ, B, A, 0x22, 0x21, 6_000L), "swp2");
-        r = t.snapshot().get(1);
-        assertEquals("10.0.0.1", r.requesterIp());
-        assertNull(r.requesterUdpSrcPort());
-        assertEquals(61000, r.responderUdpSrcPort());
+        record = t.snapshot().get(1);
+        assertEquals("10.0.0.1", record.requesterIp());
+        assertNull(record.requesterUdpSrcPort());
+        assertEquals(61000, record.responderUdpSrcPort());
 
         // DREQ and DREP only: by direction, the DREQ's sender taken for the requester
         fb.udpPorts(40001, 4791);
         t.accept(msg(CmMessageType.DREQ, B, A, 0x10, 0x11, 7_000L), null);
         fb.udpPorts(40002, 4791);
         t.accept(msg(CmMessageType.DREP, A, B, 0x11, 0x10, 8_000L), null);
-        r = t.snapshot().get(2);
-        assertFalse(r.rolesKnown());
-        assertEquals("10.0.0.2", r.requesterIp());
-        assertEquals(40001, r.requesterUdpSrcPort());
-        assertEquals(40002, r.responderUdpSrcPort());
+        record = t.snapshot().get(2);
+        assertFalse(record.rolesKnown());
+        assertEquals("10.0.0.2", record.requesterIp());
+        assertEquals(40001, record.requesterUdpSrcPort());
+        assertEquals(40002, record.responderUdpSrcPort());
 
         // both writers say it, under the names of INTERFACES.md, and a restart keeps it
         final ObjectMapper om = new ObjectMapper();
@@ -666,8 +670,8 @@ class SessionTableTest {
         t.accept(msg(CmMessageType.REQ, A, B, 0x14, 0, 2_000_001L), "swp1");
         t.drainChanges(scratch, j -> drained.add(j.toString()));
         assertEquals(1, drained.stream().filter(j -> j.endsWith(",\"removed\":true}")).count(), drained.toString());
-        assertTrue(drained.stream().filter(j -> j.endsWith(",\"removed\":true}")).allMatch(j -> j.contains("0x00000012")),
-            drained.toString());
+        assertTrue(drained.stream().filter(j -> j.endsWith(",\"removed\":true}"))
+            .allMatch(j -> j.contains("0x00000012")), drained.toString());
     }
 
     @Test
@@ -888,7 +892,7 @@ class SessionTableTest {
         final long after = usedHeap();
         assertEquals(n, t.size());
         final double perSession = (after - before) / (double) n;
-        System.out.printf("heap per live session: %.1f bytes (%d sessions)%n", perSession, n);
+        LOG.info("heap per live session: {} bytes ({} sessions)", String.format("%.1f", perSession), n);
         assertTrue(perSession <= 256, "heap per live session " + perSession);
         assertEquals(SessionState.ESTABLISHED, t.snapshot().get(n - 1).state());
     }
