@@ -213,7 +213,8 @@ final class FileCommands {
                     case "--nanos" -> nanos = true;
                     case "--established" -> established = true;
                     case "--data-storm" -> dataStorm = true;
-                    case "--out", "--sessions", "--hosts", "--seed", "--start", "--ip", "--vlans", "--port", "--frames" -> {
+                    case "--out", "--sessions", "--hosts", "--seed", "--start", "--ip", "--vlans", "--port",
+                            "--frames" -> {
                         if (i + 1 >= args.length) {
                             throw new IllegalArgumentException(a + " needs a value");
                         }
@@ -269,8 +270,8 @@ final class FileCommands {
         }
         if (dataStorm) {
             try {
-                final long n = new DataTrafficGenerator(sessions, dataFrames < 0 ? 1_000_000 : dataFrames, seed, startSeconds * 1_000_000_000L)
-                    .write(Path.of(file));
+                final long n = new DataTrafficGenerator(sessions, dataFrames < 0 ? 1_000_000 : dataFrames, seed,
+                    startSeconds * 1_000_000_000L).write(Path.of(file));
                 err.println("rst gen: " + file + ": " + n + " frames, " + sessions
                     + " QP pairs: RC data without CM (data storm)");
                 return 0;

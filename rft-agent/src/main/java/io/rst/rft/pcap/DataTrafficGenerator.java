@@ -120,9 +120,9 @@ public final class DataTrafficGenerator {
         return written;
     }
 
-    /** Side {@code side} (0 or 1) of QP pair {@code i}: 10.64.0.0/10, two addresses per pair. */
-    private static void address(final byte[] out, final int i, final int side) {
-        final int host = i << 1 | side;
+    /** Side {@code side} (0 or 1) of QP pair {@code pair}: 10.64.0.0/10, two addresses per pair. */
+    private static void address(final byte[] out, final int pair, final int side) {
+        final int host = pair << 1 | side;
         out[0] = 10;
         out[1] = (byte) (64 | host >>> 16 & 0x3f);
         out[2] = (byte) (host >>> 8);
