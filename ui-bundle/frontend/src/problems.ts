@@ -101,7 +101,3 @@ export const KIND_LABEL: Record<KnownKind, string> = {
 export function kindLabel(kind: ProblemKind): string {
   return (KIND_LABEL as Record<string, string>)[kind] ?? kind;
 }
-
-export function isKnownKind(kind: string): kind is KnownKind {
-  return (PROBLEM_KINDS as readonly string[]).includes(kind);
-}

@@ -14,7 +14,7 @@ import type { AppContext, View } from '../app';
 import { badge, h, replace, route } from '../dom';
 import { formatClock, formatCount, formatTime } from '../format';
 import type { ProblemReport } from '../problem-source';
-import { kindLabel, sessionRoute, type Problem, type ProblemKind, type Severity } from '../problems';
+import { countByKind, kindLabel, sessionRoute, type Problem, type ProblemKind, type Severity } from '../problems';
 
 const SEVERITY_TONE: Record<Severity, 'bad' | 'warn' | 'idle'> = { critical: 'bad', warning: 'warn', notice: 'idle' };
 
@@ -86,8 +86,9 @@ export class ProblemsView implements View {
         + 'installed, or is starting).');
     this.el.dataset.updated = String(r.at);
     const kinds = [...new Set(r.problems.map(p => p.kind))];
+    const listedByKind = countByKind(r.problems);
     replace(this.filters, kinds.map(k => {
-      const n = r.byKind[k] ?? r.problems.filter(p => p.kind === k).reduce((m, p) => m + p.count, 0);
+      const n = r.byKind[k] ?? listedByKind[k] ?? 0;
       return h('label', { class: 'chip' },
         h('input', {
           type: 'checkbox', checked: !this.hidden.has(k),
