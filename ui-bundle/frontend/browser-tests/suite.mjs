@@ -311,14 +311,80 @@ suite.step('see a session\'s path lit on the fabric', async () => {
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
+/** The controller's problems as RESTCONF has them: id to what the problems view shows of each. */
+async function insightProblems() {
+  const r = await restconf('data/rst-insight:problems?content=nonconfig');
+  check(r.status === 200, `rst-insight:problems answers HTTP ${r.status}: is odl-rst-insight running?`);
+  const listed = r.json?.['rst-insight:problems']?.problem ?? [];
+  return new Map(listed.map(p => [p.id, { kind: p.kind, severity: p.severity, title: p.title, count: Number(p.count) }]));
+}
+
+/** The problems view's rows, by the problem's id. */
+async function shownProblems() {
+  return new Map(await page.locator('#problems tbody tr[data-id]').evaluateAll(rows => rows.map(tr => [tr.dataset.id, {
+    kind: tr.dataset.kind,
+    severity: tr.querySelector('td:nth-child(1)')?.textContent?.trim(),
+    title: tr.querySelector('td:nth-child(2) strong')?.textContent,
+    count: Number(tr.querySelector('td.num')?.textContent?.replace(/[^0-9]/g, '')),
+  }])));
+}
+
+/** What differs between the two, in words; empty when they agree. */
+function problemDiff(insight, shown) {
+  const out = [];
+  for (const [id, want] of insight) {
+    const got = shown.get(id);
+    if (!got) {
+      out.push(`${id}: in rst-insight:problems, not shown`);
+    } else {
+      for (const k of ['kind', 'severity', 'title', 'count']) {
+        if (got[k] !== want[k]) {
+          out.push(`${id}: ${k} "${got[k]}" shown, "${want[k]}" in rst-insight:problems`);
+        }
+      }
+    }
+  }
+  for (const id of shown.keys()) {
+    if (!insight.has(id)) {
+      out.push(`${id}: shown, not in rst-insight:problems`);
+    }
+  }
+  return out;
+}
+
+suite.step('see the controller\'s problems, as rst-insight:problems has them', async () => {
+  await page.click('a[href="#/problems"]');
+  await page.locator('.problems[data-updated]').waitFor({ timeout: 60000 });
+  // both read the same container, but at different moments: wait for a moment they agree
+  let diff = [];
+  let insight = new Map();
+  try {
+    await until(async () => {
+      insight = await insightProblems();
+      diff = problemDiff(insight, await shownProblems());
+      return diff.length === 0;
+    }, 'the problems view never matched rst-insight:problems', 60000, 1000);
+  } catch (e) {
+    throw new Error(`${e.message}: ${diff.slice(0, 10).join('; ')}`);
+  }
+  if (insight.size === 0) {
+    check(await page.locator('#problems td.empty').count() === 1, 'no problem in rst-insight:problems, yet the view '
+      + 'does not say "No problem seen."');
+  }
+  await suite.shot('problems');
+});
+
 suite.step('see a rejected session among the problems', async () => {
   await page.click('a[href="#/problems"]');
-  await page.locator('.problems[data-complete="true"]').waitFor({ timeout: 120000 });
   const rejected = page.locator('#problems tr[data-kind="rejected"]');
   await rejected.first().waitFor({ timeout: 60000 });
+  const id = await rejected.first().getAttribute('data-id');
   const where = await rejected.first().locator('td.where').textContent();
   check(/REJ/.test(where ?? ''), `the rejection does not say where: "${where}"`);
-  await suite.shot('problems');
+  // the controller's words, unchanged
+  const detail = (await restconf(`data/rst-insight:problems/problem=${enc(id)}?content=nonconfig`))
+    .json?.['rst-insight:problem']?.[0]?.detail;
+  check(detail !== undefined && (where ?? '').startsWith(detail), `the view says "${where}", rst-insight:problems "${detail}"`);
   await rejected.first().locator('td.sessions a').first().click();
   await page.locator('#timeline tr[data-type="REJ"]').first().waitFor();
   await suite.shot('rejected session');

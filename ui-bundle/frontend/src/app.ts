@@ -28,13 +28,8 @@ import { SignInView } from './views/signin';
 export interface View {
   readonly el: HTMLElement;
   readonly title: string;
-  /**
-   * Whether the view shows problems, and how (the app keeps them fresh while it is open): 'full'
-   * with their places, 'glance' with places too on a fabric of up to GLANCE_DETAIL_LIMIT sessions,
-   * and beyond that the first look from the session states only (the details cost the controller
-   * seconds per poll at 100,000 sessions; the problems view fetches them).
-   */
-  readonly wantsProblems?: 'glance' | 'full';
+  /** Whether the view shows problems (rst-insight:problems): the app keeps them fresh while it is open. */
+  readonly wantsProblems?: boolean;
   start(): void;
   stop(): void;
   /** A route change within the view (another session on the fabric): true if handled in place. */
@@ -57,7 +52,6 @@ export interface AppContext {
 }
 
 const STORE = 'rst-ui-credentials';
-const GLANCE_DETAIL_LIMIT = 20000;
 const THEME = 'rst-ui-theme';
 
 export class App implements AppContext {
@@ -73,10 +67,9 @@ export class App implements AppContext {
   private report: ProblemReport | undefined;
   private readonly problemListeners = new Set<(r: ProblemReport) => void>();
   private readonly themeListeners = new Set<() => void>();
-  private readonly problemPoller = new Poller(() => this.pollProblems(), { minMs: 10000, maxMs: 300000, costFactor: 10 });
+  // the controller recomputes its problems at most once a second; one small GET reads them
+  private readonly problemPoller = new Poller(() => this.pollProblems(), { minMs: 5000, maxMs: 60000, costFactor: 10 });
   private lastUpdate: number | undefined;
-  private problemsAfterPaint = false;
-  private problemsTimer: ReturnType<typeof setTimeout> | undefined;
   private unreachableSince: number | undefined;
 
   constructor(private readonly root: HTMLElement, private readonly restconfBase: string) {
@@ -177,12 +170,9 @@ export class App implements AppContext {
       }
     }
     this.problemPoller.stop();
-    this.problemsAfterPaint = next.wantsProblems !== undefined;
     next.start();
-    if (this.problemsAfterPaint) {
-      // the view's own data first: at 100,000 sessions the problems' fetch takes seconds of the
-      // controller's and the page's time, and would delay the view's first paint
-      this.problemsTimer = setTimeout(() => this.startProblems(), 3000);
+    if (next.wantsProblems) {
+      this.problemPoller.start();
     }
   }
 
@@ -224,14 +214,7 @@ export class App implements AppContext {
 
   private async pollProblems(): Promise<void> {
     try {
-      const full = this.view?.wantsProblems === 'full';
-      if (!this.report || (!full && this.report.sessionCount > GLANCE_DETAIL_LIMIT)) {
-        // a quick look from the states alone first (the details take seconds at 100,000 sessions)
-        this.publish(await fetchProblems(this.api, true));
-      }
-      if (full || this.report!.sessionCount <= GLANCE_DETAIL_LIMIT) {
-        this.publish(await fetchProblems(this.api));
-      }
+      this.publish(await fetchProblems(this.api));
     } catch (e) {
       this.handleError(e);
       throw e;
@@ -258,15 +241,6 @@ export class App implements AppContext {
   updated(): void {
     this.lastUpdate = Date.now() / 1000;
     this.renderStatus();
-    this.startProblems();
-  }
-
-  private startProblems(): void {
-    if (this.problemsAfterPaint) {
-      this.problemsAfterPaint = false;
-      clearTimeout(this.problemsTimer);
-      this.problemPoller.start();
-    }
   }
 
   onTheme(l: () => void): () => void {

@@ -9,7 +9,6 @@
 import { describe, expect, it } from 'vitest';
 import { dataKindWord, isDataSessionId, joinedToCm, learnedWord, sessionTone, sessionWord } from '../src/format';
 import { dataIdParts, parsePaths, parseSwitchSessions, type Session } from '../src/model';
-import { deriveProblems, KIND_LABEL, type SwitchInput } from '../src/problems';
 import { learnedText, PATH_TABLE, sessionTableDef } from '../src/session-table';
 import { applyView, indexRows } from '../src/table';
 import { routeLayers } from '../src/views/pathpanel';
@@ -153,41 +152,5 @@ describe('paths of data-learned sessions', () => {
     const table = indexRows([paired, flow, cmPath], PATH_TABLE);
     expect([...applyView(table, 'learned:data oneway:no', undefined, 'asc').order]).toEqual([0]);
     expect([...applyView(table, 'gap:yes', undefined, 'asc').order]).toEqual([1]);
-  });
-
-  it('group their asymmetry apart from the CM sessions\'', () => {
-    const [p] = deriveProblems({ switches: [], paths: [paired], now: 0 });
-    expect(p.kind).toBe('asymmetric');
-    expect(p.title).toBe('Asymmetric data path');
-    expect(p.where).toBe('data forward leaf1 → spine2 → leaf2, reverse leaf2 → spine1 → leaf1');
-  });
-});
-
-describe('half-seen data flows', () => {
-  const flowOn = (sessionId: string, over: Partial<Session> = {}): Session => session({
-    sessionId, learnedFrom: 'data', oneWay: true, transport: 'RC', state: 'ACTIVE', requesterCommId: undefined,
-    responderCommId: undefined, serviceId: undefined, requesterQpn: undefined, rolesKnown: false,
-    firstSeen: 1000, lastSeen: 1120, ports: ['swp1'], ...over });
-  const sw = (nodeId: string, sessions: Session[]): SwitchInput =>
-    ({ nodeId, configured: true, enabled: true, status: { state: 'CAPTURING' }, sessions });
-
-  it('are one-way RC flows nobody saw answered for a minute, grouped by the switches that saw them', () => {
-    const problems = deriveProblems({ switches: [
-      sw('spine1', [flowOn('a/-/b/qp0x000001'), flowOn('a/-/b/qp0x000002'),
-        // too short, UD, paired, ambiguous: none is half-seen
-        flowOn('a/-/b/qp0x000003', { lastSeen: 1030 }), flowOn('a/-/b/qp0x000004', { transport: 'UD' }),
-        flowOn('a/-/b/qp0x000005', { pairedSession: 'a/qp0x000009/b/qp0x000005' }),
-        // joined to the CM session of its QPs: that session's data, not a flow of its own
-        flowOn('a/-/b/qp0x000007', { pairedSession: 'a/0x00000001/b' }),
-        flowOn('a/-/b/qp0x000006', { pairAmbiguous: true })]),
-      sw('spine2', [flowOn('a/-/b/qp0x000001', { firstSeen: 990 })]),
-    ], paths: [], now: 2000 });
-    const half = problems.filter(p => p.kind === 'half-seen');
-    expect(half.map(p => `${p.where.split(' (')[0]}: ${p.sessions.map(x => x.sessionId).join(' ')}`).sort()).toEqual([
-      'one-way RC flows seen at spine1, spine2: a/-/b/qp0x000001', 'one-way RC flows seen at spine1: a/-/b/qp0x000002']);
-    expect(half[0].severity).toBe('warning');
-    // no set-up failed: data sessions have no CM
-    expect(problems.filter(p => p.kind !== 'half-seen')).toEqual([]);
-    expect(KIND_LABEL['half-seen']).toBe('half-seen data flows');
   });
 });

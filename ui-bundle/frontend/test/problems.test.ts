@@ -7,146 +7,203 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { CmMessage, Path, Session } from '../src/model';
-import { countByKind, deriveProblems, type SwitchInput } from '../src/problems';
-import { session } from './fixtures';
+import { parseProblems } from '../src/problem-source';
+import { countByKind, KIND_LABEL, kindLabel, PROBLEM_KINDS, sessionRoute } from '../src/problems';
 
-const msg = (seq: number, type: string, ingressTp: string, time: number, fromRequester?: boolean): CmMessage =>
-  ({ seq, type, ingressTp, time, fromRequester });
+/**
+ * GET /rests/data/rst-insight:problems?content=nonconfig as RESTCONF answers it (RFC 7951 JSON of
+ * rst-insight@2026-12-01's problems container: module-qualified top level, uint32 as numbers,
+ * date-and-time as RFC 3339 strings, a leaf-list as an array), one problem of every kind, in the
+ * words the controller's insight writes, listed in no particular order as a system-ordered list.
+ */
+function insightAnswer(): Record<string, unknown> {
+  return {
+    'rst-insight:problems': {
+      updated: '2026-12-01T10:00:05.000000Z',
+      total: 5140,
+      kind: [
+        { kind: 'rejected', count: 5000 }, { kind: 'req-unanswered', count: 3 }, { kind: 'rep-unanswered', count: 1 },
+        { kind: 'dreq-unanswered', count: 2 }, { kind: 'flapping', count: 4 }, { kind: 'asymmetric-path', count: 120 },
+        { kind: 'data-path-differs', count: 2 }, { kind: 'agent-unreachable', count: 1 }, { kind: 'half-seen', count: 2 },
+        { kind: 'agent-dropping-packets', count: 1 }, { kind: 'agent-not-capturing', count: 1 },
+      ],
+      switch: [{ 'node-id': 'leaf2', total: 5000, kind: [{ kind: 'rejected', count: 5000 }] }],
+      port: [{ 'node-id': 'leaf2', 'tp-id': 'swp1', total: 5000, kind: [{ kind: 'rejected', count: 5000 }] }],
+      problem: [
+        {
+          id: 'Notice|asymmetric-path|leaf1>spine1>leaf2|leaf2>spine2>leaf1', kind: 'asymmetric-path', severity: 'notice',
+          title: 'Asymmetric path', detail: 'forward leaf1 > spine1 > leaf2, reverse leaf2 > spine2 > leaf1',
+          'node-id': 'spine1', 'learned-from': 'cm', count: 120,
+          'first-seen': '2026-12-01T09:00:00.000000Z', 'last-seen': '2026-12-01T09:59:00.000000Z',
+          'session-id': ['10.0.1.1/0x00000001/10.0.2.1', '10.0.1.1/0x00000002/10.0.2.1'],
+        },
+        {
+          id: 'agent-unreachable|spine2', kind: 'agent-unreachable', severity: 'critical', title: 'Agent unreachable',
+          detail: 'spine2: connection refused', 'node-id': 'spine2', reason: 'UNREACHABLE', count: 1,
+          'first-seen': '2026-12-01T09:58:00.000000Z', 'last-seen': '2026-12-01T09:58:00.000000Z',
+        },
+        {
+          id: 'Rejected|consumer reject (the application refused) (reason 28)|leaf2|swp1', kind: 'rejected',
+          severity: 'critical', title: 'Rejected: consumer reject (the application refused) (reason 28)',
+          detail: 'REJ entered the fabric at leaf2 port swp1', 'node-id': 'leaf2', 'tp-id': 'swp1', 'learned-from': 'cm',
+          'reject-reason': 28, reason: 'consumer reject (the application refused) (reason 28)', count: 5000,
+          'first-seen': '2026-12-01T09:30:00.000000Z', 'last-seen': '2026-12-01T10:00:01.250000Z',
+          'session-id': ['10.0.1.1/0x0000000a/10.0.2.1', '10.0.1.1/0x0000000b/10.0.2.1'],
+        },
+        {
+          id: 'ReqUnanswered|REQ got no REP, MRA or REJ|spine1|swp2', kind: 'req-unanswered', severity: 'critical',
+          title: 'Timed out: REQ got no REP, MRA or REJ',
+          detail: 'last seen on its way at spine1 port swp2; the other side did not answer', 'node-id': 'spine1',
+          'tp-id': 'swp2', 'learned-from': 'cm', reason: 'REQ got no REP, MRA or REJ', count: 3,
+          'session-id': ['10.0.1.1/0x00000010/10.0.2.1'],
+        },
+        {
+          id: 'RepUnanswered|REP got no RTU|leaf1|swp3', kind: 'rep-unanswered', severity: 'critical',
+          title: 'Timed out: REP got no RTU', detail: 'last seen on its way at leaf1 port swp3; the other side did not answer',
+          'node-id': 'leaf1', 'tp-id': 'swp3', 'learned-from': 'cm', reason: 'REP got no RTU', count: 1,
+          'session-id': ['10.0.1.1/0x00000011/10.0.2.1'],
+        },
+        {
+          id: 'DreqUnanswered|DREQ got no DREP (half-closed)|leaf2|swp3', kind: 'dreq-unanswered', severity: 'warning',
+          title: 'Timed out: DREQ got no DREP (half-closed)',
+          detail: 'last seen on its way at leaf2 port swp3; the other side did not answer', 'node-id': 'leaf2',
+          'tp-id': 'swp3', 'learned-from': 'cm', reason: 'DREQ got no DREP (half-closed)', count: 2,
+          'session-id': ['10.0.1.1/0x00000012/10.0.2.1', '10.0.1.1/0x00000013/10.0.2.1'],
+        },
+        {
+          id: 'flapping|10.0.1.1|10.0.2.9|0x106', kind: 'flapping', severity: 'warning',
+          title: 'Flapping: 4 set-ups in 60 s, 3 ended',
+          detail: '10.0.1.1 -> 10.0.2.9 (service 0x106); seen at leaf1, spine1', 'node-id': 'leaf1', 'learned-from': 'cm',
+          reason: '4 set-ups within 300 s', 'requester-ip': '10.0.1.1', 'responder-ip': '10.0.2.9', count: 4,
+          'session-id': ['10.0.1.1/0x00000020/10.0.2.9', '10.0.1.1/0x00000021/10.0.2.9'],
+        },
+        {
+          id: 'data-path-differs|forward data enters leaf2 on swp4, its CM on swp3', kind: 'data-path-differs',
+          severity: 'notice', title: 'Data path apart from the CM path',
+          detail: 'forward data enters leaf2 on swp4, its CM on swp3', 'node-id': 'leaf2', 'tp-id': 'swp4',
+          'learned-from': 'cm', count: 2, 'session-id': ['10.0.1.1/0x00000030/10.0.2.1'],
+        },
+        {
+          id: 'half-seen|spine1, spine2', kind: 'half-seen', severity: 'warning',
+          title: 'Half-seen: RC data with no responses seen',
+          detail: 'one-way RC flows seen at spine1, spine2 (the first 10.0.1.1 -> 10.0.2.1) carried data for 120 s or more',
+          'node-id': 'spine1', 'learned-from': 'data', count: 2,
+          'session-id': ['10.0.1.1/-/10.0.2.1/qp0x000001', '10.0.1.1/-/10.0.2.1/qp0x000002'],
+        },
+        {
+          id: 'agent-dropping-packets|leaf1', kind: 'agent-dropping-packets', severity: 'warning',
+          title: 'Agent dropping packets', detail: 'leaf1: the agent\'s capture 1234 frames dropped (kernel 1000, queue 234)',
+          'node-id': 'leaf1', reason: '1234 frames dropped (kernel 1000, queue 234)', count: 1,
+          'first-seen': '2026-12-01T09:50:00.000000Z', 'last-seen': '2026-12-01T09:59:30.000000Z',
+        },
+        {
+          id: 'agent-not-capturing|leaf3', kind: 'agent-not-capturing', severity: 'warning',
+          title: 'Capture stopped on the agent',
+          detail: 'leaf3: the agent answers but does not capture; its sessions are not followed, and paths through it have a gap there',
+          'node-id': 'leaf3', reason: 'STOPPED', count: 1,
+        },
+      ],
+    },
+  };
+}
 
-const sw = (nodeId: string, sessions: Session[], over: Partial<SwitchInput> = {}): SwitchInput =>
-  ({ nodeId, configured: true, enabled: true, status: { state: 'CAPTURING' }, sessions, ...over });
+const FETCHED = 1_800_000_000;
+const at = (rfc3339: string) => Date.parse(rfc3339) / 1000;
 
-const NOW = 10000;
-
-describe('problems derived from the flow and path tables', () => {
-  it('finds a rejected session with its reason and the port where the REJ entered the fabric', () => {
-    const id = '10.0.1.1/0x00000001/10.0.2.1';
-    const onLeaf2 = session({ sessionId: id, state: 'REJECTED', rejectReason: 28,
-      messages: [msg(0, 'REQ', 'swp3', 1.0, true), msg(1, 'REJ', 'swp1', 1.2, false)] });
-    const onLeaf1 = session({ sessionId: id, state: 'REJECTED', rejectReason: 28,
-      messages: [msg(0, 'REQ', 'swp1', 0.9, true), msg(1, 'REJ', 'swp3', 1.3, false)] });
-    const [p, ...rest] = deriveProblems({ switches: [sw('leaf1', [onLeaf1]), sw('leaf2', [onLeaf2])], paths: [], now: NOW });
-    expect(rest).toEqual([]);
-    expect(p.kind).toBe('rejected');
-    expect(p.severity).toBe('critical');
-    expect(p.title).toContain('consumer reject');
-    expect(p.title).toContain('28');
-    expect(p.where).toContain('responder');
-    expect(p.where).toContain('leaf2 swp1');
-    expect(p.count).toBe(1);
-    expect(p.sessions[0].sessionId).toBe(id);
-  });
-
-  it('takes the places from the path table when it has the session: where the REJ entered, where the REQ left', () => {
-    const hops = (...h: [string, string, string][]) => h.map(([nodeId, ingressTp, egressTp], index) =>
-      ({ index, nodeId, ingressTp, egressTp, observed: true }));
-    const path = (sessionId: string): Path => ({
-      sessionId, asymmetric: false, anomalies: [],
-      forward: { complete: true, gaps: [], hops: hops(['leaf1', 'swp1', 'swp3'], ['spine1', 'swp1', 'swp2'], ['leaf2', 'swp3', 'swp1']) },
-      reverse: { complete: true, gaps: [], hops: hops(['leaf2', 'swp1', 'swp3'], ['spine1', 'swp2', 'swp1'], ['leaf1', 'swp3', 'swp1']) },
+describe('problems read from the controller\'s rst-insight:problems', () => {
+  it('reads every kind the model has, with its words, place, count, times and sessions', () => {
+    const r = parseProblems(insightAnswer(), FETCHED);
+    expect(r.available).toBe(true);
+    expect(r.skipped).toBe(0);
+    expect([...new Set(r.problems.map(p => p.kind))].sort()).toEqual([...PROBLEM_KINDS].sort());
+    const rej = r.problems.find(p => p.kind === 'rejected')!;
+    expect(rej).toEqual({
+      id: 'Rejected|consumer reject (the application refused) (reason 28)|leaf2|swp1', kind: 'rejected',
+      severity: 'critical', title: 'Rejected: consumer reject (the application refused) (reason 28)',
+      where: 'REJ entered the fabric at leaf2 port swp1', places: [{ node: 'leaf2', tp: 'swp1' }], count: 5000,
+      sessions: [{ sessionId: '10.0.1.1/0x0000000a/10.0.2.1', switchId: 'leaf2' },
+        { sessionId: '10.0.1.1/0x0000000b/10.0.2.1', switchId: 'leaf2' }],
+      firstSeen: at('2026-12-01T09:30:00Z'), latest: at('2026-12-01T10:00:01.250Z'),
+      reason: 'consumer reject (the application refused) (reason 28)', rejectReason: 28,
+      requesterIp: undefined, responderIp: undefined, learnedFrom: 'cm',
     });
-    // the switches' clocks disagree: the earliest REJ sighting is on the wrong side
-    const rejected = session({ sessionId: 'r', state: 'REJECTED', rejectReason: 8,
-      messages: [msg(0, 'REQ', 'swp1', 5, true), msg(1, 'REJ', 'swp3', 1, false)] });
-    const silent = session({ sessionId: 't', state: 'TIMED_OUT', messages: [msg(0, 'REQ', 'swp1', 1, true)] });
-    const problems = deriveProblems({ switches: [sw('leaf1', [rejected, silent])], paths: [path('r'), path('t')], now: NOW });
-    const rej = problems.find(p => p.kind === 'rejected')!;
-    expect(rej.where).toBe('REJ sent by the responder 10.0.2.1, entering the fabric at leaf2 swp1');
-    expect(rej.sessions[0]).toEqual({ sessionId: 'r', switchId: 'leaf1' });
-    const out = problems.find(p => p.kind === 'timed-out')!;
-    expect(out.where).toBe('the responder 10.0.2.1 did not answer; the REQ left the fabric at leaf2 swp1');
-    expect(out.places).toEqual([{ node: 'leaf2', tp: 'swp1' }]);
+    const flap = r.problems.find(p => p.kind === 'flapping')!;
+    expect([flap.requesterIp, flap.responderIp, flap.count]).toEqual(['10.0.1.1', '10.0.2.9', 4]);
+    expect(r.problems.find(p => p.kind === 'half-seen')!.learnedFrom).toBe('data');
+    const agent = r.problems.find(p => p.kind === 'agent-unreachable')!;
+    expect([agent.places, agent.sessions, agent.reason, agent.learnedFrom])
+      .toEqual([[{ node: 'spine2' }], [], 'UNREACHABLE', undefined]);
+    const idle = r.problems.find(p => p.kind === 'agent-not-capturing')!;
+    expect([idle.title, idle.reason, idle.firstSeen, idle.latest]).toEqual(['Capture stopped on the agent', 'STOPPED',
+      undefined, undefined]);
   });
 
-  it('groups many rejections of one cause and place into one line', () => {
-    const sessions = Array.from({ length: 500 }, (_, i) => session({ requesterIp: `10.1.${i >> 8}.${i & 255}`, state: 'REJECTED', rejectReason: 8,
-      messages: [msg(0, 'REQ', 'swp1', 1, true), msg(1, 'REJ', 'swp4', 2, false)] }));
-    const problems = deriveProblems({ switches: [sw('leaf2', sessions)], paths: [], now: NOW });
-    expect(problems).toHaveLength(1);
-    expect(problems[0].count).toBe(500);
-    expect(problems[0].sessions.length).toBeLessThanOrEqual(50);
+  it('puts the most urgent first, then the largest, whatever order RESTCONF lists them in', () => {
+    const r = parseProblems(insightAnswer(), FETCHED);
+    expect(r.problems.map(p => `${p.severity} ${p.count} ${p.kind}`)).toEqual([
+      'critical 5000 rejected', 'critical 3 req-unanswered', 'critical 1 agent-unreachable', 'critical 1 rep-unanswered',
+      'warning 4 flapping', 'warning 2 dreq-unanswered', 'warning 2 half-seen', 'warning 1 agent-dropping-packets',
+      'warning 1 agent-not-capturing', 'notice 120 asymmetric-path', 'notice 2 data-path-differs']);
   });
 
-  it('tells which phase timed out and who stayed silent', () => {
-    const setup = session({ state: 'TIMED_OUT', messages: [msg(0, 'REQ', 'swp1', 1, true), msg(1, 'REQ', 'swp1', 2, true)] });
-    const teardown = session({ state: 'TIMED_OUT', messages: [msg(0, 'REQ', 'swp1', 1, true), msg(1, 'REP', 'swp3', 1.1, false),
-      msg(2, 'RTU', 'swp1', 1.2, true), msg(3, 'DREQ', 'swp3', 5, false)] });
-    const problems = deriveProblems({ switches: [sw('leaf1', [setup, teardown])], paths: [], now: NOW });
-    expect(problems.map(p => p.title).sort()).toEqual(['Timed out: DREQ got no DREP', 'Timed out: REQ got no REP']);
-    expect(problems.find(p => p.title.endsWith('REQ got no REP'))!.where).toContain('responder');
-    expect(problems.find(p => p.title.endsWith('REQ got no REP'))!.where).toContain('leaf1 swp1');
-    expect(problems.find(p => p.title.endsWith('DREQ got no DREP'))!.where).toContain('requester');
+  it('takes the controller\'s time and counts, which cover the groups it did not list', () => {
+    const doc = insightAnswer();
+    const problems = (doc['rst-insight:problems'] as { problem: unknown[] });
+    // the controller lists at most 1,000 groups: keep only the rejection here
+    problems.problem = problems.problem.filter(p => (p as { kind: string }).kind === 'rejected');
+    const r = parseProblems(doc, FETCHED);
+    expect(r.at).toBe(at('2026-12-01T10:00:05Z'));
+    expect(r.total).toBe(5140);
+    expect(r.byKind['asymmetric-path']).toBe(120);
+    expect(r.byKind['agent-not-capturing']).toBe(1);
+    expect(countByKind(r.problems)).toEqual({ rejected: 5000 });
   });
 
-  it('does not call a session timed out when another switch saw it close', () => {
-    const id = 'x/0x1/y';
-    const problems = deriveProblems({ switches: [
-      sw('leaf1', [session({ sessionId: id, state: 'TIMED_OUT', messages: [msg(0, 'DREQ', 'swp1', 1, true)] })]),
-      sw('leaf2', [session({ sessionId: id, state: 'CLOSED', messages: [msg(0, 'DREQ', 'swp3', 1, true), msg(1, 'DREP', 'swp1', 2, false)] })]),
-    ], paths: [], now: NOW });
-    expect(problems).toEqual([]);
+  it('opens a session where the problem\'s switch saw it, else on its path', () => {
+    const r = parseProblems(insightAnswer(), FETCHED);
+    const first = (kind: string) => sessionRoute(r.problems.find(p => p.kind === kind)!.sessions[0]);
+    expect(first('rejected')).toBe('#/switch/leaf2/session/10.0.1.1%2F0x0000000a%2F10.0.2.1');
+    expect(first('req-unanswered')).toBe('#/switch/spine1/session/10.0.1.1%2F0x00000010%2F10.0.2.1');
+    expect(first('rep-unanswered')).toBe('#/switch/leaf1/session/10.0.1.1%2F0x00000011%2F10.0.2.1');
+    expect(first('dreq-unanswered')).toBe('#/switch/leaf2/session/10.0.1.1%2F0x00000012%2F10.0.2.1');
+    expect(first('half-seen')).toBe('#/switch/spine1/session/10.0.1.1%2F-%2F10.0.2.1%2Fqp0x000001');
+    // set-ups seen by several switches, paths placed where their routes part: on the path
+    expect(first('flapping')).toBe('#/paths/10.0.1.1%2F0x00000020%2F10.0.2.9');
+    expect(first('asymmetric-path')).toBe('#/paths/10.0.1.1%2F0x00000001%2F10.0.2.1');
+    expect(first('data-path-differs')).toBe('#/paths/10.0.1.1%2F0x00000030%2F10.0.2.1');
   });
 
-  it('calls a lingering DISCONNECTING session half-closed, but not one that just sent its DREQ', () => {
-    const old = session({ state: 'DISCONNECTING', lastSeen: NOW - 60, messages: [msg(0, 'DREQ', 'swp1', NOW - 60, true)] });
-    const fresh = session({ state: 'DISCONNECTING', lastSeen: NOW - 1, messages: [msg(0, 'DREQ', 'swp1', NOW - 1, true)] });
-    const problems = deriveProblems({ switches: [sw('leaf1', [old, fresh])], paths: [], now: NOW });
-    expect(problems).toHaveLength(1);
-    expect(problems[0].kind).toBe('half-closed');
-    expect(problems[0].count).toBe(1);
-    expect(problems[0].where).toContain('responder');
+  it('is an empty, unavailable report when the controller has written no problems container', () => {
+    // RESTCONF's 409 data-missing (or 404) reaches the parser as no answer
+    expect(parseProblems(undefined, FETCHED)).toEqual({ problems: [], at: FETCHED, total: 0, byKind: {}, available: false,
+      skipped: 0 });
+    // an empty container: nothing wrong, and the fetch time stands in for the missing updated
+    expect(parseProblems({ 'rst-insight:problems': { total: 0 } }, FETCHED)).toEqual({ problems: [], at: FETCHED,
+      total: 0, byKind: {}, available: true, skipped: 0 });
   });
 
-  it('finds flapping: the same endpoints set up again and again, the earlier ones ended', () => {
-    const flap = [0, 20, 40, 60].map((t, i) => session({ requesterIp: '10.0.1.1', responderIp: '10.0.2.9', serviceId: '0x0000000001060001',
-      firstSeen: 5000 + t, state: i < 3 ? 'CLOSED' : 'ESTABLISHED' }));
-    // many QPs between one pair that all stay up are a normal job, not flapping
-    const busy = [0, 1, 2, 3, 4].map(t => session({ requesterIp: '10.0.1.5', responderIp: '10.0.2.5', firstSeen: 5000 + t, state: 'ESTABLISHED' }));
-    // set-ups spread beyond the window are not flapping either
-    const slow = [0, 1000, 2000].map(t => session({ requesterIp: '10.0.1.6', responderIp: '10.0.2.6', firstSeen: t, state: 'CLOSED' }));
-    const problems = deriveProblems({ switches: [sw('leaf1', [...flap, ...busy, ...slow])], paths: [], now: NOW });
-    expect(problems).toHaveLength(1);
-    expect(problems[0].kind).toBe('flapping');
-    expect(problems[0].count).toBe(4);
-    expect(problems[0].where).toContain('10.0.1.1 → 10.0.2.9');
-    expect(problems[0].title).toContain('4 set-ups');
+  it('counts the entries it cannot read, keeps the others, and shows a kind it has no word for', () => {
+    const r = parseProblems({ 'rst-insight:problems': { total: '7', problem: [
+      { id: 'no-count', kind: 'rejected', severity: 'critical', title: 't', detail: 'd' },
+      { id: 'bad-severity', kind: 'rejected', severity: 'fatal', count: 1 },
+      { kind: 'rejected', severity: 'critical', count: 1 },
+      'not an object',
+      { id: 'future|x', kind: 'fabric-on-fire', severity: 'critical', count: 2, 'session-id': 'one-session' },
+      { id: 'ok', kind: 'agent-unreachable', severity: 'critical', count: '5', 'first-seen': 'yesterday' },
+    ] } }, FETCHED);
+    expect(r.skipped).toBe(4);
+    expect(r.total).toBe(7);
+    expect(r.problems.map(p => [p.id, p.kind, p.title, p.count])).toEqual([
+      ['ok', 'agent-unreachable', 'agents unreachable', 5], ['future|x', 'fabric-on-fire', 'fabric-on-fire', 2]]);
+    expect(r.problems[1].sessions).toEqual([{ sessionId: 'one-session' }]);
+    expect(r.problems[0].firstSeen).toBeUndefined();
+    expect(kindLabel('fabric-on-fire')).toBe('fabric-on-fire');
   });
 
-  it('reports unreachable and unauthorized agents of enabled switches only', () => {
-    const problems = deriveProblems({ switches: [
-      sw('leaf1', [], { status: { state: 'UNREACHABLE', detail: 'connection refused' }, agentAddress: '10.9.0.1' }),
-      sw('leaf2', [], { status: { state: 'UNAUTHORIZED' } }),
-      sw('leaf3', [], { enabled: false, status: { state: 'UNREACHABLE' } }),
-      sw('leaf4', [], { status: { state: 'CAPTURING' } }),
-    ], paths: [], now: NOW });
-    expect(problems.map(p => `${p.places[0].node}:${p.title}`)).toEqual([
-      'leaf1:Agent unreachable', 'leaf2:Agent refused the controller\'s token']);
-    expect(problems[0].where).toContain('connection refused');
-    expect(problems[0].where).toContain('10.9.0.1');
-  });
-
-  it('lists asymmetric paths and paths with gaps, least severe last', () => {
-    const path = (id: string, asymmetric: boolean, gap: string[]): Path => ({
-      sessionId: id, asymmetric, anomalies: [],
-      forward: { complete: gap.length === 0, gaps: gap, hops: [{ index: 0, nodeId: 'leaf1', observed: true }, { index: 1, nodeId: 'spine1', observed: true }] },
-      reverse: { complete: true, gaps: [], hops: [{ index: 0, nodeId: 'spine2', observed: true }, { index: 1, nodeId: 'leaf1', observed: true }] },
-    });
-    const rejected = session({ state: 'REJECTED', messages: [msg(0, 'REJ', 'swp1', 1, false)] });
-    const problems = deriveProblems({ switches: [sw('leaf1', [rejected])], paths: [
-      path('p1', true, []), path('p2', true, []), path('p3', false, ['switch spine1 (port swp1) feeds leaf2:swp3 but RFT there saw nothing']),
-    ], now: NOW });
-    expect(problems[0].kind).toBe('rejected');
-    const asym = problems.find(p => p.kind === 'asymmetric')!;
-    expect(asym.count).toBe(2);
-    expect(asym.where).toBe('forward leaf1 → spine1, reverse spine2 → leaf1');
-    const gap = problems.find(p => p.kind === 'path-gap')!;
-    expect(gap.places).toEqual([{ node: 'spine1' }]);
-    expect(countByKind(problems)).toEqual({ rejected: 1, asymmetric: 2, 'path-gap': 1 });
-  });
-
-  it('finds nothing wrong in healthy sessions', () => {
-    const ok = [session({ state: 'ESTABLISHED' }), session({ state: 'CLOSED', messages: [msg(0, 'DREQ', 's', 1, true), msg(1, 'DREP', 's', 2, false)] })];
-    expect(deriveProblems({ switches: [sw('leaf1', ok)], paths: [], now: NOW })).toEqual([]);
+  it('has a word for every kind of the model', () => {
+    for (const k of PROBLEM_KINDS) {
+      expect(KIND_LABEL[k]).toMatch(/\w/);
+    }
+    expect(kindLabel('half-seen')).toBe('half-seen data flows');
   });
 });

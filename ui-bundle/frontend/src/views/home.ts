@@ -33,7 +33,7 @@ const COUNT_COLUMNS: readonly { label: string; states: readonly SessionState[]; 
 export class HomeView implements View {
   readonly el: HTMLElement;
   readonly title = 'Switches';
-  readonly wantsProblems = 'glance' as const;
+  readonly wantsProblems = true;
   private readonly stats = h('section', { class: 'stats', 'aria-label': 'Summary' });
   private readonly problemsEl = h('section', { class: 'panel glance', 'aria-labelledby': 'glance-h' });
   private readonly tableBody = h('tbody');
@@ -250,7 +250,7 @@ export class HomeView implements View {
         : h('ul', { class: 'problem-lines', id: 'glance' }, shown.map(p => h('li', null, problemLine(p)))),
       h('p', { class: 'muted small' },
         `${r.problems.length} problem group${r.problems.length === 1 ? '' : 's'} as of ${formatClock(r.at).slice(0, 8)}`,
-        r.complete ? '' : ', from the session states (places, flapping and paths: in the problems view)',
+        r.available ? '' : ' (the controller reports none: rst-insight:problems is absent)',
         ' · ', h('a', { href: '#/problems' }, 'all problems')));
   }
 }

@@ -6,32 +6,33 @@
  * and is available at http://www.eclipse.org/legal/epl-v10.html
  */
 
-// Problems: every group of failing sessions, flapping endpoints, odd paths and unhealthy agents,
-// most severe first, each with where it happened and links to the sessions concerned.
+// Problems: the controller's rst-insight:problems, every group of failing sessions, flapping
+// endpoints, odd paths and unhealthy agents, most severe first, each with where it happened and
+// links to the sessions concerned.
 
 import type { AppContext, View } from '../app';
 import { badge, h, replace, route } from '../dom';
 import { formatClock, formatCount, formatTime } from '../format';
 import type { ProblemReport } from '../problem-source';
-import { KIND_LABEL, type Problem, type ProblemKind, type Severity } from '../problems';
+import { countByKind, kindLabel, sessionRoute, type Problem, type ProblemKind, type Severity } from '../problems';
 
 const SEVERITY_TONE: Record<Severity, 'bad' | 'warn' | 'idle'> = { critical: 'bad', warning: 'warn', notice: 'idle' };
 
 /** One line for the home page's glance: severity, what, where, how many. */
 export function problemLine(p: Problem): HTMLElement {
   const first = p.sessions[0];
-  return h('span', { class: 'problem-line', 'data-kind': p.kind },
+  return h('span', { class: 'problem-line', 'data-kind': p.kind, 'data-id': p.id },
     badge(SEVERITY_TONE[p.severity], p.severity),
     h('strong', null, p.title),
     p.count > 1 ? h('span', { class: 'muted' }, ` ×${formatCount(p.count)}`) : null,
     ' — ', h('span', { class: 'where' }, p.where),
-    first ? [' ', h('a', { href: route('switch', first.switchId, 'session', first.sessionId) }, 'open')] : null);
+    first ? [' ', h('a', { href: sessionRoute(first) }, 'open')] : null);
 }
 
 export class ProblemsView implements View {
   readonly el: HTMLElement;
   readonly title = 'Problems';
-  readonly wantsProblems = 'full' as const;
+  readonly wantsProblems = true;
   private readonly body = h('tbody');
   private readonly filters = h('div', { class: 'chips', role: 'group', 'aria-label': 'Show kinds' });
   private readonly asOf = h('p', { class: 'muted small', role: 'status' });
@@ -42,8 +43,9 @@ export class ProblemsView implements View {
     this.el = h('div', { class: 'view problems' },
       h('section', { class: 'panel' },
         h('h1', null, 'Problems'),
-        h('p', { class: 'muted' }, 'Rejected, timed-out, half-closed and flapping sessions, asymmetric and broken paths, '
-          + 'and agents the controller cannot use, grouped by cause and place. Derived from the flow and path tables.'),
+        h('p', { class: 'muted' }, 'Rejected, unanswered, half-closed and flapping sessions, asymmetric paths and data '
+          + 'apart from its CM, half-seen data flows, and agents the controller cannot use, grouped by cause and place: '
+          + 'the controller\'s own rst-insight:problems, as /metrics and the notifications report them.'),
         this.filters, this.asOf,
         h('div', { class: 'scroll-x' },
           h('table', { class: 'grid', id: 'problems' },
@@ -75,12 +77,18 @@ export class ProblemsView implements View {
       return;
     }
     this.app.updated();
-    replace(this.asOf, `As of ${formatClock(r.at).slice(0, 8)}, over ${formatCount(r.sessionCount)} session sightings.`,
-      r.complete ? '' : ' A first look from the session states: places, flapping and path problems are loading…');
-    this.el.dataset.complete = r.complete ? 'true' : '';
+    const listed = r.problems.reduce((m, p) => m + p.count, 0);
+    replace(this.asOf, r.available
+      ? [`As the controller found them at ${formatClock(r.at).slice(0, 8)}: ${formatCount(r.total)} in all`,
+        listed < r.total ? `, ${formatCount(listed)} of them in the ${formatCount(r.problems.length)} groups listed` : '',
+        '.', r.skipped ? ` ${formatCount(r.skipped)} entries could not be read.` : '']
+      : 'The controller reports no problems: rst-insight:problems is absent (the odl-rst-insight feature is not '
+        + 'installed, or is starting).');
+    this.el.dataset.updated = String(r.at);
     const kinds = [...new Set(r.problems.map(p => p.kind))];
+    const listedByKind = countByKind(r.problems);
     replace(this.filters, kinds.map(k => {
-      const n = r.problems.filter(p => p.kind === k).reduce((m, p) => m + p.count, 0);
+      const n = r.byKind[k] ?? listedByKind[k] ?? 0;
       return h('label', { class: 'chip' },
         h('input', {
           type: 'checkbox', checked: !this.hidden.has(k),
@@ -92,25 +100,25 @@ export class ProblemsView implements View {
             }
             this.render(this.app.problems());
           },
-        }), ` ${KIND_LABEL[k]} (${formatCount(n)})`);
+        }), ` ${kindLabel(k)} (${formatCount(n)})`);
     }));
     const shown = r.problems.filter(p => !this.hidden.has(p.kind));
     if (shown.length === 0) {
       replace(this.body, h('tr', null, h('td', { colspan: 6, class: 'empty' }, 'No problem seen.')));
       return;
     }
-    replace(this.body, shown.map(p => h('tr', { 'data-kind': p.kind },
+    replace(this.body, shown.map(p => h('tr', { 'data-kind': p.kind, 'data-id': p.id },
       h('td', null, badge(SEVERITY_TONE[p.severity], p.severity)),
-      h('td', null, h('strong', null, p.title), h('div', { class: 'muted small' }, KIND_LABEL[p.kind])),
+      h('td', null, h('strong', null, p.title), h('div', { class: 'muted small' }, kindLabel(p.kind))),
       h('td', { class: 'where' }, p.where,
         p.places.length ? h('div', { class: 'small' }, 'on the fabric: ',
           p.places.map((pl, i) => [i ? ', ' : '', h('a', {
-            href: p.sessions[0] ? route('paths', p.sessions[0].sessionId) : '#/paths',
+            href: p.sessions[0] ? route('paths', p.sessions[0].sessionId) : route('switch', pl.node),
           }, pl.tp ? `${pl.node} ${pl.tp}` : pl.node)])) : null),
       h('td', { class: 'num' }, formatCount(p.count)),
       h('td', null, formatTime(p.latest)),
       h('td', { class: 'sessions' }, p.sessions.slice(0, 3).map((s, i) => [i ? h('br') : null,
-        h('a', { href: route('switch', s.switchId, 'session', s.sessionId), class: 'mono' }, s.sessionId)]),
+        h('a', { href: sessionRoute(s), class: 'mono' }, s.sessionId)]),
       p.count > 3 ? h('div', { class: 'muted small' }, `and ${formatCount(p.count - Math.min(3, p.sessions.length))} more`) : null))));
   }
 }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.eclipse.jdt.annotation.Nullable;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
@@ -461,12 +462,19 @@ final class ProblemDetector {
         return new double[] {first, last};
     }
 
-    /** Enabled switches whose agents the controller cannot follow, or that drop captured frames. */
+    /**
+     * Enabled switches whose agents the controller cannot follow, that do not capture, or that
+     * drop captured frames.
+     */
     private static List<Problem> agents(final FabricIndex index) {
         final var out = new ArrayList<Problem>();
         for (var agent : index.agents()) {
             if (agent.dropping()) {
                 out.add(dropping(agent));
+            }
+            final var idle = notCapturing(agent);
+            if (idle != null) {
+                out.add(idle);
             }
             if (!agent.lost()) {
                 continue;
@@ -482,6 +490,33 @@ final class ProblemDetector {
                 agent.lastChange(), List.of(), List.of(new Problem.Place(agent.switchId(), null))));
         }
         return out;
+    }
+
+    /**
+     * An enabled switch whose agent answers with its capture off (STOPPED), or that has no agent
+     * address (NO_ADDRESS): nothing it forwards is followed. Null for any other state (DISABLED
+     * is a switch turned off on purpose, CONNECTING one about to capture, the lost ones
+     * agent-unreachable).
+     */
+    private static @Nullable Problem notCapturing(final AgentFacts agent) {
+        final String title;
+        final String why;
+        if (agent.state() == AgentState.STOPPED) {
+            title = "Capture stopped on the agent";
+            why = "the agent answers but does not capture";
+        } else if (agent.state() == AgentState.NOADDRESS) {
+            title = "RFT on, but no agent address";
+            why = "RFT is enabled but the switch has no agent address (none configured, and no NETCONF device of"
+                + " its name to take one from)";
+        } else {
+            return null;
+        }
+        final String detail = agent.detail() == null ? "" : " (" + agent.detail() + ")";
+        return new Problem("agent-not-capturing|" + agent.switchId(), ProblemKind.AgentNotCapturing,
+            Severity.Warning, title, agent.switchId() + ": " + why + detail
+                + "; its sessions are not followed, and paths through it have a gap there",
+            agent.switchId(), null, -1, agent.state().getName(), null, null, 1, agent.lastChange(), agent.lastChange(),
+            List.of(), List.of(new Problem.Place(agent.switchId(), null)));
     }
 
     /** An agent dropping captured frames: how many, of which kind, since when. */

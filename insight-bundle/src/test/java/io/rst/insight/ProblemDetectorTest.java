@@ -15,9 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jdt.annotation.Nullable;
 import org.junit.jupiter.api.Test;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Severity;
 
 /**
  * The detectors on an index built by hand, without a datastore: what a problem says of the
@@ -246,6 +248,43 @@ public class ProblemDetectorTest {
         m.add(CmMessageType.REQ, "swp1", NOW - 10);
         assertNull(detector.verdict(List.of(new Sighting("leaf1", SessionState.TIMEDOUT, A, B, null, false, -1,
             NOW - 10, NOW - 5, m, Sighting.DATA)), NOW));
+    }
+
+    @Test
+    public void anEnabledSwitchWhoseAgentDoesNotCaptureIsAProblemOfItsOwnAndNoOtherStateIs() {
+        index.putAgent(new AgentFacts("leaf1", AgentState.STOPPED, "capture stopped by the operator", NOW - 30, NOW,
+            5));
+        index.putAgent(new AgentFacts("leaf2", AgentState.NOADDRESS, null, NOW - 40, Double.NaN, -1));
+        index.putAgent(new AgentFacts("spine1", AgentState.UNREACHABLE, "connection refused", NOW - 50, NOW - 60, 9));
+        for (var state : List.of(AgentState.CAPTURING, AgentState.CONNECTING, AgentState.DISABLED,
+                AgentState.NOTCONFIGURED)) {
+            index.putAgent(new AgentFacts("other-" + state.getName(), state, null, NOW - 10, NOW, 1));
+        }
+
+        final var problems = detector.detect(index, NOW);
+        assertEquals(List.of("agent-unreachable|spine1", "agent-not-capturing|leaf1", "agent-not-capturing|leaf2"),
+            problems.stream().map(Problem::id).toList());
+        final var stopped = problems.get(1);
+        assertEquals(ProblemKind.AgentNotCapturing, stopped.kind());
+        assertEquals(Severity.Warning, stopped.severity());
+        assertEquals("Capture stopped on the agent", stopped.title());
+        assertEquals("leaf1: the agent answers but does not capture (capture stopped by the operator); its sessions"
+            + " are not followed, and paths through it have a gap there", stopped.detail());
+        assertEquals("leaf1", stopped.node());
+        assertEquals("STOPPED", stopped.reason());
+        assertEquals(1, stopped.count());
+        assertEquals(NOW - 30, stopped.firstSeen(), 0);
+        assertEquals(List.of(new Problem.Place("leaf1", null)), stopped.places());
+        final var noAddress = problems.get(2);
+        assertEquals("RFT on, but no agent address", noAddress.title());
+        assertEquals("NO_ADDRESS", noAddress.reason());
+        assertTrue(noAddress.detail().startsWith("leaf2: RFT is enabled but the switch has no agent address"),
+            noAddress.detail());
+        assertEquals(NOW - 40, noAddress.lastSeen(), 0);
+        // counted per kind and per switch like every problem
+        final var summary = ProblemSummary.of(problems);
+        assertEquals(2L, summary.byKind().get(ProblemKind.AgentNotCapturing));
+        assertEquals(1L, summary.bySwitch().get("leaf2").get(ProblemKind.AgentNotCapturing));
     }
 
     /** A switch's sighting of a session between A and B, set up at {@code first}, last seen a second later. */
