@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -175,19 +174,11 @@ public final class PathCheck {
                 bad.add(id + " reverse: the responder sent nothing, yet rpt has hops " + hops(path.path("reverse")));
             }
             if (f[2] != null) {
-                // a switch can tell a data packet's session only if it saw the CM message that
-                // announced the QP the data goes to: the REP (reverse CM) for the requester's data to
-                // the responder's QP, the REQ (forward CM) for the responder's data
-                final Set<String> sawRep = new HashSet<>();
-                if (f[1] != null) {
-                    truth.get(f[1]).forEach(h -> sawRep.add(h.node()));
-                }
-                final Set<String> sawReq = new HashSet<>();
-                truth.get(f[0]).forEach(h -> sawReq.add(h.node()));
-                dataPaths += compareData(id + " data forward", path.path("data-forward"), truth.get(f[2]), off,
-                    sawRep, bad);
-                dataPaths += compareData(id + " data reverse", path.path("data-reverse"), truth.get(f[3]), off,
-                    sawReq, bad);
+                // every switch on a data path that captures tells it: one that saw the CM message
+                // announcing the QP claims the data for the session itself; one that did not learns
+                // it from the data, and the controller joins that record into the CM session
+                dataPaths += compareData(id + " data forward", path.path("data-forward"), truth.get(f[2]), off, bad);
+                dataPaths += compareData(id + " data reverse", path.path("data-reverse"), truth.get(f[3]), off, bad);
                 final boolean apart = !truth.get(f[2]).equals(truth.get(f[0]))
                     || f[1] != null && !truth.get(f[3]).equals(truth.get(f[1]));
                 if (apart) {
@@ -234,15 +225,14 @@ public final class PathCheck {
     }
 
     /**
-     * Compares one data direction, hop by hop; a hop is expected inferred where RFT is off or where
-     * the switch did not see the CM message that announced the destination QP (its agent cannot
-     * tell whose data it is). Returns 1.
+     * Compares one data direction, hop by hop; a hop is expected inferred only where RFT is off.
+     * Returns 1.
      */
     private static int compareData(final String what, final JsonNode dir, final List<KernelPaths.Hop> kernel,
-            final Set<String> off, final Set<String> cmNodes, final List<String> bad) {
+            final Set<String> off, final List<String> bad) {
         final List<String> want = new ArrayList<>();
         for (var h : kernel) {
-            final boolean inferred = off.contains(h.node()) || !cmNodes.contains(h.node());
+            final boolean inferred = off.contains(h.node());
             want.add(h.node() + ":" + h.ingress() + ">" + h.egress() + (inferred ? "(inferred)" : ""));
         }
         final List<String> got = hops(dir);

@@ -31,13 +31,13 @@ import org.opendaylight.yangtools.yang.common.Uint16;
  */
 final class DataPaths {
     /**
-     * A silent switch on a data path: an agent can tell a data packet's session only where it saw
-     * the CM message that announced the destination QP (the REP for the requester's data to the
-     * responder's QP, the REQ for the responder's data), so a spine that message did not cross is
-     * inferred from the links, as a silent switch on a CM path is.
+     * A silent switch on a data path: its agent claims a data packet for a CM session where it saw
+     * the CM message that announced the destination QP, and learns it from the data elsewhere (a
+     * record the controller joins into the CM session); a switch that reports neither is inferred
+     * from the links, as a silent switch on a CM path is.
      */
-    private static final String SILENT_DATA = "RFT there could not tell this data's session (the CM message that"
-        + " announced the destination QP, REP or REQ, took another path; or its agent does not sample data)";
+    private static final String SILENT_DATA = "RFT there could not tell this data's session (its agent does not"
+        + " sample data, or sampled none of it yet)";
 
     private DataPaths() {
         // utility
