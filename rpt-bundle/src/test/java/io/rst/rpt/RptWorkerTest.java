@@ -140,12 +140,7 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     private DOMDataBroker recordingChains(final DOMDataBroker real) {
         return (DOMDataBroker) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
             new Class<?>[] {DOMDataBroker.class}, (proxy, method, args) -> {
-                final Object result;
-                try {
-                    result = method.invoke(real, args);
-                } catch (java.lang.reflect.InvocationTargetException e) {
-                    throw e.getCause();
-                }
+                final Object result = method.invoke(real, args);
                 if (result instanceof DOMTransactionChain chain) {
                     chains.add(chain);
                 }

@@ -184,15 +184,15 @@ final class ReferenceRecord {
         }
         final int n = Math.min(SessionStream.MAX_PSNS, value.size());
         final int[] out = new int[n];
-        int i = 0;
+        int index = 0;
         for (var psn : value) {
             if (!psn.isIntegralNumber() || !psn.canConvertToInt() || psn.asInt() < 0 || psn.asInt() > 0xFFFFFF) {
                 throw new IllegalArgumentException("not a PSN: " + psn);
             }
-            if (i < n) {
-                out[i] = psn.asInt();
+            if (index < n) {
+                out[index] = psn.asInt();
             }
-            i++;
+            index++;
         }
         return out;
     }

@@ -30,8 +30,8 @@ import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 /**
  * The one-pass reader takes exactly what the JSON tree and the binding model take
  * ({@link ReferenceRecord}), into the same nodes, and refuses exactly what they refuse: thousands
- * of records made of valid, odd and wrong values in any order, read both ways. Read one after another from one stream, a refused record
- * leaves the next one intact.
+ * of records made of valid, odd and wrong values in any order, read both ways. Read one after
+ * another from one stream, a refused record leaves the next one intact.
  */
 public class SessionStreamTest {
     private static final ObjectMapper JSON = new ObjectMapper();
