@@ -36,9 +36,9 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.ServiceId;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
@@ -147,7 +147,9 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(ProblemKind.Rejected, failed.getFailure());
         assertEquals(Uint16.valueOf(28), failed.getRejectReason());
         assertEquals(REQUESTER, failed.getRequesterIp().stringValue());
-        Thread.sleep(300);
+        // a later session's failure, announced after anything the two reports of s1 called for
+        putSession("leaf9", "later", SessionState.REJECTED, 28, now - 1, msg(CmMessageType.REJ, "swp3", now - 1));
+        awaitNotification(SessionFailed.class, n -> n.getSessionId().equals("later"));
         assertEquals(1, received.stream().filter(n -> n instanceof SessionFailed f && f.getSessionId().equals("s1"))
             .count());
     }
@@ -267,8 +269,12 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         final var changed = awaitNotification(PathChanged.class, n -> n.getSessionId().equals("p2"));
         assertEquals(List.of("leaf1", "spine1", "leaf2"), changed.getPreviousForward());
         assertEquals(List.of("leaf1", "spine2", "leaf2"), changed.getForward());
-        Thread.sleep(300);
-        assertEquals(1, received.stream().filter(n -> n instanceof PathChanged).count());
+        // a later path's change of route, announced after anything p1's and p2's writes called for
+        putPath("later", List.of("leaf1", "spine1", "leaf2"), List.of("leaf2", "spine1", "leaf1"), false);
+        putPath("later", List.of("leaf1", "spine2", "leaf2"), List.of("leaf2", "spine1", "leaf1"), true);
+        awaitNotification(PathChanged.class, n -> n.getSessionId().equals("later"));
+        assertEquals(1, received.stream().filter(n -> n instanceof PathChanged c && !c.getSessionId().equals("later"))
+            .count());
     }
 
     @Test
@@ -329,7 +335,9 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         // still dropping: the count grows, no second notification
         putAgentDrops("spine1", 1100, 234, now - 30, now);
         awaitProblem(p -> p.getKind() == ProblemKind.AgentDroppingPackets && p.getReason().startsWith("1334 "));
-        Thread.sleep(300);
+        // leaf1 back: announced after anything spine1's statuses called for
+        putAgent("leaf1", AgentState.CAPTURING, null);
+        awaitNotification(AgentReachable.class, n -> n.getNodeId().equals("leaf1"));
         assertEquals(1, received.stream().filter(n -> n instanceof AgentDroppingPackets).count());
 
         // a quiet minute later the status no longer says dropping: the problem goes

@@ -10,6 +10,7 @@ package io.rst.rpt;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
+import io.rst.yang.chain.RecoveringChain;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,7 +44,6 @@ import org.opendaylight.mdsal.dom.api.DOMDataBroker;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeChangeListener;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
-import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.IpAddress;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
@@ -62,7 +62,6 @@ import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.concepts.Registration;
-import org.opendaylight.yangtools.yang.common.Empty;
 import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.RpcResultBuilder;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
@@ -117,9 +116,8 @@ final class RptWorker implements AutoCloseable {
     private static final SwitchSession[] NO_SWITCHES = new SwitchSession[0];
 
     private final ExecutorService executor;
-    private final DOMDataBroker domBroker;
-    // executor-confined: replaced when the datastore fails it (a refused commit fails its chain)
-    private volatile DOMTransactionChain chain;
+    // replaced on the executor when the datastore fails it (a refused commit fails its chain)
+    private final RecoveringChain chain;
     private volatile boolean closed;
     /** Tests: runs on the RPT's thread after each path a recomputation assembles. */
     private volatile @Nullable Runnable afterAssembly;
@@ -188,8 +186,7 @@ final class RptWorker implements AutoCloseable {
         this.heldDrain = CompletableFuture.delayedExecutor(Math.max(1, holdIncomplete.toMillis() / 3),
             TimeUnit.MILLISECONDS,
             executor);
-        this.domBroker = domBroker;
-        this.chain = newChain();
+        this.chain = new RecoveringChain(domBroker, "RPT", this::executeUnlessClosed, () -> { });
         final var tx = chain.newWriteOnlyTransaction();
         tx.put(LogicalDatastoreType.OPERATIONAL, PathNodes.rptIdentifier(), PathNodes.emptyRpt());
         tx.commit().addCallback(logFailure("empty path table"), MoreExecutors.directExecutor());
@@ -726,39 +723,9 @@ final class RptWorker implements AutoCloseable {
         }
     }
 
-    private DOMTransactionChain newChain() {
-        final var created = domBroker.createMergingTransactionChain();
-        created.addCallback(new FutureCallback<Empty>() {
-            @Override
-            public void onSuccess(final Empty result) {
-                LOG.debug("RPT chain closed");
-            }
-
-            @Override
-            public void onFailure(final Throwable cause) {
-                // the commits on it fail too, each bringing its paths back to be written again
-                LOG.warn("RPT transaction chain failed; a new one takes the path writes", cause);
-                executeUnlessClosed(() -> replaceChain(created));
-            }
-        });
-        return created;
-    }
-
-    private void replaceChain(final DOMTransactionChain failed) {
-        if (!closed && chain == failed) {
-            chain = newChain();
-        }
-    }
-
     /** A transaction on the chain; a chain the datastore failed (not yet heard of) is replaced first. */
     private DOMDataTreeWriteTransaction newTransaction() {
-        try {
-            return chain.newWriteOnlyTransaction();
-        } catch (IllegalStateException e) {
-            LOG.debug("RPT transaction chain unusable, replacing it", e);
-            chain = newChain();
-            return chain.newWriteOnlyTransaction();
-        }
+        return chain.newWriteOnlyTransaction();
     }
 
     /** Commits {@code tx}, which writes the paths of {@code ids}; a refusal brings them back (counted). */

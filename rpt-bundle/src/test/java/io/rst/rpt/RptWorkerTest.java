@@ -20,8 +20,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,6 +35,8 @@ import org.opendaylight.mdsal.binding.dom.adapter.BindingDOMRpcProviderServiceAd
 import org.opendaylight.mdsal.binding.dom.adapter.BindingDOMRpcServiceAdapter;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.mdsal.dom.broker.DOMRpcRouter;
 import org.opendaylight.mdsal.dom.broker.RouterDOMRpcProviderService;
 import org.opendaylight.mdsal.dom.broker.RouterDOMRpcService;
@@ -81,6 +87,8 @@ import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.Node;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.NodeBuilder;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.DataObjectReference;
+import org.opendaylight.yangtools.concepts.Registration;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
@@ -97,8 +105,14 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     /** The hold of new, incomplete paths here: long enough that no test's writes outlast it. */
     private static final java.time.Duration HOLD = java.time.Duration.ofSeconds(3);
 
+    /** A session at leaf9 whose path the tests await as the mark that what came before was taken in. */
+    private static final String LATER = "10.9.0.2/0x00000009/10.9.0.3";
+
     private RptWorker worker;
     private RpcService rpcs;
+    private ExecutorService executor;
+    /** The transaction chains the worker made. */
+    private final List<DOMTransactionChain> chains = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     public void startWorker() throws Exception {
@@ -108,9 +122,10 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         final var router = new DOMRpcRouter(customizer.getSchemaService());
         // the router learns the model from schema updates: give it the current one
         customizer.updateSchema(getRuntimeContext());
-        worker = new RptWorker(getDataBroker(), getDomBroker(),
+        executor = Executors.newSingleThreadExecutor();
+        worker = new RptWorker(getDataBroker(), recordingChains(getDomBroker()),
             new BindingDOMRpcProviderServiceAdapter(customizer.getAdapterContext(),
-                new RouterDOMRpcProviderService(router)), Executors.newSingleThreadExecutor(), HOLD);
+                new RouterDOMRpcProviderService(router)), executor, HOLD);
         rpcs = new BindingDOMRpcServiceAdapter(customizer.getAdapterContext(), new RouterDOMRpcService(router));
     }
 
@@ -119,6 +134,38 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         if (worker != null) {
             worker.close();
         }
+    }
+
+    /** {@code real}, the transaction chains it makes kept in {@link #chains}. */
+    private DOMDataBroker recordingChains(final DOMDataBroker real) {
+        return (DOMDataBroker) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {DOMDataBroker.class}, (proxy, method, args) -> {
+                final Object result = method.invoke(real, args);
+                if (result instanceof DOMTransactionChain chain) {
+                    chains.add(chain);
+                }
+                return result;
+            });
+    }
+
+    /** Counts, by session id, the changes of its path a listener of the whole path table hears. */
+    private Registration countPathWrites(final Map<String, AtomicInteger> writes) {
+        return getDataBroker().registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
+            DataObjectReference.builder(Rpt.class).child(Path.class).build(),
+            (org.opendaylight.mdsal.binding.api.DataTreeChangeListener<Path>) changes -> changes.forEach(change ->
+                writes.computeIfAbsent(change.path().toLegacy().firstKeyOf(Path.class).getSessionId(),
+                    id -> new AtomicInteger()).incrementAndGet()));
+    }
+
+    /**
+     * Reports {@link #LATER} at leaf9 and waits until its path is heard: the RPT takes the flow
+     * table's changes in order on its one thread, and the listener hears its commits in order, so
+     * what the RPT made of anything written before (and what {@code writes} heard of it) is in.
+     */
+    private void awaitLaterPath(final Map<String, AtomicInteger> writes) throws Exception {
+        putSession("leaf9", LATER, "leaf9-eth1", "leaf9-eth2");
+        await("the later session's path is heard").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+            .until(() -> writes.containsKey(LATER));
     }
 
     /**
@@ -232,11 +279,19 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         final var closing = worker;
         worker = null;
         closing.close();
-        // what was committed before the close lands; then nothing more
-        Thread.sleep(300);
+        // the RPT's thread has ended, and its chain closes once every transaction on it is done:
+        // then what was committed before the close has landed, and nothing more can come
+        assertTrue(executor.isTerminated(), "the RPT's thread outlived the close");
+        assertFalse(chains.isEmpty());
+        await("the RPT's transaction chains close").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+            .until(() -> chains.stream().allMatch(chain -> chain.future().isDone()));
+        for (var chain : chains) {
+            // closed, not failed
+            chain.future().get();
+        }
         final long settled = countPaths();
-        Thread.sleep(700);
-        assertEquals(settled, countPaths(), "paths written well after the close");
+        assertTrue(settled > 0, "the paths committed before the close");
+        assertEquals(settled, countPaths(), "paths written after the close");
     }
 
     @Test
@@ -264,7 +319,8 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
             .pollInterval(Duration.ofMillis(5)).until(() -> closer.get() != null);
         closer.get().join(30_000);
         worker = null;
-        Thread.sleep(500);
+        // the close returned once the RPT's thread had ended: nothing is assembled any more
+        assertTrue(executor.isTerminated(), "the RPT's thread outlived the close");
         // the recomputation stopped at the close: its paths after the 100th were not assembled
         assertTrue(assembled.get() <= 101, "paths assembled after the close began: " + assembled.get());
     }
@@ -318,16 +374,12 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         putSession("leaf2", "leaf2-eth4", "leaf2-eth1");
         awaitPath(p -> p.isPresent() && p.orElseThrow().getForward().getComplete()
             && p.orElseThrow().getReverse().getComplete() && p.orElseThrow().getDataForward() != null);
-        final var writes = new java.util.concurrent.atomic.AtomicInteger();
-        final var registration = getDataBroker().registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
-            org.opendaylight.yangtools.binding.DataObjectReference.builder(Rpt.class)
-                .child(Path.class, new PathKey(ID)).build(),
-            (org.opendaylight.mdsal.binding.api.DataTreeChangeListener<Path>) changes ->
-                writes.addAndGet(changes.size()));
+        final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
+        final var registration = countPathWrites(writes);
         try {
             await("the listener hears the path as it stands").atMost(Duration.ofSeconds(10))
-                .pollInterval(Duration.ofMillis(20)).until(() -> writes.get() > 0);
-            assertEquals(1, writes.get(), "the path as it stands");
+                .pollInterval(Duration.ofMillis(20)).until(() -> writes.containsKey(ID));
+            assertEquals(1, writes.get(ID).get(), "the path as it stands");
             final long unchanged = worker.pathsUnchanged();
             for (var state : List.of(AgentState.CAPTURING, AgentState.UNREACHABLE, AgentState.CAPTURING)) {
                 for (var sw : List.of("leaf1", "spine2", "leaf2")) {
@@ -347,9 +399,9 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
                     .class).build(),
                 new RequesterDataBuilder().setPackets(Uint64.valueOf(2)).build());
             tx.commit().get(5, TimeUnit.SECONDS);
-            Thread.sleep(500);
+            awaitLaterPath(writes);
             assertEquals(unchanged, worker.pathsUnchanged(), "a path was computed again");
-            assertEquals(1, writes.get(), "a path was written again");
+            assertEquals(1, writes.get(ID).get(), "a path was written again");
         } finally {
             registration.close();
         }
@@ -472,17 +524,13 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         putSession("leaf9", other, "leaf9-eth1", "leaf9-eth2");
         awaitPath(p -> p.isPresent() && hopCount(p.orElseThrow().getForward()) == 3);
 
-        final var writes = new java.util.concurrent.atomic.AtomicInteger();
-        final var registration = getDataBroker().registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
-            org.opendaylight.yangtools.binding.DataObjectReference.builder(Rpt.class)
-                .child(Path.class, new PathKey(other)).build(),
-            (org.opendaylight.mdsal.binding.api.DataTreeChangeListener<Path>) changes ->
-                writes.addAndGet(changes.size()));
+        final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
+        final var registration = countPathWrites(writes);
         try {
             // the other path as it stands (a listener hears the current data first)
             await("the listener hears the path as it stands").atMost(Duration.ofSeconds(10))
-                .pollInterval(Duration.ofMillis(20)).until(() -> writes.get() > 0);
-            assertEquals(1, writes.get());
+                .pollInterval(Duration.ofMillis(20)).until(() -> writes.containsKey(other));
+            assertEquals(1, writes.get(other).get());
             // leaf1 -- spine1 goes down: the first session's path breaks there
             final var down = getDataBroker().newWriteOnlyTransaction();
             down.delete(LogicalDatastoreType.OPERATIONAL, topology.toBuilder().child(Link.class,
@@ -491,9 +539,9 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
             awaitPath(p -> p.isPresent() && !p.orElseThrow().getForward().getComplete()
                 && observed(p.orElseThrow().getForward()).equals(List.of(true, true, true))
                 && p.orElseThrow().getForward().getGap() != null && !p.orElseThrow().getForward().getGap().isEmpty());
-            Thread.sleep(500);
+            awaitLaterPath(writes);
             assertEquals(1,
-                writes.get(), "the path of a session that crosses no changed link was not written again");
+                writes.get(other).get(), "the path of a session that crosses no changed link was not written again");
         } finally {
             registration.close();
         }

@@ -609,13 +609,13 @@ final class AgentFollower implements AutoCloseable {
             final var parsed = records.read(p);
             observe(parsed);
             return parsed;
-        } catch (SessionJson.UnknownLearnedFromException e) {
+        } catch (SessionStream.UnknownLearnedFromException e) {
             badRecords.incrementAndGet();
             unknownLearnedFrom.incrementAndGet();
             LOG.warn("RFT {}: agent sent a session this controller cannot tell the origin of, skipped: {}", nodeId,
                 e.getMessage());
             return null;
-        } catch (SessionJson.BadRecordException e) {
+        } catch (SessionStream.BadRecordException e) {
             badRecords.incrementAndGet();
             LOG.warn("RFT {}: agent sent a session the model cannot take, skipped: {}", nodeId, e.getMessage());
             return null;

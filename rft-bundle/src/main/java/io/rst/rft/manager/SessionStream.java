@@ -34,10 +34,12 @@ import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.opendaylight.yangtools.yang.data.api.schema.UserMapNode;
 
 /**
- * An agent's session record read straight from the JSON stream into the flow table's node, in one
- * pass: no JSON tree, no binding object, no regular expression for the common values. It takes
- * and refuses what {@link SessionJson} does (the agent API's record, checked against the model);
- * {@code SessionStreamTest} holds the two to the same nodes and the same refusals. Parsing was most
+ * The controller's one reader of an agent's session record (the JSON of {@code GET /v1/sessions},
+ * of the event stream's session events and of a reset's snapshot): read straight from the JSON
+ * stream into the flow table's node, in one pass: no JSON tree, no binding object, no regular
+ * expression for the common values. What the agent says is input from the network: a record that
+ * does not fit the model is refused with the reason, never half-taken. {@code SessionStreamTest}
+ * holds it to the model's generated classes (the same nodes, the same refusals). Parsing is most
  * of a follower's time, and a follower reads every session change of its switch.
  *
  * <p>One instance per follower (not thread-safe): it keeps the switch's port names, so that a
@@ -57,6 +59,30 @@ final class SessionStream {
             return node == null;
         }
     }
+
+    /** A record the model cannot take. */
+    static class BadRecordException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        BadRecordException(final String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * A record whose {@code learned_from} the controller does not know (an agent newer than the
+     * controller): refused, and counted apart from the other refusals.
+     */
+    static final class UnknownLearnedFromException extends BadRecordException {
+        private static final long serialVersionUID = 1L;
+
+        UnknownLearnedFromException(final String value) {
+            super("unknown learned_from " + value + " (this controller knows cm and data)");
+        }
+    }
+
+    /** The most PSNs of one kind a record's evidence keeps ({@code request_psns}, {@code response_psns}). */
+    static final int MAX_PSNS = 8;
 
     private static final int MAX_NAMES = 4096;
     private static final String LEARNED_CM = LearnedFrom.Cm.getName();
@@ -98,13 +124,13 @@ final class SessionStream {
      * Reads one session record, the parser at its {@code START_OBJECT}; leaves the parser at its
      * {@code END_OBJECT} whether the record is taken or refused, so that the stream goes on.
      *
-     * @throws SessionJson.BadRecordException the record does not fit the model: nothing of it is taken
+     * @throws BadRecordException the record does not fit the model: nothing of it is taken
      * @throws IOException the stream is not JSON
      */
-    Parsed read(final JsonParser p) throws IOException, SessionJson.BadRecordException {
+    Parsed read(final JsonParser p) throws IOException, BadRecordException {
         if (p.currentToken() != JsonToken.START_OBJECT) {
             p.skipChildren();
-            throw new SessionJson.BadRecordException("session record is not a JSON object");
+            throw new BadRecordException("session record is not a JSON object");
         }
         final var r = new Fields();
         String error = null;
@@ -122,26 +148,44 @@ final class SessionStream {
             } catch (IllegalArgumentException e) {
                 error = error != null ? error : e.getMessage();
                 p.skipChildren();
-            } catch (SessionJson.BadRecordException e) {
+            } catch (BadRecordException e) {
                 // the value was read to its end (a message log to its last entry)
                 error = error != null ? error : e.getMessage();
             }
         }
         if (r.id == null || r.id.isEmpty()) {
-            throw new SessionJson.BadRecordException("session record without session_id");
+            throw new BadRecordException("session record without session_id");
         }
         if (r.removed) {
             // the session's last appearance: it leaves, whatever else the record says
             return new Parsed(r.id, null);
         }
         // an unknown origin first, whatever else is wrong: it is counted apart
-        final boolean data = SessionJson.learnedFromData(r.learnedFrom);
-        SessionJson.checkCommId(data, r.requesterCommId);
+        final boolean data = learnedFromData(r.learnedFrom);
+        checkCommId(data, r.requesterCommId);
         if (error != null) {
-            throw new SessionJson.BadRecordException("session " + r.id + ": " + error);
+            throw new BadRecordException("session " + r.id + ": " + error);
         }
         r.learnedData = data;
         return new Parsed(r.id, r.build(), data ? r.facts() : null);
+    }
+
+    /** What a record's {@code learned_from} says: CM when absent (agents before data learning). */
+    static boolean learnedFromData(final @Nullable String value) throws UnknownLearnedFromException {
+        if (value == null || "cm".equals(value)) {
+            return false;
+        }
+        if ("data".equals(value)) {
+            return true;
+        }
+        throw new UnknownLearnedFromException(value);
+    }
+
+    /** A CM record must name its requester's comm ID; a data-learned one has none. */
+    static void checkCommId(final boolean data, final @Nullable String requesterCommId) throws BadRecordException {
+        if (!data && requesterCommId == null) {
+            throw new BadRecordException("a CM session record without requester_comm_id");
+        }
     }
 
     /** The record's fields as they come (JSON does not order them). */
@@ -221,9 +265,9 @@ final class SessionStream {
     }
 
     private void field(final Fields r, final String name, final JsonToken value, final JsonParser p)
-            throws IOException, SessionJson.BadRecordException {
+            throws IOException, BadRecordException {
         if (value == JsonToken.VALUE_NULL) {
-            // absent, as SessionJson takes a null
+            // absent, as the model has it
             return;
         }
         switch (name) {
@@ -234,7 +278,7 @@ final class SessionStream {
                 final var text = text(p, value);
                 final var parsed = Transport.forName(text);
                 if (parsed == null) {
-                    throw new SessionJson.BadRecordException("unknown transport " + text);
+                    throw new BadRecordException("unknown transport " + text);
                 }
                 r.transport = parsed.getName();
             }
@@ -259,7 +303,7 @@ final class SessionStream {
                 final var text = text(p, value);
                 final var parsed = SessionState.forName(text);
                 if (parsed == null) {
-                    throw new SessionJson.BadRecordException("unknown session state " + text);
+                    throw new BadRecordException("unknown session state " + text);
                 }
                 r.state = parsed.getName();
             }
@@ -271,7 +315,7 @@ final class SessionStream {
                 if (value == JsonToken.START_ARRAY) {
                     r.messages = messages(p);
                 } else {
-                    // SessionJson ignores a log that is not an array
+                    // a log that is not an array is ignored, as if absent
                     p.skipChildren();
                 }
             }
@@ -279,14 +323,14 @@ final class SessionStream {
         }
     }
 
-    private UserMapNode messages(final JsonParser p) throws IOException, SessionJson.BadRecordException {
+    private UserMapNode messages(final JsonParser p) throws IOException, BadRecordException {
         // a log is a handful of messages, kept packed (PackedMessageLog): no entry objects
         int n = 0;
         byte[] types = new byte[4];
         String[] tps = null;
         long[] times = new long[4];
         byte[] from = new byte[4];
-        SessionJson.BadRecordException bad = null;
+        BadRecordException bad = null;
         JsonToken token;
         while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
             if (token == null) {
@@ -316,7 +360,7 @@ final class SessionStream {
                     tps[n] = msgTp;
                 }
                 n++;
-            } catch (SessionJson.BadRecordException e) {
+            } catch (BadRecordException e) {
                 // the entry was read to its end; the rest of the log is skipped, then refused
                 bad = e;
             }
@@ -335,7 +379,7 @@ final class SessionStream {
     private long msgTime;
     private byte msgFrom;
 
-    private void message(final JsonParser p, final JsonToken start) throws IOException, SessionJson.BadRecordException {
+    private void message(final JsonParser p, final JsonToken start) throws IOException, BadRecordException {
         String type = null;
         String tp = null;
         long time = Times.INVALID;
@@ -366,7 +410,7 @@ final class SessionStream {
         final var parsed = type == null ? null : CmMessageType.forName(type);
         if (parsed == null) {
             // the entry is read to its end: the log's rest is skipped by the caller
-            throw new SessionJson.BadRecordException("unknown CM message type " + type);
+            throw new BadRecordException("unknown CM message type " + type);
         }
         msgType = (byte) parsed.ordinal();
         msgTp = tp;
@@ -376,8 +420,10 @@ final class SessionStream {
     }
 
     /**
-     * PSNs as {@link SessionJson#psns} takes them: an array of 24-bit numbers, the first
-     * {@link SessionJson#MAX_PSNS} kept; the array is read to its end whatever it holds.
+     * A one-way flow's sampled PSNs ({@code request_psns}, {@code response_psns}): agent-only
+     * evidence for the controller's pairing, not a leaf of the model. An array of 24-bit numbers,
+     * the first {@link #MAX_PSNS} kept; anything else is refused, the array read to its end
+     * whatever it holds.
      */
     private static int[] psns(final JsonParser p, final JsonToken start) throws IOException {
         if (start != JsonToken.START_ARRAY) {
@@ -385,7 +431,7 @@ final class SessionStream {
             p.skipChildren();
             throw new IllegalArgumentException("PSNs are not an array: " + text);
         }
-        int[] out = new int[SessionJson.MAX_PSNS];
+        int[] out = new int[MAX_PSNS];
         int n = 0;
         String bad = null;
         JsonToken token;
@@ -567,7 +613,7 @@ final class SessionStream {
         return made;
     }
 
-    /** A port as SessionJson's {@code port()} takes it: an integral number that fits an int. */
+    /** A port as the record has it: an integral number that fits an int (0 of "x" or of 1e12 would be a wrong port). */
     private static Uint16 port(final JsonParser p, final JsonToken value) throws IOException {
         if (value != JsonToken.VALUE_NUMBER_INT || !fitsInt(p)) {
             final var text = value.isScalarValue() ? p.getText() : value.asString();

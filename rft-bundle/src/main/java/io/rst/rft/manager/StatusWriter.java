@@ -13,6 +13,7 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import com.google.common.util.concurrent.SettableFuture;
+import io.rst.yang.chain.RecoveringChain;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -31,7 +32,6 @@ import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
-import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchKey;
@@ -41,10 +41,9 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._sw
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
-import org.opendaylight.yangtools.yang.common.Empty;
+import org.opendaylight.yangtools.concepts.Registration;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapNode;
-import org.opendaylight.yangtools.concepts.Registration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * Writes agent status and the flow table to the operational datastore through one DOM transaction
  * chain, without ever waiting for a commit. Sessions go in as nodes built by {@link SessionNodes}
  * (the binding codec costs more than everything else the RFT manager does), the status through the
- * binding codec. A failed chain is logged and replaced.
+ * binding codec. A failed chain is replaced ({@link RecoveringChain}).
  *
  * <p>Every {@link #TICK} the writer runs the followers' flushes ({@link #onTick}) and commits what
  * they wrote as one transaction: the switches' batches of a tick share it, and so do status writes
@@ -75,7 +74,7 @@ final class StatusWriter implements AutoCloseable {
 
     private final DOMDataBroker dom;
     private final BindingNormalizedNodeSerializer codec;
-    private DOMTransactionChain chain;
+    private final RecoveringChain chain;
     private boolean closed;
     // switches whose entry a transaction of this chain has made sure of, and no commit has failed
     // since: a merge of the entry, applied against a table of 100,000 sessions, costs the RFT
@@ -100,7 +99,13 @@ final class StatusWriter implements AutoCloseable {
     StatusWriter(final Stores stores, final @Nullable ScheduledExecutorService scheduler) {
         this.dom = stores.dom();
         this.codec = stores.codec();
-        this.chain = newChain();
+        // replaced under this writer's lock, as its writes are: a failed chain's successor starts
+        // with every switch entry to make sure of again
+        this.chain = new RecoveringChain(dom, "RFT status", task -> {
+            synchronized (this) {
+                task.run();
+            }
+        }, ensured::clear);
         ownScheduler = scheduler != null ? null : Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("rst-rft-writer").daemon().factory());
         ticker = (scheduler != null ? scheduler : ownScheduler).scheduleWithFixedDelay(this::tick, TICK.toMillis(),
@@ -318,31 +323,6 @@ final class StatusWriter implements AutoCloseable {
     private synchronized void forgetEnsured() {
         ensured.clear();
     }
-
-    private DOMTransactionChain newChain() {
-        final var created = dom.createMergingTransactionChain();
-        created.addCallback(new FutureCallback<>() {
-            @Override
-            public void onSuccess(final Empty result) {
-                LOG.debug("RFT status chain closed");
-            }
-
-            @Override
-            public void onFailure(final Throwable cause) {
-                LOG.warn("RFT status chain failed, starting a new one", cause);
-                replaceChain(created);
-            }
-        });
-        return created;
-    }
-
-    private synchronized void replaceChain(final DOMTransactionChain failed) {
-        if (!closed && chain == failed) {
-            ensured.clear();
-            chain = newChain();
-        }
-    }
-
 
     @Override
     public void close() {

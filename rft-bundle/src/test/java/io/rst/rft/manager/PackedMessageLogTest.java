@@ -193,7 +193,7 @@ public class PackedMessageLogTest extends AbstractConcurrentDataBrokerTest {
                 assertTrue(parsed.node().childByArg(SessionNodes.MESSAGES) instanceof PackedMessageLog);
                 nodes.put(parsed.id(), parsed.node());
             }
-            expected.add(SessionJson.toSession(JSON.readTree(record), Map.of("swp1", "leaf1:1")));
+            expected.add(ReferenceRecord.toSession(JSON.readTree(record), Map.of("swp1", "leaf1:1")));
         }
         final var stores = TestStores.of(this);
         try (var writer = new StatusWriter(stores)) {
@@ -211,7 +211,7 @@ public class PackedMessageLogTest extends AbstractConcurrentDataBrokerTest {
                 writer.writeSessions("leaf1", Map.of(parsed.id(), parsed.node()), List.of("s2"))
                     .get(10, TimeUnit.SECONDS);
             }
-            expected.set(2, SessionJson.toSession(JSON.readTree(again), Map.of()));
+            expected.set(2, ReferenceRecord.toSession(JSON.readTree(again), Map.of()));
         }
         try (var tx = getDataBroker().newReadOnlyTransaction()) {
             final var read = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath("leaf1"))

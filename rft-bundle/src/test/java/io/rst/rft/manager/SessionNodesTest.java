@@ -48,7 +48,7 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
     /** Every field the agent reports, IPv4 and IPv6, with and without the optional ones. */
     private static List<Session> sessions() throws Exception {
         final List<Session> sessions = new ArrayList<>();
-        sessions.add(SessionJson.toSession(JSON.readTree("""
+        sessions.add(ReferenceRecord.toSession(JSON.readTree("""
             {"session_id":"10.0.0.1/0x00000001/10.0.0.2","requester_ip":"10.0.0.1","responder_ip":"10.0.0.2",
              "requester_comm_id":"0x00000001","responder_comm_id":"0xdeadbeef","requester_qpn":16777215,
              "responder_qpn":0,"service_id":"0x0000000001064791","roles_known":true,"rdma_cm_src_port":40000,
@@ -59,12 +59,12 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
              "first_seen":1764547200.000001,"last_seen":1764547201.5,
              "message_log":[{"msg":"REQ","time":1764547200.000001,"ingress_port":"swp1","from_requester":true},
                             {"msg":"REJ","time":1764547201.5}]}"""), Map.of("swp1", "leaf1:1")));
-        sessions.add(SessionJson.toSession(JSON.readTree("""
+        sessions.add(ReferenceRecord.toSession(JSON.readTree("""
             {"session_id":"fd00::1/0x0000abcd/fd00::2","requester_ip":"fd00::1","responder_ip":"fd00::2",
              "requester_comm_id":"0x0000abcd","state":"ESTABLISHED","roles_known":false,"first_seen":1764547200,
              "last_seen":1764547200}""")));
         // a data-learned session as the contract has it: no comm IDs, no messages
-        sessions.add(SessionJson.toSession(JSON.readTree("""
+        sessions.add(ReferenceRecord.toSession(JSON.readTree("""
             {"session_id":"10.0.0.1/qp0x000011/10.0.0.2/qp0x000022","learned_from":"data","roles_known":false,
              "requester_ip":"10.0.0.1","responder_ip":"10.0.0.2","requester_qpn":17,"responder_qpn":34,
              "transport":"RC","requester_data":{"udp_src_port":50001,"ingress_port":"swp1","packets":40},
@@ -72,7 +72,7 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
              "messages":[],"first_seen":1764547200.5,"last_seen":1764547230.25,"message_log":[]}"""),
             Map.of("swp1", "leaf1:1")));
         // a one-way flow, its PSNs (evidence, not leaves)
-        final var oneWay = SessionJson.toSession(JSON.readTree("""
+        final var oneWay = ReferenceRecord.toSession(JSON.readTree("""
             {"session_id":"10.0.0.3/-/10.0.0.4/qp0x0000ff","learned_from":"data","roles_known":false,
              "one_way":true,"transport":"UD","requester_ip":"10.0.0.3","responder_ip":"10.0.0.4",
              "responder_qpn":255,"requester_data":{"udp_src_port":4791,"packets":3},
@@ -95,7 +95,7 @@ public class SessionNodesTest extends AbstractConcurrentDataBrokerTest {
                 log.append(i == 0 ? "" : ",").append("{\"msg\":\"").append(types[i].getName())
                     .append("\",\"time\":1764547200.25,\"from_requester\":").append(i % 2 == 0).append('}');
             }
-            sessions.add(SessionJson.toSession(JSON.readTree("{\"session_id\":\"s-" + state.getName()
+            sessions.add(ReferenceRecord.toSession(JSON.readTree("{\"session_id\":\"s-" + state.getName()
                 + "\",\"requester_comm_id\":\"0x00000001\",\"state\":\"" + state.getName()
                 + "\",\"message_log\":[" + log + "]}")));
         }

@@ -28,10 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 
 /**
- * The one-pass reader takes exactly what the JSON tree and the binding model take, into the same
- * nodes, and refuses exactly what they refuse: thousands of records made of valid, odd and wrong
- * values in any order, read both ways. Read one after another from one stream, a refused record
- * leaves the next one intact.
+ * The one-pass reader takes exactly what the JSON tree and the binding model take
+ * ({@link ReferenceRecord}), into the same nodes, and refuses exactly what they refuse: thousands
+ * of records made of valid, odd and wrong values in any order, read both ways. Read one after
+ * another from one stream, a refused record leaves the next one intact.
  */
 public class SessionStreamTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,8 +41,8 @@ public class SessionStreamTest {
     /** The reference: the tree, the binding session, the node built from it; or why it was refused. */
     private static Object reference(final String record) throws Exception {
         try {
-            return SessionNodes.session(SessionJson.toSession(JSON.readTree(record), PORTS));
-        } catch (SessionJson.BadRecordException e) {
+            return SessionNodes.session(ReferenceRecord.toSession(JSON.readTree(record), PORTS));
+        } catch (SessionStream.BadRecordException e) {
             return "refused";
         }
     }
@@ -52,7 +52,7 @@ public class SessionStreamTest {
             final var parsed = stream.read(parser);
             assertEquals(parsed.id(), parsed.node().name().getValue(SessionNodes.SESSION_ID));
             return parsed.node();
-        } catch (SessionJson.BadRecordException e) {
+        } catch (SessionStream.BadRecordException e) {
             return "refused";
         }
     }
@@ -166,9 +166,9 @@ public class SessionStreamTest {
             try {
                 read(record);
                 fail(record);
-            } catch (SessionJson.UnknownLearnedFromException e) {
+            } catch (SessionStream.UnknownLearnedFromException e) {
                 fail(record + ": " + e);
-            } catch (SessionJson.BadRecordException e) {
+            } catch (SessionStream.BadRecordException e) {
                 assertTrue(e.getMessage().contains("requester_comm_id"), e.getMessage());
             }
             assertEquals("refused", reference(record), record);
@@ -180,13 +180,13 @@ public class SessionStreamTest {
             try {
                 read(record);
                 fail(record);
-            } catch (SessionJson.UnknownLearnedFromException e) {
+            } catch (SessionStream.UnknownLearnedFromException e) {
                 assertTrue(e.getMessage().contains("learned_from"), e.getMessage());
             }
             try {
-                SessionJson.toSession(JSON.readTree(record));
+                ReferenceRecord.toSession(JSON.readTree(record));
                 fail(record);
-            } catch (SessionJson.UnknownLearnedFromException e) {
+            } catch (SessionStream.UnknownLearnedFromException e) {
                 assertTrue(e.getMessage().contains("learned_from"), e.getMessage());
             }
         }
@@ -197,7 +197,7 @@ public class SessionStreamTest {
             try {
                 read(record);
                 fail(record);
-            } catch (SessionJson.BadRecordException e) {
+            } catch (SessionStream.BadRecordException e) {
                 assertEquals("refused", reference(record), record);
             }
         }

@@ -8,6 +8,7 @@
 package io.rst.rft.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rst.rft.manager.SessionStream.BadRecordException;
 import io.rst.yang.time.Times;
 import java.util.ArrayList;
 import java.util.Map;
@@ -37,54 +38,14 @@ import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
 
 /**
- * An agent's session record (the JSON of {@code GET /v1/sessions} and of session events) as a
- * {@code rdma-flow-table} session. What the agent says is input from the network: a record that
- * does not fit the model is refused with the reason, never half-written.
+ * An agent's session record read the slow, independent way: Jackson's tree, then the binding
+ * model's generated classes, which check each value against the model's types and patterns. The
+ * reference {@link SessionStream} (the controller's one reader) is held to: the same nodes, the
+ * same refusals ({@code SessionStreamTest}), and the binding sessions other tests compare the
+ * datastore's content with. A record that does not fit the model is refused with the reason.
  */
-final class SessionJson {
-    /** The most PSNs of one kind a record's evidence keeps ({@code request_psns}, {@code response_psns}). */
-    static final int MAX_PSNS = 8;
-
-    /** A record the model cannot take. */
-    static class BadRecordException extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        BadRecordException(final String message) {
-            super(message);
-        }
-    }
-
-    /**
-     * A record whose {@code learned_from} the controller does not know (an agent newer than the
-     * controller): refused, and counted apart from the other refusals.
-     */
-    static final class UnknownLearnedFromException extends BadRecordException {
-        private static final long serialVersionUID = 1L;
-
-        UnknownLearnedFromException(final String value) {
-            super("unknown learned_from " + value + " (this controller knows cm and data)");
-        }
-    }
-
-    /** What a record's {@code learned_from} says: CM when absent (agents before data learning). */
-    static boolean learnedFromData(final @Nullable String value) throws UnknownLearnedFromException {
-        if (value == null || "cm".equals(value)) {
-            return false;
-        }
-        if ("data".equals(value)) {
-            return true;
-        }
-        throw new UnknownLearnedFromException(value);
-    }
-
-    /** A CM record must name its requester's comm ID; a data-learned one has none. */
-    static void checkCommId(final boolean data, final @Nullable String requesterCommId) throws BadRecordException {
-        if (!data && requesterCommId == null) {
-            throw new BadRecordException("a CM session record without requester_comm_id");
-        }
-    }
-
-    private SessionJson() {
+final class ReferenceRecord {
+    private ReferenceRecord() {
         // utility
     }
 
@@ -104,8 +65,8 @@ final class SessionJson {
         if (id == null || id.isEmpty()) {
             throw new BadRecordException("session record without session_id");
         }
-        final boolean data = learnedFromData(text(record, "learned_from"));
-        checkCommId(data, text(record, "requester_comm_id"));
+        final boolean data = SessionStream.learnedFromData(text(record, "learned_from"));
+        SessionStream.checkCommId(data, text(record, "requester_comm_id"));
         try {
             final var builder = new SessionBuilder().setSessionId(id);
             // always, a filter on it finds CM sessions too
@@ -210,28 +171,28 @@ final class SessionJson {
 
     /**
      * A one-way flow's sampled PSNs ({@code request_psns}, {@code response_psns}): at most
-     * {@link #MAX_PSNS}, the first the agent lists; none where absent. Agent-only evidence for the
-     * controller's pairing, not a leaf of the model; anything but an array of 24-bit numbers is
-     * refused.
+     * {@link SessionStream#MAX_PSNS}, the first the agent lists; none where absent. Agent-only
+     * evidence for the controller's pairing, not a leaf of the model; anything but an array of
+     * 24-bit numbers is refused.
      */
-    static int[] psns(final @Nullable JsonNode value) {
+    private static int[] psns(final @Nullable JsonNode value) {
         if (value == null || value.isNull()) {
             return new int[0];
         }
         if (!value.isArray()) {
             throw new IllegalArgumentException("PSNs are not an array: " + value);
         }
-        final int n = Math.min(MAX_PSNS, value.size());
+        final int n = Math.min(SessionStream.MAX_PSNS, value.size());
         final int[] out = new int[n];
-        int i = 0;
+        int index = 0;
         for (var psn : value) {
             if (!psn.isIntegralNumber() || !psn.canConvertToInt() || psn.asInt() < 0 || psn.asInt() > 0xFFFFFF) {
                 throw new IllegalArgumentException("not a PSN: " + psn);
             }
-            if (i < n) {
-                out[i] = psn.asInt();
+            if (index < n) {
+                out[index] = psn.asInt();
             }
-            i++;
+            index++;
         }
         return out;
     }
