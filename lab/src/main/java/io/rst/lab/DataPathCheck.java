@@ -324,13 +324,12 @@ public final class DataPathCheck {
         if (!lowerIp.equals(entry.path("requester-ip").asText())
                 || !higherIp.equals(entry.path("responder-ip").asText())) {
             bad.add(what + ": requester-ip " + entry.path("requester-ip") + ", responder-ip "
-                + entry.path("responder-ip")
-                + "; the lower endpoint is " + lowerIp + ", the higher " + higherIp);
+                + entry.path("responder-ip") + "; the lower endpoint is " + lowerIp + ", the higher " + higherIp);
         }
         if (entry.path("requester-qpn").asInt(-1) != lowerQpn || entry.path("responder-qpn").asInt(-1) != higherQpn) {
             bad.add(what + ": requester-qpn " + entry.path("requester-qpn") + ", responder-qpn "
-                + entry.path("responder-qpn")
-                + "; the QPs are " + lowerQpn + " (" + lowerIp + ") and " + higherQpn + " (" + higherIp + ")");
+                + entry.path("responder-qpn") + "; the QPs are " + lowerQpn + " (" + lowerIp + ") and " + higherQpn
+                + " (" + higherIp + ")");
         }
     }
 
@@ -418,8 +417,8 @@ public final class DataPathCheck {
                         + one.path("transport") + ", sent as RC data");
                 }
                 if (!id.equals(one.path("paired-session").asText())) {
-                    bad.add(at + ": " + oneId + " paired-session " + one.path("paired-session") + ", its pair is "
-                        + id);
+                    bad.add(at + ": " + oneId + " paired-session " + one.path("paired-session")
+                        + ", its pair is " + id);
                 }
                 if (one.path("responder-qpn").asInt(-1) != (aToB ? qp.qpnB() : qp.qpnA())) {
                     bad.add(at + ": " + oneId + " responder-qpn " + one.path("responder-qpn"));
