@@ -111,7 +111,8 @@ public class InsightKarafIT {
             metrics.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
         assertTrue(metrics.body(), metrics.body().contains("rst_insight_active 1\n"));
         assertTrue(metrics.body(), metrics.body().matches("(?s).*rst_agents\\{state=\"UNREACHABLE\"\\} [1-9].*"));
-        assertTrue(metrics.body(), metrics.body().matches("(?s).*rst_problems\\{kind=\"agent-unreachable\"\\} [1-9].*"));
+        assertTrue(metrics.body(),
+            metrics.body().matches("(?s).*rst_problems\\{kind=\"agent-unreachable\"\\} [1-9].*"));
 
         // the same in RESTCONF, as rst-insight:problems
         final var problems = await("/rests/data/rst-insight:problems", r -> r.statusCode() == 200
@@ -147,7 +148,8 @@ public class InsightKarafIT {
                     last = http.send(HttpRequest.newBuilder(URI.create(query)).timeout(Duration.ofSeconds(10)).build(),
                         HttpResponse.BodyHandlers.ofString()).body();
                     // {"status":"success","data":{"resultType":"vector","result":[{"metric":{...},"value":[T,"1"]}]}}
-                    if (last.contains("\"status\":\"success\"") && last.matches("(?s).*\"value\":\\[[0-9.]+,\"1\"\\].*")) {
+                    if (last.contains("\"status\":\"success\"")
+                            && last.matches("(?s).*\"value\":\\[[0-9.]+,\"1\"\\].*")) {
                         break;
                     }
                 } catch (java.io.IOException e) {
@@ -155,8 +157,9 @@ public class InsightKarafIT {
                 }
                 Thread.sleep(500);
             }
-            assertTrue("Prometheus never answered count(rst_agent_up{switch=it-ins1} == 0) = 1; last: " + last + "\nlog: "
-                + Files.readString(dir.resolve("prometheus.log")), last.matches("(?s).*\"value\":\\[[0-9.]+,\"1\"\\].*"));
+            assertTrue("Prometheus never answered count(rst_agent_up{switch=it-ins1} == 0) = 1; last: " + last
+                + "\nlog: " + Files.readString(dir.resolve("prometheus.log")),
+                last.matches("(?s).*\"value\":\\[[0-9.]+,\"1\"\\].*"));
             // and the scrape itself was healthy: the target is up
             final var up = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:9090/api/v1/query?query=up"))
                 .build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -232,13 +235,14 @@ public class InsightKarafIT {
             assertTrue("no agent jar at " + jar, jar != null && Files.isRegularFile(Path.of(jar)));
             final var capture = agentDir.resolve("all.pcap");
             final var gen = new ProcessBuilder(command(java, "-jar", jar, "gen", "--all-types", "--sessions", "40",
-                "--out", capture.toString())).redirectErrorStream(true).redirectOutput(agentDir.resolve("gen.log").toFile())
-                .start();
+                "--out", capture.toString())).redirectErrorStream(true)
+                .redirectOutput(agentDir.resolve("gen.log").toFile()).start();
             final int genStatus = gen.waitFor();
             assertEquals("gen: " + Files.readString(agentDir.resolve("gen.log")), 0, genStatus);
             final var agent = new ProcessBuilder(command(java, "-Xmx128m", "-jar", jar, "agent", "--replay",
-                capture.toString(), "--listen", "127.0.0.1:4791", "--token-file", System.getProperty("rst.it.agentToken"),
-                "--state-dir", agentDir.resolve("state").toString(), "--plain-http")).redirectErrorStream(true)
+                capture.toString(), "--listen", "127.0.0.1:4791", "--token-file",
+                System.getProperty("rst.it.agentToken"), "--state-dir", agentDir.resolve("state").toString(),
+                "--plain-http")).redirectErrorStream(true)
                 .redirectOutput(agentDir.resolve("agent.log").toFile()).start();
             try {
                 awaitEvent(events, "agent-reachable", "it-ins2");

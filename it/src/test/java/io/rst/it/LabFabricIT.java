@@ -73,6 +73,7 @@ public class LabFabricIT {
     private static long seed = 11;
 
     @BeforeClass
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the lab's progress goes to the test's output
     public static void fabricAndController() throws Exception {
         assumeTrue("the lab fabric needs root (network namespaces)", "root".equals(System.getProperty("user.name")));
         assumeTrue("the lab fabric needs iproute2", Stream.of("/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip")
@@ -116,6 +117,7 @@ public class LabFabricIT {
     }
 
     @AfterClass
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the lab's progress goes to the test's output
     public static void nothingOfTheLabIsLeft() throws Exception {
         if (traffic != null) {
             traffic.close();
@@ -191,6 +193,7 @@ public class LabFabricIT {
      * QPNs and both data paths equal to the kernel's forwarding of each side's UDP source port.
      */
     @Test
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the check's summary goes to the test's output
     public void c2_ncclStyleConnectionsAreLearntFromTheirDataOnce() throws Exception {
         final long before = Truth.nextId(lab.truthFile()) - 1;
         final var base = NcclTraffic.Options.defaults(lab.dataSample()).withLife(180, 1000);
@@ -253,7 +256,8 @@ public class LabFabricIT {
             final var result = PathCheck.checkUntil(fabric, leaf1Hosts, rc, Set.of(), 45);
             report(result);
             // and the paths RST shows avoid the link: every leaf1 session crosses spine2 only
-            final var rpt = rc.get("data/rdma-path-table:rpt?content=nonconfig").path("rdma-path-table:rpt").path("path");
+            final var rpt = rc.get("data/rdma-path-table:rpt?content=nonconfig").path("rdma-path-table:rpt")
+                .path("path");
             for (var c : leaf1Hosts) {
                 for (var p : rpt) {
                     if (p.path("session-id").asText().equals(c.sessionId())) {
@@ -275,6 +279,7 @@ public class LabFabricIT {
      * tables and the kernel's forwarding.
      */
     @Test
+    @SuppressWarnings("checkstyle:IllegalCatch") // the traffic thread hands whatever its run throws to the test
     public void d0_aControllerKilledWhileAgentsStreamComesBackWithTheirTables() throws Exception {
         final List<Truth.Connection> conns = new ArrayList<>();
         final var during = new Thread(() -> {
@@ -312,6 +317,7 @@ public class LabFabricIT {
     }
 
     @Test
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the browser suite's output goes to the test's
     public void d_theOperatorsWebUiInARealBrowser() throws Exception {
         // ui-bundle's browser suite (Debian's Chromium, headless) against this controller and lab:
         // sign in, switches, RFT off and on (agent and path gap), flow table, timeline, path,
@@ -350,7 +356,8 @@ public class LabFabricIT {
                 dir.toString()));
             for (String model : List.of("network-topology@2013-10-21.yang", "ietf-inet-types@2013-07-15.yang",
                     "yang-ext@2013-07-09.yang",
-                    "rst-topology@2026-12-01.yang", "rdma-flow-table@2026-12-01.yang", "rdma-path-table@2026-12-01.yang")) {
+                    "rst-topology@2026-12-01.yang", "rdma-flow-table@2026-12-01.yang",
+                    "rdma-path-table@2026-12-01.yang")) {
                 try (var in = LabFabricIT.class.getClassLoader().getResourceAsStream("META-INF/yang/" + model)) {
                     assertTrue("model " + model + " on the classpath", in != null);
                     Files.copy(in, dir.resolve(model));
@@ -414,6 +421,7 @@ public class LabFabricIT {
             .anyMatch(h -> h.node().equals(node));
     }
 
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the check's summary goes to the test's output
     private static void report(final PathCheck.Result result) {
         System.out.println(result.summary());
         if (!result.ok()) {

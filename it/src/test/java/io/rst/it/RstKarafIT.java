@@ -25,9 +25,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.concurrent.TimeUnit;
 import javax.inject.Inject;
 import org.apache.karaf.features.FeaturesService;
-import java.util.concurrent.TimeUnit;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.Timeout;
@@ -88,18 +88,21 @@ public class RstKarafIT {
 
     @Test
     public void featuresAreInstalled() throws Exception {
-        for (var feature : new String[] {"odl-rst-rft", "odl-rst-rpt", "odl-rst-ui", "odl-rst-insight", "odl-rst", "odl-restconf-nb"}) {
+        for (var feature : new String[] {"odl-rst-rft", "odl-rst-rpt", "odl-rst-ui", "odl-rst-insight", "odl-rst",
+            "odl-restconf-nb"}) {
             assertTrue(feature + " is not installed", featuresService.isInstalled(featuresService.getFeature(feature)));
         }
     }
 
     @Test
     public void bundlesAndBlueprintContainersAreActive() throws Exception {
-        for (var name : new String[] {"io.rst.yang", "io.rst.rft-wire", "io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle", "io.rst.insight-bundle"}) {
+        for (var name : new String[] {"io.rst.yang", "io.rst.rft-wire", "io.rst.rft-bundle", "io.rst.rpt-bundle",
+            "io.rst.ui-bundle", "io.rst.insight-bundle"}) {
             final var bundle = bundle(name);
             assertEquals(name + " is not active", Bundle.ACTIVE, bundle.getState());
         }
-        for (var name : new String[] {"io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle", "io.rst.insight-bundle"}) {
+        for (var name : new String[] {"io.rst.rft-bundle", "io.rst.rpt-bundle", "io.rst.ui-bundle",
+            "io.rst.insight-bundle"}) {
             awaitBlueprint(name);
         }
     }
@@ -109,7 +112,8 @@ public class RstKarafIT {
         // capture belongs to the switch agent (rft-agent, a plain jar): Karaf holds controller code only
         for (var bundle : bundleContext.getBundles()) {
             final var name = String.valueOf(bundle.getSymbolicName());
-            assertFalse(name + " is installed in the controller", name.contains("pcap4j") || name.contains("com.sun.jna"));
+            assertFalse(name + " is installed in the controller",
+                name.contains("pcap4j") || name.contains("com.sun.jna"));
         }
     }
 

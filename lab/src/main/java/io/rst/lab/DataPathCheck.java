@@ -77,9 +77,9 @@ public final class DataPathCheck {
     }
 
     /** The two directions of a QP pair as the kernel forwards them: A to B, B to A. */
-    static KernelPaths.Flow[] flows(final Truth.NcclQp q) {
-        return new KernelPaths.Flow[] {new KernelPaths.Flow(q.hostA(), q.ipA(), q.ipB(), q.portA()),
-            new KernelPaths.Flow(q.hostB(), q.ipB(), q.ipA(), q.portB())};
+    static KernelPaths.Flow[] flows(final Truth.NcclQp qp) {
+        return new KernelPaths.Flow[] {new KernelPaths.Flow(qp.hostA(), qp.ipA(), qp.ipB(), qp.portA()),
+            new KernelPaths.Flow(qp.hostB(), qp.ipB(), qp.ipA(), qp.portB())};
     }
 
     /**
@@ -174,13 +174,14 @@ public final class DataPathCheck {
     }
 
     /** The pair key of a path or flow-table record that names both QPNs; null if it does not. */
-    private static String pairKeyOf(final JsonNode n) {
-        if (!n.has("requester-qpn") || !n.has("responder-qpn") || !n.has("requester-ip") || !n.has("responder-ip")) {
+    private static String pairKeyOf(final JsonNode entry) {
+        if (!entry.has("requester-qpn") || !entry.has("responder-qpn") || !entry.has("requester-ip")
+                || !entry.has("responder-ip")) {
             return null;
         }
         try {
-            return pairKey(n.path("requester-ip").asText(), n.path("requester-qpn").asInt(),
-                n.path("responder-ip").asText(), n.path("responder-qpn").asInt());
+            return pairKey(entry.path("requester-ip").asText(), entry.path("requester-qpn").asInt(),
+                entry.path("responder-ip").asText(), entry.path("responder-qpn").asInt());
         } catch (IllegalArgumentException e) {
             return null;
         }
@@ -195,7 +196,10 @@ public final class DataPathCheck {
         return compare(qps, rpt, rft, kernel, off, nowMs, 0);
     }
 
-    /** {@link #compare(Collection, JsonNode, JsonNode, Map, Set, long)}, requiring pairs pairable for {@code settleMs}. */
+    /**
+     * {@link #compare(Collection, JsonNode, JsonNode, Map, Set, long)}, requiring pairs pairable for
+     * {@code settleMs}.
+     */
     static Result compare(final Collection<Truth.NcclQp> qps, final JsonNode rpt, final JsonNode rft,
             final Map<KernelPaths.Flow, List<KernelPaths.Hop>> kernel, final Set<String> off, final long nowMs,
             final long settleMs) {
@@ -218,7 +222,8 @@ public final class DataPathCheck {
                 byId.put(s.path("session-id").asText(), s);
                 final String key = pairKeyOf(s);
                 if (key != null && !"data".equals(s.path("learned-from").asText("cm"))) {
-                    cmByPair.computeIfAbsent(key, k -> new ArrayList<>()).add(node + " " + s.path("session-id").asText());
+                    cmByPair.computeIfAbsent(key, k -> new ArrayList<>())
+                        .add(node + " " + s.path("session-id").asText());
                 }
             });
         });
@@ -246,7 +251,8 @@ public final class DataPathCheck {
                 bad.add(what + ": set up without CM, yet listed as a CM session: " + cm);
             }
             final var others = pathsByPair.getOrDefault(id, List.of()).stream()
-                .filter(p -> !id.equals(p.path("session-id").asText())).map(p -> p.path("session-id").asText()).toList();
+                .filter(p -> !id.equals(p.path("session-id").asText())).map(p -> p.path("session-id").asText())
+                .toList();
             if (!others.isEmpty()) {
                 bad.add(what + ": listed in rpt under other ids too: " + others);
             }
@@ -279,59 +285,62 @@ public final class DataPathCheck {
     }
 
     /** One QP pair's path: what it says of the session, its two data paths; returns the paths compared. */
-    private static int comparePath(final String what, final JsonNode p, final Truth.NcclQp q,
+    private static int comparePath(final String what, final JsonNode path, final Truth.NcclQp qp,
             final List<KernelPaths.Hop> fromLower, final List<KernelPaths.Hop> fromHigher, final Set<String> off,
             final long nowMs, final List<String> bad) {
-        final boolean lowerIsA = q.aIsLower();
-        final String lowerIp = lowerIsA ? q.ipA() : q.ipB();
-        final String higherIp = lowerIsA ? q.ipB() : q.ipA();
-        final int lowerQpn = lowerIsA ? q.qpnA() : q.qpnB();
-        final int higherQpn = lowerIsA ? q.qpnB() : q.qpnA();
-        final String lowerHost = lowerIsA ? q.hostA() : q.hostB();
-        final String higherHost = lowerIsA ? q.hostB() : q.hostA();
-        sessionFields(what + " in rpt", p, lowerIp, lowerQpn, higherIp, higherQpn, bad);
-        state(what + " in rpt", p, q, nowMs, bad);
+        final boolean lowerIsA = qp.aIsLower();
+        final String lowerIp = lowerIsA ? qp.ipA() : qp.ipB();
+        final String higherIp = lowerIsA ? qp.ipB() : qp.ipA();
+        final int lowerQpn = lowerIsA ? qp.qpnA() : qp.qpnB();
+        final int higherQpn = lowerIsA ? qp.qpnB() : qp.qpnA();
+        final String lowerHost = lowerIsA ? qp.hostA() : qp.hostB();
+        final String higherHost = lowerIsA ? qp.hostB() : qp.hostA();
+        sessionFields(what + " in rpt", path, lowerIp, lowerQpn, higherIp, higherQpn, bad);
+        state(what + " in rpt", path, qp, nowMs, bad);
         for (var cmDir : List.of("forward", "reverse")) {
-            if (p.path(cmDir).path("hop").size() > 0) {
-                bad.add(what + ": a CM path (" + cmDir + ") " + PathCheck.hops(p.path(cmDir)) + ", but it had no CM");
+            if (path.path(cmDir).path("hop").size() > 0) {
+                bad.add(what + ": a CM path (" + cmDir + ") " + PathCheck.hops(path.path(cmDir))
+                    + ", but it had no CM");
             }
         }
-        PathCheck.compare(what + " data-forward", p.path("data-forward"), fromLower, off, higherHost, bad);
-        PathCheck.compare(what + " data-reverse", p.path("data-reverse"), fromHigher, off, lowerHost, bad);
+        PathCheck.compare(what + " data-forward", path.path("data-forward"), fromLower, off, higherHost, bad);
+        PathCheck.compare(what + " data-reverse", path.path("data-reverse"), fromHigher, off, lowerHost, bad);
         return 2;
     }
 
     /** What a path or a flow-table record says of a data-learned session. */
-    private static void sessionFields(final String what, final JsonNode n, final String lowerIp, final int lowerQpn,
+    private static void sessionFields(final String what, final JsonNode entry, final String lowerIp, final int lowerQpn,
             final String higherIp, final int higherQpn, final List<String> bad) {
-        if (!"data".equals(n.path("learned-from").asText("cm"))) {
-            bad.add(what + ": learned-from " + n.path("learned-from").asText("cm (the default)")
+        if (!"data".equals(entry.path("learned-from").asText("cm"))) {
+            bad.add(what + ": learned-from " + entry.path("learned-from").asText("cm (the default)")
                 + ", but it had no CM: data");
         }
-        if (!"RC".equals(n.path("transport").asText())) {
-            bad.add(what + ": transport " + n.path("transport") + ", sent RC");
+        if (!"RC".equals(entry.path("transport").asText())) {
+            bad.add(what + ": transport " + entry.path("transport") + ", sent RC");
         }
-        if (n.path("one-way").asBoolean(false)) {
+        if (entry.path("one-way").asBoolean(false)) {
             bad.add(what + ": one-way, though both directions were sent and paired");
         }
-        if (!lowerIp.equals(n.path("requester-ip").asText()) || !higherIp.equals(n.path("responder-ip").asText())) {
-            bad.add(what + ": requester-ip " + n.path("requester-ip") + ", responder-ip " + n.path("responder-ip")
-                + "; the lower endpoint is " + lowerIp + ", the higher " + higherIp);
+        if (!lowerIp.equals(entry.path("requester-ip").asText())
+                || !higherIp.equals(entry.path("responder-ip").asText())) {
+            bad.add(what + ": requester-ip " + entry.path("requester-ip") + ", responder-ip "
+                + entry.path("responder-ip") + "; the lower endpoint is " + lowerIp + ", the higher " + higherIp);
         }
-        if (n.path("requester-qpn").asInt(-1) != lowerQpn || n.path("responder-qpn").asInt(-1) != higherQpn) {
-            bad.add(what + ": requester-qpn " + n.path("requester-qpn") + ", responder-qpn " + n.path("responder-qpn")
-                + "; the QPs are " + lowerQpn + " (" + lowerIp + ") and " + higherQpn + " (" + higherIp + ")");
+        if (entry.path("requester-qpn").asInt(-1) != lowerQpn || entry.path("responder-qpn").asInt(-1) != higherQpn) {
+            bad.add(what + ": requester-qpn " + entry.path("requester-qpn") + ", responder-qpn "
+                + entry.path("responder-qpn") + "; the QPs are " + lowerQpn + " (" + lowerIp + ") and " + higherQpn
+                + " (" + higherIp + ")");
         }
     }
 
     /** ACTIVE or IDLE; IDLE once the pair ended long enough ago. */
-    private static void state(final String what, final JsonNode n, final Truth.NcclQp q, final long nowMs,
+    private static void state(final String what, final JsonNode entry, final Truth.NcclQp qp, final long nowMs,
             final List<String> bad) {
-        final String state = n.path("state").asText();
-        final boolean idleByNow = q.endedMs() >= 0 && nowMs - q.endedMs() > IDLE_EXPECTED_AFTER_MS;
+        final String state = entry.path("state").asText();
+        final boolean idleByNow = qp.endedMs() >= 0 && nowMs - qp.endedMs() > IDLE_EXPECTED_AFTER_MS;
         if (idleByNow ? !"IDLE".equals(state) : !"ACTIVE".equals(state) && !"IDLE".equals(state)) {
             bad.add(what + ": state " + state + ", " + (idleByNow ? "its last packet left "
-                + (nowMs - q.endedMs()) / 1000 + " s ago: IDLE" : "it is sending or just stopped: ACTIVE or IDLE"));
+                + (nowMs - qp.endedMs()) / 1000 + " s ago: IDLE" : "it is sending or just stopped: ACTIVE or IDLE"));
         }
     }
 
@@ -339,30 +348,30 @@ public final class DataPathCheck {
      * Each switch a direction crosses: the paired session where both do, the direction's one-way
      * flow (paired into the session) where one does; returns the records compared.
      */
-    private static int compareRecords(final String what, final Truth.NcclQp q, final List<KernelPaths.Hop> ab,
+    private static int compareRecords(final String what, final Truth.NcclQp qp, final List<KernelPaths.Hop> ab,
             final List<KernelPaths.Hop> ba, final Map<String, Map<String, JsonNode>> records, final Set<String> off,
             final long nowMs, final List<String> bad) {
-        final String id = q.sessionId();
-        final boolean lowerIsA = q.aIsLower();
+        final String id = qp.sessionId();
+        final boolean lowerIsA = qp.aIsLower();
         final Map<String, KernelPaths.Hop> abAt = new LinkedHashMap<>();
         ab.forEach(h -> abAt.put(h.node(), h));
         final Map<String, KernelPaths.Hop> baAt = new LinkedHashMap<>();
         ba.forEach(h -> baAt.put(h.node(), h));
         final Set<String> nodes = new LinkedHashSet<>(abAt.keySet());
         nodes.addAll(baAt.keySet());
-        int n = 0;
+        int compared = 0;
         for (var node : nodes) {
             final var table = records.getOrDefault(node, Map.of());
             final var session = table.get(id);
-            final var oneAb = table.get(q.oneWayIdAtoB());
-            final var oneBa = table.get(q.oneWayIdBtoA());
+            final var oneAb = table.get(qp.oneWayIdAtoB());
+            final var oneBa = table.get(qp.oneWayIdBtoA());
             if (off.contains(node)) {
                 if (session != null || oneAb != null || oneBa != null) {
                     bad.add(what + ": " + node + "'s RFT is off, yet it lists the QP pair");
                 }
                 continue;
             }
-            n++;
+            compared++;
             final String at = what + " at " + node;
             final var hAb = abAt.get(node);
             final var hBa = baAt.get(node);
@@ -374,24 +383,25 @@ public final class DataPathCheck {
                 }
                 for (var one : new JsonNode[] {oneAb, oneBa}) {
                     if (one != null) {
-                        bad.add(at + ": a one-way flow " + one.path("session-id").asText() + " beside the paired session");
+                        bad.add(at + ": a one-way flow " + one.path("session-id").asText()
+                            + " beside the paired session");
                     }
                 }
-                sessionFields(at, session, lowerIsA ? q.ipA() : q.ipB(), lowerIsA ? q.qpnA() : q.qpnB(),
-                    lowerIsA ? q.ipB() : q.ipA(), lowerIsA ? q.qpnB() : q.qpnA(), bad);
-                state(at, session, q, nowMs, bad);
+                sessionFields(at, session, lowerIsA ? qp.ipA() : qp.ipB(), lowerIsA ? qp.qpnA() : qp.qpnB(),
+                    lowerIsA ? qp.ipB() : qp.ipA(), lowerIsA ? qp.qpnB() : qp.qpnA(), bad);
+                state(at, session, qp, nowMs, bad);
                 // requester-data: the lower endpoint's packets; responder-data: the higher's
                 dataFlow(at + " requester-data", session.path("requester-data"), lowerIsA ? hAb : hBa,
-                    lowerIsA ? q.portA() : q.portB(), bad);
+                    lowerIsA ? qp.portA() : qp.portB(), bad);
                 dataFlow(at + " responder-data", session.path("responder-data"), lowerIsA ? hBa : hAb,
-                    lowerIsA ? q.portB() : q.portA(), bad);
+                    lowerIsA ? qp.portB() : qp.portA(), bad);
             } else {
                 // one direction only: the agent cannot know the sender's QP; the controller pairs it
                 final boolean aToB = hAb != null;
                 final var one = aToB ? oneAb : oneBa;
-                final String oneId = aToB ? q.oneWayIdAtoB() : q.oneWayIdBtoA();
+                final String oneId = aToB ? qp.oneWayIdAtoB() : qp.oneWayIdBtoA();
                 if (session != null) {
-                    bad.add(at + ": only " + (aToB ? q.hostA() + "->" + q.hostB() : q.hostB() + "->" + q.hostA())
+                    bad.add(at + ": only " + (aToB ? qp.hostA() + "->" + qp.hostB() : qp.hostB() + "->" + qp.hostA())
                         + " crosses it, yet it lists the paired session " + id);
                 }
                 if (one == null) {
@@ -401,42 +411,44 @@ public final class DataPathCheck {
                 if (!one.path("one-way").asBoolean(false)) {
                     bad.add(at + ": " + oneId + " is not one-way");
                 }
-                if (!"data".equals(one.path("learned-from").asText("cm")) || !"RC".equals(one.path("transport").asText())) {
+                if (!"data".equals(one.path("learned-from").asText("cm"))
+                        || !"RC".equals(one.path("transport").asText())) {
                     bad.add(at + ": " + oneId + " learned-from " + one.path("learned-from") + " transport "
                         + one.path("transport") + ", sent as RC data");
                 }
                 if (!id.equals(one.path("paired-session").asText())) {
-                    bad.add(at + ": " + oneId + " paired-session " + one.path("paired-session") + ", its pair is " + id);
+                    bad.add(at + ": " + oneId + " paired-session " + one.path("paired-session")
+                        + ", its pair is " + id);
                 }
-                if (one.path("responder-qpn").asInt(-1) != (aToB ? q.qpnB() : q.qpnA())) {
+                if (one.path("responder-qpn").asInt(-1) != (aToB ? qp.qpnB() : qp.qpnA())) {
                     bad.add(at + ": " + oneId + " responder-qpn " + one.path("responder-qpn"));
                 }
-                state(at, one, q, nowMs, bad);
+                state(at, one, qp, nowMs, bad);
                 dataFlow(at + " " + oneId + " requester-data", one.path("requester-data"), aToB ? hAb : hBa,
-                    aToB ? q.portA() : q.portB(), bad);
+                    aToB ? qp.portA() : qp.portB(), bad);
                 if (one.has("responder-data")) {
                     bad.add(at + ": the one-way flow " + oneId + " has responder-data");
                 }
             }
         }
-        return n;
+        return compared;
     }
 
     /** One direction's data at a switch: present, from the side's UDP port, in at the kernel's ingress. */
-    private static void dataFlow(final String what, final JsonNode d, final KernelPaths.Hop hop, final int port,
+    private static void dataFlow(final String what, final JsonNode data, final KernelPaths.Hop hop, final int port,
             final List<String> bad) {
-        if (d.isMissingNode()) {
+        if (data.isMissingNode()) {
             bad.add(what + ": absent, yet the kernel sends that direction in at " + hop.ingress());
             return;
         }
-        if (d.path("udp-src-port").asInt(-1) != port) {
-            bad.add(what + ": udp-src-port " + d.path("udp-src-port") + ", sent from " + port);
+        if (data.path("udp-src-port").asInt(-1) != port) {
+            bad.add(what + ": udp-src-port " + data.path("udp-src-port") + ", sent from " + port);
         }
-        if (d.has("ingress-port") && !hop.ingress().equals(d.path("ingress-port").asText())) {
-            bad.add(what + ": ingress-port " + d.path("ingress-port").asText() + ", the kernel sends it in at "
+        if (data.has("ingress-port") && !hop.ingress().equals(data.path("ingress-port").asText())) {
+            bad.add(what + ": ingress-port " + data.path("ingress-port").asText() + ", the kernel sends it in at "
                 + hop.ingress());
         }
-        if (d.path("packets").asLong(1) < 1) {
+        if (data.path("packets").asLong(1) < 1) {
             bad.add(what + ": no packets");
         }
     }

@@ -96,7 +96,7 @@ public final class Lab {
             try {
                 key = "tls " + Files.getLastModifiedTime(caFile()).toMillis();
             } catch (IOException e) {
-                throw new LabException("no CA in " + caFile() + ": " + e.getMessage());
+                throw new LabException("no CA in " + caFile() + ": " + e.getMessage(), e);
             }
         }
         if (client == null || !key.equals(clientKey)) {
@@ -135,13 +135,13 @@ public final class Lab {
         try {
             return (ObjectNode) Restconf.JSON.readTree(stateFile().toFile());
         } catch (IOException e) {
-            throw new LabException("no lab is up here (" + stateFile() + "): ./rst lab up first");
+            throw new LabException("no lab is up here (" + stateFile() + "): ./rst lab up first", e);
         }
     }
 
-    private void writeState(final ObjectNode s) {
+    private void writeState(final ObjectNode state) {
         try {
-            Files.writeString(stateFile(), Restconf.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(s));
+            Files.writeString(stateFile(), Restconf.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(state));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -168,7 +168,7 @@ public final class Lab {
         try {
             return Files.readString(tokenDir().resolve(switchId)).strip();
         } catch (IOException e) {
-            throw new LabException("no token for " + switchId + " in " + tokenDir());
+            throw new LabException("no token for " + switchId + " in " + tokenDir(), e);
         }
     }
 
@@ -218,7 +218,7 @@ public final class Lab {
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
             Files.setPosixFilePermissions(tokenDir(), PosixFilePermissions.fromString("rwx------"));
         } catch (IOException e) {
-            throw new LabException("cannot make " + dir + ": " + e.getMessage());
+            throw new LabException("cannot make " + dir + ": " + e.getMessage(), e);
         }
         final ObjectNode s = Restconf.JSON.createObjectNode();
         s.put("spines", fabric.spines()).put("leaves", fabric.leaves()).put("hosts_per_leaf", fabric.hostsPerLeaf());
@@ -239,15 +239,15 @@ public final class Lab {
             root.add("netns add " + n.namespace());
         }
         // veth pairs are made in the root namespace under temporary names, then moved and renamed
-        int k = 0;
+        int linkIndex = 0;
         final Map<String, List<String>> perNs = new LinkedHashMap<>();
         for (var n : fabric.nodes()) {
             perNs.put(n.namespace(), new ArrayList<>(List.of("link set lo up")));
         }
         for (var link : fabric.links()) {
-            final String ta = "rstt" + k + "a";
-            final String tb = "rstt" + k + "b";
-            k++;
+            final String ta = "rstt" + linkIndex + "a";
+            final String tb = "rstt" + linkIndex + "b";
+            linkIndex++;
             root.add("link add " + ta + " type veth peer name " + tb);
             root.add("link set " + ta + " netns " + Fabric.NS_PREFIX + link.a().node());
             root.add("link set " + tb + " netns " + Fabric.NS_PREFIX + link.b().node());
@@ -328,16 +328,17 @@ public final class Lab {
                 certs.makeCa();
             }
             certs.makeSwitch(switchId, listen);
-            all.addAll(List.of("--tls-cert", certs.cert(switchId).toString(), "--tls-key", certs.key(switchId).toString()));
+            all.addAll(List.of("--tls-cert", certs.cert(switchId).toString(), "--tls-key",
+                certs.key(switchId).toString()));
         } else {
             all.add("--plain-http");
         }
         try {
+            final var agentLog = dir.resolve("agents").resolve(switchId + ".log").toFile();
             return new ProcessBuilder(all).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agents").resolve(switchId + ".log").toFile()))
-                .start().pid();
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(agentLog)).start().pid();
         } catch (IOException e) {
-            throw new LabException("cannot start the agent of " + switchId + ": " + e.getMessage());
+            throw new LabException("cannot start the agent of " + switchId + ": " + e.getMessage(), e);
         }
     }
 
@@ -408,12 +409,12 @@ public final class Lab {
         waitForAgents(fabric, log);
     }
 
-    private static void sysctls(final Fabric.Node n) {
-        final List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", n.namespace(), "sysctl", "-q", "-w",
+    private static void sysctls(final Fabric.Node node) {
+        final List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", node.namespace(), "sysctl", "-q", "-w",
             "net.ipv4.conf.all.rp_filter=0", "net.ipv4.conf.default.rp_filter=0",
             "net.ipv4.fib_multipath_hash_policy=1", "net.ipv6.conf.all.disable_ipv6=1",
             "net.ipv6.conf.default.disable_ipv6=1"));
-        if (n.isSwitch()) {
+        if (node.isSwitch()) {
             cmd.add("net.ipv4.ip_forward=1");
             // a link whose far end went down carries no route, as a routing protocol would have it
             cmd.add("net.ipv4.conf.all.ignore_routes_with_linkdown=1");
@@ -426,8 +427,8 @@ public final class Lab {
         final List<Process> pings = new ArrayList<>();
         try {
             for (var link : fabric.links()) {
-                pings.add(new ProcessBuilder("ip", "netns", "exec", Fabric.NS_PREFIX + link.b().node(), "ping", "-c", "1",
-                    "-W", "2", "-I", link.b().address(), link.a().address()).redirectErrorStream(true)
+                pings.add(new ProcessBuilder("ip", "netns", "exec", Fabric.NS_PREFIX + link.b().node(), "ping", "-c",
+                    "1", "-W", "2", "-I", link.b().address(), link.a().address()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
             }
             for (var p : pings) {
@@ -447,8 +448,9 @@ public final class Lab {
         for (var sw : fabric.switches()) {
             while (true) {
                 try {
-                    final var rsp = http.send(HttpRequest.newBuilder(URI.create(scheme + "://" + agentAddress(sw.id()) + ":"
-                        + Fabric.AGENT_PORT + "/v1/health")).timeout(Duration.ofSeconds(2)).build(),
+                    final var rsp = http.send(HttpRequest.newBuilder(URI.create(scheme + "://"
+                        + agentAddress(sw.id()) + ":" + Fabric.AGENT_PORT + "/v1/health"))
+                        .timeout(Duration.ofSeconds(2)).build(),
                         HttpResponse.BodyHandlers.discarding());
                     if (rsp.statusCode() == 200) {
                         break;
@@ -457,14 +459,15 @@ public final class Lab {
                     // not listening yet
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new LabException("interrupted");
+                    throw new LabException("interrupted", e);
                 }
                 final long pid = state().path("agents").path(sw.id()).asLong();
                 final boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
                 if (!alive || System.nanoTime() > deadline) {
                     final var logFile = dir.resolve("agents").resolve(sw.id() + ".log");
                     final var lines = read(logFile).strip().split("\n");
-                    throw new LabException("the agent of " + sw.id() + (alive ? " did not answer within 90 s" : " ended")
+                    throw new LabException("the agent of " + sw.id()
+                        + (alive ? " did not answer within 90 s" : " ended")
                         + "; its log " + logFile + " ends: " + lines[lines.length - 1]);
                 }
                 sleep(200);
@@ -483,10 +486,10 @@ public final class Lab {
                 .header("Authorization", "Bearer " + token(switchId)).build(), HttpResponse.BodyHandlers.ofString());
             return Restconf.JSON.readTree(rsp.body());
         } catch (IOException e) {
-            throw new LabException("the agent of " + switchId + " does not answer: " + e.getMessage());
+            throw new LabException("the agent of " + switchId + " does not answer: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LabException("interrupted");
+            throw new LabException("interrupted", e);
         }
     }
 
@@ -671,7 +674,7 @@ public final class Lab {
                 }
             });
         } catch (IOException e) {
-            throw new LabException("cannot remove " + root + ": " + e.getMessage());
+            throw new LabException("cannot remove " + root + ": " + e.getMessage(), e);
         }
     }
 
@@ -703,8 +706,8 @@ public final class Lab {
             } catch (LabException e) {
                 what = e.getMessage();
             }
-            out.add(String.format("  %-8s agent pid %d %s at %s:%d  %s", sw.id(), pid, alive ? "running" : "NOT RUNNING",
-                agentAddress(sw.id()), Fabric.AGENT_PORT, what));
+            out.add(String.format("  %-8s agent pid %d %s at %s:%d  %s", sw.id(), pid,
+                alive ? "running" : "NOT RUNNING", agentAddress(sw.id()), Fabric.AGENT_PORT, what));
         }
         for (var h : fabric.hosts()) {
             out.add(String.format("  %-8s host %s", h.id(), fabric.hostIp(h.id())));
@@ -717,7 +720,7 @@ public final class Lab {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LabException("interrupted");
+            throw new LabException("interrupted", e);
         }
     }
 

@@ -96,7 +96,8 @@ final class LabBench {
         // the share of new connections that are NCCL-style, for ncclRate of them a second
         final double ncclShare = Math.min(1, Math.max(0, ncclRate) / rate);
         boolean ok = true;
-        try (var truthWriter = new Truth.Writer(lab.truthFile()); var traffic = new Traffic(fabric, truthWriter, first)) {
+        try (var truthWriter = new Truth.Writer(lab.truthFile());
+             var traffic = new Traffic(fabric, truthWriter, first)) {
             // long-lived ones for 20 s at most, a message a second after their opening burst
             traffic.nccl().options(NcclTraffic.Options.defaults(dataSample).withLife(20, 1000));
             final Map<String, Long> pending = new ConcurrentHashMap<>();
@@ -133,7 +134,8 @@ final class LabBench {
                 });
                 // the data-learned sessions' paths are the controller's to compile too
                 traffic.nccl().onFirstPacket((id, when) -> dataPending.put(id, when));
-                long warmed = traffic.run(new Traffic.Options(rate, warm, 0, warmupSeconds, seed++, 1, false, ncclShare));
+                long warmed = traffic.run(new Traffic.Options(rate, warm, 0, warmupSeconds, seed++, 1, false,
+                    ncclShare));
                 warmed += traffic.run(new Traffic.Options(2 * rate, warm, 0, BURST_SECONDS, seed++, 1, false,
                     ncclShare / 2));
                 // then on until the JIT has compiled the ingest: a fresh controller's compile time
@@ -144,17 +146,17 @@ final class LabBench {
                 final StringBuilder jit = new StringBuilder();
                 boolean settled = false;
                 var c0 = threadCpuSeconds();
-                long t = System.nanoTime();
+                long windowStart = System.nanoTime();
                 while (!c0.isEmpty() && (System.nanoTime() - w0) / 1e9 < warmupSeconds + MAX_JIT_WARMUP_SECONDS) {
                     warmed += traffic.run(new Traffic.Options(rate, warm, 0, JIT_WINDOW_SECONDS, seed++, 1, false,
                         ncclShare));
                     // the compiler threads' time in the window, thread by thread (they come and go)
                     final var c1 = threadCpuSeconds();
-                    final long t1 = System.nanoTime();
-                    final double share = cpuByGroup(c0, c1).getOrDefault(JIT, 0.0) / ((t1 - t) / 1e9);
+                    final long windowEnd = System.nanoTime();
+                    final double share = cpuByGroup(c0, c1).getOrDefault(JIT, 0.0) / ((windowEnd - windowStart) / 1e9);
                     jit.append(jit.isEmpty() ? "" : " ").append(String.format("%.2f", share));
                     c0 = c1;
-                    t = t1;
+                    windowStart = windowEnd;
                     if (share < JIT_SETTLED_SHARE) {
                         settled = true;
                         break;
@@ -309,6 +311,7 @@ final class LabBench {
     }
 
     /** Each agent's capture drops (see {@link #dropsLine}); null if an agent does not answer. */
+    @SuppressWarnings("checkstyle:IllegalCatch") // an agent that does not answer in any way leaves the line out
     private static @Nullable String captureDrops(final Lab lab) {
         final Map<String, JsonNode> statuses = new HashMap<>(); // dropsLine sorts them
         for (var sw : lab.fabric().switches()) {
@@ -340,8 +343,8 @@ final class LabBench {
         return line.toString();
     }
 
-    private static String count(final JsonNode n) {
-        return n.canConvertToLong() && n.asLong() >= 0 ? Long.toString(n.asLong()) : "?";
+    private static String count(final JsonNode value) {
+        return value.canConvertToLong() && value.asLong() >= 0 ? Long.toString(value.asLong()) : "?";
     }
 
     /**
@@ -349,6 +352,7 @@ final class LabBench {
      * event against the last one its switch's agent-status says was applied; -1 if either is not
      * known for a switch.
      */
+    @SuppressWarnings("checkstyle:IllegalCatch") // an agent or RESTCONF that does not answer in any way: not known
     private static long eventsBehind(final Lab lab, final Restconf rc) {
         long worst = 0;
         for (var sw : lab.fabric().switches()) {
@@ -425,6 +429,7 @@ final class LabBench {
      * The controller's CPU time so far (user and system), from /proc, when ./rst bench lab says its
      * process id in RST_BENCH_CONTROLLER_PID; negative when not known.
      */
+    @SuppressWarnings("checkstyle:IllegalCatch") // a stat file that cannot be read or parsed: not known
     private static double controllerCpuSeconds() {
         final String pid = System.getenv("RST_BENCH_CONTROLLER_PID");
         if (pid == null || pid.isBlank()) {
@@ -501,6 +506,7 @@ final class LabBench {
      * The controller's CPU seconds so far by {@link #threadGroup}, from /proc; empty when its
      * process is not known (RST_BENCH_CONTROLLER_PID).
      */
+    @SuppressWarnings("checkstyle:IllegalCatch") // a thread's stat file that cannot be read or parsed: it ended
     private static Map<String, ThreadCpu> threadCpuSeconds() {
         final String pid = System.getenv("RST_BENCH_CONTROLLER_PID");
         final Map<String, ThreadCpu> by = new TreeMap<>();
@@ -568,11 +574,11 @@ final class LabBench {
             .mapToDouble(Map.Entry::getValue).max().orElse(Double.NaN);
     }
 
-    private static String ms(final List<Long> sorted, final double q) {
+    private static String ms(final List<Long> sorted, final double fraction) {
         if (sorted.isEmpty()) {
             return "-";
         }
-        final int i = Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1);
+        final int i = Math.min(sorted.size() - 1, (int) Math.ceil(fraction * sorted.size()) - 1);
         return String.format("%.0f ms", sorted.get(Math.max(0, i)) / 1e6);
     }
 
@@ -597,16 +603,17 @@ final class LabBench {
     /** A data-learned session's path: only its data paths' completeness. */
     private static final String DATA_PATH_ASK = "data-forward(complete);data-reverse(complete)";
 
-    private static boolean cmComplete(final JsonNode p) {
-        return p.path("forward").path("complete").asBoolean() && p.path("reverse").path("complete").asBoolean();
+    private static boolean cmComplete(final JsonNode path) {
+        return path.path("forward").path("complete").asBoolean() && path.path("reverse").path("complete").asBoolean();
     }
 
     /**
      * Both data paths complete. Where it was learnt from is not asked of the timing: the id is a
      * data-learned session's, and the check that follows says whether the path says so.
      */
-    static boolean dataComplete(final JsonNode p) {
-        return p.path("data-forward").path("complete").asBoolean() && p.path("data-reverse").path("complete").asBoolean();
+    static boolean dataComplete(final JsonNode path) {
+        return path.path("data-forward").path("complete").asBoolean()
+            && path.path("data-reverse").path("complete").asBoolean();
     }
 
     /**
@@ -660,8 +667,8 @@ final class LabBench {
         return (double) quantile(dataSorted, 0.99) / quantile(cmSorted, 0.99);
     }
 
-    private static long quantile(final List<Long> sorted, final double q) {
-        final int i = Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1);
+    private static long quantile(final List<Long> sorted, final double fraction) {
+        final int i = Math.min(sorted.size() - 1, (int) Math.ceil(fraction * sorted.size()) - 1);
         return sorted.get(Math.max(0, i));
     }
 

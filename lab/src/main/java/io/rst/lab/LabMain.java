@@ -87,6 +87,8 @@ public final class LabMain {
         // entry point
     }
 
+    // the command line's entry point: it owns the console and ends the JVM whatever escapes
+    @SuppressWarnings({ "checkstyle:IllegalCatch", "checkstyle:RegexpSinglelineJava" })
     public static void main(final String[] args) {
         int status;
         try {
@@ -100,6 +102,7 @@ public final class LabMain {
         System.exit(status);
     }
 
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // usage and errors go to the streams it is given
     static int run(final String[] args, final PrintStream out, final PrintStream err) {
         if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
             (args.length == 0 ? err : out).print(USAGE);
@@ -138,7 +141,8 @@ public final class LabMain {
                             out.println("lab: topology '" + Lab.TOPOLOGY_ID + "' and " + fabric.switches().size()
                                 + " switches written to " + rc.base());
                         } else {
-                            out.println("lab: no controller answers at " + rc.base() + ": ./rst lab register once it does");
+                            out.println("lab: no controller answers at " + rc.base()
+                                + ": ./rst lab register once it does");
                         }
                     }
                 }
@@ -234,6 +238,7 @@ public final class LabMain {
      * kernel, and its NCCL-style QP pairs; when no CM session has settled yet (traffic just
      * began), after waiting the settle time once.
      */
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // errors go to the stream it is given
     private static int check(final Lab lab, final Restconf rc, final double wait, final double settle,
             final PrintStream out, final PrintStream err) throws IOException {
         final long settleMillis = Math.round(settle * 1000);
@@ -278,16 +283,16 @@ public final class LabMain {
     }
 
     /** {@code MIN-MAX} (or {@code N}: N-N) as two numbers; the defaults when absent. */
-    static int[] range(final String v, final int min, final int max) {
-        if (v == null) {
+    static int[] range(final String spec, final int min, final int max) {
+        if (spec == null) {
             return new int[] {min, max};
         }
         try {
-            final String[] parts = v.split("-", 2);
+            final String[] parts = spec.split("-", 2);
             final int lo = Integer.parseInt(parts[0].strip());
             return new int[] {lo, parts.length > 1 ? Integer.parseInt(parts[1].strip()) : lo};
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("wants MIN-MAX, got '" + v + "'");
+            throw new IllegalArgumentException("wants MIN-MAX, got '" + spec + "'", e);
         }
     }
 
@@ -301,8 +306,8 @@ public final class LabMain {
                 try {
                     while (true) {
                         Thread.sleep(5000);
-                        out.println("traffic: " + traffic.sent() + " packets sent, " + traffic.received() + " received, "
-                            + traffic.sendErrors() + " send errors" + (traffic.lastError() == null ? ""
+                        out.println("traffic: " + traffic.sent() + " packets sent, " + traffic.received()
+                            + " received, " + traffic.sendErrors() + " send errors" + (traffic.lastError() == null ? ""
                                 : " (last: " + traffic.lastError() + ")") + (opt.ncclShare() > 0 ? "; NCCL-style: "
                                 + traffic.nccl().connections() + " connections, " + traffic.nccl().running()
                                 + " QP pairs sending, " + traffic.nccl().bootstrapErrors() + " bootstrap errors" : ""));
@@ -420,7 +425,7 @@ public final class LabMain {
             try {
                 return v == null ? def : Integer.parseInt(v);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(name + " wants a number, got '" + v + "'");
+                throw new IllegalArgumentException(name + " wants a number, got '" + v + "'", e);
             }
         }
 
@@ -429,7 +434,7 @@ public final class LabMain {
             try {
                 return v == null ? def : Long.parseLong(v);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(name + " wants a number, got '" + v + "'");
+                throw new IllegalArgumentException(name + " wants a number, got '" + v + "'", e);
             }
         }
 
@@ -438,7 +443,7 @@ public final class LabMain {
             try {
                 return v == null ? def : Double.parseDouble(v);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(name + " wants a number, got '" + v + "'");
+                throw new IllegalArgumentException(name + " wants a number, got '" + v + "'", e);
             }
         }
 

@@ -44,8 +44,8 @@ import java.util.function.ObjLongConsumer;
  * start at a random 24-bit value (for a share of connections, their first QP's just below 2^24,
  * so that the wrap to 0 shows in every run) and wrap at 2^24. One-way connections: only the side
  * that opened the bootstrap issues requests (NCCL's send channel), the other only acknowledges;
- * two-way: both do, on the same QP pair. Short-lived connections send one burst of messages; long-lived ones then go on with a
- * message now and then until their lifetime ends, the traffic closes, or more than
+ * two-way: both do, on the same QP pair. Short-lived connections send one burst of messages;
+ * long-lived ones then go on with a message now and then until their lifetime ends, the traffic closes, or more than
  * {@link Options#maxLive} are live (the oldest stops). Every QP pair is written to the
  * {@link Truth} log: at its first packet, when a response left that an agent sampling every N-th
  * PSN pairs it from (the second answer it keeps with the request it names), and when it stopped.
@@ -98,9 +98,9 @@ public final class NcclTraffic implements AutoCloseable {
         }
 
         /** The same with another bound on the long-lived connections sending at once. */
-        public Options withMaxLive(final int n) {
+        public Options withMaxLive(final int limit) {
             return new Options(minQps, maxQps, twoWayShare, longLivedShare, burstMessages, burstGapMs, keepaliveMs,
-                lifetimeSeconds, n, dataSample, wrapShare);
+                lifetimeSeconds, limit, dataSample, wrapShare);
         }
 
         /** The same with another opening burst. */
@@ -251,8 +251,8 @@ public final class NcclTraffic implements AutoCloseable {
     private final class QpPair {
         final long id;
         final long connection;
-        final Side a;
-        final Side b;
+        final Side sideA;
+        final Side sideB;
         final boolean twoWay;
         final boolean longLived;
         final long endNanos;
@@ -266,12 +266,12 @@ public final class NcclTraffic implements AutoCloseable {
         final AtomicInteger requesting;
         volatile boolean stopped;
 
-        QpPair(final long id, final long connection, final Side a, final Side b, final boolean twoWay,
+        QpPair(final long id, final long connection, final Side sideA, final Side sideB, final boolean twoWay,
                 final boolean longLived, final long endNanos, final int sample) {
             this.id = id;
             this.connection = connection;
-            this.a = a;
-            this.b = b;
+            this.sideA = sideA;
+            this.sideB = sideB;
             this.twoWay = twoWay;
             this.longLived = longLived;
             this.endNanos = endNanos;
@@ -280,25 +280,26 @@ public final class NcclTraffic implements AutoCloseable {
         }
 
         Truth.NcclQp truth(final long firstMs) {
-            return new Truth.NcclQp(id, connection, a.host, a.ipText, a.qpn, a.initialPsn, a.port, b.host, b.ipText,
-                b.qpn, b.initialPsn, b.port, twoWay, longLived, firstMs, -1, -1);
+            return new Truth.NcclQp(id, connection, sideA.host, sideA.ipText, sideA.qpn, sideA.initialPsn, sideA.port,
+                sideB.host, sideB.ipText, sideB.qpn, sideB.initialPsn, sideB.port, twoWay, longLived, firstMs, -1, -1);
         }
     }
 
     /**
-     * Starts a connection from {@code a} (it opens the bootstrap connection) to {@code b}: QPs and
+     * Starts a connection from {@code hostA} (it opens the bootstrap connection) to {@code hostB}: QPs and
      * their facts drawn now, the bootstrap and the data on other threads. Called by the thread that
      * runs the traffic.
      */
-    void start(final String a, final String b, final SplittableRandom rnd) {
+    @SuppressWarnings("checkstyle:IllegalCatch") // a bootstrap that fails in any way is counted, not lost on its thread
+    void start(final String hostA, final String hostB, final SplittableRandom rnd) {
         final Options opt = options;
         final int n = opt.minQps() + rnd.nextInt(opt.maxQps() - opt.minQps() + 1);
         final boolean twoWay = rnd.nextDouble() < opt.twoWayShare();
         final boolean longLived = rnd.nextDouble() < opt.longLivedShare();
         final long endNanos = System.nanoTime() + (long) (opt.lifetimeSeconds() * (0.5 + rnd.nextDouble() / 2) * 1e9);
         final List<QpPair> pairs = new ArrayList<>();
-        final String ipA = traffic.fabric().hostIp(a);
-        final String ipB = traffic.fabric().hostIp(b);
+        final String ipA = traffic.fabric().hostIp(hostA);
+        final String ipB = traffic.fabric().hostIp(hostB);
         final List<Integer> portsA = new ArrayList<>();
         final List<Integer> portsB = new ArrayList<>();
         long connection = -1;
@@ -307,10 +308,10 @@ public final class NcclTraffic implements AutoCloseable {
             if (connection < 0) {
                 connection = id;
             }
-            final Side sa = new Side(a, traffic.hostIp(a), ipA, traffic.qpn(a, rnd), initialPsn(rnd, opt, i),
-                port(rnd, portsA), rnd.split());
-            final Side sb = new Side(b, traffic.hostIp(b), ipB, traffic.qpn(b, rnd), initialPsn(rnd, opt, i),
-                port(rnd, portsB), rnd.split());
+            final Side sa = new Side(hostA, traffic.hostIp(hostA), ipA, traffic.qpn(hostA, rnd),
+                initialPsn(rnd, opt, i), port(rnd, portsA), rnd.split());
+            final Side sb = new Side(hostB, traffic.hostIp(hostB), ipB, traffic.qpn(hostB, rnd),
+                initialPsn(rnd, opt, i), port(rnd, portsB), rnd.split());
             sa.peer = sb;
             sb.peer = sa;
             pairs.add(new QpPair(id, connection, sa, sb, twoWay, longLived, endNanos, opt.dataSample()));
@@ -329,14 +330,14 @@ public final class NcclTraffic implements AutoCloseable {
                     exchange(pairs);
                     for (var p : pairs) {
                         running.add(p);
-                        burst(p, p.a, opt, 0);
+                        burst(p, p.sideA, opt, 0);
                         if (p.twoWay) {
-                            burst(p, p.b, opt, 2);
+                            burst(p, p.sideB, opt, 2);
                         }
                     }
                 } catch (IOException | RuntimeException e) {
                     bootstrapErrors.incrementAndGet();
-                    lastError = "bootstrap " + a + " -> " + b + ": " + e;
+                    lastError = "bootstrap " + hostA + " -> " + hostB + ": " + e;
                 } finally {
                     traffic.pendingAdd(-1);
                 }
@@ -360,12 +361,12 @@ public final class NcclTraffic implements AutoCloseable {
 
     /** An ephemeral UDP source port for one more QP of a side, none of the side's others. */
     private static int port(final SplittableRandom rnd, final List<Integer> taken) {
-        int p;
+        int candidate;
         do {
-            p = Traffic.ephemeral(rnd);
-        } while (taken.contains(p));
-        taken.add(p);
-        return p;
+            candidate = Traffic.ephemeral(rnd);
+        } while (taken.contains(candidate));
+        taken.add(candidate);
+        return candidate;
     }
 
     /**
@@ -375,22 +376,14 @@ public final class NcclTraffic implements AutoCloseable {
      * it read.
      */
     private void exchange(final List<QpPair> pairs) throws IOException {
-        final Side a0 = pairs.get(0).a;
-        final Side b0 = pairs.get(0).b;
+        final Side a0 = pairs.get(0).sideA;
+        final Side b0 = pairs.get(0).sideB;
         final boolean ns = traffic.inNamespaces();
         final InetAddress ipB = ns ? InetAddress.getByAddress(b0.ip) : InetAddress.getLoopbackAddress();
         final InetAddress ipA = ns ? InetAddress.getByAddress(a0.ip) : InetAddress.getLoopbackAddress();
         // each socket is made on its host's thread, so that it belongs to that host's namespace
-        try (ServerSocketChannel server = traffic.onHost(b0.host, () -> {
-                final var ch = ServerSocketChannel.open();
-                ch.bind(new InetSocketAddress(ipB, 0), 1);
-                return ch;
-            });
-             SocketChannel client = traffic.onHost(a0.host, () -> {
-                 final var ch = SocketChannel.open();
-                 ch.bind(new InetSocketAddress(ipA, 0));
-                 return ch;
-             })) {
+        try (ServerSocketChannel server = traffic.onHost(b0.host, () -> listener(ipB));
+             SocketChannel client = traffic.onHost(a0.host, () -> client(ipA))) {
             client.socket().connect(server.getLocalAddress(), BOOTSTRAP_TIMEOUT_MS);
             server.socket().setSoTimeout(BOOTSTRAP_TIMEOUT_MS);
             try (var accepted = server.socket().accept()) {
@@ -406,21 +399,35 @@ public final class NcclTraffic implements AutoCloseable {
                 final int[][] fromB = receive(aIn, pairs.size());
                 for (int i = 0; i < pairs.size(); i++) {
                     final var p = pairs.get(i);
-                    p.b.remoteQpn = fromA[i][0];
-                    p.b.expectedPsn = fromA[i][1];
-                    p.a.remoteQpn = fromB[i][0];
-                    p.a.expectedPsn = fromB[i][1];
+                    p.sideB.remoteQpn = fromA[i][0];
+                    p.sideB.expectedPsn = fromA[i][1];
+                    p.sideA.remoteQpn = fromB[i][0];
+                    p.sideA.expectedPsn = fromB[i][1];
                 }
             }
         }
     }
 
-    private static void send(final DataOutputStream out, final List<QpPair> pairs, final boolean sideA)
+    /** The bootstrap's listener on B's address, on an ephemeral port, a backlog of one. */
+    private static ServerSocketChannel listener(final InetAddress ip) throws IOException {
+        final var ch = ServerSocketChannel.open();
+        ch.bind(new InetSocketAddress(ip, 0), 1);
+        return ch;
+    }
+
+    /** The bootstrap's client, bound to A's address. */
+    private static SocketChannel client(final InetAddress ip) throws IOException {
+        final var ch = SocketChannel.open();
+        ch.bind(new InetSocketAddress(ip, 0));
+        return ch;
+    }
+
+    private static void send(final DataOutputStream out, final List<QpPair> pairs, final boolean fromSideA)
             throws IOException {
         out.writeInt(MAGIC);
         out.writeInt(pairs.size());
         for (var p : pairs) {
-            final Side s = sideA ? p.a : p.b;
+            final Side s = fromSideA ? p.sideA : p.sideB;
             out.writeInt(s.qpn);
             out.writeInt(s.initialPsn);
         }
@@ -449,59 +456,59 @@ public final class NcclTraffic implements AutoCloseable {
     }
 
     /** A side's opening burst of messages, {@code delayMs} from now, then (long-lived) its later ones. */
-    private void burst(final QpPair p, final Side s, final Options opt, final long delayMs) {
-        traffic.schedule(s.host, () -> {
-            final int n = opt.burstMessages();
-            message(p, s, n == 1, true);
-            if (n > 1) {
-                next(p, s, opt, 1, n);
+    private void burst(final QpPair pair, final Side side, final Options opt, final long delayMs) {
+        traffic.schedule(side.host, () -> {
+            final int count = opt.burstMessages();
+            message(pair, side, count == 1, true);
+            if (count > 1) {
+                next(pair, side, opt, 1, count);
             } else {
-                afterBurst(p, s, opt);
+                afterBurst(pair, side, opt);
             }
         }, delayMs);
     }
 
-    private void next(final QpPair p, final Side s, final Options opt, final int sent, final int n) {
-        traffic.schedule(s.host, () -> {
-            final boolean last = sent + 1 == n;
-            message(p, s, last, true);
+    private void next(final QpPair pair, final Side side, final Options opt, final int sent, final int count) {
+        traffic.schedule(side.host, () -> {
+            final boolean last = sent + 1 == count;
+            message(pair, side, last, true);
             if (last) {
-                afterBurst(p, s, opt);
+                afterBurst(pair, side, opt);
             } else {
-                next(p, s, opt, sent + 1, n);
+                next(pair, side, opt, sent + 1, count);
             }
         }, opt.burstGapMs());
     }
 
     /** After the burst: a short-lived side is done, a long-lived one goes on now and then. */
-    private void afterBurst(final QpPair p, final Side s, final Options opt) {
-        if (!p.longLived) {
-            done(p);
+    private void afterBurst(final QpPair pair, final Side side, final Options opt) {
+        if (!pair.longLived) {
+            done(pair);
             return;
         }
-        keepalive(p, s, opt);
+        keepalive(pair, side, opt);
     }
 
-    private void keepalive(final QpPair p, final Side s, final Options opt) {
-        final long gap = Math.max(1, (long) (opt.keepaliveMs() * (0.5 + s.rnd.nextDouble())));
-        final boolean scheduled = traffic.scheduleBackground(s.host, () -> {
-            if (p.stopped || closing || System.nanoTime() >= p.endNanos) {
-                done(p);
+    private void keepalive(final QpPair pair, final Side side, final Options opt) {
+        final long gap = Math.max(1, (long) (opt.keepaliveMs() * (0.5 + side.rnd.nextDouble())));
+        final boolean scheduled = traffic.scheduleBackground(side.host, () -> {
+            if (pair.stopped || closing || System.nanoTime() >= pair.endNanos) {
+                done(pair);
                 return;
             }
-            message(p, s, true, false);
-            keepalive(p, s, opt);
+            message(pair, side, true, false);
+            keepalive(pair, side, opt);
         }, gap);
         if (!scheduled) {
-            done(p);
+            done(pair);
         }
     }
 
     /** A side stopped issuing requests: the pair has ended when both (one-way: A) have. */
-    private void done(final QpPair p) {
-        if (p.requesting.decrementAndGet() == 0 && p.ended.compareAndSet(false, true)) {
-            running.remove(p);
-            traffic.truth().ncclFact(p.id, "nccl-ended", System.currentTimeMillis());
+    private void done(final QpPair pair) {
+        if (pair.requesting.decrementAndGet() == 0 && pair.ended.compareAndSet(false, true)) {
+            running.remove(pair);
+            traffic.truth().ncclFact(pair.id, "nccl-ended", System.currentTimeMillis());
         }
     }
 
@@ -509,45 +516,45 @@ public final class NcclTraffic implements AutoCloseable {
     private enum Kind { WRITE, WRITE_IMM, SEND, READ }
 
     /**
-     * One message from side {@code s} (on its host's thread): its packets, then the peer's answer
+     * One message from {@code side} (on its host's thread): its packets, then the peer's answer
      * on the peer's thread. {@code flush}: the answer may not be held back (coalesced);
      * {@code inBurst}: it may.
      */
-    private void message(final QpPair p, final Side s, final boolean flush, final boolean inBurst) {
-        final SplittableRandom rnd = s.rnd;
+    private void message(final QpPair pair, final Side side, final boolean flush, final boolean inBurst) {
+        final SplittableRandom rnd = side.rnd;
         final int r = rnd.nextInt(100);
-        final Kind kind = p.twoWay && r < 15 ? Kind.READ : r < 55 ? Kind.WRITE : r < 80 ? Kind.WRITE_IMM : Kind.SEND;
+        final Kind kind = pair.twoWay && r < 15 ? Kind.READ : r < 55 ? Kind.WRITE : r < 80 ? Kind.WRITE_IMM : Kind.SEND;
         // 1 to 8 packets, most messages small
         final int packets = 1 + rnd.nextInt(1 + rnd.nextInt(8));
         // a SEND's last packet carries 16 bytes at least: tshark 4.0 takes shorter ones for broken
         // RPC-over-RDMA
         final int lastLen = Math.max(kind == Kind.SEND ? 16 : 4, 4 * (1 + rnd.nextInt(RcFrames.PMTU / 4)));
         final int bytes = (packets - 1) * RcFrames.PMTU + lastLen;
-        final int first = s.nextPsn;
+        final int first = side.nextPsn;
         final byte[] buf = BUF.get();
         if (kind == Kind.READ) {
             // one request; the responses use the PSNs up to first + packets - 1
-            final int len = RcFrames.write(buf, RcFrames.READ_REQUEST, s.remoteQpn, first, true, false, s.va, s.rkey,
-                bytes, 0, 0, 0, 0, new RcFrames.Udp(s.ip, s.peer.ip, s.port));
-            firstPacket(p);
-            traffic.transmit(s.host, s.ip, s.port, s.peer.ip, ByteBuffer.wrap(buf, 0, len), 1);
+            final int len = RcFrames.write(buf, RcFrames.READ_REQUEST, side.remoteQpn, first, true, false, side.va,
+                side.rkey, bytes, 0, 0, 0, 0, new RcFrames.Udp(side.ip, side.peer.ip, side.port));
+            firstPacket(pair);
+            traffic.transmit(side.host, side.ip, side.port, side.peer.ip, ByteBuffer.wrap(buf, 0, len), 1);
         } else {
             for (int i = 0; i < packets; i++) {
                 final boolean isFirst = i == 0;
                 final boolean isLast = i == packets - 1;
                 final int opcode = opcode(kind, isFirst, isLast);
                 final int psn = RcFrames.psnPlus(first, i);
-                final int len = RcFrames.write(buf, opcode, s.remoteQpn, psn, isLast, isLast && kind != Kind.WRITE,
-                    s.va, s.rkey, bytes, rnd.nextInt(), 0, 0, isLast ? lastLen : RcFrames.PMTU,
-                    new RcFrames.Udp(s.ip, s.peer.ip, s.port));
-                firstPacket(p);
-                traffic.transmit(s.host, s.ip, s.port, s.peer.ip, ByteBuffer.wrap(buf, 0, len), 1);
+                final int len = RcFrames.write(buf, opcode, side.remoteQpn, psn, isLast, isLast && kind != Kind.WRITE,
+                    side.va, side.rkey, bytes, rnd.nextInt(), 0, 0, isLast ? lastLen : RcFrames.PMTU,
+                    new RcFrames.Udp(side.ip, side.peer.ip, side.port));
+                firstPacket(pair);
+                traffic.transmit(side.host, side.ip, side.port, side.peer.ip, ByteBuffer.wrap(buf, 0, len), 1);
             }
         }
-        s.nextPsn = RcFrames.psnPlus(first, packets);
-        s.va += bytes + 64L & ~63L;
-        final Side responder = s.peer;
-        final Runnable answer = () -> respond(p, responder, kind, first, packets, lastLen, flush || !inBurst);
+        side.nextPsn = RcFrames.psnPlus(first, packets);
+        side.va += bytes + 64L & ~63L;
+        final Side responder = side.peer;
+        final Runnable answer = () -> respond(pair, responder, kind, first, packets, lastLen, flush || !inBurst);
         if (inBurst) {
             traffic.schedule(responder.host, answer, RESPONSE_DELAY_MS);
         } else {
@@ -572,56 +579,59 @@ public final class NcclTraffic implements AutoCloseable {
      * the message's last PSN, unless it holds the ACK back to acknowledge the next message too
      * (at most two held; never when {@code flush}).
      */
-    private void respond(final QpPair p, final Side r, final Kind kind, final int first, final int packets,
+    private void respond(final QpPair pair, final Side responder, final Kind kind, final int first, final int packets,
             final int lastLen, final boolean flush) {
-        final Side requester = r.peer;
-        if (first != r.expectedPsn) {
+        final Side requester = responder.peer;
+        if (first != responder.expectedPsn) {
             // the request is not the one the bootstrap's PSN and the messages so far make next
             sequenceErrors.incrementAndGet();
-            lastError = String.format("QP pair %d: request PSN %d where %d was expected", p.id, first, r.expectedPsn);
+            lastError = String.format("QP pair %d: request PSN %d where %d was expected", pair.id, first,
+                responder.expectedPsn);
         }
-        r.expectedPsn = RcFrames.psnPlus(first, packets);
+        responder.expectedPsn = RcFrames.psnPlus(first, packets);
         final byte[] buf = BUF.get();
-        final var udp = new RcFrames.Udp(r.ip, requester.ip, r.port);
-        r.msn = r.msn + 1 & RcFrames.PSN_MASK;
+        final var udp = new RcFrames.Udp(responder.ip, requester.ip, responder.port);
+        responder.msn = responder.msn + 1 & RcFrames.PSN_MASK;
         if (kind == Kind.READ) {
             for (int i = 0; i < packets; i++) {
                 final boolean isFirst = i == 0;
                 final boolean isLast = i == packets - 1;
-                final int opcode = isFirst && isLast ? RcFrames.READ_RESPONSE_ONLY : isFirst
-                    ? RcFrames.READ_RESPONSE_FIRST : isLast ? RcFrames.READ_RESPONSE_LAST : RcFrames.READ_RESPONSE_MIDDLE;
+                final int opcode = isFirst && isLast ? RcFrames.READ_RESPONSE_ONLY
+                    : isFirst ? RcFrames.READ_RESPONSE_FIRST
+                    : isLast ? RcFrames.READ_RESPONSE_LAST : RcFrames.READ_RESPONSE_MIDDLE;
                 final int psn = RcFrames.psnPlus(first, i);
-                final int len = RcFrames.write(buf, opcode, r.remoteQpn, psn, false, false, 0, 0, 0, 0,
-                    RcFrames.ACK_SYNDROME, r.msn, isLast ? lastLen : RcFrames.PMTU, udp);
-                firstPacket(p);
-                traffic.transmit(r.host, r.ip, r.port, requester.ip, ByteBuffer.wrap(buf, 0, len), 1);
+                final int len = RcFrames.write(buf, opcode, responder.remoteQpn, psn, false, false, 0, 0, 0, 0,
+                    RcFrames.ACK_SYNDROME, responder.msn, isLast ? lastLen : RcFrames.PMTU, udp);
+                firstPacket(pair);
+                traffic.transmit(responder.host, responder.ip, responder.port, requester.ip,
+                    ByteBuffer.wrap(buf, 0, len), 1);
                 // each response counts on from the READ request's PSN: an agent keeps it with the
                 // request where both PSNs are multiples of its sampling
-                if (first % p.sample == 0) {
-                    pairable(p, psn);
+                if (first % pair.sample == 0) {
+                    pairable(pair, psn);
                 }
             }
-            r.deferred = 0;
+            responder.deferred = 0;
             return;
         }
         final int last = RcFrames.psnPlus(first, packets - 1);
-        if (!flush && r.deferred < 2 && r.rnd.nextInt(4) == 0) {
-            r.deferred++;
+        if (!flush && responder.deferred < 2 && responder.rnd.nextInt(4) == 0) {
+            responder.deferred++;
             return;
         }
-        r.deferred = 0;
-        final int len = RcFrames.write(buf, RcFrames.ACKNOWLEDGE, r.remoteQpn, last, false, false, 0, 0, 0, 0,
-            RcFrames.ACK_SYNDROME, r.msn, 0, udp);
-        firstPacket(p);
-        traffic.transmit(r.host, r.ip, r.port, requester.ip, ByteBuffer.wrap(buf, 0, len), 1);
-        pairable(p, last);
+        responder.deferred = 0;
+        final int len = RcFrames.write(buf, RcFrames.ACKNOWLEDGE, responder.remoteQpn, last, false, false, 0, 0, 0, 0,
+            RcFrames.ACK_SYNDROME, responder.msn, 0, udp);
+        firstPacket(pair);
+        traffic.transmit(responder.host, responder.ip, responder.port, requester.ip, ByteBuffer.wrap(buf, 0, len), 1);
+        pairable(pair, last);
     }
 
     /** The truth's line and the listener, at a pair's first packet (on the sending host's thread). */
-    private void firstPacket(final QpPair p) {
-        if (p.started.compareAndSet(false, true)) {
+    private void firstPacket(final QpPair pair) {
+        if (pair.started.compareAndSet(false, true)) {
             qpPairs.incrementAndGet();
-            final var qp = p.truth(System.currentTimeMillis());
+            final var qp = pair.truth(System.currentTimeMillis());
             traffic.truth().nccl(qp);
             final var l = onFirstPacket;
             if (l != null) {
@@ -636,10 +646,10 @@ public final class NcclTraffic implements AutoCloseable {
      * agent pairs the two flows on the second such answer that fits one flow only. The truth says
      * when the second one left (on either side's thread).
      */
-    private void pairable(final QpPair p, final int psn) {
-        if (psn % p.sample == 0 && p.answers.incrementAndGet() == PAIRING_ANSWERS
-                && p.pairable.compareAndSet(false, true)) {
-            traffic.truth().ncclFact(p.id, "nccl-pairable", System.currentTimeMillis());
+    private void pairable(final QpPair pair, final int psn) {
+        if (psn % pair.sample == 0 && pair.answers.incrementAndGet() == PAIRING_ANSWERS
+                && pair.pairable.compareAndSet(false, true)) {
+            traffic.truth().ncclFact(pair.id, "nccl-pairable", System.currentTimeMillis());
         }
     }
 

@@ -115,8 +115,8 @@ public final class PathCheck {
         final Map<String, Map<String, JsonNode>> tables = new HashMap<>();
         if (bySession) {
             for (var c : conns) {
-                final var p = rc.get("data/rdma-path-table:rpt/path=" + Restconf.key(c.sessionId()) + "?content=nonconfig")
-                    .path("rdma-path-table:path").path(0);
+                final var p = rc.get("data/rdma-path-table:rpt/path=" + Restconf.key(c.sessionId())
+                    + "?content=nonconfig").path("rdma-path-table:path").path(0);
                 if (!p.isMissingNode()) {
                     paths.put(c.sessionId(), p);
                 }
@@ -124,11 +124,12 @@ public final class PathCheck {
         } else {
             rc.get("data/rdma-path-table:rpt?content=nonconfig").path("rdma-path-table:rpt").path("path")
                 .forEach(p -> paths.put(p.path("session-id").asText(), p));
-            rc.get("data/rdma-flow-table:rft?content=nonconfig").path("rdma-flow-table:rft").path("switch").forEach(sw -> {
-                final Map<String, JsonNode> byId = new HashMap<>();
-                sw.path("session").forEach(s -> byId.put(s.path("session-id").asText(), s));
-                tables.put(sw.path("node-id").asText(), byId);
-            });
+            rc.get("data/rdma-flow-table:rft?content=nonconfig").path("rdma-flow-table:rft").path("switch")
+                .forEach(sw -> {
+                    final Map<String, JsonNode> byId = new HashMap<>();
+                    sw.path("session").forEach(s -> byId.put(s.path("session-id").asText(), s));
+                    tables.put(sw.path("node-id").asText(), byId);
+                });
         }
 
         // data paths are checked where agents sample data (any path has one)
@@ -140,7 +141,8 @@ public final class PathCheck {
             final var rev = c.responderCmPort() < 0 ? null
                 : new KernelPaths.Flow(c.responder(), c.responderIp(), c.requesterIp(), c.responderCmPort());
             final boolean data = WITH_DATA.contains(c.scenario()) && (dataSample <= 0 ? sampling
-                : (c.requesterQpn() * 7 & 0xffffff) % dataSample == 0 && (c.responderQpn() * 5 & 0xffffff) % dataSample == 0);
+                : (c.requesterQpn() * 7 & 0xffffff) % dataSample == 0
+                    && (c.responderQpn() * 5 & 0xffffff) % dataSample == 0);
             final var dataFwd = data ? new KernelPaths.Flow(c.requester(), c.requesterIp(), c.responderIp(),
                 c.requesterDataPort()) : null;
             final var dataRev = data ? new KernelPaths.Flow(c.responder(), c.responderIp(), c.requesterIp(),
@@ -186,14 +188,16 @@ public final class PathCheck {
                 }
                 if (apart != path.path("data-path-differs").asBoolean(false)) {
                     bad.add(id + ": data-path-differs " + path.path("data-path-differs") + ", but the kernel sends its"
-                        + " data " + (apart ? "apart from" : "the way of") + " its CM; anomaly " + path.path("anomaly"));
+                        + " data " + (apart ? "apart from" : "the way of") + " its CM; anomaly "
+                        + path.path("anomaly"));
                 }
             }
             // the state the flow table reaches: in the path, and on the requester's first switch
             final String pathState = path.path("state").asText();
             states++;
             if (!c.expect().equals(pathState)) {
-                bad.add(id + " (" + c.scenario() + "): path state " + pathState + ", the traffic made it " + c.expect());
+                bad.add(id + " (" + c.scenario() + "): path state " + pathState + ", the traffic made it "
+                    + c.expect());
             }
             final String first = truth.get(f[0]).get(0).node();
             if (!off.contains(first)) {

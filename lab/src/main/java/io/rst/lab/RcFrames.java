@@ -87,9 +87,9 @@ public final class RcFrames {
         return opcode >= READ_RESPONSE_FIRST && opcode <= ACKNOWLEDGE;
     }
 
-    /** {@code psn + n} in the 24-bit PSN space. */
-    public static int psnPlus(final int psn, final int n) {
-        return psn + n & PSN_MASK;
+    /** {@code psn + count} in the 24-bit PSN space. */
+    public static int psnPlus(final int psn, final int count) {
+        return psn + count & PSN_MASK;
     }
 
     /**
@@ -112,8 +112,8 @@ public final class RcFrames {
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
     public static int write(final byte[] out, final int opcode, final int destQp, final int psn, final boolean ackReq,
-            final boolean solicited, final long va, final int rkey, final int dmaLength, final int imm, final int syndrome,
-            final int msn, final int payload, final Udp ip) {
+            final boolean solicited, final long va, final int rkey, final int dmaLength, final int imm,
+            final int syndrome, final int msn, final int payload, final Udp ip) {
         if (opcode < 0 || opcode > ACKNOWLEDGE) {
             throw new IllegalArgumentException("not an RC opcode the lab sends: " + opcode);
         }
@@ -227,18 +227,18 @@ public final class RcFrames {
         return (int) crc.getValue();
     }
 
-    private static int put24(final byte[] out, final int at, final int v) {
-        out[at] = (byte) (v >>> 16);
-        out[at + 1] = (byte) (v >>> 8);
-        out[at + 2] = (byte) v;
+    private static int put24(final byte[] out, final int at, final int value) {
+        out[at] = (byte) (value >>> 16);
+        out[at + 1] = (byte) (value >>> 8);
+        out[at + 2] = (byte) value;
         return at + 3;
     }
 
-    private static int put32(final byte[] out, final int at, final int v) {
-        out[at] = (byte) (v >>> 24);
-        out[at + 1] = (byte) (v >>> 16);
-        out[at + 2] = (byte) (v >>> 8);
-        out[at + 3] = (byte) v;
+    private static int put32(final byte[] out, final int at, final int value) {
+        out[at] = (byte) (value >>> 24);
+        out[at + 1] = (byte) (value >>> 16);
+        out[at + 2] = (byte) (value >>> 8);
+        out[at + 3] = (byte) value;
         return at + 4;
     }
 }

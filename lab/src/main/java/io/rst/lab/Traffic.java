@@ -148,6 +148,7 @@ public final class Traffic implements AutoCloseable {
     /**
      * Traffic onto {@code wire} instead of the hosts' namespaces (null: the namespaces).
      */
+    @SuppressWarnings("checkstyle:AvoidHidingCauseException") // the cause is what the host's thread threw
     public Traffic(final Fabric fabric, final Truth.Writer truth, final long firstId, final Wire wire)
             throws IOException {
         this.fabric = requireNonNull(fabric);
@@ -177,7 +178,7 @@ public final class Traffic implements AutoCloseable {
                         + e.getCause().getMessage(), e.getCause());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new IOException("interrupted");
+                    throw new IOException("interrupted", e);
                 }
             }
             // a socket on the RoCEv2 port, so that arriving CM packets are taken, not answered with ICMP
@@ -193,7 +194,7 @@ public final class Traffic implements AutoCloseable {
                     e.getCause());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IOException("interrupted");
+                throw new IOException("interrupted", e);
             }
         }
         for (var ch : opened) {
@@ -277,27 +278,27 @@ public final class Traffic implements AutoCloseable {
             }
             final boolean ncclStyle = opt.ncclShare() > 0 && rnd.nextDouble() < opt.ncclShare();
             final var scenario = opt.mix() ? pick(rnd) : Scenario.LIVE;
-            final String a = hosts.get(rnd.nextInt(hosts.size()));
-            String b = hosts.get(rnd.nextInt(hosts.size() - 1));
-            if (b.equals(a)) {
-                b = hosts.get(hosts.size() - 1);
+            final String hostA = hosts.get(rnd.nextInt(hosts.size()));
+            String hostB = hosts.get(rnd.nextInt(hosts.size() - 1));
+            if (hostB.equals(hostA)) {
+                hostB = hosts.get(hosts.size() - 1);
             }
             if (ncclStyle) {
-                nccl.start(a, b, rnd);
+                nccl.start(hostA, hostB, rnd);
                 started++;
                 continue;
             }
             if (scenario == Scenario.FLAPPING) {
                 for (int k = 0; k < 3; k++) {
-                    startConnection(newConn(rnd, Scenario.FLAPPING, a, b), 300L * k, opt);
+                    startConnection(newConn(rnd, Scenario.FLAPPING, hostA, hostB), 300L * k, opt);
                 }
             } else {
-                final var c = newConn(rnd, scenario, a, b);
+                final var c = newConn(rnd, scenario, hostA, hostB);
                 startConnection(c, 0, opt);
                 if (scenario == Scenario.LIVE || scenario == Scenario.MRA) {
                     live.add(c);
                     while (live.size() > opt.concurrency()) {
-                        close(live.poll(), 0, false);
+                        closeConnection(live.poll(), 0, false);
                     }
                 }
             }
@@ -362,8 +363,8 @@ public final class Traffic implements AutoCloseable {
         return id;
     }
 
-    private Conn newConn(final SplittableRandom rnd, final Scenario scenario, final String a,
-            final String b) {
+    private Conn newConn(final SplittableRandom rnd, final Scenario scenario, final String requester,
+            final String responder) {
         final int reqPort = ephemeral(rnd);
         int respPort = ephemeral(rnd);
         int reqData = ephemeral(rnd);
@@ -374,52 +375,54 @@ public final class Traffic implements AutoCloseable {
         while (respData == respPort) {
             respData = ephemeral(rnd);
         }
-        return new Conn(nextId++, scenario, a, b, commId(a, rnd), commId(b, rnd),
-            qpn(a, rnd), qpn(b, rnd),
+        return new Conn(nextId++, scenario, requester, responder, commId(requester, rnd), commId(responder, rnd),
+            qpn(requester, rnd), qpn(responder, rnd),
             0x0000000001060000L | SERVICE_PORTS[rnd.nextInt(SERVICE_PORTS.length)], ephemeral(rnd), reqPort, respPort,
-            reqData, respData, REJECT_REASONS[rnd.nextInt(REJECT_REASONS.length)], rnd.nextLong() & 0x7fffffffffffffffL);
+            reqData, respData, REJECT_REASONS[rnd.nextInt(REJECT_REASONS.length)],
+            rnd.nextLong() & 0x7fffffffffffffffL);
     }
 
     static int ephemeral(final SplittableRandom rnd) {
         return 49152 + rnd.nextInt(16384);
     }
 
-    private void startConnection(final Conn c, final long atMs, final Options opt) {
-        final String expect = switch (c.scenario()) {
+    private void startConnection(final Conn conn, final long atMs, final Options opt) {
+        final String expect = switch (conn.scenario()) {
             case LIVE, MRA -> "ESTABLISHED";
             case CLOSED, FLAPPING -> "CLOSED";
             case REJECTED -> "REJECTED";
             case UNANSWERED, HALF_CLOSED -> "TIMED_OUT";
         };
-        truth.started(c.id(), c.scenario().name(), c.requester(), fabric.hostIp(c.requester()), c.responder(),
-            fabric.hostIp(c.responder()), hex8(c.requesterCid()), hex8(c.responderCid()), c.requesterQpn(),
-            c.responderQpn(), c.requesterCmPort(), c.scenario() == Scenario.UNANSWERED ? -1 : c.responderCmPort(),
-            c.requesterDataPort(), c.responderDataPort(), expect,
-            c.scenario() == Scenario.REJECTED ? c.rejectReason() : -1);
+        truth.started(conn.id(), conn.scenario().name(), conn.requester(), fabric.hostIp(conn.requester()),
+            conn.responder(), fabric.hostIp(conn.responder()), hex8(conn.requesterCid()), hex8(conn.responderCid()),
+            conn.requesterQpn(), conn.responderQpn(), conn.requesterCmPort(),
+            conn.scenario() == Scenario.UNANSWERED ? -1 : conn.responderCmPort(),
+            conn.requesterDataPort(), conn.responderDataPort(), expect,
+            conn.scenario() == Scenario.REJECTED ? conn.rejectReason() : -1);
         // each answer leaves a few milliseconds after what it answers actually left, as a real
         // responder's does: under load a host's thread runs late, and an answer scheduled by the
         // clock could then overtake its REQ, which no real fabric shows
-        final Runnable afterReq = switch (c.scenario()) {
+        final Runnable afterReq = switch (conn.scenario()) {
             case UNANSWERED -> null;
-            case REJECTED -> () -> send(c, false, CmMessageType.REJ, 3, null);
-            case MRA -> () -> send(c, false, CmMessageType.MRA, 2, () -> setUp(c, 18, opt, null));
-            case LIVE -> () -> setUp(c, 3, opt, null);
-            case CLOSED, FLAPPING -> () -> setUp(c, 3, opt, () -> close(c, 54, true));
-            case HALF_CLOSED -> () -> setUp(c, 3, opt, () -> send(c, true, CmMessageType.DREQ, 54, null));
+            case REJECTED -> () -> send(conn, false, CmMessageType.REJ, 3, null);
+            case MRA -> () -> send(conn, false, CmMessageType.MRA, 2, () -> setUp(conn, 18, opt, null));
+            case LIVE -> () -> setUp(conn, 3, opt, null);
+            case CLOSED, FLAPPING -> () -> setUp(conn, 3, opt, () -> closeConnection(conn, 54, true));
+            case HALF_CLOSED -> () -> setUp(conn, 3, opt, () -> send(conn, true, CmMessageType.DREQ, 54, null));
         };
-        send(c, true, CmMessageType.REQ, atMs, afterReq);
-        if (c.scenario() == Scenario.UNANSWERED) {
+        send(conn, true, CmMessageType.REQ, atMs, afterReq);
+        if (conn.scenario() == Scenario.UNANSWERED) {
             // the retry, from the same host thread: after the first REQ
-            send(c, true, CmMessageType.REQ, atMs + 1100, null);
+            send(conn, true, CmMessageType.REQ, atMs + 1100, null);
         }
     }
 
     /** REP after {@code delayMs}, RTU after it, data after that, then {@code then}. */
-    private void setUp(final Conn c, final long delayMs, final Options opt, final Runnable then) {
-        send(c, false, CmMessageType.REP, delayMs, () -> send(c, true, CmMessageType.RTU, 3, () -> {
+    private void setUp(final Conn conn, final long delayMs, final Options opt, final Runnable then) {
+        send(conn, false, CmMessageType.REP, delayMs, () -> send(conn, true, CmMessageType.RTU, 3, () -> {
             if (opt.dataPackets() > 0) {
-                data(c, true, 3, opt.dataPackets());
-                data(c, false, 5, opt.dataPackets());
+                data(conn, true, 3, opt.dataPackets());
+                data(conn, false, 5, opt.dataPackets());
             }
             if (then != null) {
                 then.run();
@@ -428,10 +431,10 @@ public final class Traffic implements AutoCloseable {
     }
 
     /** DREQ after {@code delayMs}, its DREP after it. */
-    private void close(final Conn c, final long delayMs, final boolean expected) {
-        send(c, true, CmMessageType.DREQ, delayMs, () -> send(c, false, CmMessageType.DREP, 3, null));
+    private void closeConnection(final Conn conn, final long delayMs, final boolean expected) {
+        send(conn, true, CmMessageType.DREQ, delayMs, () -> send(conn, false, CmMessageType.DREP, 3, null));
         if (!expected) {
-            truth.expect(c.id(), "CLOSED");
+            truth.expect(conn.id(), "CLOSED");
         }
     }
 
@@ -440,27 +443,27 @@ public final class Traffic implements AutoCloseable {
      * {@code delayMs} from now; {@code then} (may be null) runs on the sending host's thread once
      * it left.
      */
-    private void send(final Conn c, final boolean fromRequester, final CmMessageType type, final long delayMs,
+    private void send(final Conn conn, final boolean fromRequester, final CmMessageType type, final long delayMs,
             final Runnable then) {
-        final String host = fromRequester ? c.requester() : c.responder();
+        final String host = fromRequester ? conn.requester() : conn.responder();
         final byte[] src = hostIps.get(host);
-        final byte[] dst = hostIps.get(fromRequester ? c.responder() : c.requester());
-        final int port = fromRequester ? c.requesterCmPort() : c.responderCmPort();
+        final byte[] dst = hostIps.get(fromRequester ? conn.responder() : conn.requester());
+        final int port = fromRequester ? conn.requesterCmPort() : conn.responderCmPort();
         schedule(host, () -> {
             final var fb = new CmFrameBuilder().ips(src, dst).udpPorts(port, ROCE_PORT).type(type);
             // a DREP answers its DREQ with the same transaction ID; other messages have their own
-            fb.transactionId(type == CmMessageType.DREP ? c.tid() ^ 3 : c.tid() ^ type.attributeId());
+            fb.transactionId(type == CmMessageType.DREP ? conn.tid() ^ 3 : conn.tid() ^ type.attributeId());
             switch (type) {
-                case REQ -> fb.commIds(c.requesterCid(), 0).localQpn(c.requesterQpn()).serviceId(c.serviceId())
-                    .startingPsn(c.requesterQpn() * 7 & 0xffffff).timeouts(CM_TIMEOUT_EXP, CM_TIMEOUT_EXP, 1)
-                    .ipCm(4, c.privatePort(), src, dst);
-                case REP -> fb.commIds(c.responderCid(), c.requesterCid()).localQpn(c.responderQpn())
-                    .startingPsn(c.responderQpn() * 5 & 0xffffff);
-                case REJ -> fb.commIds(c.responderCid(), c.requesterCid()).reject(c.rejectReason(), 0);
-                case MRA -> fb.commIds(c.responderCid(), c.requesterCid()).mra(0, CM_TIMEOUT_EXP);
-                case RTU -> fb.commIds(c.requesterCid(), c.responderCid());
-                case DREQ -> fb.commIds(c.requesterCid(), c.responderCid()).remoteQpn(c.responderQpn());
-                case DREP -> fb.commIds(c.responderCid(), c.requesterCid());
+                case REQ -> fb.commIds(conn.requesterCid(), 0).localQpn(conn.requesterQpn()).serviceId(conn.serviceId())
+                    .startingPsn(conn.requesterQpn() * 7 & 0xffffff).timeouts(CM_TIMEOUT_EXP, CM_TIMEOUT_EXP, 1)
+                    .ipCm(4, conn.privatePort(), src, dst);
+                case REP -> fb.commIds(conn.responderCid(), conn.requesterCid()).localQpn(conn.responderQpn())
+                    .startingPsn(conn.responderQpn() * 5 & 0xffffff);
+                case REJ -> fb.commIds(conn.responderCid(), conn.requesterCid()).reject(conn.rejectReason(), 0);
+                case MRA -> fb.commIds(conn.responderCid(), conn.requesterCid()).mra(0, CM_TIMEOUT_EXP);
+                case RTU -> fb.commIds(conn.requesterCid(), conn.responderCid());
+                case DREQ -> fb.commIds(conn.requesterCid(), conn.responderCid()).remoteQpn(conn.responderQpn());
+                case DREP -> fb.commIds(conn.responderCid(), conn.requesterCid());
                 default -> throw new IllegalStateException("not sent by the lab: " + type);
             }
             final byte[] frame = new byte[fb.length()];
@@ -469,8 +472,8 @@ public final class Traffic implements AutoCloseable {
             transmit(host, src, port, dst, ByteBuffer.wrap(frame, 42, frame.length - 42), 1);
             final var listener = onRtu;
             if (type == CmMessageType.RTU && listener != null) {
-                listener.accept(fabric.hostIp(c.requester()) + "/" + hex8(c.requesterCid()) + "/"
-                    + fabric.hostIp(c.responder()), System.nanoTime());
+                listener.accept(fabric.hostIp(conn.requester()) + "/" + hex8(conn.requesterCid()) + "/"
+                    + fabric.hostIp(conn.responder()), System.nanoTime());
             }
             if (then != null) {
                 then.run();
@@ -496,13 +499,13 @@ public final class Traffic implements AutoCloseable {
     }
 
     /** RC SEND Only packets to the peer's QPN, from the side's data source port. */
-    private void data(final Conn c, final boolean fromRequester, final long delayMs, final int count) {
-        final String host = fromRequester ? c.requester() : c.responder();
+    private void data(final Conn conn, final boolean fromRequester, final long delayMs, final int count) {
+        final String host = fromRequester ? conn.requester() : conn.responder();
         final byte[] src = hostIps.get(host);
-        final byte[] dst = hostIps.get(fromRequester ? c.responder() : c.requester());
-        final int port = fromRequester ? c.requesterDataPort() : c.responderDataPort();
-        final int destQpn = fromRequester ? c.responderQpn() : c.requesterQpn();
-        final int psn = (fromRequester ? c.requesterQpn() * 7 : c.responderQpn() * 5) & 0xffffff;
+        final byte[] dst = hostIps.get(fromRequester ? conn.responder() : conn.requester());
+        final int port = fromRequester ? conn.requesterDataPort() : conn.responderDataPort();
+        final int destQpn = fromRequester ? conn.responderQpn() : conn.requesterQpn();
+        final int psn = (fromRequester ? conn.requesterQpn() * 7 : conn.responderQpn() * 5) & 0xffffff;
         schedule(host, () -> {
             final ByteBuffer payload = ByteBuffer.allocate(12 + 64 + 4);
             payload.put((byte) 0x04).put((byte) 0).putShort((short) 0xffff).putInt(destQpn & 0xffffff)
@@ -512,6 +515,7 @@ public final class Traffic implements AutoCloseable {
         }, delayMs);
     }
 
+    @SuppressWarnings("checkstyle:IllegalCatch") // runs on a host's thread: a failed send is counted, not thrown
     void transmit(final String host, final byte[] src, final int srcPort, final byte[] dst,
             final ByteBuffer payload, final int count) {
         try {
@@ -585,21 +589,22 @@ public final class Traffic implements AutoCloseable {
     }
 
     /** Runs {@code task} on {@code host}'s thread (in its namespace) and waits for its result. */
+    @SuppressWarnings("checkstyle:AvoidHidingCauseException") // the cause is what the task threw
     <T> T onHost(final String host, final java.util.concurrent.Callable<T> task) throws IOException {
         try {
             return hostThreads.get(host).submit(task).get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         } catch (java.util.concurrent.TimeoutException | java.util.concurrent.RejectedExecutionException e) {
-            throw new IOException("host " + host + "'s thread did not run the task: " + e);
+            throw new IOException("host " + host + "'s thread did not run the task: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted");
+            throw new IOException("interrupted", e);
         }
     }
 
-    void pendingAdd(final int n) {
-        pending.addAndGet(n);
+    void pendingAdd(final int delta) {
+        pending.addAndGet(delta);
     }
 
     /** Called with a session id and {@link System#nanoTime()} as each connection's RTU leaves its host. */
@@ -611,8 +616,8 @@ public final class Traffic implements AutoCloseable {
         return lastError;
     }
 
-    static String hex8(final int v) {
-        return String.format("0x%08x", v);
+    static String hex8(final int value) {
+        return String.format("0x%08x", value);
     }
 
     static byte[] bytes(final String ip) {

@@ -142,9 +142,9 @@ public final class Truth {
     }
 
     /** Orders addresses as RST orders a data-learned session's endpoints: IPv4 before IPv6, then by their bytes. */
-    static int compareIps(final String a, final String b) {
-        final byte[] x = Traffic.bytes(a);
-        final byte[] y = Traffic.bytes(b);
+    static int compareIps(final String first, final String second) {
+        final byte[] x = Traffic.bytes(first);
+        final byte[] y = Traffic.bytes(second);
         if (x.length != y.length) {
             return x.length - y.length;
         }
@@ -173,10 +173,11 @@ public final class Truth {
         }
 
         @SuppressWarnings("checkstyle:ParameterNumber")
-        synchronized void started(final long id, final String scenario, final String requester, final String requesterIp,
-                final String responder, final String responderIp, final String requesterCid, final String responderCid,
-                final int requesterQpn, final int responderQpn, final int requesterCmPort, final int responderCmPort,
-                final int requesterDataPort, final int responderDataPort, final String expect, final int rejectReason) {
+        synchronized void started(final long id, final String scenario, final String requester,
+                final String requesterIp, final String responder, final String responderIp, final String requesterCid,
+                final String responderCid, final int requesterQpn, final int responderQpn, final int requesterCmPort,
+                final int responderCmPort, final int requesterDataPort, final int responderDataPort,
+                final String expect, final int rejectReason) {
             write(JSON.valueToTree(new Connection(id, scenario, requester, requesterIp, responder, responderIp,
                 requesterCid, responderCid, requesterQpn, responderQpn, requesterCmPort, responderCmPort,
                 requesterDataPort, responderDataPort, expect, rejectReason, clock.getAsLong())));
@@ -191,7 +192,10 @@ public final class Truth {
             write(line);
         }
 
-        /** An NCCL-style QP pair's first pairable response ({@code nccl-pairable}) or last packet ({@code nccl-ended}). */
+        /**
+         * An NCCL-style QP pair's first pairable response ({@code nccl-pairable}) or last packet
+         * ({@code nccl-ended}).
+         */
         synchronized void ncclFact(final long id, final String kind, final long atMs) {
             final ObjectNode line = JSON.createObjectNode();
             line.put("kind", kind);

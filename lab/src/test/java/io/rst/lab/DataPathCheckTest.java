@@ -38,8 +38,8 @@ class DataPathCheckTest {
     private static final Truth.NcclQp PAIRED = qp(NOW - 9_000, -1);
 
     /** The kernel: A to B over spine1, B to A over spine2. */
-    private static Map<KernelPaths.Flow, List<KernelPaths.Hop>> kernel(final Truth.NcclQp q) {
-        final var f = DataPathCheck.flows(q);
+    private static Map<KernelPaths.Flow, List<KernelPaths.Hop>> kernel(final Truth.NcclQp qp) {
+        final var f = DataPathCheck.flows(qp);
         return Map.of(
             f[0], List.of(new KernelPaths.Hop("leaf1", "swp1", "swp3"), new KernelPaths.Hop("spine1", "swp1", "swp2"),
                 new KernelPaths.Hop("leaf2", "swp3", "swp1")),
@@ -101,21 +101,22 @@ class DataPathCheckTest {
         return sw;
     }
 
-    private static DataPathCheck.Result check(final Truth.NcclQp q, final JsonNode rpt, final JsonNode rft) {
-        return DataPathCheck.compare(List.of(q), rpt, rft, kernel(q), Set.of(), NOW);
+    private static DataPathCheck.Result check(final Truth.NcclQp qp, final JsonNode rpt, final JsonNode rft) {
+        return DataPathCheck.compare(List.of(qp), rpt, rft, kernel(qp), Set.of(), NOW);
     }
 
-    private static ArrayNode paths(final JsonNode... p) {
+    private static ArrayNode paths(final JsonNode... entries) {
         final ArrayNode a = Restconf.JSON.createArrayNode();
-        for (var n : p) {
+        for (var n : entries) {
             a.add(n);
         }
         return a;
     }
 
-    private static void differs(final DataPathCheck.Result r, final String words) {
-        assertFalse(r.ok(), "the check found nothing; wanted: " + words);
-        assertTrue(r.mismatches().stream().anyMatch(m -> m.contains(words)), words + " not in " + r.mismatches());
+    private static void differs(final DataPathCheck.Result result, final String words) {
+        assertFalse(result.ok(), "the check found nothing; wanted: " + words);
+        assertTrue(result.mismatches().stream().anyMatch(m -> m.contains(words)),
+            words + " not in " + result.mismatches());
     }
 
     @Test
@@ -193,8 +194,10 @@ class DataPathCheckTest {
         differs(check(PAIRED, paths(path()), unpaired), "spine1: " + AB + " paired-session");
         // a leaf that saw both must have paired them itself
         final var leafOneWay = switches();
-        ((ObjectNode) leafOneWay.get(0)).putArray("session").add(oneWay(AB, "10.1.0.2", "10.2.0.2", 512, 50001, "swp1"));
-        differs(check(PAIRED, paths(path()), leafOneWay), "at leaf1: both directions cross it, but its flow table has no");
+        ((ObjectNode) leafOneWay.get(0)).putArray("session")
+            .add(oneWay(AB, "10.1.0.2", "10.2.0.2", 512, 50001, "swp1"));
+        differs(check(PAIRED, paths(path()), leafOneWay),
+            "at leaf1: both directions cross it, but its flow table has no");
         // the data's UDP source port and ingress port
         final var port = switches();
         ((ObjectNode) port.get(1).get("session").get(0).get("responder-data")).put("udp-src-port", 4791);

@@ -24,7 +24,8 @@ class FabricTest {
         assertEquals(8, f.hosts().size());
         // 8 host links + 4 leaves x 2 spines
         assertEquals(16, f.links().size());
-        assertEquals(List.of("swp1", "swp2", "swp3", "swp4"), f.ports("leaf1").stream().map(Fabric.Port::name).toList());
+        assertEquals(List.of("swp1", "swp2", "swp3", "swp4"),
+            f.ports("leaf1").stream().map(Fabric.Port::name).toList());
         assertEquals(new Fabric.Port("spine2", "swp1", "10.254.2.0/31"), f.peer("leaf1", "swp4"));
         assertEquals(new Fabric.Port("h1a", "eth0", "10.1.0.2/24"), f.peer("leaf1", "swp1"));
         assertEquals("10.3.1.2", f.hostIp("h3b"));

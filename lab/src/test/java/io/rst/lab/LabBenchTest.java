@@ -54,11 +54,15 @@ class LabBenchTest {
         assertEquals("GC concurrent 3.0 s, GC pauses 0.5 s, JIT 0.0 s, datastore 0.0 s, RFT (agent streams, followers) "
             + "0.0 s, RPT 0.0 s, insight 0.0 s, RESTCONF (the bench's asks) 2.0 s, the rest 10.0 s",
             LabBench.cpuSplit(Map.of("1", new LabBench.ThreadCpu(LabBench.GC_PAUSES, 1.0),
-                    "2", new LabBench.ThreadCpu(LabBench.JIT, 2.0), "3", new LabBench.ThreadCpu(LabBench.REST, 5.0),
-                    "4", new LabBench.ThreadCpu(LabBench.RESTCONF, 40.0), "5", new LabBench.ThreadCpu(LabBench.RESTCONF, 1.0)),
+                    "2", new LabBench.ThreadCpu(LabBench.JIT, 2.0),
+                    "3", new LabBench.ThreadCpu(LabBench.REST, 5.0),
+                    "4", new LabBench.ThreadCpu(LabBench.RESTCONF, 40.0),
+                    "5", new LabBench.ThreadCpu(LabBench.RESTCONF, 1.0)),
                 Map.of("6", new LabBench.ThreadCpu(LabBench.GC_CONCURRENT, 3.0),
-                    "1", new LabBench.ThreadCpu(LabBench.GC_PAUSES, 1.5), "2", new LabBench.ThreadCpu(LabBench.JIT, 2.0),
-                    "3", new LabBench.ThreadCpu(LabBench.REST, 15.0), "5", new LabBench.ThreadCpu(LabBench.RESTCONF, 3.0))));
+                    "1", new LabBench.ThreadCpu(LabBench.GC_PAUSES, 1.5),
+                    "2", new LabBench.ThreadCpu(LabBench.JIT, 2.0),
+                    "3", new LabBench.ThreadCpu(LabBench.REST, 15.0),
+                    "5", new LabBench.ThreadCpu(LabBench.RESTCONF, 3.0))));
     }
 
     @Test

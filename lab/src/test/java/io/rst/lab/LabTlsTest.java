@@ -113,7 +113,7 @@ class LabTlsTest {
     private static String served(final String host) throws Exception {
         final X509Certificate[][] seen = new X509Certificate[1][];
         final SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(null, new TrustManager[] {new X509TrustManager() {
+        final X509TrustManager recorder = new X509TrustManager() {
             @Override
             public void checkClientTrusted(final X509Certificate[] chain, final String authType) {
                 throw new UnsupportedOperationException();
@@ -129,7 +129,8 @@ class LabTlsTest {
             public X509Certificate[] getAcceptedIssuers() {
                 return new X509Certificate[0];
             }
-        }}, null);
+        };
+        ctx.init(null, new TrustManager[] {recorder}, null);
         try (var socket = (SSLSocket) ctx.getSocketFactory().createSocket(host, Fabric.AGENT_PORT)) {
             socket.startHandshake();
         }

@@ -151,7 +151,8 @@ class NcclTrafficTest {
         for (var q : qps) {
             connections.add(q.connection());
             assertTrue(ids.add(q.sessionId()), "two QP pairs with one id " + q.sessionId());
-            assertTrue(q.sessionId().matches("10\\.\\d+\\.\\d+\\.\\d+/qp0x[0-9a-f]{6}/10\\.\\d+\\.\\d+\\.\\d+/qp0x[0-9a-f]{6}"),
+            assertTrue(q.sessionId()
+                .matches("10\\.\\d+\\.\\d+\\.\\d+/qp0x[0-9a-f]{6}/10\\.\\d+\\.\\d+\\.\\d+/qp0x[0-9a-f]{6}"),
                 q.sessionId());
             assertTrue(q.firstPacketMs() > 0 && q.pairableMs() >= q.firstPacketMs() && q.endedMs() >= q.firstPacketMs(),
                 "times of " + q);
@@ -223,14 +224,15 @@ class NcclTrafficTest {
             2));
     }
 
-    private static DataInputStream in(final byte[] b) {
-        return new DataInputStream(new ByteArrayInputStream(b));
+    private static DataInputStream in(final byte[] bytes) {
+        return new DataInputStream(new ByteArrayInputStream(bytes));
     }
 
     @Test
     void theIcrcIsTheOneRealRoceNicsSend() throws IOException {
         final Path pcaps = pcaps();
-        assumeTrue(pcaps != null, "no ../shared/pcaps (set -Drst.pcaps=DIR): the real capture's ICRCs are not compared");
+        assumeTrue(pcaps != null,
+            "no ../shared/pcaps (set -Drst.pcaps=DIR): the real capture's ICRCs are not compared");
         final Path file = pcaps.resolve("rdma_ib_tutorial__nccl_ring2_node0.pcap");
         final var frames = rocePackets(file);
         assertTrue(frames.size() > 100, "RoCEv2 frames in the capture: " + frames.size());
@@ -261,7 +263,7 @@ class NcclTrafficTest {
             qpns.add(q.qpnA());
             qpns.add(q.qpnB());
         });
-        int n = 0;
+        int checked = 0;
         for (var h : fabric.hosts()) {
             final var leafPort = fabric.peer(h.id(), "eth0");
             final Path file = dir.resolve("recording").resolve(leafPort.node()).resolve(leafPort.name() + ".pcap");
@@ -272,12 +274,13 @@ class NcclTrafficTest {
                 final int op = f[28] & 0xff;
                 final int qp = (f[33] & 0xff) << 16 | (f[34] & 0xff) << 8 | f[35] & 0xff;
                 if (op <= RcFrames.ACKNOWLEDGE && qpns.contains(qp)) {
-                    assertEquals(storedIcrc(f), RcFrames.icrcOfPacket(f, 0, f.length), "ICRC of a lab frame, opcode " + op);
-                    n++;
+                    assertEquals(storedIcrc(f), RcFrames.icrcOfPacket(f, 0, f.length),
+                        "ICRC of a lab frame, opcode " + op);
+                    checked++;
                 }
             }
         }
-        assertTrue(n > 1000, "RC frames checked: " + n);
+        assertTrue(checked > 1000, "RC frames checked: " + checked);
     }
 
     @Test
@@ -411,7 +414,8 @@ class NcclTrafficTest {
                 packets = 0;
                 dma = reth ? Integer.parseInt(r[DMALEN]) : -1;
             } else {
-                assertEquals(op <= RcFrames.SEND_ONLY_IMM ? 0 : 1, family, what + ": opcode " + op + " outside its message");
+                assertEquals(op <= RcFrames.SEND_ONLY_IMM ? 0 : 1, family,
+                    what + ": opcode " + op + " outside its message");
             }
             packets++;
             msgBytes += payload;
@@ -479,29 +483,29 @@ class NcclTrafficTest {
             if (op == RcFrames.ACKNOWLEDGE) {
                 assertEquals(0, readLeft, what + ": an ACK inside a READ's responses");
                 // the ACK names the last PSN of a WRITE or SEND at or after the next unanswered one
-                int k = at;
-                while (k < req.ends.size() && req.ends.get(k)[0] != psn) {
-                    assertEquals(0, req.ends.get(k)[1], what + ": an ACK passed over a READ");
-                    k++;
+                int end = at;
+                while (end < req.ends.size() && req.ends.get(end)[0] != psn) {
+                    assertEquals(0, req.ends.get(end)[1], what + ": an ACK passed over a READ");
+                    end++;
                 }
-                assertTrue(k < req.ends.size(), what + ": ACK PSN " + psn + " names no message's last PSN");
-                assertTrue(k - at <= 2, what + ": an ACK for " + (k - at + 1) + " messages (at most 3)");
-                assertEquals(0, req.ends.get(k)[1], what + ": an ACK for a READ");
-                at = k + 1;
+                assertTrue(end < req.ends.size(), what + ": ACK PSN " + psn + " names no message's last PSN");
+                assertTrue(end - at <= 2, what + ": an ACK for " + (end - at + 1) + " messages (at most 3)");
+                assertEquals(0, req.ends.get(end)[1], what + ": an ACK for a READ");
+                at = end + 1;
                 acks++;
                 continue;
             }
             if (op == RcFrames.READ_RESPONSE_FIRST || op == RcFrames.READ_RESPONSE_ONLY) {
                 assertEquals(0, readLeft, what + ": a new READ response before the last ended");
                 // earlier WRITEs and SENDs may be acknowledged by it
-                int k = at;
-                while (k < req.ends.size() && !(req.ends.get(k)[1] > 0 && req.ends.get(k)[0] == psn)) {
-                    k++;
+                int end = at;
+                while (end < req.ends.size() && !(req.ends.get(end)[1] > 0 && req.ends.get(end)[0] == psn)) {
+                    end++;
                 }
-                assertTrue(k < req.ends.size(), what + ": READ response PSN " + psn + " answers no READ request");
-                readLeft = req.ends.get(k)[1];
+                assertTrue(end < req.ends.size(), what + ": READ response PSN " + psn + " answers no READ request");
+                readLeft = req.ends.get(end)[1];
                 readPsn = psn;
-                at = k + 1;
+                at = end + 1;
                 assertEquals(op == RcFrames.READ_RESPONSE_ONLY, readLeft == 1, what + ": Only for one packet");
             } else {
                 assertTrue(readLeft > 0, what + ": READ response " + op + " outside a READ");
@@ -540,7 +544,7 @@ class NcclTrafficTest {
         return out;
     }
 
-    private static int storedIcrc(final byte[] p) {
-        return ByteBuffer.wrap(p, p.length - 4, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    private static int storedIcrc(final byte[] packet) {
+        return ByteBuffer.wrap(packet, packet.length - 4, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
     }
 }

@@ -37,9 +37,9 @@ class TrafficTest {
         // comm IDs too: drawn at random from 2^32, a few of a host's would be equal in most runs of
         // the lab benchmark, and its switches' agents could take one's REP for the other's
         final Map<String, Set<String>> cids = new HashMap<>();
-        int n = 0;
+        int connections = 0;
         for (var c : Truth.read(truthFile)) {
-            n++;
+            connections++;
             assertTrue(byHost.computeIfAbsent(c.requester(), h -> new HashSet<>()).add(c.requesterQpn()),
                 "QPN " + c.requesterQpn() + " twice at " + c.requester());
             assertTrue(byHost.computeIfAbsent(c.responder(), h -> new HashSet<>()).add(c.responderQpn()),
@@ -53,7 +53,7 @@ class TrafficTest {
             }
             assertNotEquals("0x00000000", c.requesterCid());
         }
-        assertEquals(300_000, n);
-        assertTrue(packets.get() >= 3L * n, "REQ, REP and RTU of each went to the wire: " + packets.get());
+        assertEquals(300_000, connections);
+        assertTrue(packets.get() >= 3L * connections, "REQ, REP and RTU of each went to the wire: " + packets.get());
     }
 }
