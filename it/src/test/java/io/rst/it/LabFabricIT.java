@@ -309,7 +309,10 @@ public class LabFabricIT {
         report(PathCheck.checkUntil(fabric, conns, rc, Set.of(), 90));
         // every switch's flow table holds exactly what its agent holds
         waitFor("each flow table to equal its agent's table", 60, () -> fabric.switches().stream().allMatch(sw -> {
-            final long agentHas = lab.agentStatus(sw.id()).path("counters").path("sessions_live").asLong(-1);
+            // CM sessions and the records learnt from data (a paired session, a one-way flow)
+            final var counters = lab.agentStatus(sw.id()).path("counters");
+            final long agentHas = counters.path("sessions_live").asLong(-1) + counters.path("data_sessions").asLong()
+                + counters.path("data_one_way").asLong();
             final long rftHas = rc.get("data/rdma-flow-table:rft/switch=" + sw.id() + "?content=nonconfig")
                 .path("rdma-flow-table:switch").path(0).path("session").size();
             return agentHas == rftHas;
