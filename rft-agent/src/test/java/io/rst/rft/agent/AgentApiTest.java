@@ -323,7 +323,7 @@ class AgentApiTest {
     }
 
     @Test
-    @SuppressWarnings("checkstyle:IllegalCatch") // the starter thread's helpers throw Exception
+    @SuppressWarnings("checkstyle:IllegalCatch") // the starter thread's tasks throw Exception
     void streamDeliversEventsAsTheyHappen() throws Exception {
         agent = startAgent(frames(6, 0), "a", 1024);
         assertEquals(200, post("/v1/stop").statusCode());
