@@ -73,8 +73,11 @@ final class LabBench {
      * shows its path about as soon as one learnt from its CM.
      */
     static final double DATA_P99_RATIO_FLOOR = 1.5;
-    /** Asks per second for the data-learned sessions' paths, at most (the CM sessions' poller has its own). */
-    private static final long MAX_DATA_ASKS_PER_SECOND = 25;
+    /**
+     * Asks per second for the data-learned sessions' paths, at most: the CM sessions' budget (their
+     * poller has its own), so that both delays are read with the same resolution.
+     */
+    private static final long MAX_DATA_ASKS_PER_SECOND = MAX_ASKS_PER_SECOND;
 
     static int run(final Lab lab, final Restconf rc, final List<Integer> levels, final double rate,
             final double steadySeconds, final int sampleEvery, final int checkSample, final double warmupSeconds,

@@ -59,8 +59,8 @@ import org.slf4j.LoggerFactory;
  * switches this member follows). The outcome goes into the flow table as the one-way flow's
  * {@code paired-session} or {@code pair-ambiguous} ({@link SessionNodes#withPairing}), which the RPT
  * and insight read. Followers report what they read ({@link #observe}, {@link #forget}); the
- * pairs of the addresses that changed are worked out again at each {@link #sweep} (a second
- * apart), and the switches whose flows' outcome changed are told to write them again
+ * pairs of the addresses that changed are worked out again at each {@link #sweep} (the RFT
+ * manager's PAIRING_SWEEP apart), and the switches whose flows' outcome changed are told to write them again
  * ({@link Rewrite}). Bounded: at most {@link #MAX_FLOWS} flows and as many sessions are tracked,
  * the rest counted ({@link #untracked}). Thread-safe; a follower calls in without holding its own
  * lock, and the rewrites are called without holding this one.
