@@ -7,6 +7,9 @@
  */
 package io.rst.rft.pcap;
 
+import static io.rst.rft.pcap.RoceHeaders.put16;
+import static io.rst.rft.pcap.RoceHeaders.put32;
+
 import io.rst.rft.decode.CmMessageType;
 
 /**
@@ -190,51 +193,8 @@ public final class CmFrameBuilder {
     public int build(final byte[] buf) {
         final int len = length();
         java.util.Arrays.fill(buf, 0, len, (byte) 0);
-        // Ethernet: locally administered MACs derived from the last address byte
-        buf[0] = 0x02;
-        buf[5] = dstIp[dstIp.length - 1];
-        buf[6] = 0x02;
-        buf[11] = srcIp[srcIp.length - 1];
-        int pos = 12;
-        for (int i = 0; i < vlans.length; i++) {
-            put16(buf, pos, vlans.length > 1 && i == 0 ? 0x88a8 : 0x8100);
-            put16(buf, pos + 2, vlans[i] & 0x0fff | 3 << 13);
-            pos += 4;
-        }
-        final boolean v4 = srcIp.length == 4;
-        put16(buf, pos, v4 ? 0x0800 : 0x86dd);
-        pos += 2;
         final int udpLen = 8 + 12 + 8 + 256 + 4;
-        if (v4) {
-            buf[pos] = 0x45;
-            buf[pos + 1] = (byte) (dscp << 2);
-            put16(buf, pos + 2, 20 + udpLen);
-            put16(buf, pos + 6, 0x4000);
-            buf[pos + 8] = 64;
-            buf[pos + 9] = 17;
-            System.arraycopy(srcIp, 0, buf, pos + 12, 4);
-            System.arraycopy(dstIp, 0, buf, pos + 16, 4);
-            int sum = 0;
-            for (int i = 0; i < 20; i += 2) {
-                sum += (buf[pos + i] & 0xff) << 8 | buf[pos + i + 1] & 0xff;
-            }
-            sum = (sum & 0xffff) + (sum >>> 16);
-            sum += sum >>> 16;
-            put16(buf, pos + 10, ~sum & 0xffff);
-            pos += 20;
-        } else {
-            put32(buf, pos, 6 << 28 | dscp << 22);
-            put16(buf, pos + 4, udpLen);
-            buf[pos + 6] = 17;
-            buf[pos + 7] = 64;
-            System.arraycopy(srcIp, 0, buf, pos + 8, 16);
-            System.arraycopy(dstIp, 0, buf, pos + 24, 16);
-            pos += 40;
-        }
-        put16(buf, pos, udpSrcPort);
-        put16(buf, pos + 2, udpDstPort);
-        put16(buf, pos + 4, udpLen);
-        pos += 8;
+        int pos = RoceHeaders.write(buf, srcIp, dstIp, vlans, dscp << 2, udpSrcPort, udpDstPort, udpLen);
         // BTH: UD SEND only, P_Key ffff, dest QP 1, AckReq, PSN
         buf[pos] = 0x64;
         put16(buf, pos + 2, 0xffff);
@@ -351,15 +311,5 @@ public final class CmFrameBuilder {
         }
     }
 
-    private static void put16(final byte[] buf, final int at, final int value) {
-        buf[at] = (byte) (value >>> 8);
-        buf[at + 1] = (byte) value;
-    }
 
-    private static void put32(final byte[] buf, final int at, final int value) {
-        buf[at] = (byte) (value >>> 24);
-        buf[at + 1] = (byte) (value >>> 16);
-        buf[at + 2] = (byte) (value >>> 8);
-        buf[at + 3] = (byte) value;
-    }
 }

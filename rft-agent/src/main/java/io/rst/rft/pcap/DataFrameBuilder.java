@@ -7,6 +7,9 @@
  */
 package io.rst.rft.pcap;
 
+import static io.rst.rft.pcap.RoceHeaders.put16;
+import static io.rst.rft.pcap.RoceHeaders.put32;
+
 /**
  * Builds RoCEv2 data frames (Ethernet, IPv4 or IPv6, UDP, BTH and the extension headers the
  * opcode calls for, a payload of zeros, ICRC placeholder): RC, UC and UD requests and answers as
@@ -48,6 +51,8 @@ public final class DataFrameBuilder {
     public static final int UD_SEND_ONLY_IMM = 0x65;
     /** Congestion notification packet (RoCEv2 annex). */
     public static final int CNP = 0x81;
+
+    private static final int[] NO_VLANS = {};
 
     private byte[] srcIp = {10, 0, 0, 1};
     private byte[] dstIp = {10, 0, 0, 2};
@@ -174,45 +179,8 @@ public final class DataFrameBuilder {
     public int build(final byte[] buf) {
         final int len = length();
         java.util.Arrays.fill(buf, 0, len, (byte) 0);
-        buf[0] = 0x02;
-        buf[5] = dstIp[dstIp.length - 1];
-        buf[6] = 0x02;
-        buf[11] = srcIp[srcIp.length - 1];
-        int pos = 12;
-        final boolean v4 = srcIp.length == 4;
-        put16(buf, pos, v4 ? 0x0800 : 0x86dd);
-        pos += 2;
         final int udpLen = 8 + 12 + headersAfterBth() + 4;
-        if (v4) {
-            buf[pos] = 0x45;
-            buf[pos + 1] = (byte) (26 << 2 | 2);
-            put16(buf, pos + 2, 20 + udpLen);
-            put16(buf, pos + 6, 0x4000);
-            buf[pos + 8] = 64;
-            buf[pos + 9] = 17;
-            System.arraycopy(srcIp, 0, buf, pos + 12, 4);
-            System.arraycopy(dstIp, 0, buf, pos + 16, 4);
-            int sum = 0;
-            for (int i = 0; i < 20; i += 2) {
-                sum += (buf[pos + i] & 0xff) << 8 | buf[pos + i + 1] & 0xff;
-            }
-            sum = (sum & 0xffff) + (sum >>> 16);
-            sum += sum >>> 16;
-            put16(buf, pos + 10, ~sum & 0xffff);
-            pos += 20;
-        } else {
-            put32(buf, pos, 6 << 28 | 26 << 22);
-            put16(buf, pos + 4, udpLen);
-            buf[pos + 6] = 17;
-            buf[pos + 7] = 64;
-            System.arraycopy(srcIp, 0, buf, pos + 8, 16);
-            System.arraycopy(dstIp, 0, buf, pos + 24, 16);
-            pos += 40;
-        }
-        put16(buf, pos, udpSrcPort);
-        put16(buf, pos + 2, udpDstPort);
-        put16(buf, pos + 4, udpLen);
-        pos += 8;
+        int pos = RoceHeaders.write(buf, srcIp, dstIp, NO_VLANS, 26 << 2 | 2, udpSrcPort, udpDstPort, udpLen);
         // BTH: opcode, P_Key ffff, dest QP, AckReq on requests, PSN
         buf[pos] = (byte) opcode;
         put16(buf, pos + 2, 0xffff);
@@ -238,15 +206,5 @@ public final class DataFrameBuilder {
         return len;
     }
 
-    private static void put16(final byte[] buf, final int at, final int value) {
-        buf[at] = (byte) (value >>> 8);
-        buf[at + 1] = (byte) value;
-    }
 
-    private static void put32(final byte[] buf, final int at, final int value) {
-        buf[at] = (byte) (value >>> 24);
-        buf[at + 1] = (byte) (value >>> 16);
-        buf[at + 2] = (byte) (value >>> 8);
-        buf[at + 3] = (byte) value;
-    }
 }
