@@ -89,12 +89,14 @@ public final class NcclTraffic implements AutoCloseable {
         /**
          * The lab's defaults: 2-4 QPs, half one-way, half long-lived (a minute at most, a message
          * every two seconds or so, at most 50 such connections at once), an opening burst of 16
-         * messages 5 ms apart, or, where the agents sample every N-th PSN, of 4 N messages (an agent
-         * pairs the QPs on the second answer naming a request PSN that is a multiple of N; about one
-         * message in N ends on one, so most such bursts have two).
+         * messages 5 ms apart, or, where the agents sample every N-th PSN, of 8 N messages in about
+         * the same 80 ms (an agent pairs the QPs on the second answer naming a request PSN that is a
+         * multiple of N; about one message in N ends on one, so all but about one burst in a hundred
+         * have two; from N = 16 on, the messages go back to back, as NCCL posts a step's chunks).
          */
         public static Options defaults(final int dataSample) {
-            return new Options(2, 4, 0.5, 0.5, Math.max(16, 4 * dataSample), 5, 2000, 60, 50, dataSample, 0.1);
+            final int messages = Math.max(16, 8 * dataSample);
+            return new Options(2, 4, 0.5, 0.5, messages, BURST_MS / messages, 2000, 60, 50, dataSample, 0.1);
         }
 
         /** The same with another bound on the long-lived connections sending at once. */
@@ -134,6 +136,8 @@ public final class NcclTraffic implements AutoCloseable {
         }
     }
 
+    /** How long the defaults' opening burst lasts, about. */
+    private static final long BURST_MS = 80;
     /** The bootstrap message's first four bytes. */
     static final int MAGIC = 0x4e43434c;
     private static final int BOOTSTRAP_TIMEOUT_MS = 10_000;

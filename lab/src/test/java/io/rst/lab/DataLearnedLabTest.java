@@ -54,7 +54,8 @@ class DataLearnedLabTest {
     void ncclOptionsAreChecked() {
         final var d = NcclTraffic.Options.defaults(1);
         assertEquals(16, d.burstMessages());
-        assertEquals(256, NcclTraffic.Options.defaults(64).burstMessages(), "4 N messages at 1/N sampling");
+        assertEquals(512, NcclTraffic.Options.defaults(64).burstMessages(), "8 N messages at 1/N sampling");
+        assertEquals(0, NcclTraffic.Options.defaults(64).burstGapMs(), "back to back at 1/64");
         assertThrows(IllegalArgumentException.class, () -> NcclTraffic.Options.defaults(3));
         assertThrows(IllegalArgumentException.class, () -> d.withQps(3, 2));
         assertThrows(IllegalArgumentException.class, () -> d.withShares(1.5, 0));
