@@ -108,14 +108,17 @@ final class LabBench {
             final List<long[]> delays = Collections.synchronizedList(new ArrayList<>());
             final AtomicLong counter = new AtomicLong();
             final ExecutorService pollers = Executors.newFixedThreadPool(2);
-            final Thread poller = new Thread(() -> poll(rc, pending, delays, pollers, CM_PATH_ASK, LabBench::cmComplete,
-                MAX_ASKS_PER_SECOND), "bench-poller");
+            final Thread poller = new Thread(() -> poll(rc, pending, delays, null, pollers, CM_PATH_ASK,
+                LabBench::cmComplete, MAX_ASKS_PER_SECOND), "bench-poller");
             poller.setDaemon(true);
             poller.start();
             // the NCCL-style QP pairs: first packet -> both data paths complete
             final Map<String, Long> dataPending = new ConcurrentHashMap<>();
             final List<long[]> dataDelays = Collections.synchronizedList(new ArrayList<>());
-            final Thread dataPoller = new Thread(() -> poll(rc, dataPending, dataDelays, pollers, DATA_PATH_ASK,
+            // each QP pair's delay by its id, for the share that follows its pairable time
+            final Map<String, Long> dataDelayById = new ConcurrentHashMap<>();
+            final Thread dataPoller = new Thread(() -> poll(rc, dataPending, dataDelays, dataDelayById, pollers,
+                DATA_PATH_ASK,
                 LabBench::dataComplete, MAX_DATA_ASKS_PER_SECOND), "bench-data-poller");
             dataPoller.setDaemon(true);
             dataPoller.start();
@@ -302,8 +305,8 @@ final class LabBench {
                 check.mismatches().stream().limit(10).forEach(m -> out.println("  " + m));
                 ok &= check.ok() && missing == 0;
                 if (ncclShare > 0) {
-                    ok &= reportData(lab, rc, fabric, level, dataSample, dataStarted, dataDelays, dataMissing, sorted,
-                        checkSample, seed, out);
+                    ok &= reportData(lab, rc, fabric, level, dataSample, dataStarted, dataDelays, dataDelayById,
+                        dataMissing, sorted, checkSample, seed, out);
                 }
             }
             poller.interrupt();
@@ -628,7 +631,8 @@ final class LabBench {
     @SuppressWarnings("checkstyle:ParameterNumber")
     private static boolean reportData(final Lab lab, final Restconf rc, final Fabric fabric, final int level,
             final int dataSample, final Map<String, Long> started, final List<long[]> dataDelays,
-            final Set<String> missing, final List<Long> cmSorted, final int checkSample, final long seed,
+            final Map<String, Long> delayById, final Set<String> missing, final List<Long> cmSorted,
+            final int checkSample, final long seed,
             final PrintStream out) throws IOException {
         final List<Long> sorted = new ArrayList<>(dataDelays).stream().map(d -> d[1]).sorted().toList();
         final List<Truth.NcclQp> mine = new ArrayList<>();
@@ -640,6 +644,11 @@ final class LabBench {
         final List<Long> toPairable = mine.stream().filter(q -> q.pairableMs() >= 0)
             .map(q -> (q.pairableMs() - q.firstPacketMs()) * 1_000_000L).sorted().toList();
         final long unpairable = mine.stream().filter(q -> q.pairableMs() < 0).count();
+        // RST's own share: from the moment a switch could pair the QPs to the complete paths
+        final List<Long> afterPairable = mine.stream().filter(q -> q.pairableMs() >= 0
+                && delayById.containsKey(q.sessionId()))
+            .map(q -> Math.max(0, delayById.get(q.sessionId()) - (q.pairableMs() - q.firstPacketMs()) * 1_000_000L))
+            .sorted().toList();
         final long missingPairable = mine.stream().filter(q -> q.pairableMs() >= 0 && missing.contains(q.sessionId()))
             .count();
         final double ratio = ratio(sorted, cmSorted);
@@ -648,9 +657,9 @@ final class LabBench {
             + "first packet -> both data paths complete in RESTCONF: p50 %s, p99 %s, max %s (%d QP pairs, %d never "
             + "complete within 15 s, %d of those with a response the agents kept with its request; %d without one); "
             + "first packet -> the second such response, on which agents pair (the sampling's share): p50 %s, "
-            + "p99 %s%n", level, dataSample,
+            + "p99 %s; that response -> both data paths complete (RST's share): p50 %s, p99 %s%n", level, dataSample,
             ms(sorted, 0.50), ms(sorted, 0.99), ms(sorted, 1.0), started.size(), missing.size(), missingPairable,
-            unpairable, ms(toPairable, 0.50), ms(toPairable, 0.99));
+            unpairable, ms(toPairable, 0.50), ms(toPairable, 0.99), ms(afterPairable, 0.50), ms(afterPairable, 0.99));
         out.printf("bench lab: %d live sessions: p99 data-learned / p99 CM = %s (floor %.1f: %s)%n", level,
             Double.isNaN(ratio) ? "-" : String.format("%.2f", ratio), DATA_P99_RATIO_FLOOR, floor ? "met" : "NOT met");
         final List<Truth.NcclQp> sample = new ArrayList<>(mine);
@@ -682,7 +691,8 @@ final class LabBench {
      * measured pipeline needs.
      */
     private static void poll(final Restconf rc, final Map<String, Long> pending, final List<long[]> delays,
-            final ExecutorService pool, final String fields, final java.util.function.Predicate<JsonNode> complete,
+            final @Nullable Map<String, Long> delayById, final ExecutorService pool, final String fields,
+            final java.util.function.Predicate<JsonNode> complete,
             final long maxAsksPerSecond) {
         final Set<String> inFlight = ConcurrentHashMap.newKeySet();
         final Map<String, Long> asked = new ConcurrentHashMap<>();
@@ -715,7 +725,11 @@ final class LabBench {
                         if (complete.test(p)) {
                             final Long sent = pending.remove(id);
                             if (sent != null) {
-                                delays.add(new long[] {sent, System.nanoTime() - sent});
+                                final long delay = System.nanoTime() - sent;
+                                delays.add(new long[] {sent, delay});
+                                if (delayById != null) {
+                                    delayById.put(id, delay);
+                                }
                             }
                         }
                     } catch (LabException ex) {
