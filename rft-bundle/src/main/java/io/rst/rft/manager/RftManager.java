@@ -23,7 +23,6 @@ import org.opendaylight.controller.cluster.ActorSystemProvider;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
-import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.mdsal.eos.binding.api.EntityOwnershipService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
@@ -33,6 +32,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Swi
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
 import org.opendaylight.yangtools.binding.DataObjectReference;
+import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -158,6 +158,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             this.inventory = inventory ? new InventoryAddresses(stores.dom(), tracker::inventoryAddresses) : null;
         }
 
+        @SuppressWarnings("checkstyle:IllegalCatch") // a failed sweep must not end the ones scheduled after it
         private void sweep() {
             try {
                 pairing.sweep();
@@ -246,8 +247,9 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             Thread.ofPlatform().name("rst-rft-http-", 0).daemon().factory());
         final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, httpExecutor,
             pollInterval);
-        worker = new Worker(new Stores(broker, domBroker, codec), true, new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval,
-            executor, tokens::tokenFor, RESYNC_INTERVAL, topologyIds,
+        worker = new Worker(new Stores(broker, domBroker, codec), true,
+            new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval, executor, tokens::tokenFor,
+            RESYNC_INTERVAL, topologyIds,
             new ClusterOwnership(ownershipService, new PekkoMembers(actors), executor), false);
         singleton = singletons.registerClusterSingletonService(this);
         LOG.info("RST RFT manager started ({})", tokens);

@@ -121,6 +121,7 @@ final class StatusWriter implements AutoCloseable {
         return () -> flushes.remove(flush);
     }
 
+    @SuppressWarnings("checkstyle:IllegalCatch") // a failed flush costs its batch, not the others' nor later ticks
     private void tick() {
         for (var flush : flushes) {
             try {
