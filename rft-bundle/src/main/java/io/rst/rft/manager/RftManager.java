@@ -11,6 +11,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,6 +65,8 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
     /**
      * The parts that live while this member owns the singleton; tests build it directly.
      */
+    @SuppressFBWarnings(value = "NP_STORE_INTO_NONNULL_FIELD",
+        justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
     static final class Worker implements AutoCloseable {
         /**
          * How often the one-way flows' pairing across switches is worked out again: each sweep
@@ -225,9 +228,9 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
     public RftManager(final DataBroker broker, final DOMDataBroker domBroker,
             final BindingNormalizedNodeSerializer codec, final ClusterSingletonServiceProvider singletons,
             final EntityOwnershipService ownershipService, final ActorSystemProvider actors,
-            final String agentTokenFile, final String agentTokenDir, final int pollIntervalSeconds,
-            final String agentCaFile, final String agentClientCertFile, final String agentClientKeyFile,
-            final String topologies) {
+            final @Nullable String agentTokenFile, final @Nullable String agentTokenDir, final int pollIntervalSeconds,
+            final @Nullable String agentCaFile, final @Nullable String agentClientCertFile,
+            final @Nullable String agentClientKeyFile, final @Nullable String topologies) {
         requireNonNull(broker);
         requireNonNull(domBroker);
         final var tokens = AgentTokens.of(agentTokenFile, agentTokenDir);

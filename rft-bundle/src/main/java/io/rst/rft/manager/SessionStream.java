@@ -9,6 +9,7 @@ package io.rst.rft.manager;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.yang.time.Times;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -45,6 +46,8 @@ import org.opendaylight.yangtools.yang.data.api.schema.UserMapNode;
  * <p>One instance per follower (not thread-safe): it keeps the switch's port names, so that a
  * million sessions share a few strings for their ports.
  */
+@SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class SessionStream {
     /**
      * One record: its session id, and its node, or {@code null} if the agent removed the session;
@@ -188,36 +191,36 @@ final class SessionStream {
         }
     }
 
-    /** The record's fields as they come (JSON does not order them). */
+    /** The record's fields as they come (JSON does not order them): null where absent. */
     private static final class Fields {
-        String id;
+        @Nullable String id;
         boolean removed;
-        String learnedFrom;
+        @Nullable String learnedFrom;
         boolean learnedData;
-        String transport;
+        @Nullable String transport;
         boolean oneWay;
-        int[] requestPsns;
-        int[] responsePsns;
-        String requesterIp;
-        String responderIp;
-        String requesterCommId;
-        String responderCommId;
-        Uint32 requesterQpn;
-        Uint32 responderQpn;
-        String serviceId;
-        Boolean rolesKnown;
-        Uint16 rdmaCmSrcPort;
-        Uint16 rdmaCmDstPort;
-        Uint16 requesterUdpSrcPort;
-        Uint16 responderUdpSrcPort;
-        ContainerNode requesterData;
-        ContainerNode responderData;
-        String state;
-        Uint16 rejectReason;
-        Uint32 droppedMessages;
-        Long firstSeen;
-        Long lastSeen;
-        UserMapNode messages;
+        int @Nullable [] requestPsns;
+        int @Nullable [] responsePsns;
+        @Nullable String requesterIp;
+        @Nullable String responderIp;
+        @Nullable String requesterCommId;
+        @Nullable String responderCommId;
+        @Nullable Uint32 requesterQpn;
+        @Nullable Uint32 responderQpn;
+        @Nullable String serviceId;
+        @Nullable Boolean rolesKnown;
+        @Nullable Uint16 rdmaCmSrcPort;
+        @Nullable Uint16 rdmaCmDstPort;
+        @Nullable Uint16 requesterUdpSrcPort;
+        @Nullable Uint16 responderUdpSrcPort;
+        @Nullable ContainerNode requesterData;
+        @Nullable ContainerNode responderData;
+        @Nullable String state;
+        @Nullable Uint16 rejectReason;
+        @Nullable Uint32 droppedMessages;
+        @Nullable Long firstSeen;
+        @Nullable Long lastSeen;
+        @Nullable UserMapNode messages;
 
         MapEntryNode build() {
             final var layout = SessionNodes.SESSION_LAYOUT;
