@@ -7,6 +7,7 @@
  */
 package io.rst.insight;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
@@ -79,6 +80,8 @@ final class FabricIndex {
      * The set-ups of one pair of endpoints, in time order, and the flapping detector's finding
      * for them, valid until a set-up of theirs changes ({@code dirty}).
      */
+    @SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+        justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
     static final class SetUps {
         final TreeSet<SetUp> inOrder = new TreeSet<>(SetUp.ORDER);
         boolean dirty = true;

@@ -11,6 +11,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.eclipse.jdt.annotation.Nullable;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
  * follows the flow and path tables, writes rst-insight:problems and publishes the notifications;
  * its figures are what /metrics shows.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class InsightService implements ClusterSingletonService, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InsightService.class);
     private static final ServiceGroupIdentifier IDENTIFIER = new ServiceGroupIdentifier("rst-insight");

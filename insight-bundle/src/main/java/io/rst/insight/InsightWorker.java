@@ -11,6 +11,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.MoreExecutors;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,6 +63,8 @@ import org.slf4j.LoggerFactory;
  * {@link Snapshot}. Everything runs on the one executor thread it is given, so the index needs no
  * lock; listeners only hand their changes over.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class InsightWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InsightWorker.class);
     /**

@@ -9,6 +9,7 @@ package io.rst.insight;
 
 import static java.util.Objects.requireNonNull;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.util.List;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
@@ -26,6 +27,8 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Severity;
  * @param learnedFrom for a problem about sessions, where they were learnt from ("cm" or "data",
  *        rdma-flow-table's learned-from): all of a problem's the same; null for agents' problems
  */
+@SuppressFBWarnings(value = "NP_STORE_INTO_NONNULL_FIELD",
+    justification = "learnedFrom is a @Nullable component: SpotBugs reads no TYPE_USE @Nullable on fields")
 record Problem(String id, ProblemKind kind, Severity severity, String title, String detail, @Nullable String node,
         @Nullable String tp, int rejectReason, @Nullable String reason, @Nullable String requesterIp,
         @Nullable String responderIp, int count, double firstSeen, double lastSeen, List<String> sessions,

@@ -51,6 +51,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._sw
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.HopBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ForwardBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ReverseBuilder;
@@ -180,7 +181,8 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
             msg(CmMessageType.REP, "swp3", now - 29.9), msg(CmMessageType.RTU, "swp1", now - 29.8));
 
         // once both switches' views are in, the later one places it
-        final var problem = awaitProblem(p -> p.getKind() == ProblemKind.ReqUnanswered && p.getNodeId().equals("spine2"));
+        final var problem = awaitProblem(p -> p.getKind() == ProblemKind.ReqUnanswered
+            && p.getNodeId().equals("spine2"));
         assertEquals("swp4", problem.getTpId());
         assertEquals(Uint32.ONE, problem.getCount());
         assertEquals(ProblemKind.ReqUnanswered,
@@ -279,9 +281,12 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
 
     @Test
     public void dataApartFromItsCmIsAProblem() throws Exception {
-        final var path = new PathBuilder().setSessionId("d1").setRequesterIp(ip(REQUESTER)).setResponderIp(ip(RESPONDER))
-            .setForward(new ForwardBuilder().setHop(hops(List.of("leaf1", "spine1", "leaf2"))).setComplete(true).build())
-            .setReverse(new ReverseBuilder().setHop(hops(List.of("leaf2", "spine1", "leaf1"))).setComplete(true).build())
+        final var path = new PathBuilder().setSessionId("d1").setRequesterIp(ip(REQUESTER))
+            .setResponderIp(ip(RESPONDER))
+            .setForward(new ForwardBuilder().setHop(hops(List.of("leaf1", "spine1", "leaf2"))).setComplete(true)
+                .build())
+            .setReverse(new ReverseBuilder().setHop(hops(List.of("leaf2", "spine1", "leaf1"))).setComplete(true)
+                .build())
             .setAsymmetric(false).setDataPathDiffers(true)
             .setAnomaly(java.util.Set.of("forward data enters leaf2 on swp4, its CM on swp3")).build();
         final var tx = getDataBroker().newWriteOnlyTransaction();
@@ -358,7 +363,8 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
 
         putAgent("spine1", AgentState.CAPTURING, null);
         awaitNotification(AgentReachable.class, n -> n.getNodeId().equals("spine1"));
-        awaitProblems(p -> p.nonnullProblem().values().stream().noneMatch(x -> x.getKind() == ProblemKind.AgentUnreachable));
+        awaitProblems(p -> p.nonnullProblem().values().stream()
+            .noneMatch(x -> x.getKind() == ProblemKind.AgentUnreachable));
         // and the metrics say the same
         final var text = MetricsText.render(worker.snapshot(), now);
         assertTrue(text.contains("rst_agents{state=\"CAPTURING\"} 1\n"), text);
@@ -539,9 +545,8 @@ public class InsightWorkerTest extends AbstractConcurrentDataBrokerTest {
         tx.commit().get(5, TimeUnit.SECONDS);
     }
 
-    private static List<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop> hops(
-            final List<String> nodes) {
-        final var out = new ArrayList<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop>();
+    private static List<Hop> hops(final List<String> nodes) {
+        final var out = new ArrayList<Hop>();
         for (int i = 0; i < nodes.size(); i++) {
             out.add(new HopBuilder().setIndex(Uint16.valueOf(i)).setNodeId(new NodeId(nodes.get(i))).setObserved(true)
                 .build());

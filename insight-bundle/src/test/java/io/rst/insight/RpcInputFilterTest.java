@@ -18,7 +18,8 @@ public class RpcInputFilterTest {
 
     @Test
     public void aGoodInputPasses() {
-        assertNull(RpcInputFilter.check(TRACE, "{\"input\":{\"src-ip\":\"10.0.0.1\",\"dst-ip\":\"fe80::1\",\"qpn\":17}}"));
+        assertNull(RpcInputFilter.check(TRACE,
+            "{\"input\":{\"src-ip\":\"10.0.0.1\",\"dst-ip\":\"fe80::1\",\"qpn\":17}}"));
         assertNull(RpcInputFilter.check(TRACE,
             "{\"rdma-path-table:input\":{\"src-ip\":\"10.0.0.1\",\"dst-ip\":\"10.0.0.2\",\"qpn\":\"16777215\"}}"));
         assertNull(RpcInputFilter.check("rdma-path-table:sessions-through", "{\"input\":{\"node-id\":\"leaf1\"}}"));

@@ -21,9 +21,9 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.Ipv6Address;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.CmMessageType;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.ServiceId;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
@@ -58,7 +58,7 @@ public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
         final var codec = customizer.getAdapterContext().currentSerializer();
         final List<Session> sessions = new ArrayList<>();
         sessions.add(new SessionBuilder().setSessionId("bare").build());
-        int n = 0;
+        int index = 0;
         for (var state : SessionState.values()) {
             final List<Message> log = new ArrayList<>();
             long seq = 0;
@@ -72,9 +72,9 @@ public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
                 log.add(new MessageBuilder().setSeq(Uint32.valueOf(100 + seq)).setType(type)
                     .setIngressTp(new TpId("late")).setTime(seconds("1764547300")).build());
             }
-            final var b = new SessionBuilder().setSessionId("s" + n++).setState(state).setMessage(log)
+            final var b = new SessionBuilder().setSessionId("s" + index++).setState(state).setMessage(log)
                 .setFirstSeen(seconds("1764547200.000001")).setLastSeen(seconds("1764547201.5"));
-            if (n % 2 == 0) {
+            if (index % 2 == 0) {
                 b.setRequesterIp(new IpAddress(new Ipv4Address("10.0.0.1")))
                     .setResponderIp(new IpAddress(new Ipv4Address("10.0.0.2")))
                     .setServiceId(new ServiceId("0x0000000001064791")).setRolesKnown(false)
@@ -101,7 +101,8 @@ public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
         // learnt from CM, said so
         sessions.add(new SessionBuilder().setSessionId("cm").setLearnedFrom(LearnedFrom.Cm).build());
         for (var session : sessions) {
-            final var path = DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId("sw")))
+            final var path = DataObjectIdentifier.builder(Rft.class)
+                .child(Switch.class, new SwitchKey(new NodeId("sw")))
                 .child(Session.class, new SessionKey(session.getSessionId())).build();
             final var node = (MapEntryNode) codec.toNormalizedDataObject(path, session).node();
             assertEquals(Sighting.of("sw", session), SessionLeaves.sighting("sw", node), session.getSessionId());
@@ -122,7 +123,8 @@ public class SessionLeavesTest extends AbstractConcurrentDataBrokerTest {
         org.junit.jupiter.api.Assertions.assertFalse(Sighting.dataId("10.0.0.1/-/10.0.0.2/qp0x000022"));
         org.junit.jupiter.api.Assertions.assertFalse(Sighting.of("sw", sessions.get(sessions.size() - 6)).joined());
         for (var other : sessions.subList(sessions.size() - 6, sessions.size())) {
-            org.junit.jupiter.api.Assertions.assertFalse(Sighting.of("sw", other).unansweredOneWay(), other.getSessionId());
+            org.junit.jupiter.api.Assertions.assertFalse(Sighting.of("sw", other).unansweredOneWay(),
+                other.getSessionId());
         }
         org.junit.jupiter.api.Assertions.assertFalse(Sighting.of("sw", sessions.get(0)).learnedData());
     }

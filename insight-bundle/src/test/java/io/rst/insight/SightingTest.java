@@ -28,8 +28,9 @@ import org.opendaylight.yangtools.yang.common.Uint32;
 
 /** A sighting keeps its telling messages in itself: which were seen, where and when, as given. */
 public class SightingTest {
-    private static Sighting of(final Sighting.Messages m) {
-        return new Sighting("leaf1", SessionState.REPSENT, "10.0.0.1", "10.0.0.2", "0x106", true, -1, 1.0, 5.0, m);
+    private static Sighting of(final Sighting.Messages messages) {
+        return new Sighting("leaf1", SessionState.REPSENT, "10.0.0.1", "10.0.0.2", "0x106", true, -1, 1.0, 5.0,
+            messages);
     }
 
     @Test

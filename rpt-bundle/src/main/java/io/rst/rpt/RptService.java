@@ -11,6 +11,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.util.concurrent.Executors;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataBroker;
@@ -27,6 +28,8 @@ import org.slf4j.LoggerFactory;
  * The RDMA path table service: a thin Blueprint shell. One member of a cluster (the singleton's
  * owner) assembles and writes the paths and answers the RPCs.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class RptService implements ClusterSingletonService, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RptService.class);
     private static final ServiceGroupIdentifier IDENTIFIER = new ServiceGroupIdentifier("rst-rpt");

@@ -10,6 +10,7 @@ package io.rst.rpt;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.yang.chain.RecoveringChain;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,6 +89,8 @@ import org.slf4j.LoggerFactory;
  * of the sessions and paths (a session's decoded lazily, then cached) would be most of this thread's
  * time and of the heap per session. Only the RPCs, which are rare, make binding paths.
  */
+@SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class RptWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RptWorker.class);
     /** How long flow-table changes are gathered before the paths they touch are computed. */

@@ -21,4 +21,7 @@
  * per switch and session, a {@code PathValue} per path); paths are written as DOM nodes
  * ({@code PathNodes}) that share their repeated parts; only the RPCs make binding objects.
  */
+@NonNullByDefault
 package io.rst.rpt;
+
+import org.eclipse.jdt.annotation.NonNullByDefault;

@@ -76,6 +76,7 @@ import org.opendaylight.yangtools.yang.common.Uint16;
  *       re-read and to every path rebuilt; and the RPT alone restarted over a full flow table.</li>
  * </ul>
  */
+@SuppressWarnings("checkstyle:RegexpSinglelineJava") // a command-line benchmark: its report is the console
 public final class CrashBench {
     static final String USAGE = """
         usage: ./rst bench crash [--sessions N,N] [--rebuild N] [--wal-sessions N] [--wal-rounds R] [--wal-warm N]
@@ -229,8 +230,8 @@ public final class CrashBench {
         }
     }
 
-    private void ns(final String n, final String... cmd) throws Exception {
-        final List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", prefix + "-" + n));
+    private void ns(final String namespace, final String... cmd) throws Exception {
+        final List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", prefix + "-" + namespace));
         c.addAll(List.of(cmd));
         sh(c.toArray(String[]::new));
     }
@@ -469,17 +470,17 @@ public final class CrashBench {
 
     // ---- (a) and (d): restart times, rebuild -------------------------------------------------
 
-    private boolean restart(final int n, final boolean restartTimes, final boolean rebuild) throws Exception {
+    private boolean restart(final int sessions, final boolean restartTimes, final boolean rebuild) throws Exception {
         System.out.printf("bench crash: restart with %,d live sessions: generating, replaying into the agent, the "
-            + "controller following (load %s)%n", n, loadAverage());
-        final Path live = dir.resolve("live-" + n + ".pcap");
-        gen(live, n, 5, "--established");
-        final Path after = dir.resolve("after-" + n + ".pcap");
+            + "controller following (load %s)%n", sessions, loadAverage());
+        final Path live = dir.resolve("live-" + sessions + ".pcap");
+        gen(live, sessions, 5, "--established");
+        final Path after = dir.resolve("after-" + sessions + ".pcap");
         // a few new sessions after the restart: the controller is in sync once it has them too
         gen(after, 100, 6, "--established", "--start", Long.toString(System.currentTimeMillis() / 1000));
-        final Path state = dir.resolve("state-" + n);
-        final String xmx = n > 300_000 ? "1200m" : "512m";
-        final String max = Integer.toString(n + n / 10 + 1000);
+        final Path state = dir.resolve("state-" + sessions);
+        final String xmx = sessions > 300_000 ? "1200m" : "512m";
+        final String max = Integer.toString(sessions + sessions / 10 + 1000);
         // the RPT only where paths are measured: a million paths are beyond this machine's heap
         boolean ok = true;
         long t0 = System.nanoTime();
@@ -488,7 +489,7 @@ public final class CrashBench {
         final long replayMs = (System.nanoTime() - t0) / 1_000_000L;
         // the controller starts once the agent holds its table: it reads it as one snapshot
         t0 = System.nanoTime();
-        try (var controller = new Controller(rebuild || n <= 100_000)) {
+        try (var controller = new Controller(rebuild || sessions <= 100_000)) {
             controller.await(loaded.path("counters").path("sessions_live").asLong(), "initial following");
             final long syncedMs = (System.nanoTime() - t0) / 1_000_000L;
             System.out.printf("bench crash:   agent holds %d sessions (%d events) after %.1f s; a new controller in "
@@ -520,16 +521,16 @@ public final class CrashBench {
                 final JsonNode r = st.path("restored");
                 System.out.printf("bench crash: RESTART %,d sessions: kill -9 -> agent answering %.2f s (restored %d "
                     + "sessions: checkpoint %d + %d WAL events); -> controller in sync %.2f s (%d sessions in rft); "
-                    + "load %s%n", n, answerMs / 1e3, r.path("restored_sessions").asLong(),
+                    + "load %s%n", sessions, answerMs / 1e3, r.path("restored_sessions").asLong(),
                     r.path("checkpoint_sessions").asLong(), r.path("wal_events").asLong(), syncMs / 1e3,
                     controller.sessions(), loadAverage());
-                if (r.path("restored_sessions").asLong() < n) {
+                if (r.path("restored_sessions").asLong() < sessions) {
                     System.out.printf("bench crash:   the agent restored fewer sessions than it held: %s%n", r);
                     ok = false;
                 }
             }
             if (rebuild) {
-                ok &= rebuild(controller, n);
+                ok &= rebuild(controller);
             }
         }
         stopAgent();
@@ -537,48 +538,50 @@ public final class CrashBench {
         return ok;
     }
 
-    private boolean rebuild(final Controller c, final int n) throws Exception {
+    private boolean rebuild(final Controller controller) throws Exception {
         long t0 = System.nanoTime();
-        while (c.paths() < c.sessions()) {
+        while (controller.paths() < controller.sessions()) {
             if (System.nanoTime() - t0 > TimeUnit.SECONDS.toNanos(600)) {
-                System.out.printf("bench crash:   the paths never caught up: %d paths, %d sessions%n", c.paths(),
-                    c.sessions());
+                System.out.printf("bench crash:   the paths never caught up: %d paths, %d sessions%n",
+                    controller.paths(), controller.sessions());
                 return false;
             }
             Thread.sleep(200);
         }
-        final int sessions = c.sessions();
+        final int sessions = controller.sessions();
         // the RPT alone restarted: it rebuilds every path from the flow table in the datastore
-        c.rpt.close();
-        deleteOperational(c.db, DataObjectIdentifier.builder(Rpt.class).build());
+        controller.rpt.close();
+        deleteOperational(controller.db, DataObjectIdentifier.builder(Rpt.class).build());
         t0 = System.nanoTime();
-        c.rptExecutor = newRptExecutor();
-        c.rpt = new RptWorker(c.db, c.broker.getDomBroker(), c.broker.rpcs(), c.rptExecutor);
-        final long rptMs = awaitPaths(c, sessions, t0);
+        controller.rptExecutor = newRptExecutor();
+        controller.rpt = new RptWorker(controller.db, controller.broker.getDomBroker(), controller.broker.rpcs(),
+            controller.rptExecutor);
+        final long rptMs = awaitPaths(controller, sessions, t0);
         System.out.printf("bench crash: REBUILD the RPT restarted over %,d sessions in rft: all %,d paths in %.2f s "
-            + "(floor 10 s); load %s%n", sessions, c.paths(), rptMs / 1e3, loadAverage());
+            + "(floor 10 s); load %s%n", sessions, controller.paths(), rptMs / 1e3, loadAverage());
         // the controller restarted: its operational data gone (it is not persisted), the flow
         // table re-read from the agent, every path rebuilt
-        c.rft.close();
-        c.rpt.close();
-        deleteOperational(c.db, DataObjectIdentifier.builder(Rpt.class).build());
-        deleteOperational(c.db, DataObjectIdentifier.builder(Rft.class).build());
+        controller.rft.close();
+        controller.rpt.close();
+        deleteOperational(controller.db, DataObjectIdentifier.builder(Rpt.class).build());
+        deleteOperational(controller.db, DataObjectIdentifier.builder(Rft.class).build());
         final Map<String, Long> cpu0 = threadCpu();
         t0 = System.nanoTime();
-        c.rptExecutor = newRptExecutor();
-        c.rpt = new RptWorker(c.db, c.broker.getDomBroker(), c.broker.rpcs(), c.rptExecutor);
-        c.rft = RftManager.standalone(c.broker.getDataBroker(), c.broker.getDomBroker(),
-                c.broker.getDataBrokerTestCustomizer().getAdapterContext().currentSerializer(), TOKEN);
+        controller.rptExecutor = newRptExecutor();
+        controller.rpt = new RptWorker(controller.db, controller.broker.getDomBroker(), controller.broker.rpcs(),
+            controller.rptExecutor);
+        controller.rft = RftManager.standalone(controller.broker.getDataBroker(), controller.broker.getDomBroker(),
+                controller.broker.getDataBrokerTestCustomizer().getAdapterContext().currentSerializer(), TOKEN);
         long rftMs = -1;
         long lastPrint = System.nanoTime();
-        while (c.paths() < sessions) {
-            if (rftMs < 0 && c.sessions() >= sessions) {
+        while (controller.paths() < sessions) {
+            if (rftMs < 0 && controller.sessions() >= sessions) {
                 rftMs = (System.nanoTime() - t0) / 1_000_000L;
             }
             if (System.nanoTime() - lastPrint > TimeUnit.SECONDS.toNanos(10)) {
                 lastPrint = System.nanoTime();
-                System.out.printf("bench crash:   (rebuild: %d sessions, %d paths after %.0f s)%n", c.sessions(),
-                    c.paths(), (lastPrint - t0) / 1e9);
+                System.out.printf("bench crash:   (rebuild: %d sessions, %d paths after %.0f s)%n",
+                    controller.sessions(), controller.paths(), (lastPrint - t0) / 1e9);
             }
             if (System.nanoTime() - t0 > TimeUnit.SECONDS.toNanos(900)) {
                 break;
@@ -589,16 +592,16 @@ public final class CrashBench {
         if (rftMs < 0) {
             rftMs = allMs;
         }
-        final boolean ok = c.paths() >= sessions && allMs <= 10_000;
+        final boolean ok = controller.paths() >= sessions && allMs <= 10_000;
         System.out.printf("bench crash: REBUILD the controller restarted (operational data lost), %,d sessions: the "
             + "flow table re-read in %.2f s, all %,d paths in %.2f s (floor 10 s: %s); load %s%n", sessions,
-            rftMs / 1e3, c.paths(), allMs / 1e3, ok ? "met" : "NOT met", loadAverage());
+            rftMs / 1e3, controller.paths(), allMs / 1e3, ok ? "met" : "NOT met", loadAverage());
         printThreadCpu(cpu0, allMs);
         return ok;
     }
 
-    private static long awaitPaths(final Controller c, final int sessions, final long t0) throws Exception {
-        while (c.paths() < sessions && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(900)) {
+    private static long awaitPaths(final Controller controller, final int sessions, final long t0) throws Exception {
+        while (controller.paths() < sessions && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(900)) {
             Thread.sleep(50);
         }
         return (System.nanoTime() - t0) / 1_000_000L;
@@ -882,11 +885,11 @@ public final class CrashBench {
         }
     }
 
-    private static double quantile(final List<Long> sorted, final double q) {
+    private static double quantile(final List<Long> sorted, final double fraction) {
         if (sorted.isEmpty()) {
             return Double.NaN;
         }
-        final int i = Math.min(sorted.size() - 1, Math.max(0, (int) Math.ceil(q * sorted.size()) - 1));
+        final int i = Math.min(sorted.size() - 1, Math.max(0, (int) Math.ceil(fraction * sorted.size()) - 1));
         return sorted.get(i) / 1e6;
     }
 }

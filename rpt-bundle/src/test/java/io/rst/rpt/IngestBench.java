@@ -24,7 +24,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -59,6 +58,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._sw
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.LinkId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
@@ -71,6 +71,7 @@ import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.TopologyKey;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.Link;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.LinkBuilder;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.LinkKey;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.yang.common.Uint16;
@@ -166,6 +167,7 @@ public final class IngestBench {
         // main
     }
 
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the command line's entry point: it owns the console
     public static void main(final String[] args) throws Exception {
         if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
             System.out.println(USAGE);
@@ -202,9 +204,9 @@ public final class IngestBench {
     private record Traffic(byte[] header, List<byte[]> records, String[] rtuSession, ByteOrder order) {
     }
 
-    static Result run(final Options o, final PrintStream out) throws Exception {
-        final Path dir = Files.createTempDirectory("rst-bench-ingest");
-        final Path token = dir.resolve("token");
+    static Result run(final Options options, final PrintStream out) throws Exception {
+        final var dir = Files.createTempDirectory("rst-bench-ingest");
+        final var token = dir.resolve("token");
         Files.writeString(token, TOKEN + "\n");
         Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
         final var broker = new Broker();
@@ -226,13 +228,14 @@ public final class IngestBench {
         final AtomicLong benchOwnCpu = new AtomicLong();
         final var threadBean = ManagementFactory.getThreadMXBean();
         final var pathListener = db.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
-            DataObjectReference.builder(Rpt.class).child(org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path.class).build(), (DataTreeChangeListener<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path>) changes -> {
+            DataObjectReference.builder(Rpt.class).child(Path.class).build(),
+            (DataTreeChangeListener<Path>) changes -> {
                 final long now = System.nanoTime();
                 final long cpuAtStart = threadBean.getCurrentThreadCpuTime();
                 pathWrites.addAndGet(changes.size());
                 lastPathWrite.set(now);
                 for (var change : changes) {
-                    if (change.getRootNode() instanceof DataObjectModification.WithDataAfter<org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path> written
+                    if (change.getRootNode() instanceof DataObjectModification.WithDataAfter<Path> written
                             && complete(written.dataAfter())) {
                         final String id = written.dataAfter().getSessionId();
                         if (doneAt.putIfAbsent(id, now) == null) {
@@ -249,22 +252,22 @@ public final class IngestBench {
         // the controller's own heap: before any agent, traffic or session
         System.gc();
         final long baseline = usedHeap();
-        writeTopology(db, o.pods());
+        writeTopology(db, options.pods());
         // the agents, each replaying its FIFO, and the switches configured for them
         final List<Agent> agents = new ArrayList<>();
         final List<Traffic> traffic = new ArrayList<>();
-        final List<List<Path>> fifos = new ArrayList<>();
-        final int perPod = o.sessions() / o.pods();
-        for (int pod = 0; pod < o.pods(); pod++) {
-            final Path pcap = dir.resolve("pod" + pod + ".pcap");
+        final List<List<java.nio.file.Path>> fifos = new ArrayList<>();
+        final int perPod = options.sessions() / options.pods();
+        for (int pod = 0; pod < options.pods(); pod++) {
+            final var pcap = dir.resolve("pod" + pod + ".pcap");
             new CmTrafficGenerator(new CmTrafficGenerator.Options(perPod, 1 + pod, false, 4, 0, false,
                 FrameDecoder.ROCEV2_PORT, System.currentTimeMillis() * 1_000_000L)).stopAfter(3).write(pcap);
             traffic.add(read(pcap));
             Files.delete(pcap);
-            final List<Path> podFifos = new ArrayList<>();
+            final List<java.nio.file.Path> podFifos = new ArrayList<>();
             for (var role : ROLES) {
                 final String name = "p" + pod + "-" + role;
-                final Path fifo = dir.resolve(name + ".fifo");
+                final var fifo = dir.resolve(name + ".fifo");
                 final var mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
                 if (mkfifo.waitFor() != 0) {
                     throw new IOException("mkfifo " + fifo + " failed");
@@ -274,13 +277,13 @@ public final class IngestBench {
                     token.toString(), "--state-dir", dir.resolve(name).toString(), "--replay",
                     name + "-in=" + fifo, "--agent-id", name, "--plain-http", "--max-sessions",
                     Integer.toString(Math.max(250_000, 2 * perPod))));
-                if (o.retainEvents() > 0) {
+                if (options.retainEvents() > 0) {
                     // and the bytes to hold them (about 600 bytes of JSON an event)
-                    args.addAll(List.of("--retain-events", Integer.toString(o.retainEvents()), "--retain-mb",
-                        Integer.toString(Math.max(16, o.retainEvents() / 1000))));
+                    args.addAll(List.of("--retain-events", Integer.toString(options.retainEvents()), "--retain-mb",
+                        Integer.toString(Math.max(16, options.retainEvents() / 1000))));
                 }
-                final AgentOptions options = AgentOptions.parse(args);
-                final Agent agent = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
+                final AgentOptions agentOptions = AgentOptions.parse(args);
+                final Agent agent = new Agent(agentOptions, events -> AgentCommand.cmProcessor(agentOptions, events));
                 agent.start();
                 agents.add(agent);
                 configure(db, name, agent.address().getPort());
@@ -293,19 +296,19 @@ public final class IngestBench {
         final long cpu0 = processCpuNanos();
         final long t0 = System.nanoTime();
         final List<Thread> pacers = new ArrayList<>();
-        final AtomicLongArray sentCount = new AtomicLongArray(o.pods());
-        for (int pod = 0; pod < o.pods(); pod++) {
+        final AtomicLongArray sentCount = new AtomicLongArray(options.pods());
+        for (int pod = 0; pod < options.pods(); pod++) {
             final int p = pod;
             pacers.add(Thread.ofPlatform().name("bench-pacer-" + pod).start(() -> {
                 try {
-                    pace(traffic.get(p), fifos.get(p), o.rate() / o.pods(), t0, sentAt, sentCount, p);
+                    pace(traffic.get(p), fifos.get(p), options.rate() / options.pods(), t0, sentAt, sentCount, p);
                 } finally {
                     // a finished thread's CPU can no longer be asked for
                     benchOwnCpu.addAndGet(threadBean.getCurrentThreadCpuTime());
                 }
             }));
         }
-        final long total = (long) perPod * o.pods();
+        final long total = (long) perPod * options.pods();
         long lastDone = 0;
         long lastProgress = System.nanoTime();
         int second = 0;
@@ -341,10 +344,10 @@ public final class IngestBench {
             }
             Collections.sort(window);
             long sent = 0;
-            for (int i = 0; i < o.pods(); i++) {
+            for (int i = 0; i < options.pods(); i++) {
                 sent += sentCount.get(i);
             }
-            if (!o.quiet()) {
+            if (!options.quiet()) {
                 out.printf("bench ingest: %3d s: %d sessions sent, %d paths complete; this second RTU -> path "
                     + "p50 %s, p99 %s (%d)%n", second, sent, done, ms(window, 0.5), ms(window, 0.99), window.size());
             }
@@ -380,22 +383,23 @@ public final class IngestBench {
         out.printf("bench ingest: %d pods x 3 switches, %d sessions asked at %s/s: %d paths complete; after the "
             + "first %d (JIT warm-up): %d in %.1f s: %.0f sessions/s, %.0f session updates/s into rft (%d updates); "
             + "RTU -> path p50 %s, p99 %s, max %s (%d)%n",
-            o.pods(), total, o.rate() == 0 ? "max" : String.format("%.0f", o.rate()), done, warmDone, measuredDone,
-            seconds, measuredDone / seconds, updates / seconds, updates, ms(all, 0.5), ms(all, 0.99), ms(all, 1.0),
-            all.size());
+            options.pods(), total, options.rate() == 0 ? "max" : String.format("%.0f", options.rate()), done, warmDone,
+            measuredDone, seconds, measuredDone / seconds, updates / seconds, updates, ms(all, 0.5), ms(all, 0.99),
+            ms(all, 1.0), all.size());
         final int cores = Runtime.getRuntime().availableProcessors();
         out.printf("bench ingest: %d path writes, %.1f per session%n", pathWrites.get(),
             (double) pathWrites.get() / Math.max(1, done));
         out.printf("bench ingest: CPU: %.1f s in all (JIT and GC too), agents %.1f s, the bench's pacers and path "
             + "listener %.1f s, the controller's threads %.1f s; "
             + "the controller (with JIT and GC) %.1f us per session update, so %.0f session updates/s (%.0f "
-            + "sessions/s) would fill this machine's %d cores%n", cpu / 1e9, agentCpu / 1e9, benchCpu / 1e9, javaCpu / 1e9,
+            + "sessions/s) would fill this machine's %d cores%n", cpu / 1e9, agentCpu / 1e9, benchCpu / 1e9,
+            javaCpu / 1e9,
             controllerMicros, cores * 1e6 / controllerMicros,
             cores * 1e6 / controllerMicros / Math.max(1.0, (double) updates / Math.max(1, measuredDone)), cores);
 
         long linkMillis = -1;
         long linkPaths = 0;
-        if (o.link()) {
+        if (options.link()) {
             final long before = pathWrites.get();
             final long start = System.nanoTime();
             final var tx = db.newWriteOnlyTransaction();
@@ -433,7 +437,7 @@ public final class IngestBench {
         doneAt.clear();
         delays.clear();
         long perSession = -1;
-        if (o.heap()) {
+        if (options.heap()) {
             System.gc();
             System.gc();
             perSession = (usedHeap() - baseline) / Math.max(1, done);
@@ -452,8 +456,8 @@ public final class IngestBench {
         // the RPT does not follow the reference's writes: they measure the datastore alone
         rpt.close();
         double raw = 0;
-        if (o.raw()) {
-            final double rawMicros = rawWrites(db, o.pods(), out);
+        if (options.raw()) {
+            final double rawMicros = rawWrites(db, options.pods(), out);
             raw = cores * 1e6 / rawMicros;
             out.printf("bench ingest: ratio to raw writes of the same shape, CPU per session update: %.2f "
                 + "(raw %.1f us, ours %.1f us with the paths)%n", rawMicros / controllerMicros, rawMicros,
@@ -465,7 +469,7 @@ public final class IngestBench {
     }
 
     /** Complete: all three switches observed it both ways, and it is established. */
-    private static boolean complete(final org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path path) {
+    private static boolean complete(final Path path) {
         return path.getState() == SessionState.ESTABLISHED && observed(path.getForward()) == 3
             && observed(path.getReverse()) == 3;
     }
@@ -474,17 +478,17 @@ public final class IngestBench {
         if (direction == null || direction.getHop() == null) {
             return 0;
         }
-        int n = 0;
+        int observed = 0;
         for (var hop : direction.getHop()) {
             if (Boolean.TRUE.equals(hop.getObserved())) {
-                n++;
+                observed++;
             }
         }
-        return n;
+        return observed;
     }
 
-    private static void pace(final Traffic traffic, final List<Path> fifos, final double rate, final long t0,
-            final Map<String, Long> sentAt, final AtomicLongArray sentCount, final int pod) {
+    private static void pace(final Traffic traffic, final List<java.nio.file.Path> fifos, final double rate,
+            final long t0, final Map<String, Long> sentAt, final AtomicLongArray sentCount, final int pod) {
         final List<OutputStream> outs = new ArrayList<>();
         try {
             for (var fifo : fifos) {
@@ -557,7 +561,7 @@ public final class IngestBench {
     }
 
     /** Reads a generated pcap into records, and names the session of each RTU as the agent does. */
-    private static Traffic read(final Path pcap) throws IOException {
+    private static Traffic read(final java.nio.file.Path pcap) throws IOException {
         final byte[] all = Files.readAllBytes(pcap);
         final var buf = ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN);
         final ByteOrder order = buf.getInt(0) == 0xa1b2c3d4 ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
@@ -588,8 +592,7 @@ public final class IngestBench {
     }
 
     private static void writeTopology(final DataBroker db, final int pods) throws Exception {
-        final Map<org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.LinkKey,
-            Link> links = new HashMap<>();
+        final Map<LinkKey, Link> links = new HashMap<>();
         for (int pod = 0; pod < pods; pod++) {
             final String p = "p" + pod + "-";
             for (var l : List.of(link(p + "leaf1", p + "leaf1-up", p + "spine", p + "spine-in"),
@@ -654,7 +657,8 @@ public final class IngestBench {
         for (var agent : agents) {
             final var response = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
                 "http://127.0.0.1:" + agent.address().getPort() + "/v1/status"))
-                .header("Authorization", "Bearer " + TOKEN).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                .header("Authorization", "Bearer " + TOKEN).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
             sum += json.readTree(response.body()).path("last_seq").asLong();
         }
         return sum;
@@ -736,19 +740,19 @@ public final class IngestBench {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
-    private static String ms(final List<Long> sorted, final double q) {
-        return sorted.isEmpty() ? "-" : String.format("%.0f ms", millis(sorted, q));
+    private static String ms(final List<Long> sorted, final double fraction) {
+        return sorted.isEmpty() ? "-" : String.format("%.0f ms", millis(sorted, fraction));
     }
 
-    private static double millis(final List<Long> sorted, final double q) {
+    private static double millis(final List<Long> sorted, final double fraction) {
         if (sorted.isEmpty()) {
             return Double.NaN;
         }
-        final int i = Math.min(sorted.size() - 1, Math.max(0, (int) Math.ceil(q * sorted.size()) - 1));
+        final int i = Math.min(sorted.size() - 1, Math.max(0, (int) Math.ceil(fraction * sorted.size()) - 1));
         return sorted.get(i) / 1e6;
     }
 
-    private static void deleteTree(final Path dir) throws IOException {
+    private static void deleteTree(final java.nio.file.Path dir) throws IOException {
         try (var walk = Files.walk(dir)) {
             for (var p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);

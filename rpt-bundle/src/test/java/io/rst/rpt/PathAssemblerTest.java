@@ -170,8 +170,8 @@ class PathAssemblerTest {
         assertEquals(List.of("leaf1", "leaf2"), nodes(split));
         assertTrue(split.gaps().stream().anyMatch(gap -> gap.startsWith("switch spine2 ")
             && gap.contains("no hop inferred")), split.gaps().toString());
-        assertTrue(split.gaps().stream().anyMatch(gap -> gap.startsWith("path breaks before leaf2 (it came from spine2")),
-            split.gaps().toString());
+        assertTrue(split.gaps().stream()
+            .anyMatch(gap -> gap.startsWith("path breaks before leaf2 (it came from spine2")), split.gaps().toString());
 
         // a silent first switch the source host is not on: nothing to start from
         final var notOnIt = PathAssembler.assemble(List.of(new Observation("spine1", "spine1-eth1", 20)),
@@ -191,7 +191,8 @@ class PathAssemblerTest {
         assertEquals(List.of("leaf1", "leaf2"), nodes(result));
         assertEquals(new HostEnd("h1a", "h1a-eth0"), result.source());
         assertEquals(new HostEnd("h2a", "h2a-eth0"), result.destination());
-        assertEquals(List.of("path breaks before leaf2 (it came from spine2 port spine2-eth2, which RFT does not trace)"),
+        assertEquals(
+            List.of("path breaks before leaf2 (it came from spine2 port spine2-eth2, which RFT does not trace)"),
             result.gaps());
     }
 
@@ -221,7 +222,8 @@ class PathAssemblerTest {
             new Observation("leaf1", "leaf1-eth1", 10),
             new Observation("spine1", "spine1-eth9", 20)), FABRIC, H1A, H2A);
         assertFalse(result.complete());
-        assertTrue(result.gaps().stream().anyMatch(gap -> gap.contains("breaks before spine1")), result.gaps().toString());
+        assertTrue(result.gaps().stream().anyMatch(gap -> gap.contains("breaks before spine1")),
+            result.gaps().toString());
     }
 
     @Test

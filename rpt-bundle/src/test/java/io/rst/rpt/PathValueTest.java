@@ -50,9 +50,9 @@ import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
-import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
 import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
@@ -187,7 +187,8 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
                 new PathAssembler.HopResult("leaf1", "leaf1-eth1", "leaf1-eth3", true),
                 new PathAssembler.HopResult("spine1", "spine1-eth1", "spine1-eth2", true),
                 new PathAssembler.HopResult("leaf2", "leaf2-eth3", "leaf2-eth1", true)),
-            true, List.of(), new PathAssembler.HostEnd("h1a", "h1a-eth0"), new PathAssembler.HostEnd("h2a", "h2a-eth0"));
+            true, List.of(), new PathAssembler.HostEnd("h1a", "h1a-eth0"),
+            new PathAssembler.HostEnd("h2a", "h2a-eth0"));
         final var reverse = new PathAssembler.DirectionResult(List.of(
                 new PathAssembler.HopResult("leaf2", "leaf2-eth1", "leaf2-eth3", true),
                 new PathAssembler.HopResult("spine1", null, "spine1-eth1", false),

@@ -227,12 +227,13 @@ public class PortMapPathTest extends AbstractConcurrentDataBrokerTest {
                 .setNodeKind(RstNodeAttributes.NodeKind.Switch).build()).build());
         }
         for (var host : List.of(List.of("h1", requester), List.of("h2", responder))) {
-            nodes.add(new NodeBuilder().setNodeId(new NodeId(host.get(0))).addAugmentation(new RstNodeAttributesBuilder()
-                .setNodeKind(RstNodeAttributes.NodeKind.Host)
-                .setIpAddress(Set.of(new IpAddress(new Ipv4Address(host.get(1))))).build()).build());
+            nodes.add(new NodeBuilder().setNodeId(new NodeId(host.get(0)))
+                .addAugmentation(new RstNodeAttributesBuilder().setNodeKind(RstNodeAttributes.NodeKind.Host)
+                    .setIpAddress(Set.of(new IpAddress(new Ipv4Address(host.get(1))))).build()).build());
         }
         final var tx = getDataBroker().newWriteOnlyTransaction();
-        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, DataObjectIdentifier.builder(NetworkTopology.class)
+        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION,
+            DataObjectIdentifier.builder(NetworkTopology.class)
                 .child(Topology.class, new TopologyKey(new TopologyId("portmap"))).build(),
             new TopologyBuilder().setTopologyId(new TopologyId("portmap"))
                 .setLink(links.stream().collect(Collectors.toMap(Link::key, l -> l)))

@@ -329,7 +329,10 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
     private static final List<List<String>> ACROSS_SPINE2 = List.of(List.of("leaf1", "leaf1-eth1", "leaf1-eth4"),
         List.of("spine2", "spine2-eth1", "spine2-eth2"), List.of("leaf2", "leaf2-eth4", "leaf2-eth1"));
 
-    /** Sessions 0 to {@code sessions - 1} ({@link #bulkId}) at each switch of leaf1 -> spine2 -> leaf2, a commit a switch. */
+    /**
+     * Sessions 0 to {@code sessions - 1} ({@link #bulkId}) at each switch of leaf1 -> spine2 -> leaf2, a commit a
+     * switch.
+     */
     private void putBulkAcrossSpine2(final int sessions) throws Exception {
         for (var hop : ACROSS_SPINE2) {
             final var tx = getDataBroker().newWriteOnlyTransaction();
@@ -357,8 +360,8 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         }
     }
 
-    private static String bulkId(final int i) {
-        return "10.1.0.2/0x" + String.format("%08x", 0x100 + i) + "/10.2.0.2";
+    private static String bulkId(final int index) {
+        return "10.1.0.2/0x" + String.format("%08x", 0x100 + index) + "/10.2.0.2";
     }
 
     /**
@@ -569,7 +572,8 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         putSession("leaf2", "leaf2-eth3", "leaf2-eth1");
 
         final var path = awaitPath(p -> p.isPresent() && p.orElseThrow().getForward().getHop() != null
-            && p.orElseThrow().getForward().getHop().size() == 3 && p.orElseThrow().getForward().getComplete()).orElseThrow();
+            && p.orElseThrow().getForward().getHop().size() == 3 && p.orElseThrow().getForward().getComplete())
+            .orElseThrow();
         assertEquals(List.of("leaf1", "spine1", "leaf2"), nodes(path.getForward()));
         assertEquals(List.of("leaf1-eth3", "spine1-eth2"), path.getForward().getHop().stream().limit(2)
             .map(h -> h.getEgressTp().getValue()).toList());
@@ -755,7 +759,8 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         final boolean toResponder = id.equals(TO_RESPONDER);
         put(node, new SessionBuilder().setSessionId(id).setLearnedFrom(LearnedFrom.Data).setTransport(Transport.RC)
             .setOneWay(true).setRolesKnown(false)
-            .setRequesterIp(ip(toResponder ? REQUESTER : RESPONDER)).setResponderIp(ip(toResponder ? RESPONDER : REQUESTER))
+            .setRequesterIp(ip(toResponder ? REQUESTER : RESPONDER))
+            .setResponderIp(ip(toResponder ? RESPONDER : REQUESTER))
             .setResponderQpn(new Qpn(Uint32.valueOf(toResponder ? 0xabcd : 0x101)))
             .setRequesterData(new RequesterDataBuilder().setUdpSrcPort(new PortNumber(Uint16.valueOf(50003)))
                 .setIngressPort(ingress).setPackets(Uint64.ONE).build())
@@ -885,6 +890,12 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         final var tx = getDataBroker().newWriteOnlyTransaction();
         tx.delete(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
             .child(Switch.class, new SwitchKey(new NodeId(node))).child(Session.class, new SessionKey(id)).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    private void deleteSession(final String node) throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, sessionPath(node));
         tx.commit().get(5, TimeUnit.SECONDS);
     }
 
@@ -1058,12 +1069,6 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
             DataObjectIdentifier.builder(Rft.class).child(Switch.class, new SwitchKey(new NodeId(node))).build(),
             new SwitchBuilder().setNodeId(new NodeId(node))
                 .setAgentStatus(new AgentStatusBuilder().setState(AgentState.DISABLED).build()).build());
-        tx.commit().get(5, TimeUnit.SECONDS);
-    }
-
-    private void deleteSession(final String node) throws Exception {
-        final var tx = getDataBroker().newWriteOnlyTransaction();
-        tx.delete(LogicalDatastoreType.OPERATIONAL, sessionPath(node));
         tx.commit().get(5, TimeUnit.SECONDS);
     }
 

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -54,8 +55,11 @@ import org.slf4j.LoggerFactory;
  * wait the reader stops reading the agent's stream until a commit completes (the backlog then
  * waits in the agent's event log, not in the controller's heap). A commit that fails wrote
  * nothing: its sessions (and removals) go back into the next batch unless a newer state of the
- * same session is already on its way, and the failure is counted ({@link #failedCommits()}), so that nothing is taken as written that was not.
+ * same session is already on its way, and the failure is counted ({@link #failedCommits()}), so
+ * that nothing is taken as written that was not.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class AgentFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentFollower.class);
     private static final JsonFactory JSON = new JsonFactory();
@@ -356,6 +360,10 @@ final class AgentFollower implements AutoCloseable {
         AgentException(final String message) {
             super(message);
         }
+
+        AgentException(final String message, final Throwable cause) {
+            super(message, cause);
+        }
     }
 
     private void snapshot() throws IOException, InterruptedException, AgentException {
@@ -379,35 +387,36 @@ final class AgentFollower implements AutoCloseable {
     }
 
     /** Reads a snapshot object, the parser at its {@code START_OBJECT}, to its {@code END_OBJECT}. */
-    private Snapshot readSnapshot(final JsonParser p) throws IOException {
+    private Snapshot readSnapshot(final JsonParser parser) throws IOException {
         Long seq = null;
         String instance = "";
         String boot = "";
         long restoredSeq = -1;
         Map<String, MapEntryNode> sessions = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            final String name = p.currentName();
-            final JsonToken value = p.nextToken();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            final String name = parser.currentName();
+            final JsonToken value = parser.nextToken();
             switch (name) {
-                case "seq" -> seq = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : null;
-                case "instance" -> instance = value.isScalarValue() && value != JsonToken.VALUE_NULL ? p.getText() : "";
-                case "boot" -> boot = value.isScalarValue() && value != JsonToken.VALUE_NULL ? p.getText() : "";
-                case "restored_seq" -> restoredSeq = value.isNumeric() ? p.getValueAsLong(-1) : -1;
+                case "seq" -> seq = value == JsonToken.VALUE_NUMBER_INT ? parser.getLongValue() : null;
+                case "instance" -> instance = value.isScalarValue() && value != JsonToken.VALUE_NULL
+                    ? parser.getText() : "";
+                case "boot" -> boot = value.isScalarValue() && value != JsonToken.VALUE_NULL ? parser.getText() : "";
+                case "restored_seq" -> restoredSeq = value.isNumeric() ? parser.getValueAsLong(-1) : -1;
                 case "sessions" -> {
                     if (value == JsonToken.START_ARRAY) {
                         sessions = new HashMap<>();
-                        JsonToken token;
-                        while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
-                            if (token == null) {
+                        JsonToken next;
+                        while ((next = parser.nextToken()) != JsonToken.END_ARRAY) {
+                            if (next == null) {
                                 throw new IOException("snapshot ended inside its sessions");
                             }
-                            addRecord(p, sessions);
+                            addRecord(parser, sessions);
                         }
                     } else {
-                        p.skipChildren();
+                        parser.skipChildren();
                     }
                 }
-                default -> p.skipChildren();
+                default -> parser.skipChildren();
             }
         }
         return new Snapshot(seq, instance, boot, restoredSeq, sessions);
@@ -492,9 +501,9 @@ final class AgentFollower implements AutoCloseable {
             // NDJSON read as a stream of JSON values straight from the bytes, each session record
             // straight into its node: the stream carries every session change of a switch
             try (JsonParser parser = JSON.createParser(body)) {
-                JsonToken token;
-                while (!closed && (token = parser.nextToken()) != null) {
-                    if (token == JsonToken.START_OBJECT) {
+                JsonToken next;
+                while (!closed && (next = parser.nextToken()) != null) {
+                    if (next == JsonToken.START_OBJECT) {
                         onEvent(parser);
                     } else {
                         // not an event: a heartbeat of another shape, or garbage; skipped whole
@@ -508,33 +517,33 @@ final class AgentFollower implements AutoCloseable {
     }
 
     /** Reads one event, the parser at its {@code START_OBJECT}, and applies it. */
-    private void onEvent(final JsonParser p) throws IOException, AgentException, InterruptedException {
+    private void onEvent(final JsonParser parser) throws IOException, AgentException, InterruptedException {
         String type = "";
         long seq = -1;
         SessionStream.Parsed session = null;
         boolean hasRecord = false;
         String reason = "";
         Snapshot snapshot = null;
-        int f = NameOrder.END;
-        while ((f = EVENT.next(p, f)) != NameOrder.END) {
-            final String name = EVENT.name(p, f);
-            final JsonToken value = p.nextToken();
+        int field = NameOrder.END;
+        while ((field = EVENT.next(parser, field)) != NameOrder.END) {
+            final String name = EVENT.name(parser, field);
+            final JsonToken value = parser.nextToken();
             switch (name) {
-                case "type" -> type = value.isScalarValue() && value != JsonToken.VALUE_NULL ? p.getText() : "";
-                case "seq" -> seq = value.isNumeric() ? p.getValueAsLong(-1) : -1;
+                case "type" -> type = value.isScalarValue() && value != JsonToken.VALUE_NULL ? parser.getText() : "";
+                case "seq" -> seq = value.isNumeric() ? parser.getValueAsLong(-1) : -1;
                 case "session" -> {
                     hasRecord = true;
-                    session = readRecord(p);
+                    session = readRecord(parser);
                 }
-                case "reason" -> reason = value.isScalarValue() ? p.getText() : "";
+                case "reason" -> reason = value.isScalarValue() ? parser.getText() : "";
                 case "snapshot" -> {
                     if (value == JsonToken.START_OBJECT) {
-                        snapshot = readSnapshot(p);
+                        snapshot = readSnapshot(parser);
                     } else {
-                        p.skipChildren();
+                        parser.skipChildren();
                     }
                 }
-                default -> p.skipChildren();
+                default -> parser.skipChildren();
             }
         }
         switch (type) {
@@ -604,9 +613,9 @@ final class AgentFollower implements AutoCloseable {
     }
 
     /** A session record (at {@code value}), or {@code null} if refused (counted, logged). */
-    private SessionStream.@Nullable Parsed readRecord(final JsonParser p) throws IOException {
+    private SessionStream.@Nullable Parsed readRecord(final JsonParser parser) throws IOException {
         try {
-            final var parsed = records.read(p);
+            final var parsed = records.read(parser);
             observe(parsed);
             return parsed;
         } catch (SessionStream.UnknownLearnedFromException e) {
@@ -622,8 +631,8 @@ final class AgentFollower implements AutoCloseable {
         }
     }
 
-    private void addRecord(final JsonParser p, final Map<String, MapEntryNode> into) throws IOException {
-        final var parsed = readRecord(p);
+    private void addRecord(final JsonParser parser, final Map<String, MapEntryNode> into) throws IOException {
+        final var parsed = readRecord(parser);
         if (parsed != null && !parsed.removed()) {
             into.put(parsed.id(), parsed.node());
         }
@@ -769,7 +778,7 @@ final class AgentFollower implements AutoCloseable {
         try {
             uri = new URI(scheme + "://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port + path);
         } catch (URISyntaxException e) {
-            throw new AgentException("bad agent address " + host);
+            throw new AgentException("bad agent address " + host, e);
         }
         final var builder = HttpRequest.newBuilder(uri).GET();
         if (timeout != null) {

@@ -7,6 +7,7 @@
  */
 package io.rst.rft.manager;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
 import java.net.Socket;
@@ -209,6 +210,8 @@ final class AgentLinks {
      * Verifies an agent's certificate by its pinned fingerprint or against the CA file, and keeps
      * what was wrong in words (the handshake's own exception says little).
      */
+    @SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+        justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
     private final class Checker extends X509ExtendedTrustManager {
         private final @Nullable String pinned;
         volatile @Nullable String failure;
@@ -228,8 +231,8 @@ final class AgentLinks {
             }
         }
 
-        private void verify(final X509Certificate[] chain, final String authType, final @Nullable SSLEngine engine)
-                throws CertificateException {
+        private void verify(final X509Certificate @Nullable [] chain, final String authType,
+                final @Nullable SSLEngine engine) throws CertificateException {
             if (chain == null || chain.length == 0) {
                 throw new CertificateException("the agent sent no certificate");
             }

@@ -7,6 +7,7 @@
  */
 package io.rst.rft.manager;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.yang.time.Times;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,6 +71,8 @@ final class AgentStatusTracker implements AutoCloseable {
         AgentFollower follow(SwitchConfig config);
     }
 
+    @SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+        justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
     private static final class Entry {
         final SwitchConfig config;
         /** Where config's agent address came from; null when it has none. */

@@ -7,6 +7,7 @@
  */
 package io.rst.rft.manager;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * none. Tokens live in files, never in the datastore (RESTCONF would show them), and are read on
  * each request, so that rotating a file needs no restart.
  */
+@SuppressFBWarnings(value = "NP_STORE_INTO_NONNULL_FIELD",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class AgentTokens {
     private static final Logger LOG = LoggerFactory.getLogger(AgentTokens.class);
 

@@ -8,6 +8,7 @@
 package io.rst.rft.manager;
 
 import com.google.common.hash.Hashing;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Comparator;
@@ -51,6 +52,8 @@ import org.slf4j.LoggerFactory;
  * its candidacy and stops following) and go back to it. While views differ for a moment two
  * members may both be candidates: the service still names one owner.
  */
+@SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class ClusterOwnership implements SwitchOwnership {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterOwnership.class);
     static final String AGENT_ENTITY = "rst-rft-agent";

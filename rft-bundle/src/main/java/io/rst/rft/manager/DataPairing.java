@@ -579,20 +579,20 @@ final class DataPairing {
                 continue;
             }
             String found = null;
-            int n = 0;
+            int matches = 0;
             for (var sessionId : byEndpoint.getOrDefault(endpoint(flow.dst, flow.dstQpn), Set.of())) {
                 final var ends = sessions.get(sessionId);
                 final boolean atB = ends.ipB().equals(flow.dst) && ends.qpB() == flow.dstQpn;
                 if ((atB ? ends.ipA() : ends.ipB()).equals(flow.src)) {
                     found = sessionId;
-                    n++;
+                    matches++;
                 }
             }
-            if (n == 1) {
+            if (matches == 1) {
                 // a session that is part of a CM session: that one
                 final String joined = cmFor(sessions.get(found));
                 out.put(id, new Outcome(joined != null ? joined : found, false));
-            } else if (n > 1) {
+            } else if (matches > 1) {
                 out.put(id, Outcome.AMBIGUOUS);
             } else if (!flow.src.equals(flow.dst)) {
                 open.add(id);
@@ -691,18 +691,18 @@ final class DataPairing {
     }
 
     /** Whether two sorted arrays of PSNs (24-bit numbers) have one in common. */
-    private static boolean common(final int[] a, final int[] b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length && j < b.length) {
-            final int c = Integer.compare(a[i] & 0xFFFFFF, b[j] & 0xFFFFFF);
-            if (c == 0) {
+    private static boolean common(final int[] sortedOne, final int[] sortedOther) {
+        int one = 0;
+        int other = 0;
+        while (one < sortedOne.length && other < sortedOther.length) {
+            final int order = Integer.compare(sortedOne[one] & 0xFFFFFF, sortedOther[other] & 0xFFFFFF);
+            if (order == 0) {
                 return true;
             }
-            if (c < 0) {
-                i++;
+            if (order < 0) {
+                one++;
             } else {
-                j++;
+                other++;
             }
         }
         return false;
@@ -734,11 +734,11 @@ final class DataPairing {
     static int compareEndpoints(final String ipOne, final int qpOne, final String ipOther, final int qpOther) {
         final byte[] one = bytes(ipOne);
         final byte[] other = bytes(ipOther);
-        int c = Integer.compare(one.length, other.length);
-        if (c == 0) {
-            c = Arrays.compareUnsigned(one, other);
+        int order = Integer.compare(one.length, other.length);
+        if (order == 0) {
+            order = Arrays.compareUnsigned(one, other);
         }
-        return c != 0 ? c : Integer.compare(qpOne, qpOther);
+        return order != 0 ? order : Integer.compare(qpOne, qpOther);
     }
 
     /** An address literal's bytes (4 or 16); an IPv4-mapped IPv6 address stays 16. */

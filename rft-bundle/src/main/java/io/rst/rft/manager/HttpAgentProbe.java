@@ -71,34 +71,27 @@ final class HttpAgentProbe implements AgentProbe {
     private CompletionStage<Result> send(final String nodeId, final String host, final int port, final String path,
             final boolean post) {
         final var link = links.link(nodeId);
-        return send(nodeId, link, host, port, path, post).thenCompose(r -> {
-            if (isPlainPeer(r)) {
+        return send(nodeId, link, host, port, path, post).thenCompose(result -> {
+            if (isPlainPeer(result)) {
                 // a TLS attempt met plain HTTP: an unconfigured transport may use it, with the status saying so
                 if (!links.mayFallBack(nodeId)) {
                     return CompletableFuture.completedFuture(new Result.Untrusted(
                         "the agent speaks plain HTTP where TLS is expected (agent-transport tls)"));
                 }
                 links.plainFallback(nodeId, true);
-                return send(nodeId, links.link(nodeId), host, port, path, post).thenApply(r2 -> {
-                    if (!(r2 instanceof Result.Answered)) {
+                return send(nodeId, links.link(nodeId), host, port, path, post).thenApply(plain -> {
+                    if (!(plain instanceof Result.Answered)) {
                         links.plainFallback(nodeId, false);
                     }
-                    return r2;
+                    return plain;
                 });
             }
-            if (!link.encrypted() && links.mayFallBack(nodeId) && !(r instanceof Result.Answered)) {
+            if (!link.encrypted() && links.mayFallBack(nodeId) && !(result instanceof Result.Answered)) {
                 // a fallen-back agent that stops answering may have been restarted with TLS: try it again
                 links.plainFallback(nodeId, false);
             }
-            return CompletableFuture.completedFuture(r);
+            return CompletableFuture.completedFuture(result);
         });
-    }
-
-    private static final String PLAIN_PEER = " speaks plain HTTP where TLS is expected";
-
-    /** Whether the TLS attempt met a plain HTTP peer. */
-    private static boolean isPlainPeer(final Result r) {
-        return r instanceof Result.Untrusted u && u.detail().endsWith(PLAIN_PEER);
     }
 
     private CompletionStage<Result> send(final String nodeId, final AgentLinks.Link link, final String host,
@@ -129,6 +122,13 @@ final class HttpAgentProbe implements AgentProbe {
                 : interpret(response, bearer, link.encrypted()));
     }
 
+    private static final String PLAIN_PEER = " speaks plain HTTP where TLS is expected";
+
+    /** Whether the TLS attempt met a plain HTTP peer. */
+    private static boolean isPlainPeer(final Result result) {
+        return result instanceof Result.Untrusted u && u.detail().endsWith(PLAIN_PEER);
+    }
+
     private Result failed(final String nodeId, final AgentLinks.Link link, final String host, final int port,
             final Throwable failure) {
         if (link.encrypted()) {
@@ -151,11 +151,11 @@ final class HttpAgentProbe implements AgentProbe {
     }
 
     private static String rootMessage(final Throwable failure) {
-        Throwable t = failure;
-        while (t.getCause() != null) {
-            t = t.getCause();
+        Throwable root = failure;
+        while (root.getCause() != null) {
+            root = root.getCause();
         }
-        return String.valueOf(t.getMessage());
+        return String.valueOf(root.getMessage());
     }
 
     private static Result interpret(final HttpResponse<String> response, final String bearer,
@@ -179,8 +179,8 @@ final class HttpAgentProbe implements AgentProbe {
             final var counters = status.path("counters");
             return new Result.Answered(status.path("capturing").asBoolean(false),
                 status.path("version").asText(""), status.path("last_seq").asLong(0), encrypted,
-                Math.max(0, counters.path("kernel_drops").asLong(0)), Math.max(0, counters.path("queue_drops").asLong(0)),
-                dataCounters(counters));
+                Math.max(0, counters.path("kernel_drops").asLong(0)),
+                Math.max(0, counters.path("queue_drops").asLong(0)), dataCounters(counters));
         } catch (IOException e) {
             return new Result.Unreachable("agent status is not JSON: " + e.getMessage());
         }
@@ -198,7 +198,8 @@ final class HttpAgentProbe implements AgentProbe {
         boolean any = false;
         for (int i = 0; i < names.length; i++) {
             final var value = counters.path(names[i]);
-            values[i] = value.isIntegralNumber() && value.canConvertToLong() && value.asLong() >= 0 ? value.asLong() : -1;
+            values[i] = value.isIntegralNumber() && value.canConvertToLong() && value.asLong() >= 0 ? value.asLong()
+                : -1;
             any |= values[i] >= 0;
         }
         return any ? new AgentProbe.DataCounters(values[0], values[1], values[2], values[3], values[4], values[5])
@@ -214,6 +215,7 @@ final class HttpAgentProbe implements AgentProbe {
         final var what = cause instanceof java.net.ConnectException ? "nothing answers"
             : cause instanceof java.net.http.HttpTimeoutException ? "no answer in time"
             : cause.getClass().getSimpleName();
-        return new Result.Unreachable(what + " at " + host + ":" + port + (message == null ? "" : " (" + message + ")"));
+        return new Result.Unreachable(what + " at " + host + ":" + port
+            + (message == null ? "" : " (" + message + ")"));
     }
 }

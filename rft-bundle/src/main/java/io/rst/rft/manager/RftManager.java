@@ -11,6 +11,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +24,6 @@ import org.opendaylight.controller.cluster.ActorSystemProvider;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
-import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.mdsal.eos.binding.api.EntityOwnershipService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonService;
 import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
@@ -33,6 +33,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Swi
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
 import org.opendaylight.yangtools.binding.DataObjectReference;
+import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,6 +65,8 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
     /**
      * The parts that live while this member owns the singleton; tests build it directly.
      */
+    @SuppressFBWarnings(value = "NP_STORE_INTO_NONNULL_FIELD",
+        justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
     static final class Worker implements AutoCloseable {
         /**
          * How often the one-way flows' pairing across switches is worked out again: each sweep
@@ -158,6 +161,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             this.inventory = inventory ? new InventoryAddresses(stores.dom(), tracker::inventoryAddresses) : null;
         }
 
+        @SuppressWarnings("checkstyle:IllegalCatch") // a failed sweep must not end the ones scheduled after it
         private void sweep() {
             try {
                 pairing.sweep();
@@ -224,9 +228,9 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
     public RftManager(final DataBroker broker, final DOMDataBroker domBroker,
             final BindingNormalizedNodeSerializer codec, final ClusterSingletonServiceProvider singletons,
             final EntityOwnershipService ownershipService, final ActorSystemProvider actors,
-            final String agentTokenFile, final String agentTokenDir, final int pollIntervalSeconds,
-            final String agentCaFile, final String agentClientCertFile, final String agentClientKeyFile,
-            final String topologies) {
+            final @Nullable String agentTokenFile, final @Nullable String agentTokenDir, final int pollIntervalSeconds,
+            final @Nullable String agentCaFile, final @Nullable String agentClientCertFile,
+            final @Nullable String agentClientKeyFile, final @Nullable String topologies) {
         requireNonNull(broker);
         requireNonNull(domBroker);
         final var tokens = AgentTokens.of(agentTokenFile, agentTokenDir);
@@ -246,8 +250,9 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             Thread.ofPlatform().name("rst-rft-http-", 0).daemon().factory());
         final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, httpExecutor,
             pollInterval);
-        worker = new Worker(new Stores(broker, domBroker, codec), true, new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval,
-            executor, tokens::tokenFor, RESYNC_INTERVAL, topologyIds,
+        worker = new Worker(new Stores(broker, domBroker, codec), true,
+            new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval, executor, tokens::tokenFor,
+            RESYNC_INTERVAL, topologyIds,
             new ClusterOwnership(ownershipService, new PekkoMembers(actors), executor), false);
         singleton = singletons.registerClusterSingletonService(this);
         LOG.info("RST RFT manager started ({})", tokens);

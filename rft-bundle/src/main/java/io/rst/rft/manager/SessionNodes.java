@@ -7,11 +7,8 @@
  */
 package io.rst.rft.manager;
 
-import java.util.List;
 import java.util.Set;
 import org.eclipse.jdt.annotation.Nullable;
-import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.DataFlow;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.Message;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterData;
@@ -20,21 +17,21 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Swi
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
-import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
-import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
 import org.opendaylight.yangtools.yang.data.api.schema.LeafNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
-import org.opendaylight.yangtools.yang.data.api.schema.builder.DataContainerNodeBuilder;
 import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 
 /**
- * The flow table's sessions as the datastore holds them (NormalizedNode), built by hand. The
- * binding codec streams a session through reflection and a codec per leaf: it would be most of the
- * RFT manager's time under a storm (a profile at 20,000 CM packets/s: 88% of its thread). This
- * builds the same nodes directly; {@code SessionNodesTest} holds it to the codec's output, leaf by
- * leaf, so a leaf added to the model and not here fails there.
+ * The flow table's sessions as the datastore holds them (NormalizedNode), built by hand: their
+ * paths, their leaves' identifiers and layouts, and the changes the manager makes to an entry
+ * (unconfirmed, pairing). The binding codec streams a session through reflection and a codec per
+ * leaf: it would be most of the RFT manager's time under a storm (a profile at 20,000 CM
+ * packets/s: 88% of its thread). The followers build the same nodes directly from the agents'
+ * records ({@link SessionStream}, with the layouts here); {@code SessionNodesTest} holds them to
+ * the codec's output, leaf by leaf, so a leaf added to the model and not here fails there.
  */
 final class SessionNodes {
     static final QName SESSION = Session.QNAME;
@@ -207,131 +204,5 @@ final class SessionNodes {
 
     private static @Nullable Object leafValue(final MapEntryNode session, final NodeIdentifier leaf) {
         return session.childByArg(leaf) instanceof LeafNode<?> value ? value.body() : null;
-    }
-
-    /** The session's list entry, as the binding codec would make it. */
-    static MapEntryNode session(final Session s) {
-        final String id = s.getSessionId();
-        final var b = ImmutableNodes.newMapEntryBuilder()
-            .withNodeIdentifier(NodeIdentifierWithPredicates.of(SESSION, SESSION_ID, id))
-            .withChild(ImmutableNodes.leafNode(SESSION_ID_LEAF, id));
-        if (s.getLearnedFrom() != null) {
-            b.withChild(ImmutableNodes.leafNode(LEARNED_FROM, s.getLearnedFrom().getName()));
-        }
-        if (s.getTransport() != null) {
-            b.withChild(ImmutableNodes.leafNode(TRANSPORT, s.getTransport().getName()));
-        }
-        if (s.getOneWay() != null) {
-            b.withChild(ImmutableNodes.leafNode(ONE_WAY, s.getOneWay()));
-        }
-        if (s.getPairAmbiguous() != null) {
-            b.withChild(ImmutableNodes.leafNode(PAIR_AMBIGUOUS, s.getPairAmbiguous()));
-        }
-        if (s.getPairedSession() != null) {
-            b.withChild(ImmutableNodes.leafNode(PAIRED_SESSION, s.getPairedSession()));
-        }
-        if (s.getRequesterIp() != null) {
-            b.withChild(ImmutableNodes.leafNode(REQUESTER_IP, s.getRequesterIp().stringValue()));
-        }
-        if (s.getResponderIp() != null) {
-            b.withChild(ImmutableNodes.leafNode(RESPONDER_IP, s.getResponderIp().stringValue()));
-        }
-        if (s.getRequesterCommId() != null) {
-            b.withChild(ImmutableNodes.leafNode(REQUESTER_COMM_ID, s.getRequesterCommId().getValue()));
-        }
-        if (s.getResponderCommId() != null) {
-            b.withChild(ImmutableNodes.leafNode(RESPONDER_COMM_ID, s.getResponderCommId().getValue()));
-        }
-        if (s.getRequesterQpn() != null) {
-            b.withChild(ImmutableNodes.leafNode(REQUESTER_QPN, s.getRequesterQpn().getValue()));
-        }
-        if (s.getResponderQpn() != null) {
-            b.withChild(ImmutableNodes.leafNode(RESPONDER_QPN, s.getResponderQpn().getValue()));
-        }
-        if (s.getServiceId() != null) {
-            b.withChild(ImmutableNodes.leafNode(SERVICE_ID, s.getServiceId().getValue()));
-        }
-        if (s.getRolesKnown() != null) {
-            b.withChild(ImmutableNodes.leafNode(ROLES_KNOWN, s.getRolesKnown()));
-        }
-        if (s.getRdmaCmSrcPort() != null) {
-            b.withChild(ImmutableNodes.leafNode(RDMA_CM_SRC_PORT, s.getRdmaCmSrcPort().getValue()));
-        }
-        if (s.getRdmaCmDstPort() != null) {
-            b.withChild(ImmutableNodes.leafNode(RDMA_CM_DST_PORT, s.getRdmaCmDstPort().getValue()));
-        }
-        if (s.getRequesterUdpSrcPort() != null) {
-            b.withChild(ImmutableNodes.leafNode(REQUESTER_UDP_SRC_PORT, s.getRequesterUdpSrcPort().getValue()));
-        }
-        if (s.getResponderUdpSrcPort() != null) {
-            b.withChild(ImmutableNodes.leafNode(RESPONDER_UDP_SRC_PORT, s.getResponderUdpSrcPort().getValue()));
-        }
-        if (s.getRequesterData() != null) {
-            b.withChild(data(REQUESTER_DATA, s.getRequesterData()));
-        }
-        if (s.getResponderData() != null) {
-            b.withChild(data(RESPONDER_DATA, s.getResponderData()));
-        }
-        if (s.getState() != null) {
-            b.withChild(ImmutableNodes.leafNode(STATE, s.getState().getName()));
-        }
-        if (s.getRejectReason() != null) {
-            b.withChild(ImmutableNodes.leafNode(REJECT_REASON, s.getRejectReason()));
-        }
-        if (s.getUnconfirmed() != null) {
-            b.withChild(ImmutableNodes.leafNode(UNCONFIRMED, s.getUnconfirmed()));
-        }
-        if (s.getDroppedMessages() != null) {
-            b.withChild(ImmutableNodes.leafNode(DROPPED_MESSAGES, s.getDroppedMessages()));
-        }
-        addTime(b, FIRST_SEEN, s.getFirstSeen());
-        addTime(b, LAST_SEEN, s.getLastSeen());
-        final List<Message> messages = s.getMessage();
-        if (messages != null && !messages.isEmpty()) {
-            final var list = ImmutableNodes.newUserMapBuilder().withNodeIdentifier(MESSAGES);
-            for (var m : messages) {
-                list.withChild(message(m));
-            }
-            b.withChild(list.build());
-        }
-        return b.build();
-    }
-
-    private static MapEntryNode message(final Message m) {
-        final var b = ImmutableNodes.newMapEntryBuilder()
-            .withNodeIdentifier(NodeIdentifierWithPredicates.of(Message.QNAME, SEQ, m.getSeq()))
-            .withChild(ImmutableNodes.leafNode(SEQ_LEAF, m.getSeq()));
-        if (m.getType() != null) {
-            b.withChild(ImmutableNodes.leafNode(TYPE, m.getType().getName()));
-        }
-        if (m.getIngressTp() != null) {
-            b.withChild(ImmutableNodes.leafNode(INGRESS_TP, m.getIngressTp().getValue()));
-        }
-        addTime(b, TIME, m.getTime());
-        if (m.getFromRequester() != null) {
-            b.withChild(ImmutableNodes.leafNode(FROM_REQUESTER, m.getFromRequester()));
-        }
-        return b.build();
-    }
-
-    private static ContainerNode data(final NodeIdentifier which, final DataFlow flow) {
-        final var b = ImmutableNodes.newContainerBuilder().withNodeIdentifier(which);
-        if (flow.getUdpSrcPort() != null) {
-            b.withChild(ImmutableNodes.leafNode(UDP_SRC_PORT, flow.getUdpSrcPort().getValue()));
-        }
-        if (flow.getIngressPort() != null) {
-            b.withChild(ImmutableNodes.leafNode(INGRESS_PORT, flow.getIngressPort()));
-        }
-        if (flow.getPackets() != null) {
-            b.withChild(ImmutableNodes.leafNode(PACKETS, flow.getPackets()));
-        }
-        return b.build();
-    }
-
-    private static void addTime(final DataContainerNodeBuilder<?, ?> b, final NodeIdentifier which,
-            final @Nullable DateAndTime time) {
-        if (time != null) {
-            b.withChild(ImmutableNodes.leafNode(which, time.getValue()));
-        }
     }
 }

@@ -9,6 +9,7 @@ package io.rst.rft.manager;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.yang.time.Times;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -45,6 +46,8 @@ import org.opendaylight.yangtools.yang.data.api.schema.UserMapNode;
  * <p>One instance per follower (not thread-safe): it keeps the switch's port names, so that a
  * million sessions share a few strings for their ports.
  */
+@SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class SessionStream {
     /**
      * One record: its session id, and its node, or {@code null} if the agent removed the session;
@@ -127,47 +130,47 @@ final class SessionStream {
      * @throws BadRecordException the record does not fit the model: nothing of it is taken
      * @throws IOException the stream is not JSON
      */
-    Parsed read(final JsonParser p) throws IOException, BadRecordException {
-        if (p.currentToken() != JsonToken.START_OBJECT) {
-            p.skipChildren();
+    Parsed read(final JsonParser parser) throws IOException, BadRecordException {
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            parser.skipChildren();
             throw new BadRecordException("session record is not a JSON object");
         }
-        final var r = new Fields();
+        final var fields = new Fields();
         String error = null;
-        int f = NameOrder.END;
-        while ((f = RECORD.next(p, f)) != NameOrder.END) {
-            final String name = RECORD.name(p, f);
-            final JsonToken value = p.nextToken();
+        int field = NameOrder.END;
+        while ((field = RECORD.next(parser, field)) != NameOrder.END) {
+            final String name = RECORD.name(parser, field);
+            final JsonToken value = parser.nextToken();
             // after an error, the id and the origin still (the refusal names the one, counts by the other)
             if (error != null && !"learned_from".equals(name) && !"session_id".equals(name)) {
-                p.skipChildren();
+                parser.skipChildren();
                 continue;
             }
             try {
-                field(r, name, value, p);
+                field(fields, name, value, parser);
             } catch (IllegalArgumentException e) {
                 error = error != null ? error : e.getMessage();
-                p.skipChildren();
+                parser.skipChildren();
             } catch (BadRecordException e) {
                 // the value was read to its end (a message log to its last entry)
                 error = error != null ? error : e.getMessage();
             }
         }
-        if (r.id == null || r.id.isEmpty()) {
+        if (fields.id == null || fields.id.isEmpty()) {
             throw new BadRecordException("session record without session_id");
         }
-        if (r.removed) {
+        if (fields.removed) {
             // the session's last appearance: it leaves, whatever else the record says
-            return new Parsed(r.id, null);
+            return new Parsed(fields.id, null);
         }
         // an unknown origin first, whatever else is wrong: it is counted apart
-        final boolean data = learnedFromData(r.learnedFrom);
-        checkCommId(data, r.requesterCommId);
+        final boolean data = learnedFromData(fields.learnedFrom);
+        checkCommId(data, fields.requesterCommId);
         if (error != null) {
-            throw new BadRecordException("session " + r.id + ": " + error);
+            throw new BadRecordException("session " + fields.id + ": " + error);
         }
-        r.learnedData = data;
-        return new Parsed(r.id, r.build(), data ? r.facts() : null);
+        fields.learnedData = data;
+        return new Parsed(fields.id, fields.build(), data ? fields.facts() : null);
     }
 
     /** What a record's {@code learned_from} says: CM when absent (agents before data learning). */
@@ -188,36 +191,36 @@ final class SessionStream {
         }
     }
 
-    /** The record's fields as they come (JSON does not order them). */
+    /** The record's fields as they come (JSON does not order them): null where absent. */
     private static final class Fields {
-        String id;
+        @Nullable String id;
         boolean removed;
-        String learnedFrom;
+        @Nullable String learnedFrom;
         boolean learnedData;
-        String transport;
+        @Nullable String transport;
         boolean oneWay;
-        int[] requestPsns;
-        int[] responsePsns;
-        String requesterIp;
-        String responderIp;
-        String requesterCommId;
-        String responderCommId;
-        Uint32 requesterQpn;
-        Uint32 responderQpn;
-        String serviceId;
-        Boolean rolesKnown;
-        Uint16 rdmaCmSrcPort;
-        Uint16 rdmaCmDstPort;
-        Uint16 requesterUdpSrcPort;
-        Uint16 responderUdpSrcPort;
-        ContainerNode requesterData;
-        ContainerNode responderData;
-        String state;
-        Uint16 rejectReason;
-        Uint32 droppedMessages;
-        Long firstSeen;
-        Long lastSeen;
-        UserMapNode messages;
+        int @Nullable [] requestPsns;
+        int @Nullable [] responsePsns;
+        @Nullable String requesterIp;
+        @Nullable String responderIp;
+        @Nullable String requesterCommId;
+        @Nullable String responderCommId;
+        @Nullable Uint32 requesterQpn;
+        @Nullable Uint32 responderQpn;
+        @Nullable String serviceId;
+        @Nullable Boolean rolesKnown;
+        @Nullable Uint16 rdmaCmSrcPort;
+        @Nullable Uint16 rdmaCmDstPort;
+        @Nullable Uint16 requesterUdpSrcPort;
+        @Nullable Uint16 responderUdpSrcPort;
+        @Nullable ContainerNode requesterData;
+        @Nullable ContainerNode responderData;
+        @Nullable String state;
+        @Nullable Uint16 rejectReason;
+        @Nullable Uint32 droppedMessages;
+        @Nullable Long firstSeen;
+        @Nullable Long lastSeen;
+        @Nullable UserMapNode messages;
 
         MapEntryNode build() {
             final var layout = SessionNodes.SESSION_LAYOUT;
@@ -264,102 +267,102 @@ final class SessionStream {
         }
     }
 
-    private void field(final Fields r, final String name, final JsonToken value, final JsonParser p)
+    private void field(final Fields fields, final String name, final JsonToken value, final JsonParser parser)
             throws IOException, BadRecordException {
         if (value == JsonToken.VALUE_NULL) {
             // absent, as the model has it
             return;
         }
         switch (name) {
-            case "session_id" -> r.id = shared(text(p, value));
-            case "removed" -> r.removed = bool(p, value);
-            case "learned_from" -> r.learnedFrom = text(p, value);
+            case "session_id" -> fields.id = shared(text(parser, value));
+            case "removed" -> fields.removed = bool(parser, value);
+            case "learned_from" -> fields.learnedFrom = text(parser, value);
             case "transport" -> {
-                final var text = text(p, value);
+                final var text = text(parser, value);
                 final var parsed = Transport.forName(text);
                 if (parsed == null) {
                     throw new BadRecordException("unknown transport " + text);
                 }
-                r.transport = parsed.getName();
+                fields.transport = parsed.getName();
             }
-            case "one_way" -> r.oneWay = bool(p, value);
-            case "request_psns" -> r.requestPsns = psns(p, value);
-            case "response_psns" -> r.responsePsns = psns(p, value);
-            case "requester_ip" -> r.requesterIp = shared(ipAddress(text(p, value)));
-            case "responder_ip" -> r.responderIp = shared(ipAddress(text(p, value)));
-            case "requester_comm_id" -> r.requesterCommId = shared(hex(text(p, value), 8, "comm-id"));
-            case "responder_comm_id" -> r.responderCommId = shared(hex(text(p, value), 8, "comm-id"));
-            case "requester_qpn" -> r.requesterQpn = qpn(p, value);
-            case "responder_qpn" -> r.responderQpn = qpn(p, value);
-            case "service_id" -> r.serviceId = shared(hex(text(p, value), 16, "service-id"));
-            case "roles_known" -> r.rolesKnown = bool(p, value);
-            case "rdma_cm_src_port" -> r.rdmaCmSrcPort = lenientPort(p, value);
-            case "rdma_cm_dst_port" -> r.rdmaCmDstPort = lenientPort(p, value);
-            case "requester_udp_src_port" -> r.requesterUdpSrcPort = port(p, value);
-            case "responder_udp_src_port" -> r.responderUdpSrcPort = port(p, value);
-            case "requester_data" -> r.requesterData = dataFlow(SessionNodes.REQUESTER_DATA, p, value);
-            case "responder_data" -> r.responderData = dataFlow(SessionNodes.RESPONDER_DATA, p, value);
+            case "one_way" -> fields.oneWay = bool(parser, value);
+            case "request_psns" -> fields.requestPsns = psns(parser, value);
+            case "response_psns" -> fields.responsePsns = psns(parser, value);
+            case "requester_ip" -> fields.requesterIp = shared(ipAddress(text(parser, value)));
+            case "responder_ip" -> fields.responderIp = shared(ipAddress(text(parser, value)));
+            case "requester_comm_id" -> fields.requesterCommId = shared(hex(text(parser, value), 8, "comm-id"));
+            case "responder_comm_id" -> fields.responderCommId = shared(hex(text(parser, value), 8, "comm-id"));
+            case "requester_qpn" -> fields.requesterQpn = qpn(parser, value);
+            case "responder_qpn" -> fields.responderQpn = qpn(parser, value);
+            case "service_id" -> fields.serviceId = shared(hex(text(parser, value), 16, "service-id"));
+            case "roles_known" -> fields.rolesKnown = bool(parser, value);
+            case "rdma_cm_src_port" -> fields.rdmaCmSrcPort = lenientPort(parser, value);
+            case "rdma_cm_dst_port" -> fields.rdmaCmDstPort = lenientPort(parser, value);
+            case "requester_udp_src_port" -> fields.requesterUdpSrcPort = port(parser, value);
+            case "responder_udp_src_port" -> fields.responderUdpSrcPort = port(parser, value);
+            case "requester_data" -> fields.requesterData = dataFlow(SessionNodes.REQUESTER_DATA, parser, value);
+            case "responder_data" -> fields.responderData = dataFlow(SessionNodes.RESPONDER_DATA, parser, value);
             case "state" -> {
-                final var text = text(p, value);
+                final var text = text(parser, value);
                 final var parsed = SessionState.forName(text);
                 if (parsed == null) {
                     throw new BadRecordException("unknown session state " + text);
                 }
-                r.state = parsed.getName();
+                fields.state = parsed.getName();
             }
-            case "reject_reason" -> r.rejectReason = uint16(lenientInt(p, value));
-            case "dropped_messages" -> r.droppedMessages = Uint32.valueOf(lenientLong(p, value));
-            case "first_seen" -> r.firstSeen = time(p, value);
-            case "last_seen" -> r.lastSeen = time(p, value);
+            case "reject_reason" -> fields.rejectReason = uint16(lenientInt(parser, value));
+            case "dropped_messages" -> fields.droppedMessages = Uint32.valueOf(lenientLong(parser, value));
+            case "first_seen" -> fields.firstSeen = time(parser, value);
+            case "last_seen" -> fields.lastSeen = time(parser, value);
             case "message_log" -> {
                 if (value == JsonToken.START_ARRAY) {
-                    r.messages = messages(p);
+                    fields.messages = messages(parser);
                 } else {
                     // a log that is not an array is ignored, as if absent
-                    p.skipChildren();
+                    parser.skipChildren();
                 }
             }
-            default -> p.skipChildren();
+            default -> parser.skipChildren();
         }
     }
 
-    private UserMapNode messages(final JsonParser p) throws IOException, BadRecordException {
+    private UserMapNode messages(final JsonParser parser) throws IOException, BadRecordException {
         // a log is a handful of messages, kept packed (PackedMessageLog): no entry objects
-        int n = 0;
+        int count = 0;
         byte[] types = new byte[4];
         String[] tps = null;
         long[] times = new long[4];
         byte[] from = new byte[4];
         BadRecordException bad = null;
         JsonToken token;
-        while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
+        while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
             if (token == null) {
                 throw new IOException("stream ended inside a message log");
             }
             if (bad != null) {
-                p.skipChildren();
+                parser.skipChildren();
                 continue;
             }
             try {
-                message(p, token);
-                if (n == types.length) {
-                    types = Arrays.copyOf(types, n * 2);
-                    times = Arrays.copyOf(times, n * 2);
-                    from = Arrays.copyOf(from, n * 2);
+                message(parser, token);
+                if (count == types.length) {
+                    types = Arrays.copyOf(types, count * 2);
+                    times = Arrays.copyOf(times, count * 2);
+                    from = Arrays.copyOf(from, count * 2);
                     if (tps != null) {
-                        tps = Arrays.copyOf(tps, n * 2);
+                        tps = Arrays.copyOf(tps, count * 2);
                     }
                 }
-                types[n] = msgType;
-                times[n] = msgTime;
-                from[n] = msgFrom;
+                types[count] = msgType;
+                times[count] = msgTime;
+                from[count] = msgFrom;
                 if (msgTp != null) {
                     if (tps == null) {
                         tps = new String[types.length];
                     }
-                    tps[n] = msgTp;
+                    tps[count] = msgTp;
                 }
-                n++;
+                count++;
             } catch (BadRecordException e) {
                 // the entry was read to its end; the rest of the log is skipped, then refused
                 bad = e;
@@ -368,9 +371,9 @@ final class SessionStream {
         if (bad != null) {
             throw bad;
         }
-        return new PackedMessageLog(SessionNodes.MESSAGES, n == types.length ? types : Arrays.copyOf(types, n),
-            tps == null || n == tps.length ? tps : Arrays.copyOf(tps, n), n == times.length ? times
-                : Arrays.copyOf(times, n), n == from.length ? from : Arrays.copyOf(from, n));
+        return new PackedMessageLog(SessionNodes.MESSAGES, count == types.length ? types : Arrays.copyOf(types, count),
+            tps == null || count == tps.length ? tps : Arrays.copyOf(tps, count), count == times.length ? times
+                : Arrays.copyOf(times, count), count == from.length ? from : Arrays.copyOf(from, count));
     }
 
     // the message message() read last: this stream's reader thread's alone
@@ -379,33 +382,33 @@ final class SessionStream {
     private long msgTime;
     private byte msgFrom;
 
-    private void message(final JsonParser p, final JsonToken start) throws IOException, BadRecordException {
+    private void message(final JsonParser parser, final JsonToken start) throws IOException, BadRecordException {
         String type = null;
         String tp = null;
         long time = Times.INVALID;
         Boolean fromRequester = null;
         if (start == JsonToken.START_OBJECT) {
             JsonToken value;
-            int f = NameOrder.END;
-            while ((f = MESSAGE.next(p, f)) != NameOrder.END) {
-                final String name = MESSAGE.name(p, f);
-                value = p.nextToken();
+            int field = NameOrder.END;
+            while ((field = MESSAGE.next(parser, field)) != NameOrder.END) {
+                final String name = MESSAGE.name(parser, field);
+                value = parser.nextToken();
                 if (value == JsonToken.VALUE_NULL) {
                     continue;
                 }
                 switch (name) {
-                    case "msg" -> type = text(p, value);
-                    case "time" -> time = micros(p, value);
+                    case "msg" -> type = text(parser, value);
+                    case "time" -> time = micros(parser, value);
                     case "ingress_port" -> {
-                        final var port = text(p, value);
+                        final var port = text(parser, value);
                         tp = port.isEmpty() ? null : portName(port);
                     }
-                    case "from_requester" -> fromRequester = bool(p, value);
-                    default -> p.skipChildren();
+                    case "from_requester" -> fromRequester = bool(parser, value);
+                    default -> parser.skipChildren();
                 }
             }
         } else {
-            p.skipChildren();
+            parser.skipChildren();
         }
         final var parsed = type == null ? null : CmMessageType.forName(type);
         if (parsed == null) {
@@ -425,77 +428,78 @@ final class SessionStream {
      * the first {@link #MAX_PSNS} kept; anything else is refused, the array read to its end
      * whatever it holds.
      */
-    private static int[] psns(final JsonParser p, final JsonToken start) throws IOException {
+    private static int[] psns(final JsonParser parser, final JsonToken start) throws IOException {
         if (start != JsonToken.START_ARRAY) {
-            final var text = start.isScalarValue() ? p.getText() : start.asString();
-            p.skipChildren();
+            final var text = start.isScalarValue() ? parser.getText() : start.asString();
+            parser.skipChildren();
             throw new IllegalArgumentException("PSNs are not an array: " + text);
         }
         int[] out = new int[MAX_PSNS];
-        int n = 0;
+        int count = 0;
         String bad = null;
         JsonToken token;
-        while ((token = p.nextToken()) != JsonToken.END_ARRAY) {
+        while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
             if (token == null) {
                 throw new IOException("stream ended inside PSNs");
             }
-            if (token != JsonToken.VALUE_NUMBER_INT || !fitsInt(p) || p.getIntValue() < 0
-                    || p.getIntValue() > 0xFFFFFF) {
+            if (token != JsonToken.VALUE_NUMBER_INT || !fitsInt(parser) || parser.getIntValue() < 0
+                    || parser.getIntValue() > 0xFFFFFF) {
                 if (bad == null) {
-                    bad = "not a PSN: " + (token.isScalarValue() ? p.getText() : token.asString());
+                    bad = "not a PSN: " + (token.isScalarValue() ? parser.getText() : token.asString());
                 }
-                p.skipChildren();
-            } else if (n < out.length) {
-                out[n++] = p.getIntValue();
+                parser.skipChildren();
+            } else if (count < out.length) {
+                out[count++] = parser.getIntValue();
             }
         }
         if (bad != null) {
             throw new IllegalArgumentException(bad);
         }
-        return n == out.length ? out : Arrays.copyOf(out, n);
+        return count == out.length ? out : Arrays.copyOf(out, count);
     }
 
-    private ContainerNode dataFlow(final NodeIdentifier which, final JsonParser p, final JsonToken start)
+    private ContainerNode dataFlow(final NodeIdentifier which, final JsonParser parser, final JsonToken start)
             throws IOException {
         if (start != JsonToken.START_OBJECT) {
-            throw new IllegalArgumentException("a data flow is not a JSON object: " + p.getText());
+            throw new IllegalArgumentException("a data flow is not a JSON object: " + parser.getText());
         }
         Uint16 udp = null;
         String ingress = null;
         Uint64 packets = null;
         String bad = null;
-        int f = NameOrder.END;
-        while ((f = DATA.next(p, f)) != NameOrder.END) {
-            final String name = DATA.name(p, f);
-            final JsonToken value = p.nextToken();
+        int field = NameOrder.END;
+        while ((field = DATA.next(parser, field)) != NameOrder.END) {
+            final String name = DATA.name(parser, field);
+            final JsonToken value = parser.nextToken();
             switch (name) {
                 case "udp_src_port" -> {
-                    if (value != JsonToken.VALUE_NUMBER_INT || !fitsInt(p)) {
-                        bad = "not a port number: " + p.getText();
-                        p.skipChildren();
-                    } else if (p.getIntValue() < 0 || p.getIntValue() > 0xFFFF) {
+                    if (value != JsonToken.VALUE_NUMBER_INT || !fitsInt(parser)) {
+                        bad = "not a port number: " + parser.getText();
+                        parser.skipChildren();
+                    } else if (parser.getIntValue() < 0 || parser.getIntValue() > 0xFFFF) {
                         // refused once the object is read to its end, so that the stream goes on
-                        bad = "Invalid range: " + p.getIntValue() + ", expected: [[0..65535]].";
+                        bad = "Invalid range: " + parser.getIntValue() + ", expected: [[0..65535]].";
                     } else {
-                        udp = uint16(p.getIntValue());
+                        udp = uint16(parser.getIntValue());
                     }
                 }
                 case "ingress_port" -> {
                     if (value != JsonToken.VALUE_NULL) {
-                        final var text = text(p, value);
+                        final var text = text(parser, value);
                         ingress = text.isEmpty() ? null : portName(text);
                     }
                 }
                 case "packets" -> {
-                    if (value != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                            || p.getLongValue() < 0) {
-                        bad = "not a packet count: " + p.getText();
-                        p.skipChildren();
+                    if (value != JsonToken.VALUE_NUMBER_INT
+                            || parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                            || parser.getLongValue() < 0) {
+                        bad = "not a packet count: " + parser.getText();
+                        parser.skipChildren();
                     } else {
-                        packets = Uint64.valueOf(p.getLongValue());
+                        packets = Uint64.valueOf(parser.getLongValue());
                     }
                 }
-                default -> p.skipChildren();
+                default -> parser.skipChildren();
             }
         }
         if (bad != null) {
@@ -556,34 +560,34 @@ final class SessionStream {
      * A value as text, as Jackson's {@code asText()} gives it: a scalar's text, and an empty text
      * for an object or an array (read to its end).
      */
-    private static String text(final JsonParser p, final JsonToken value) throws IOException {
+    private static String text(final JsonParser parser, final JsonToken value) throws IOException {
         if (value.isScalarValue()) {
-            return p.getValueAsString(p.getText());
+            return parser.getValueAsString(parser.getText());
         }
-        p.skipChildren();
+        parser.skipChildren();
         return "";
     }
 
-    private static boolean fitsInt(final JsonParser p) throws IOException {
-        return p.getNumberType() == JsonParser.NumberType.INT;
+    private static boolean fitsInt(final JsonParser parser) throws IOException {
+        return parser.getNumberType() == JsonParser.NumberType.INT;
     }
 
-    private static Boolean bool(final JsonParser p, final JsonToken value) throws IOException {
+    private static Boolean bool(final JsonParser parser, final JsonToken value) throws IOException {
         // Jackson's asBoolean(): true, or a number other than 0, or the text "true"
         return switch (value) {
             case VALUE_TRUE -> Boolean.TRUE;
             case VALUE_FALSE -> Boolean.FALSE;
-            case VALUE_NUMBER_INT -> p.getLongValue() != 0;
-            case VALUE_STRING -> "true".equals(p.getText().trim());
+            case VALUE_NUMBER_INT -> parser.getLongValue() != 0;
+            case VALUE_STRING -> "true".equals(parser.getText().trim());
             default -> {
-                p.skipChildren();
+                parser.skipChildren();
                 yield Boolean.FALSE;
             }
         };
     }
 
-    private static Uint32 qpn(final JsonParser p, final JsonToken value) throws IOException {
-        final long qpn = lenientLong(p, value);
+    private static Uint32 qpn(final JsonParser parser, final JsonToken value) throws IOException {
+        final long qpn = lenientLong(parser, value);
         if (qpn < 0 || qpn > 0xFFFFFF) {
             throw new IllegalArgumentException("Invalid range: " + qpn + ", expected: [[0..16777215]].");
         }
@@ -614,44 +618,50 @@ final class SessionStream {
     }
 
     /** A port as the record has it: an integral number that fits an int (0 of "x" or of 1e12 would be a wrong port). */
-    private static Uint16 port(final JsonParser p, final JsonToken value) throws IOException {
-        if (value != JsonToken.VALUE_NUMBER_INT || !fitsInt(p)) {
-            final var text = value.isScalarValue() ? p.getText() : value.asString();
-            p.skipChildren();
+    private static Uint16 port(final JsonParser parser, final JsonToken value) throws IOException {
+        if (value != JsonToken.VALUE_NUMBER_INT || !fitsInt(parser)) {
+            final var text = value.isScalarValue() ? parser.getText() : value.asString();
+            parser.skipChildren();
             throw new IllegalArgumentException("not a port number: " + text);
         }
-        return uint16(p.getIntValue());
+        return uint16(parser.getIntValue());
     }
 
     /** As Jackson's {@code asInt()} then {@code Uint16.valueOf}. */
-    private static Uint16 lenientPort(final JsonParser p, final JsonToken value) throws IOException {
-        return uint16(lenientInt(p, value));
+    private static Uint16 lenientPort(final JsonParser parser, final JsonToken value) throws IOException {
+        return uint16(lenientInt(parser, value));
     }
 
     /** Jackson's {@code asInt()}: a number truncated, a numeric text parsed, anything else 0. */
-    private static int lenientInt(final JsonParser p, final JsonToken value) throws IOException {
+    private static int lenientInt(final JsonParser parser, final JsonToken value) throws IOException {
         return switch (value) {
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> p.getValueAsInt();
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getValueAsInt();
             case VALUE_TRUE -> 1;
-            case VALUE_STRING -> p.getValueAsInt(0);
+            case VALUE_STRING -> parser.getValueAsInt(0);
             default -> {
-                p.skipChildren();
+                parser.skipChildren();
                 yield 0;
             }
         };
     }
 
     /** Jackson's {@code asLong()}: a number truncated, a numeric text parsed, anything else 0. */
-    private static long lenientLong(final JsonParser p, final JsonToken value) throws IOException {
+    private static long lenientLong(final JsonParser parser, final JsonToken value) throws IOException {
         return switch (value) {
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> p.getValueAsLong();
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getValueAsLong();
             case VALUE_TRUE -> 1;
-            case VALUE_STRING -> p.getValueAsLong(0);
+            case VALUE_STRING -> parser.getValueAsLong(0);
             default -> {
-                p.skipChildren();
+                parser.skipChildren();
                 yield 0;
             }
         };
+    }
+
+    /** A time as the flow table's entries keep it: microseconds (see NodeLayout), or null. */
+    private static @Nullable Long time(final JsonParser parser, final JsonToken value) throws IOException {
+        final long micros = micros(parser, value);
+        return micros == Times.INVALID ? null : micros;
     }
 
     /**
@@ -660,22 +670,16 @@ final class SessionStream {
      * {@link Times#INVALID} where it is not a number or outside what {@code yang:date-and-time}
      * can say.
      */
-    private static long micros(final JsonParser p, final JsonToken value) throws IOException {
+    private static long micros(final JsonParser parser, final JsonToken value) throws IOException {
         if (value != JsonToken.VALUE_NUMBER_INT && value != JsonToken.VALUE_NUMBER_FLOAT) {
-            p.skipChildren();
+            parser.skipChildren();
             return Times.INVALID;
         }
-        long micros = micros(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        long micros = micros(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
         if (micros == Long.MIN_VALUE) {
-            micros = micros(p.getDecimalValue());
+            micros = micros(parser.getDecimalValue());
         }
         return micros < Times.MIN_MICROS || micros > Times.MAX_MICROS ? Times.INVALID : micros;
-    }
-
-    /** A time as the flow table's entries keep it: microseconds (see NodeLayout), or null. */
-    private static @Nullable Long time(final JsonParser p, final JsonToken value) throws IOException {
-        final long micros = micros(p, value);
-        return micros == Times.INVALID ? null : micros;
     }
 
     /**
@@ -692,17 +696,17 @@ final class SessionStream {
      * else (an exponent, too many digits), which the caller takes the slow way.
      */
     static long micros(final char[] text, final int offset, final int length) {
-        int i = offset;
+        int pos = offset;
         final int end = offset + length;
         boolean negative = false;
-        if (i < end && text[i] == '-') {
+        if (pos < end && text[pos] == '-') {
             negative = true;
-            i++;
+            pos++;
         }
         long whole = 0;
         int digits = 0;
-        while (i < end && text[i] >= '0' && text[i] <= '9') {
-            whole = whole * 10 + (text[i++] - '0');
+        while (pos < end && text[pos] >= '0' && text[pos] <= '9') {
+            whole = whole * 10 + (text[pos++] - '0');
             if (++digits > 12) {
                 return Long.MIN_VALUE;
             }
@@ -714,13 +718,13 @@ final class SessionStream {
         int fractionDigits = 0;
         int roundDigit = -1;
         boolean beyond = false;
-        if (i < end && text[i] == '.') {
-            i++;
-            if (i == end) {
+        if (pos < end && text[pos] == '.') {
+            pos++;
+            if (pos == end) {
                 return Long.MIN_VALUE;
             }
-            while (i < end && text[i] >= '0' && text[i] <= '9') {
-                final int d = text[i++] - '0';
+            while (pos < end && text[pos] >= '0' && text[pos] <= '9') {
+                final int d = text[pos++] - '0';
                 if (fractionDigits < 6) {
                     fraction = fraction * 10 + d;
                     fractionDigits++;
@@ -731,7 +735,7 @@ final class SessionStream {
                 }
             }
         }
-        if (i != end) {
+        if (pos != end) {
             return Long.MIN_VALUE;
         }
         while (fractionDigits < 6) {
@@ -746,8 +750,8 @@ final class SessionStream {
     }
 
     /** {@code 0x} and {@code n} lowercase hex digits, as the model's pattern says. */
-    private static String hex(final String text, final int n, final String what) {
-        if (text.length() != n + 2 || text.charAt(0) != '0' || text.charAt(1) != 'x') {
+    private static String hex(final String text, final int digits, final String what) {
+        if (text.length() != digits + 2 || text.charAt(0) != '0' || text.charAt(1) != 'x') {
             throw new IllegalArgumentException("not a " + what + ": " + text);
         }
         for (int i = 2; i < text.length(); i++) {
@@ -769,27 +773,27 @@ final class SessionStream {
         return ip.stringValue();
     }
 
-    private static boolean isDottedQuad(final String s) {
-        int i = 0;
-        final int n = s.length();
+    private static boolean isDottedQuad(final String text) {
+        int pos = 0;
+        final int n = text.length();
         for (int part = 0; part < 4; part++) {
             if (part > 0) {
-                if (i >= n || s.charAt(i) != '.') {
+                if (pos >= n || text.charAt(pos) != '.') {
                     return false;
                 }
-                i++;
+                pos++;
             }
-            final int start = i;
+            final int start = pos;
             int value = 0;
-            while (i < n && i - start < 3 && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
-                value = value * 10 + (s.charAt(i++) - '0');
+            while (pos < n && pos - start < 3 && text.charAt(pos) >= '0' && text.charAt(pos) <= '9') {
+                value = value * 10 + (text.charAt(pos++) - '0');
             }
-            final int len = i - start;
-            if (len == 0 || value > 255 || len > 1 && s.charAt(start) == '0') {
+            final int len = pos - start;
+            if (len == 0 || value > 255 || len > 1 && text.charAt(start) == '0') {
                 return false;
             }
         }
-        return i == n;
+        return pos == n;
     }
 
 }

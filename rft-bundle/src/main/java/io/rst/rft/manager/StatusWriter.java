@@ -13,6 +13,7 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import com.google.common.util.concurrent.SettableFuture;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.yang.chain.RecoveringChain;
 import java.time.Duration;
 import java.util.Collection;
@@ -61,6 +62,8 @@ import org.slf4j.LoggerFactory;
  * over with six switches; the batches reach the datastore no later for it. A tick's writes that
  * reach {@link #COMMIT_AT} sessions are committed at once.
  */
+@SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 final class StatusWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusWriter.class);
     /**
@@ -121,6 +124,7 @@ final class StatusWriter implements AutoCloseable {
         return () -> flushes.remove(flush);
     }
 
+    @SuppressWarnings("checkstyle:IllegalCatch") // a failed flush costs its batch, not the others' nor later ticks
     private void tick() {
         for (var flush : flushes) {
             try {

@@ -9,6 +9,7 @@ package io.rst.rft.manager;
 
 import static java.util.Objects.requireNonNull;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import org.eclipse.jdt.annotation.Nullable;
 
 /**
@@ -17,6 +18,8 @@ import org.eclipse.jdt.annotation.Nullable;
  * as the entity ownership service decides ({@link ClusterOwnership}). Every call, and every
  * callback, runs on the tracker's single thread.
  */
+@SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
+    justification = "SpotBugs reads no TYPE_USE @Nullable on fields: alone()'s callbacks are @Nullable")
 interface SwitchOwnership extends AutoCloseable {
     /** What the tracker hears: this member now follows a switch, or must stop following it. */
     interface Callbacks {

@@ -36,4 +36,7 @@
  * {@code agent-token-dir}, else from {@code agent-token-file} ({@code etc/io.rst.rft.cfg}), never
  * from the datastore.
  */
+@NonNullByDefault
 package io.rst.rft.manager;
+
+import org.eclipse.jdt.annotation.NonNullByDefault;

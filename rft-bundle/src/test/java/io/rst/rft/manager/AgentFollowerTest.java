@@ -152,7 +152,8 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
             }
         }
         agent = startAgent("second.pcap", 150, 2);
-        final var both = awaitSessions(sessions -> sessions.size() >= 350 && sessions.keySet().containsAll(first.keySet())
+        final var both = awaitSessions(sessions -> sessions.size() >= 350
+            && sessions.keySet().containsAll(first.keySet())
             && first.keySet().stream().allMatch(k -> sessions.get(k).getUnconfirmed() != null));
         // every session the controller held is still there, as the switch reported it, marked
         for (var key : first.keySet()) {

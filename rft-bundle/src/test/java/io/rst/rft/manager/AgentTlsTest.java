@@ -121,8 +121,8 @@ class AgentTlsTest {
         return TlsFiles.fingerprint(TlsFiles.certificates(certs.resolve(name + ".crt")).get(0));
     }
 
-    private static void assertUntrusted(final AgentProbe.Result r, final String words) {
-        final var u = assertInstanceOf(AgentProbe.Result.Untrusted.class, r, r.toString());
+    private static void assertUntrusted(final AgentProbe.Result result, final String words) {
+        final var u = assertInstanceOf(AgentProbe.Result.Untrusted.class, result, result.toString());
         assertTrue(u.detail().contains(words), u.detail());
     }
 
@@ -205,7 +205,8 @@ class AgentTlsTest {
         Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r-----"));
         final AgentOptions o = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file", token.toString(),
             "--state-dir", dir.resolve("s").toString(), "--plain-http"));
-        final var t = assertThrows(IOException.class, () -> new Agent(o, events -> AgentCommand.cmProcessor(o, events)));
+        final var t = assertThrows(IOException.class,
+            () -> new Agent(o, events -> AgentCommand.cmProcessor(o, events)));
         assertTrue(t.getMessage().contains("token file " + token + " is accessible by its group"), t.getMessage());
     }
 }

@@ -61,7 +61,7 @@ class AgentTokensTest {
         Files.setPosixFilePermissions(tmp.resolve("shared"), PosixFilePermissions.fromString("rw-------"));
         final var tokens = AgentTokens.of(tmp.resolve("shared").toString(), dir.toString());
         for (var nodeId : new String[] {"../secret", "..", ".", "sub/x", "sub/../../secret", "/etc/hostname",
-                "..\\secret", ""}) {
+            "..\\secret", ""}) {
             assertEquals("shared-token", tokens.tokenFor(nodeId), nodeId);
         }
         // an own token file that cannot be read is no token, not the shared one: the operator meant
@@ -76,8 +76,8 @@ class AgentTokensTest {
         final var tokens = AgentTokens.of(tmp.resolve("shared").toString(), "");
         final var e = org.junit.jupiter.api.Assertions.assertThrows(AgentTokens.ExposedTokenException.class,
             () -> tokens.tokenFor("leaf1"));
-        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("is accessible by group and others (mode 0644)"),
-            e.getMessage());
+        org.junit.jupiter.api.Assertions.assertTrue(
+            e.getMessage().contains("is accessible by group and others (mode 0644)"), e.getMessage());
         // the probe turns it into the switch's status detail (UNAUTHORIZED), without reaching any agent
         final var r = new HttpAgentProbe(Runnable::run, tokens::tokenFor, java.time.Duration.ofSeconds(1))
             .probe("leaf1", "127.0.0.1", 9).toCompletableFuture().get();

@@ -73,7 +73,8 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
         // leaf1 has its own token; every other switch gets the shared one, which this agent refuses
         Files.createDirectory(dir.resolve("tokens"));
         Files.writeString(dir.resolve("tokens").resolve("leaf1"), TOKEN + "\n");
-        Files.setPosixFilePermissions(dir.resolve("tokens").resolve("leaf1"), PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(dir.resolve("tokens").resolve("leaf1"),
+            PosixFilePermissions.fromString("rw-------"));
         Files.writeString(dir.resolve("shared-token"), "shared-token\n");
         Files.setPosixFilePermissions(dir.resolve("shared-token"), PosixFilePermissions.fromString("rw-------"));
         final var tokens = AgentTokens.of(dir.resolve("shared-token").toString(), dir.resolve("tokens").toString());
@@ -171,6 +172,7 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
         return JSON.readTree(response.body()).path("capturing").asBoolean();
     }
 
+    @SuppressWarnings("checkstyle:IllegalCatch") // a condition to wait on: whatever fails, fails the test
     private boolean agentCapturingQuietly() {
         try {
             return agentCapturing();
@@ -197,6 +199,7 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
         tx.commit().get(5, TimeUnit.SECONDS);
     }
 
+    @SuppressWarnings("checkstyle:IllegalCatch") // a condition to wait on: whatever fails, fails the test
     private String detailOf(final String nodeId) {
         try {
             return operSwitch(nodeId).map(Switch::getAgentStatus).map(s -> s.getDetail()).orElse("");

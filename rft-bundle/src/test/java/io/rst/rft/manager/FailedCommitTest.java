@@ -11,8 +11,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.FluentFuture;
+import com.google.common.util.concurrent.Futures;
 import io.rst.rft.agent.Agent;
 import io.rst.rft.agent.AgentCommand;
 import io.rst.rft.agent.AgentOptions;
@@ -152,7 +152,8 @@ public class FailedCommitTest extends AbstractConcurrentDataBrokerTest {
                 last == null ? 0 : last.nonnullSession().size(), "every session, although the first commits failed");
             final var status = last == null ? null : last.getAgentStatus();
             assertEquals(Long.valueOf(2),
-                status == null || status.getFailedCommits() == null ? null : Long.valueOf(status.getFailedCommits().longValue()),
+                status == null || status.getFailedCommits() == null ? null
+                    : Long.valueOf(status.getFailedCommits().longValue()),
                 "the refused commits in the agent's status: " + status);
         } finally {
             executor.shutdownNow();

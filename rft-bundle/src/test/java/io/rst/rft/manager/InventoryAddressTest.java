@@ -9,7 +9,6 @@ package io.rst.rft.manager;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,7 +54,6 @@ import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.TopologyBuilder;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.TopologyKey;
-import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.Node;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.NodeBuilder;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.TopologyTypesBuilder;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
@@ -123,8 +121,8 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
 
         // turned on without an agent-address: followed at the NETCONF host, its port named by the map
         configure(null, Map.of("Ethernet1/7", "swp7"));
-        final var on = awaitOper(sw -> state(sw) == AgentState.CAPTURING && sw.orElseThrow().nonnullSession().size() == 20)
-            .orElseThrow();
+        final var on = awaitOper(sw -> state(sw) == AgentState.CAPTURING
+            && sw.orElseThrow().nonnullSession().size() == 20).orElseThrow();
         assertEquals("127.0.0.1", on.getAgentStatus().getAgentAddress().stringValue());
         assertEquals(AgentAddressSource.NetconfTopology, on.getAgentStatus().getAgentAddressSource());
         for (var session : on.nonnullSession().values()) {
@@ -213,8 +211,8 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private static AgentState state(final Optional<Switch> sw) {
-        return sw.isPresent() && sw.orElseThrow().getAgentStatus() != null ? sw.orElseThrow().getAgentStatus().getState()
-            : null;
+        return sw.isPresent() && sw.orElseThrow().getAgentStatus() != null
+            ? sw.orElseThrow().getAgentStatus().getState() : null;
     }
 
     private Optional<Switch> awaitOper(final Predicate<Optional<Switch>> condition) throws Exception {

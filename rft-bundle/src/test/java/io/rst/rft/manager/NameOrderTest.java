@@ -54,19 +54,19 @@ class NameOrderTest {
     void escapedAndUnknownNamesAreTold() throws IOException {
         try (JsonParser p = JSON.createParser("{\"b\\u0062\":1,\"zz\":2,\"requester_udp_src_port\":3}")) {
             p.nextToken();
-            int f = ORDER.next(p, NameOrder.END);
-            assertEquals(1, f, "an escaped name is its text");
-            assertEquals("bb", ORDER.name(p, f));
+            int field = ORDER.next(p, NameOrder.END);
+            assertEquals(1, field, "an escaped name is its text");
+            assertEquals("bb", ORDER.name(p, field));
             p.nextToken();
-            f = ORDER.next(p, f);
-            assertEquals(NameOrder.OTHER, f);
-            assertEquals("zz", ORDER.name(p, f));
+            field = ORDER.next(p, field);
+            assertEquals(NameOrder.OTHER, field);
+            assertEquals("zz", ORDER.name(p, field));
             p.nextToken();
-            f = ORDER.next(p, f);
-            assertEquals(2, f);
+            field = ORDER.next(p, field);
+            assertEquals(2, field);
             p.nextToken();
             assertEquals(3, p.getIntValue());
-            assertEquals(NameOrder.END, ORDER.next(p, f));
+            assertEquals(NameOrder.END, ORDER.next(p, field));
             assertEquals(JsonToken.END_OBJECT, p.currentToken());
         }
     }
@@ -75,22 +75,22 @@ class NameOrderTest {
             throws IOException {
         final InputStream in = trickle ? new ByteArrayInputStream(bytes) {
             @Override
-            public synchronized int read(final byte[] b, final int off, final int len) {
-                return super.read(b, off, Math.min(len, 7));
+            public synchronized int read(final byte[] buffer, final int off, final int len) {
+                return super.read(buffer, off, Math.min(len, 7));
             }
         } : new ByteArrayInputStream(bytes);
         final List<String> out = new ArrayList<>();
         try (JsonParser p = JSON.createParser(in)) {
             while (p.nextToken() == JsonToken.START_OBJECT) {
-                int f = NameOrder.END;
+                int field = NameOrder.END;
                 while (true) {
                     final String name;
                     if (guessed) {
-                        f = ORDER.next(p, f);
-                        if (f == NameOrder.END) {
+                        field = ORDER.next(p, field);
+                        if (field == NameOrder.END) {
                             break;
                         }
-                        name = ORDER.name(p, f);
+                        name = ORDER.name(p, field);
                         assertEquals(p.currentName(), name);
                     } else {
                         if (p.nextToken() != JsonToken.FIELD_NAME) {

@@ -13,8 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.rst.rft.wire.TlsFiles;
 import io.rst.rft.pcap.CmTrafficGenerator;
+import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,8 +27,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -197,8 +197,9 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
     private void startWorker(final boolean clientCertificate) {
         final var links = new AgentLinks(certs.resolve("ca.crt"), clientCertificate ? certs.resolve("controller.crt")
             : null, clientCertificate ? certs.resolve("controller.key") : null, executor, Duration.ofSeconds(3));
-        worker = new RftManager.Worker(TestStores.of(this), new HttpAgentProbe(links, n -> token, Duration.ofSeconds(3)),
-            Duration.ofMillis(300), executor, n -> token, Duration.ofSeconds(60));
+        worker = new RftManager.Worker(TestStores.of(this),
+            new HttpAgentProbe(links, n -> token, Duration.ofSeconds(3)), Duration.ofMillis(300), executor,
+            n -> token, Duration.ofSeconds(60));
     }
 
     @Test
@@ -294,7 +295,8 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
             .setAgentPort(new PortNumber(Uint16.valueOf(port))).setAgentTransport(transport)
             .setAgentTlsFingerprint(fingerprint);
         final var tx = getDataBroker().newWriteOnlyTransaction();
-        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath(nodeId), builder.build());
+        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath(nodeId),
+            builder.build());
         tx.commit().get(5, TimeUnit.SECONDS);
     }
 

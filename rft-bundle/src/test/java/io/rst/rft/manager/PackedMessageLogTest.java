@@ -172,16 +172,17 @@ public class PackedMessageLogTest extends AbstractConcurrentDataBrokerTest {
     public void theDatastoreTakesAndGivesBackSessionsWithIt() throws Exception {
         final String[] records = {
             """
-            {"session_id":"s1","requester_comm_id":"0x00000001","requester_ip":"10.0.0.1","responder_ip":"10.0.0.2","state":"ESTABLISHED",
-             "first_seen":1764547200.000001,"last_seen":1764547200.25,
+            {"session_id":"s1","requester_comm_id":"0x00000001","requester_ip":"10.0.0.1","responder_ip":"10.0.0.2",
+             "state":"ESTABLISHED","first_seen":1764547200.000001,"last_seen":1764547200.25,
              "message_log":[{"msg":"REQ","time":1764547200.000001,"ingress_port":"swp1","from_requester":true},
                             {"msg":"REP","time":1764547200.1,"ingress_port":"swp2","from_requester":false},
                             {"msg":"RTU","time":1764547200.25,"ingress_port":"swp1","from_requester":true}]}""",
             """
-            {"session_id":"s2","requester_comm_id":"0x00000002","state":"CLOSED","message_log":[{"msg":"REQ"},{"msg":"REP"},{"msg":"RTU"},
-             {"msg":"DREQ"},{"msg":"DREP"}]}""",
+            {"session_id":"s2","requester_comm_id":"0x00000002","state":"CLOSED",
+             "message_log":[{"msg":"REQ"},{"msg":"REP"},{"msg":"RTU"},{"msg":"DREQ"},{"msg":"DREP"}]}""",
             """
-            {"session_id":"s3","requester_comm_id":"0x00000003","state":"REQ_SENT","message_log":[{"msg":"REQ","time":1764547200}]}""",
+            {"session_id":"s3","requester_comm_id":"0x00000003","state":"REQ_SENT",
+             "message_log":[{"msg":"REQ","time":1764547200}]}""",
         };
         final var stream = new SessionStream(Map.of("swp1", "leaf1:1"));
         final Map<String, MapEntryNode> nodes = new LinkedHashMap<>();

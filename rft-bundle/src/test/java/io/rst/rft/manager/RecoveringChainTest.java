@@ -23,7 +23,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
 
 /**
  * The writers' transaction chain ({@link RecoveringChain}, shared with the RPT) on ODL's in-memory
@@ -66,7 +65,7 @@ public class RecoveringChainTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private static org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode session(final String id) {
-        return SessionNodes.session(new SessionBuilder().setSessionId(id).build());
+        return FollowerNodes.minimal(id);
     }
 
     /** Writes the switch entry and a session through {@code chain}; whether the datastore has the session. */

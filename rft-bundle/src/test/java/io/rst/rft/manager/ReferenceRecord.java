@@ -57,6 +57,7 @@ final class ReferenceRecord {
      * The record as a session, each interface name the agent reports (a message's ingress port, a
      * data flow's) replaced by the tp-id {@code ports} maps it to, if any.
      */
+    @SuppressWarnings("checkstyle:AvoidHidingCauseException") // a refusal says why in words, as the follower's does
     static Session toSession(final JsonNode record, final Map<String, String> ports) throws BadRecordException {
         if (record == null || !record.isObject()) {
             throw new BadRecordException("session record is not a JSON object");

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 class RestartWatchdogTest {
     /** A child JVM: asks for a restart, arms the watchdog, then hangs or exits. */
     public static final class Child {
+        @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the test reads what the child prints
         public static void main(final String[] args) throws InterruptedException {
             if (!"no-restart".equals(args[0])) {
                 System.setProperty("karaf.restart.jvm", "true");

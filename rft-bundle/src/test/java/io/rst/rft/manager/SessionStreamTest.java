@@ -24,24 +24,41 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 
 /**
  * The one-pass reader takes exactly what the JSON tree and the binding model take
- * ({@link ReferenceRecord}), into the same nodes, and refuses exactly what they refuse: thousands
- * of records made of valid, odd and wrong values in any order, read both ways. Read one after
- * another from one stream, a refused record leaves the next one intact.
+ * ({@link ReferenceRecord}), into the nodes the binding codec makes of them, and refuses exactly
+ * what they refuse: thousands of records made of valid, odd and wrong values in any order, read
+ * both ways. Read one after another from one stream, a refused record leaves the next one intact.
  */
-public class SessionStreamTest {
+public class SessionStreamTest extends AbstractConcurrentDataBrokerTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonFactory FACTORY = new JsonFactory();
     private static final Map<String, String> PORTS = Map.of("swp1", "leaf1:1", "swp2", "leaf1:2");
 
-    /** The reference: the tree, the binding session, the node built from it; or why it was refused. */
-    private static Object reference(final String record) throws Exception {
+    private BindingNormalizedNodeSerializer codec;
+
+    /**
+     * Sets up the base class's broker, which it does with JUnit 4's @Before (Jupiter does not run
+     * it), for its binding codec.
+     */
+    @BeforeEach
+    public void setUpCodec() throws Exception {
+        setup();
+        codec = TestStores.of(this).codec();
+    }
+
+    /** The reference: the tree, the binding session, the codec's node of it; or why it was refused. */
+    private Object reference(final String record) throws Exception {
         try {
-            return SessionNodes.session(ReferenceRecord.toSession(JSON.readTree(record), PORTS));
+            final var session = ReferenceRecord.toSession(JSON.readTree(record), PORTS);
+            return codec.toNormalizedDataObject(StatusWriter.sessionPath("leaf1", session.getSessionId()), session)
+                .node();
         } catch (SessionStream.BadRecordException e) {
             return "refused";
         }
@@ -174,7 +191,8 @@ public class SessionStreamTest {
             assertEquals("refused", reference(record), record);
         }
         // an origin the controller does not know: refused as such, whatever else is wrong with it
-        for (var record : List.of("{\"session_id\":\"a\",\"learned_from\":\"pcap\",\"requester_comm_id\":\"0x00000001\"}",
+        for (var record : List.of(
+                "{\"session_id\":\"a\",\"learned_from\":\"pcap\",\"requester_comm_id\":\"0x00000001\"}",
                 "{\"session_id\":\"a\",\"requester_qpn\":\"x\",\"learned_from\":\"CM\"}",
                 "{\"state\":\"NOPE\",\"learned_from\":\"\",\"session_id\":\"a\"}")) {
             try {
@@ -295,91 +313,95 @@ public class SessionStreamTest {
     }
 
     /** A record whose every field is valid, odd, wrong or absent, in a random order. */
-    private static String randomRecord(final Random r, final int i) {
+    private static String randomRecord(final Random random, final int index) {
         final List<String> fields = new ArrayList<>();
-        if (r.nextInt(40) != 0) {
-            fields.add("\"session_id\":" + pick(r, "\"10.0.0.1/0x0000000" + (i % 10) + "/10.0.0.2-" + i + "\"",
-                "\"s" + i + "\"", "\"\"", "null", String.valueOf(i), "{\"a\":1}", "[1,2]"));
+        if (random.nextInt(40) != 0) {
+            fields.add("\"session_id\":" + pick(random,
+                "\"10.0.0.1/0x0000000" + (index % 10) + "/10.0.0.2-" + index + "\"", "\"s" + index + "\"", "\"\"",
+                "null", String.valueOf(index), "{\"a\":1}", "[1,2]"));
         }
-        maybe(r, fields, "learned_from", "\"cm\"", "\"data\"", "\"CM\"", "\"pcap\"", "\"\"", "null", "1",
+        maybe(random, fields, "learned_from", "\"cm\"", "\"data\"", "\"CM\"", "\"pcap\"", "\"\"", "null", "1",
             "{\"a\":1}");
-        maybe(r, fields, "transport", "\"RC\"", "\"UD\"", "\"UC\"", "\"rc\"", "\"XRC\"", "null", "3");
-        maybe(r, fields, "one_way", "true", "false", "1", "\"true\"", "null", "[]");
-        maybe(r, fields, "request_psns", "[4096,8192]", "[]", "[0,16777215]", "[16777216]", "[-1]", "[1.5]",
+        maybe(random, fields, "transport", "\"RC\"", "\"UD\"", "\"UC\"", "\"rc\"", "\"XRC\"", "null", "3");
+        maybe(random, fields, "one_way", "true", "false", "1", "\"true\"", "null", "[]");
+        maybe(random, fields, "request_psns", "[4096,8192]", "[]", "[0,16777215]", "[16777216]", "[-1]", "[1.5]",
             "[\"7\"]", "[1,2,3,4,5,6,7,8,9,10]", "null", "5", "{\"a\":[1]}", "[[1]]");
-        maybe(r, fields, "response_psns", "[4096]", "[]", "[99999999999]", "null", "[null]");
-        maybe(r, fields, "requester_ip", "\"10.0.0.1\"", "\"192.168.255.254\"", "\"fd00::1\"", "\"::ffff:10.0.0.1\"",
-            "\"10.0.0.256\"", "\"010.0.0.1\"", "\"10.0.0\"", "\"10.0.0.1%eth0\"", "\"x\"", "\"\"", "null", "5",
-            "{\"x\":[1,{\"y\":2}]}");
-        maybe(r, fields, "responder_ip", "\"10.0.0.2\"", "\"0.0.0.0\"", "\"fe80::1%eth0\"", "\"1.2.3.4.5\"",
+        maybe(random, fields, "response_psns", "[4096]", "[]", "[99999999999]", "null", "[null]");
+        maybe(random, fields, "requester_ip", "\"10.0.0.1\"", "\"192.168.255.254\"", "\"fd00::1\"",
+            "\"::ffff:10.0.0.1\"", "\"10.0.0.256\"", "\"010.0.0.1\"", "\"10.0.0\"", "\"10.0.0.1%eth0\"", "\"x\"",
+            "\"\"", "null", "5", "{\"x\":[1,{\"y\":2}]}");
+        maybe(random, fields, "responder_ip", "\"10.0.0.2\"", "\"0.0.0.0\"", "\"fe80::1%eth0\"", "\"1.2.3.4.5\"",
             "\"fd00::g\"", "null");
-        maybe(r, fields, "requester_comm_id", "\"0x00000001\"", "\"0xdeadbeef\"", "\"0xDEADBEEF\"", "\"0x1\"",
+        maybe(random, fields, "requester_comm_id", "\"0x00000001\"", "\"0xdeadbeef\"", "\"0xDEADBEEF\"", "\"0x1\"",
             "\"00000000001\"", "\"0x0000000g\"", "null", "12");
-        maybe(r, fields, "responder_comm_id", "\"0xffffffff\"", "\"0x00000000\"", "\"0x123456789\"", "null");
-        maybe(r, fields, "requester_qpn", "0", "16777215", "16777216", "-1", "\"77\"", "\"x\"", "1.9", "true",
+        maybe(random, fields, "responder_comm_id", "\"0xffffffff\"", "\"0x00000000\"", "\"0x123456789\"", "null");
+        maybe(random, fields, "requester_qpn", "0", "16777215", "16777216", "-1", "\"77\"", "\"x\"", "1.9", "true",
             "null", "[3]", "4294967296");
-        maybe(r, fields, "responder_qpn", "12345", "0", "99999999", "null");
-        maybe(r, fields, "service_id", "\"0x0000000001064791\"", "\"0xffffffffffffffff\"", "\"0x000000000106479\"", "\"0x000000000106479G\"",
-            "null");
-        maybe(r, fields, "roles_known", "true", "false", "1", "0", "\"true\"", "\"yes\"", "2.5", "null", "{}");
-        maybe(r, fields, "rdma_cm_src_port", "40000", "65535", "65536", "-5", "\"80\"", "8.7", "null");
-        maybe(r, fields, "rdma_cm_dst_port", "18515", "0", "true", "null");
-        maybe(r, fields, "requester_udp_src_port", "49152", "0", "65535", "65536", "-1", "\"1\"", "1.5",
+        maybe(random, fields, "responder_qpn", "12345", "0", "99999999", "null");
+        maybe(random, fields, "service_id", "\"0x0000000001064791\"", "\"0xffffffffffffffff\"",
+            "\"0x000000000106479\"", "\"0x000000000106479G\"", "null");
+        maybe(random, fields, "roles_known", "true", "false", "1", "0", "\"true\"", "\"yes\"", "2.5", "null", "{}");
+        maybe(random, fields, "rdma_cm_src_port", "40000", "65535", "65536", "-5", "\"80\"", "8.7", "null");
+        maybe(random, fields, "rdma_cm_dst_port", "18515", "0", "true", "null");
+        maybe(random, fields, "requester_udp_src_port", "49152", "0", "65535", "65536", "-1", "\"1\"", "1.5",
             "99999999999", "null", "[]");
-        maybe(r, fields, "responder_udp_src_port", "60000", "1", "70000", "null");
-        maybe(r, fields, "requester_data", "{\"udp_src_port\":50000,\"ingress_port\":\"swp1\",\"packets\":12}",
+        maybe(random, fields, "responder_udp_src_port", "60000", "1", "70000", "null");
+        maybe(random, fields, "requester_data", "{\"udp_src_port\":50000,\"ingress_port\":\"swp1\",\"packets\":12}",
             "{\"udp_src_port\":50000,\"packets\":0}", "{\"udp_src_port\":1,\"ingress_port\":\"\",\"packets\":3}",
             "{\"udp_src_port\":2,\"ingress_port\":\"eth9\",\"packets\":9223372036854775807,\"extra\":[1,2]}",
             "{\"udp_src_port\":\"2\",\"packets\":3}", "{\"packets\":3}", "{\"udp_src_port\":2}",
             "{\"udp_src_port\":2,\"packets\":-1}", "{\"udp_src_port\":2,\"packets\":1.5}",
             "{\"udp_src_port\":2,\"packets\":92233720368547758070}", "{\"udp_src_port\":2,\"packets\":3,"
                 + "\"ingress_port\":{\"a\":\"b\"}}", "[1]", "7", "null");
-        maybe(r, fields, "responder_data", "{\"udp_src_port\":0,\"packets\":0}",
-            "{\"udp_src_port\":9,\"ingress_port\":\"swp2\",\"packets\":1}", "{\"udp_src_port\":65536,\"packets\":0}", "null");
-        maybe(r, fields, "state", "\"ESTABLISHED\"", "\"ACTIVE\"", "\"TIMED_OUT\"", "\"IDLE\"", "\"REQ_SENT\"",
+        maybe(random, fields, "responder_data", "{\"udp_src_port\":0,\"packets\":0}",
+            "{\"udp_src_port\":9,\"ingress_port\":\"swp2\",\"packets\":1}",
+            "{\"udp_src_port\":65536,\"packets\":0}", "null");
+        maybe(random, fields, "state", "\"ESTABLISHED\"", "\"ACTIVE\"", "\"TIMED_OUT\"", "\"IDLE\"", "\"REQ_SENT\"",
             "\"established\"", "\"\"", "null", "3");
-        maybe(r, fields, "reject_reason", "28", "65535", "65536", "-1", "\"4\"", "null");
-        maybe(r, fields, "dropped_messages", "0", "4294967295", "4294967296", "null");
-        maybe(r, fields, "first_seen", "1764547200.000001", "1764547200", "1764547200.0000005", "1.5e9",
+        maybe(random, fields, "reject_reason", "28", "65535", "65536", "-1", "\"4\"", "null");
+        maybe(random, fields, "dropped_messages", "0", "4294967295", "4294967296", "null");
+        maybe(random, fields, "first_seen", "1764547200.000001", "1764547200", "1764547200.0000005", "1.5e9",
             "\"1764547200\"", "null", "-3.25", "1764547200.1234567891");
-        maybe(r, fields, "last_seen", "1764547201.5", "1796103779.307350123", "true", "null");
-        maybe(r, fields, "message_log", messageLog(r), messageLog(r), messageLog(r), "[]", "null", "{\"a\":1}",
-            "\"REQ\"");
-        maybe(r, fields, "unknown_field", "{\"nested\":[1,{\"deeper\":[]}]}", "[[],[{}]]", "\"x\"", "null");
-        maybe(r, fields, "removed", "false");
-        Collections.shuffle(fields, r);
+        maybe(random, fields, "last_seen", "1764547201.5", "1796103779.307350123", "true", "null");
+        maybe(random, fields, "message_log", messageLog(random), messageLog(random), messageLog(random), "[]",
+            "null", "{\"a\":1}", "\"REQ\"");
+        maybe(random, fields, "unknown_field", "{\"nested\":[1,{\"deeper\":[]}]}", "[[],[{}]]", "\"x\"", "null");
+        maybe(random, fields, "removed", "false");
+        Collections.shuffle(fields, random);
         return "{" + String.join(",", fields) + "}";
     }
 
-    private static String messageLog(final Random r) {
+    private static String messageLog(final Random random) {
         final List<String> entries = new ArrayList<>();
-        final int n = r.nextInt(5);
+        final int n = random.nextInt(5);
         for (int k = 0; k < n; k++) {
             final List<String> fields = new ArrayList<>();
-            if (r.nextInt(60) != 0) {
-                fields.add("\"msg\":" + pick(r, "\"REQ\"", "\"REP\"", "\"RTU\"", "\"DREQ\"", "\"DREP\"", "\"REJ\"",
+            if (random.nextInt(60) != 0) {
+                fields.add("\"msg\":" + pick(random, "\"REQ\"", "\"REP\"", "\"RTU\"", "\"DREQ\"", "\"DREP\"", "\"REJ\"",
                     "\"MRA\"", "\"SIDR_REQ\"", "\"LAP\"", "\"FOO\"", "null", "1", "{\"x\":1}"));
             }
-            maybe(r, fields, "time", "1764547200.000001", "1764547200.0000035", "\"t\"", "null", "2e9");
-            maybe(r, fields, "ingress_port", "\"swp1\"", "\"swp2\"", "\"eth3\"", "\"\"", "null", "4", "[\"a\"]");
-            maybe(r, fields, "from_requester", "true", "false", "0", "\"true\"", "null");
-            maybe(r, fields, "note", "{\"a\":[{}]}");
-            Collections.shuffle(fields, r);
-            entries.add(r.nextInt(40) == 0 ? pick(r, "7", "\"x\"", "[]") : "{" + String.join(",", fields) + "}");
+            maybe(random, fields, "time", "1764547200.000001", "1764547200.0000035", "\"t\"", "null", "2e9");
+            maybe(random, fields, "ingress_port", "\"swp1\"", "\"swp2\"", "\"eth3\"", "\"\"", "null", "4", "[\"a\"]");
+            maybe(random, fields, "from_requester", "true", "false", "0", "\"true\"", "null");
+            maybe(random, fields, "note", "{\"a\":[{}]}");
+            Collections.shuffle(fields, random);
+            entries.add(random.nextInt(40) == 0 ? pick(random, "7", "\"x\"", "[]")
+                : "{" + String.join(",", fields) + "}");
         }
         return "[" + String.join(",", entries) + "]";
     }
 
-    private static void maybe(final Random r, final List<String> fields, final String name, final String... values) {
-        if (r.nextInt(3) != 0) {
+    private static void maybe(final Random random, final List<String> fields, final String name,
+            final String... values) {
+        if (random.nextInt(3) != 0) {
             // mostly the first values (the valid ones), now and then an odd one
-            final String value = r.nextInt(12) != 0 ? values[r.nextInt(Math.min(2, values.length))]
-                : values[r.nextInt(values.length)];
+            final String value = random.nextInt(12) != 0 ? values[random.nextInt(Math.min(2, values.length))]
+                : values[random.nextInt(values.length)];
             fields.add("\"" + name + "\":" + value);
         }
     }
 
-    private static String pick(final Random r, final String... values) {
-        return r.nextInt(8) != 0 ? values[0] : values[r.nextInt(values.length)];
+    private static String pick(final Random random, final String... values) {
+        return random.nextInt(8) != 0 ? values[0] : values[random.nextInt(values.length)];
     }
 }

@@ -38,7 +38,6 @@ import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
 import org.opendaylight.mdsal.dom.api.DOMTransactionChain;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatusBuilder;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 
@@ -66,7 +65,7 @@ public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
     private static Map<String, MapEntryNode> sessions(final String... ids) {
         final Map<String, MapEntryNode> nodes = new java.util.LinkedHashMap<>();
         for (var id : ids) {
-            nodes.put(id, SessionNodes.session(new SessionBuilder().setSessionId(id).build()));
+            nodes.put(id, FollowerNodes.minimal(id));
         }
         return nodes;
     }
@@ -210,7 +209,8 @@ public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
                 }
             });
             // just configured: a read right after the configuration must find the switch
-            writer.write("leaf1", new AgentStatusBuilder().setState(AgentState.CONNECTING).setDetail("reaching").build());
+            writer.write("leaf1",
+                new AgentStatusBuilder().setState(AgentState.CONNECTING).setDetail("reaching").build());
             // the first status of a switch does not wait for the held tick
             await().atMost(Duration.ofSeconds(10)).until(() -> storedState("leaf1") != null);
             assertEquals(AgentState.CONNECTING, storedState("leaf1"));
@@ -247,6 +247,7 @@ public class StatusWriterTest extends AbstractConcurrentDataBrokerTest {
         Object apply(Method method, Object result);
     }
 
+    @SuppressWarnings("checkstyle:AvoidHidingCauseException") // a proxy throws what its target threw
     private static <T> T proxy(final Class<T> type, final T target, final Wrap wrap) {
         final InvocationHandler handler = (proxy, method, args) -> {
             try {

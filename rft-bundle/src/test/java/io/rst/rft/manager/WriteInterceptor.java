@@ -22,7 +22,8 @@ import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 /**
  * A real broker whose transaction chains' commits that write sessions go through the test: a
  * transaction that puts a node at or under a switch's {@code session} list is one that writes
- * sessions (the agent's status is put too, beside them, and passes). Everything else passes through to the real broker unchanged.
+ * sessions (the agent's status is put too, beside them, and passes). Everything else passes through
+ * to the real broker unchanged.
  */
 final class WriteInterceptor {
     /** What a commit of a transaction that writes sessions answers instead. */
@@ -77,6 +78,8 @@ final class WriteInterceptor {
             handler));
     }
 
+    // a proxy throws what its target threw, whatever it is
+    @SuppressWarnings({ "checkstyle:IllegalThrows", "checkstyle:AvoidHidingCauseException" })
     private static Object invoke(final Method method, final Object target, final Object[] args) throws Throwable {
         try {
             return method.invoke(target, args);
