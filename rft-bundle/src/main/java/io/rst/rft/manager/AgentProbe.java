@@ -7,6 +7,7 @@
  */
 package io.rst.rft.manager;
 
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.jdt.annotation.Nullable;
 
@@ -28,9 +29,11 @@ interface AgentProbe {
          * @param encrypted whether it answered over TLS
          * @param kernelDrops frames the kernel dropped before the capture read them, since the agent started
          * @param queueDrops frames the agent dropped with its capture queue full, since it started
+         * @param data its data-sampling counters, or null where it reports none
+         * @param congestion its CNP and PFC figures, or null where it reports none
          */
         record Answered(boolean capturing, String version, long lastSeq, boolean encrypted, long kernelDrops,
-                long queueDrops, @Nullable DataCounters data) implements Result {
+                long queueDrops, @Nullable DataCounters data, @Nullable Congestion congestion) implements Result {
             /** An answer without drop counters. */
             Answered(final boolean capturing, final String version, final long lastSeq, final boolean encrypted) {
                 this(capturing, version, lastSeq, encrypted, 0, 0);
@@ -39,7 +42,13 @@ interface AgentProbe {
             /** An answer without data-sampling counters. */
             Answered(final boolean capturing, final String version, final long lastSeq, final boolean encrypted,
                     final long kernelDrops, final long queueDrops) {
-                this(capturing, version, lastSeq, encrypted, kernelDrops, queueDrops, null);
+                this(capturing, version, lastSeq, encrypted, kernelDrops, queueDrops, null, null);
+            }
+
+            /** An answer without CNP and PFC figures. */
+            Answered(final boolean capturing, final String version, final long lastSeq, final boolean encrypted,
+                    final long kernelDrops, final long queueDrops, final @Nullable DataCounters data) {
+                this(capturing, version, lastSeq, encrypted, kernelDrops, queueDrops, data, null);
             }
 
             /** Frames the capture lost, all causes together. */
@@ -85,6 +94,50 @@ interface AgentProbe {
      * @param bthRejected sampled packets with a garbage BTH ({@code data_bth_rejected})
      */
     record DataCounters(long flows, long sessions, long oneWay, long evicted, long pairAmbiguous, long bthRejected) {
+    }
+
+    /** The most PFC entries a status keeps: the agent's own bound, 256 interfaces of 8 priorities. */
+    int MAX_PFC = 2048;
+
+    /**
+     * An agent's CNP and PFC figures ({@code counters.cnps}, {@code counters.cnp_unmatched},
+     * {@code counters.pfc_frames}, {@code counters.pfc_untabled} and the {@code pfc} list of its
+     * status); -1 where the agent did not report a counter.
+     *
+     * @param pfc per interface and priority, in the agent's order, each (interface, priority) once
+     * @param pfcSkipped entries of the agent's list left out: without an interface name or a
+     *        priority from 0 to 7, an interface and priority listed before, beyond {@link #MAX_PFC}
+     */
+    record Congestion(long cnps, long cnpUnmatched, long pfcFrames, long pfcUntabled, List<Pfc> pfc,
+            int pfcSkipped) {
+        public Congestion {
+            pfc = List.copyOf(pfc);
+        }
+    }
+
+    /**
+     * One entry of an agent's {@code pfc} list: the PFC frames that entered {@code iface} and asked
+     * {@code priority} to pause. -1 (or null) where the agent did not report a figure, or reported
+     * something that is not one.
+     *
+     * @param iface the interface, as the agent captures on it
+     * @param priority 0 to 7
+     * @param frames frames that asked the priority to pause
+     * @param xon of those, the ones with 0 quanta
+     * @param quanta the quanta asked in all
+     * @param pausedUs microseconds the priority was paused since the agent started
+     * @param paused whether the last frame's pause had not ended at the agent's clock
+     * @param last the last frame's capture time, ISO 8601 UTC as the agent wrote it
+     * @param linkSpeedMbps the speed the quanta are timed with
+     */
+    record Pfc(String iface, int priority, long frames, long xon, long quanta, long pausedUs,
+            @Nullable Boolean paused, @Nullable String last, long linkSpeedMbps) {
+        public Pfc {
+            java.util.Objects.requireNonNull(iface);
+            if (priority < 0 || priority > 7) {
+                throw new IllegalArgumentException("PFC priority out of range: " + priority);
+            }
+        }
     }
 
     /** {@code GET /v1/status}. */

@@ -12,6 +12,7 @@ import io.rst.yang.time.Times;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,6 +23,7 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentAddressSource;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.agent.status.Pfc;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatusBuilder;
 import org.opendaylight.yangtools.yang.common.Uint64;
 import org.slf4j.Logger;
@@ -96,6 +98,12 @@ final class AgentStatusTracker implements AutoCloseable {
         /** The agent's data-sampling counters as it last reported them, and as last written. */
         AgentProbe.@Nullable DataCounters data;
         AgentProbe.@Nullable DataCounters dataWritten;
+        /** The agent's CNP and PFC counters as it last reported them, and as last written (none: empty). */
+        List<Long> congestion = List.of();
+        List<Long> congestionWritten = List.of();
+        /** Its PFC figures per interface and priority, and the list last written. */
+        final PfcFigures pfc = new PfcFigures();
+        List<Pfc> pfcWritten = List.of();
         /** The follower's refused records (all, of which for an unknown learned_from) as last written. */
         long refusedWritten;
         long unknownWritten;
@@ -430,6 +438,10 @@ final class AgentStatusTracker implements AutoCloseable {
         entry.version = answered.version();
         entry.drops.update(answered.kernelDrops(), answered.queueDrops(), now);
         entry.data = answered.data();
+        final var congestion = answered.congestion();
+        entry.congestion = congestion == null ? List.of() : List.of(congestion.cnps(), congestion.cnpUnmatched(),
+            congestion.pfcFrames(), congestion.pfcUntabled(), (long) congestion.pfcSkipped());
+        entry.pfc.update(congestion, now);
     }
 
     /** Says where the agent address came from when the operator did not configure it. */
@@ -466,8 +478,10 @@ final class AgentStatusTracker implements AutoCloseable {
         // counters (the agent's data sampling, the records refused) are news too, not a change of state
         final long refused = follower == null ? entry.refusedWritten : follower.badRecords();
         final long unknown = follower == null ? entry.unknownWritten : follower.unknownLearnedFrom();
+        final List<Pfc> pfc = PfcFigures.toStatus(entry.pfc.rows(), entry.config.portMap());
         final boolean countersChanged = !Objects.equals(entry.data, entry.dataWritten)
-            || refused != entry.refusedWritten || unknown != entry.unknownWritten;
+            || refused != entry.refusedWritten || unknown != entry.unknownWritten
+            || !entry.congestion.equals(entry.congestionWritten) || !pfc.equals(entry.pfcWritten);
         // last-contact and last-event-seq follow the stream: a poll that brought news of either
         // is written, so that the status is never more than a poll interval behind
         if (follower != null) {
@@ -480,6 +494,8 @@ final class AgentStatusTracker implements AutoCloseable {
         entry.contactWritten = entry.lastContactMillis;
         entry.appliedWritten = entry.appliedSeq;
         entry.dataWritten = entry.data;
+        entry.congestionWritten = entry.congestion;
+        entry.pfcWritten = pfc;
         entry.refusedWritten = refused;
         entry.unknownWritten = unknown;
         if (changed) {
@@ -526,6 +542,16 @@ final class AgentStatusTracker implements AutoCloseable {
             builder.setDataFlows(counter(data.flows())).setDataSessions(counter(data.sessions()))
                 .setDataOneWay(counter(data.oneWay())).setDataFlowsEvicted(counter(data.evicted()))
                 .setDataPairAmbiguous(counter(data.pairAmbiguous())).setDataBthRejected(counter(data.bthRejected()));
+        }
+        final var congestion = entry.congestion;
+        if (!congestion.isEmpty()) {
+            builder.setCnps(counter(congestion.get(0))).setCnpUnmatched(counter(congestion.get(1)))
+                .setPfcFrames(counter(congestion.get(2))).setPfcUntabled(counter(congestion.get(3)))
+                .setPfcSkipped(congestion.get(4) > 0 ? org.opendaylight.yangtools.yang.common.Uint32.valueOf(
+                    congestion.get(4)) : null);
+        }
+        if (!pfc.isEmpty()) {
+            builder.setPfc(org.opendaylight.yangtools.binding.util.BindingMap.ordered(pfc));
         }
         writer.write(entry.config.nodeId(), builder.build());
     }

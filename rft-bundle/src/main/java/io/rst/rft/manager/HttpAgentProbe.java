@@ -15,6 +15,10 @@ import java.net.URISyntaxException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -180,7 +184,7 @@ final class HttpAgentProbe implements AgentProbe {
             return new Result.Answered(status.path("capturing").asBoolean(false),
                 status.path("version").asText(""), status.path("last_seq").asLong(0), encrypted,
                 Math.max(0, counters.path("kernel_drops").asLong(0)),
-                Math.max(0, counters.path("queue_drops").asLong(0)), dataCounters(counters));
+                Math.max(0, counters.path("queue_drops").asLong(0)), dataCounters(counters), congestion(status));
         } catch (IOException e) {
             return new Result.Unreachable("agent status is not JSON: " + e.getMessage());
         }
@@ -204,6 +208,55 @@ final class HttpAgentProbe implements AgentProbe {
         }
         return any ? new AgentProbe.DataCounters(values[0], values[1], values[2], values[3], values[4], values[5])
             : null;
+    }
+
+    /**
+     * The CNP and PFC figures of an agent's status, or null when it reports none of them (an agent
+     * that does not count them, or one started with {@code --no-congestion}). A counter that is
+     * absent, negative or not a whole number is -1: unknown. A {@code pfc} entry without an
+     * interface name or a priority from 0 to 7, or whose interface and priority came before, is
+     * skipped and counted, and so is any beyond {@link AgentProbe#MAX_PFC}; a figure of an entry
+     * that is not one is -1 (null for {@code paused} and {@code last}).
+     */
+    static AgentProbe.@org.eclipse.jdt.annotation.Nullable Congestion congestion(final JsonNode status) {
+        final var counters = status.path("counters");
+        final long cnps = count(counters.path("cnps"));
+        final long unmatched = count(counters.path("cnp_unmatched"));
+        final long frames = count(counters.path("pfc_frames"));
+        final long untabled = count(counters.path("pfc_untabled"));
+        final var list = status.path("pfc");
+        if (cnps < 0 && unmatched < 0 && frames < 0 && untabled < 0 && !list.isArray()) {
+            return null;
+        }
+        final List<AgentProbe.Pfc> pfc = new ArrayList<>();
+        final Set<String> seen = new HashSet<>();
+        int skipped = 0;
+        for (var entry : list.isArray() ? list : List.<JsonNode>of()) {
+            final var iface = entry.path("interface");
+            final var priority = entry.path("priority");
+            if (pfc.size() == AgentProbe.MAX_PFC || !iface.isTextual() || iface.asText().isEmpty()
+                    || !priority.isIntegralNumber() || !priority.canConvertToInt() || priority.asInt() < 0
+                    || priority.asInt() > 7 || !seen.add(priority.asInt() + " " + iface.asText())) {
+                skipped++;
+                continue;
+            }
+            final var paused = entry.path("paused");
+            final var last = entry.path("last");
+            pfc.add(new AgentProbe.Pfc(iface.asText(), priority.asInt(), count(entry.path("frames")),
+                count(entry.path("xon")), count(entry.path("quanta")), count(entry.path("paused_us")),
+                paused.isBoolean() ? paused.asBoolean() : null, last.isTextual() ? last.asText() : null,
+                count(entry.path("link_speed_mbps"))));
+        }
+        if (!list.isMissingNode() && !list.isNull() && !list.isArray()) {
+            // a list that is not one: nothing of it taken, and said so
+            skipped++;
+        }
+        return new AgentProbe.Congestion(cnps, unmatched, frames, untabled, pfc, skipped);
+    }
+
+    /** A counter of the agent's: a whole number from 0, or -1 for anything else. */
+    private static long count(final JsonNode value) {
+        return value.isIntegralNumber() && value.canConvertToLong() && value.asLong() >= 0 ? value.asLong() : -1;
     }
 
     private static Result unreachable(final String host, final int port, final Throwable failure) {

@@ -63,6 +63,10 @@ final class SessionNodes {
     static final NodeIdentifier UDP_SRC_PORT = id("udp-src-port");
     static final NodeIdentifier INGRESS_PORT = id("ingress-port");
     static final NodeIdentifier PACKETS = id("packets");
+    static final NodeIdentifier DSCP = id("dscp");
+    static final NodeIdentifier ECT_PACKETS = id("ect-packets");
+    static final NodeIdentifier CE_PACKETS = id("ce-packets");
+    static final NodeIdentifier CNP_PACKETS = id("cnp-packets");
     static final NodeIdentifier STATE = id("state");
     static final NodeIdentifier REJECT_REASON = id("reject-reason");
     static final NodeIdentifier UNCONFIRMED = id("unconfirmed");
@@ -92,7 +96,9 @@ final class SessionNodes {
         SEQ_LEAF, TYPE, INGRESS_TP, TIME, FROM_REQUESTER,
     });
     /** A data flow's ({@code requester-data}, {@code responder-data}) children. */
-    static final NodeLayout DATA_LAYOUT = new NodeLayout(new NodeIdentifier[] {UDP_SRC_PORT, INGRESS_PORT, PACKETS});
+    static final NodeLayout DATA_LAYOUT = new NodeLayout(new NodeIdentifier[] {
+        UDP_SRC_PORT, INGRESS_PORT, PACKETS, DSCP, ECT_PACKETS, CE_PACKETS, CNP_PACKETS,
+    });
 
     private SessionNodes() {
         // utility

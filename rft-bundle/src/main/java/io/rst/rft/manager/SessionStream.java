@@ -28,6 +28,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transpo
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
 import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
@@ -88,6 +89,8 @@ final class SessionStream {
     static final int MAX_PSNS = 8;
 
     private static final int MAX_NAMES = 4096;
+    /** The highest DSCP: six bits. */
+    private static final int MAX_DSCP = 63;
     private static final String LEARNED_CM = LearnedFrom.Cm.getName();
     private static final String LEARNED_DATA = LearnedFrom.Data.getName();
 
@@ -98,7 +101,8 @@ final class SessionStream {
         "transport", "one_way", "requester_data", "responder_data", "request_psns", "response_psns", "state",
         "reject_reason", "messages", "first_seen", "last_seen", "message_log", "dropped_messages", "removed");
     private static final NameOrder MESSAGE = new NameOrder("msg", "ingress_port", "time", "from_requester");
-    private static final NameOrder DATA = new NameOrder("udp_src_port", "ingress_port", "packets");
+    private static final NameOrder DATA = new NameOrder("udp_src_port", "ingress_port", "packets", "dscp", "ect", "ce",
+        "cnp");
 
     /**
      * Recent strings of every follower in this JVM, by hash: each switch on a session's path
@@ -466,6 +470,10 @@ final class SessionStream {
         Uint16 udp = null;
         String ingress = null;
         Uint64 packets = null;
+        Uint8 dscp = null;
+        Uint64 ect = null;
+        Uint64 ce = null;
+        Uint64 cnp = null;
         String bad = null;
         int field = NameOrder.END;
         while ((field = DATA.next(parser, field)) != NameOrder.END) {
@@ -499,6 +507,32 @@ final class SessionStream {
                         packets = Uint64.valueOf(parser.getLongValue());
                     }
                 }
+                // null: absent, as the model has it (an agent that does not report the figure)
+                case "dscp" -> {
+                    if (value == JsonToken.VALUE_NULL) {
+                        dscp = null;
+                    } else if (value != JsonToken.VALUE_NUMBER_INT || !fitsInt(parser)) {
+                        bad = "not a DSCP: " + parser.getText();
+                        parser.skipChildren();
+                    } else if (parser.getIntValue() < 0 || parser.getIntValue() > MAX_DSCP) {
+                        bad = "Invalid range: " + parser.getIntValue() + ", expected: [[0..63]].";
+                    } else {
+                        dscp = Uint8.valueOf(parser.getIntValue());
+                    }
+                }
+                case "ect", "ce", "cnp" -> {
+                    final Uint64 count = value == JsonToken.VALUE_NULL ? null : count(parser, value);
+                    if (count == null && value != JsonToken.VALUE_NULL) {
+                        bad = "not a " + name + " count: " + parser.getText();
+                        parser.skipChildren();
+                    } else if ("ect".equals(name)) {
+                        ect = count;
+                    } else if ("ce".equals(name)) {
+                        ce = count;
+                    } else {
+                        cnp = count;
+                    }
+                }
                 default -> parser.skipChildren();
             }
         }
@@ -516,7 +550,20 @@ final class SessionStream {
         v[layout.slot(SessionNodes.UDP_SRC_PORT)] = udp;
         v[layout.slot(SessionNodes.INGRESS_PORT)] = ingress;
         v[layout.slot(SessionNodes.PACKETS)] = packets;
+        v[layout.slot(SessionNodes.DSCP)] = dscp;
+        v[layout.slot(SessionNodes.ECT_PACKETS)] = ect;
+        v[layout.slot(SessionNodes.CE_PACKETS)] = ce;
+        v[layout.slot(SessionNodes.CNP_PACKETS)] = cnp;
         return new CompactContainer(which, layout, v);
+    }
+
+    /** A count as the record has it: a whole number from 0 to a long's most, or null. */
+    private static @Nullable Uint64 count(final JsonParser parser, final JsonToken value) throws IOException {
+        if (value != JsonToken.VALUE_NUMBER_INT || parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                || parser.getLongValue() < 0) {
+            return null;
+        }
+        return Uint64.valueOf(parser.getLongValue());
     }
 
     /** The string equal to {@code text} that a recent record used, or {@code text} as the one now. */

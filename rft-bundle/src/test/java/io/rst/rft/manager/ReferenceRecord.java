@@ -36,6 +36,7 @@ import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
 
 /**
  * An agent's session record read the slow, independent way: Jackson's tree, then the binding
@@ -130,13 +131,15 @@ final class ReferenceRecord {
             final var requesterData = record.get("requester_data");
             if (requesterData != null && !requesterData.isNull()) {
                 final var d = new RequesterDataBuilder();
-                dataFlow(requesterData, ports, d::setUdpSrcPort, d::setIngressPort, d::setPackets);
+                dataFlow(requesterData, ports, d::setUdpSrcPort, d::setIngressPort, d::setPackets, d::setDscp,
+                    d::setEctPackets, d::setCePackets, d::setCnpPackets);
                 builder.setRequesterData(d.build());
             }
             final var responderData = record.get("responder_data");
             if (responderData != null && !responderData.isNull()) {
                 final var d = new ResponderDataBuilder();
-                dataFlow(responderData, ports, d::setUdpSrcPort, d::setIngressPort, d::setPackets);
+                dataFlow(responderData, ports, d::setUdpSrcPort, d::setIngressPort, d::setPackets, d::setDscp,
+                    d::setEctPackets, d::setCePackets, d::setCnpPackets);
                 builder.setResponderData(d.build());
             }
             final var state = text(record, "state");
@@ -198,10 +201,16 @@ final class ReferenceRecord {
         return out;
     }
 
-    /** One direction's data flow ({@code udp_src_port}, {@code ingress_port}, {@code packets}). */
+    /**
+     * One direction's data flow ({@code udp_src_port}, {@code ingress_port}, {@code packets}, and
+     * where the agent reports them {@code dscp}, {@code ect}, {@code ce}, {@code cnp}: null or
+     * missing is absent).
+     */
+    @SuppressWarnings("checkstyle:ParameterNumber")
     private static void dataFlow(final JsonNode flow, final Map<String, String> ports,
             final Consumer<PortNumber> udp, final Consumer<String> port,
-            final Consumer<Uint64> packets) {
+            final Consumer<Uint64> packets, final Consumer<Uint8> dscp, final Consumer<Uint64> ect,
+            final Consumer<Uint64> ce, final Consumer<Uint64> cnp) {
         if (!flow.isObject()) {
             throw new IllegalArgumentException("a data flow is not a JSON object: " + flow);
         }
@@ -215,6 +224,31 @@ final class ReferenceRecord {
             throw new IllegalArgumentException("not a packet count: " + count);
         }
         packets.accept(Uint64.valueOf(count.asLong()));
+        final var code = flow.path("dscp");
+        if (!code.isMissingNode() && !code.isNull()) {
+            if (!code.isIntegralNumber() || !code.canConvertToInt()) {
+                throw new IllegalArgumentException("not a DSCP: " + code);
+            }
+            if (code.asInt() < 0 || code.asInt() > 255) {
+                // beyond a uint8: the model's range check would not be reached
+                throw new IllegalArgumentException("not a DSCP: " + code);
+            }
+            dscp.accept(Uint8.valueOf(code.asInt()));
+        }
+        figure(flow, "ect", ect);
+        figure(flow, "ce", ce);
+        figure(flow, "cnp", cnp);
+    }
+
+    private static void figure(final JsonNode flow, final String name, final Consumer<Uint64> to) {
+        final var value = flow.path(name);
+        if (value.isMissingNode() || value.isNull()) {
+            return;
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 0) {
+            throw new IllegalArgumentException("not a " + name + " count: " + value);
+        }
+        to.accept(Uint64.valueOf(value.asLong()));
     }
 
     private static Message message(final JsonNode entry, final long seq, final Map<String, String> ports)

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,6 +35,8 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.rev130715.PortNumber;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentTransport;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201._switch.config.PortMapBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.agent.status.PfcKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
@@ -42,13 +45,19 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstNodeAtt
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TopologyId;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.TopologyBuilder;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.TopologyKey;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.Node;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.NodeBuilder;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.util.BindingMap;
+import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
 
 /**
  * The RFT manager's worker against a real in-memory MD-SAL broker and a real HTTP agent stand-in
@@ -60,6 +69,20 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
     private HttpServer agent;
     private RftManager.Worker worker;
     private volatile boolean capturing = true;
+    private final AtomicLong statusCalls = new AtomicLong();
+
+    /**
+     * The agent's CNP and PFC figures at its {@code call}th status: swp1 priority 3 paused 1,000 s
+     * more each time (longer than any probe interval), swp2 priority 0 paused 5 us once.
+     */
+    private static String congestion(final long call) {
+        return ",\"counters\":{\"cnps\":" + 7 * call + ",\"cnp_unmatched\":1,\"pfc_frames\":" + (call + 1)
+            + ",\"pfc_untabled\":0},\"pfc\":[{\"interface\":\"swp1\",\"priority\":3,\"frames\":" + call
+            + ",\"xon\":0,\"quanta\":" + 65535 * call + ",\"paused_us\":" + call * 1_000_000_000L
+            + ",\"paused\":true,\"last\":\"2026-12-01T09:30:00.004100Z\",\"link_speed_mbps\":100000},"
+            + "{\"interface\":\"swp2\",\"priority\":0,\"frames\":1,\"xon\":1,\"quanta\":0,\"paused_us\":5,"
+            + "\"paused\":false,\"last\":\"2026-12-01T09:29:00.000000Z\",\"link_speed_mbps\":25000}]";
+    }
 
     @BeforeEach
     public void startAgentAndWorker() throws Exception {
@@ -68,8 +91,9 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
         agent = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         agent.createContext("/v1/status", exchange -> {
             final boolean ok = ("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"));
-            final byte[] body = (ok ? "{\"capturing\":" + capturing + ",\"version\":\"test-1\",\"last_seq\":42}"
-                : "{\"error\":\"bad token\"}").getBytes(StandardCharsets.UTF_8);
+            final byte[] body = (ok ? "{\"capturing\":" + capturing + ",\"version\":\"test-1\",\"last_seq\":42"
+                + congestion(statusCalls.incrementAndGet()) + "}" : "{\"error\":\"bad token\"}")
+                .getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(ok ? 200 : 401, body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
@@ -166,6 +190,37 @@ public class RftManagerWorkerTest extends AbstractConcurrentDataBrokerTest {
         gone.commit().get(5, TimeUnit.SECONDS);
         awaitOper("spine9", Optional::isEmpty);
         awaitOper("openflow:7", Optional::isEmpty);
+    }
+
+    @Test
+    public void theStatusCarriesTheAgentsPfcFiguresAndTheShareOfEachProbeIntervalPaused() throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("leaf-pfc"),
+            new SwitchBuilder().setNodeId(new NodeId("leaf-pfc")).setEnabled(true)
+                .setAgentAddress(new Host(new IpAddress(new Ipv4Address("127.0.0.1"))))
+                .setAgentPort(new PortNumber(Uint16.valueOf(agent.getAddress().getPort())))
+                .setPortMap(BindingMap.of(new PortMapBuilder().setInterface("swp1").setTpId(new TpId("leaf-pfc:1"))
+                    .build())).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+        // from the second probe on, each priority has its share of the interval between the last two
+        final var status = awaitStatus("leaf-pfc", s -> s.getPfc() != null && s.getPfc().size() == 2
+            && s.getPfc().values().stream().allMatch(p -> p.getPausedShare() != null));
+        final var paused = status.getPfc().get(new PfcKey("swp1", Uint8.valueOf(3)));
+        assertEquals("leaf-pfc:1", paused.getTpId().getValue());
+        assertEquals(Decimal64.of(4, 10_000), paused.getPausedShare());
+        assertEquals(Boolean.TRUE, paused.getPaused());
+        assertEquals(Uint32.valueOf(100_000), paused.getLinkSpeedMbps());
+        assertEquals(paused.getFrames().longValue() * 1_000_000_000L, paused.getPausedUs().longValue());
+        final var quiet = status.getPfc().get(new PfcKey("swp2", Uint8.valueOf(0)));
+        assertEquals("swp2", quiet.getTpId().getValue());
+        assertEquals(Decimal64.of(4, 0), quiet.getPausedShare());
+        assertEquals(Uint64.valueOf(5), quiet.getPausedUs());
+        assertEquals("2026-12-01T09:29:00.000000Z", quiet.getLast().getValue());
+        assertEquals(Uint64.valueOf(1), status.getCnpUnmatched());
+        assertEquals(0, status.getCnps().longValue() % 7);
+        assertEquals(paused.getFrames().longValue() + 1, status.getPfcFrames().longValue());
+        assertEquals(Uint64.ZERO, status.getPfcUntabled());
+        assertEquals(null, status.getPfcSkipped());
     }
 
     @Test

@@ -28,6 +28,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
+import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
+import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 
 /**
@@ -222,6 +225,80 @@ public class SessionStreamTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    public void congestionFiguresPresentAbsentOrRefused() throws Exception {
+        final String head = "{\"session_id\":\"10.0.0.1/0x00000001/10.0.0.2\",\"requester_comm_id\":\"0x00000001\","
+            + "\"state\":\"ESTABLISHED\",\"requester_data\":";
+        // present: each figure its leaf
+        final String present = head + "{\"udp_src_port\":50001,\"ingress_port\":\"swp1\",\"packets\":40,\"dscp\":26,"
+            + "\"ect\":40,\"ce\":9,\"cnp\":5},\"responder_data\":{\"udp_src_port\":0,\"packets\":0,\"ect\":0,"
+            + "\"ce\":0,\"cnp\":3}}";
+        final var parsed = read(present);
+        assertEquals(reference(present), parsed.node());
+        final var req = (ContainerNode) parsed.node()
+            .childByArg(SessionNodes.REQUESTER_DATA);
+        assertEquals(Uint8.valueOf(26), req.childByArg(SessionNodes.DSCP).body());
+        assertEquals(Uint64.valueOf(40),
+            req.childByArg(SessionNodes.ECT_PACKETS).body());
+        assertEquals(Uint64.valueOf(9),
+            req.childByArg(SessionNodes.CE_PACKETS).body());
+        assertEquals(Uint64.valueOf(5),
+            req.childByArg(SessionNodes.CNP_PACKETS).body());
+        assertEquals("leaf1:1", req.childByArg(SessionNodes.INGRESS_PORT).body());
+        // CNPs alone: packets 0, no DSCP (none sampled), no ingress port
+        final var resp = (ContainerNode) parsed.node()
+            .childByArg(SessionNodes.RESPONDER_DATA);
+        assertEquals(Uint64.valueOf(0), resp.childByArg(SessionNodes.PACKETS)
+            .body());
+        assertNull(resp.childByArg(SessionNodes.DSCP));
+        assertNull(resp.childByArg(SessionNodes.INGRESS_PORT));
+        assertEquals(Uint64.valueOf(3),
+            resp.childByArg(SessionNodes.CNP_PACKETS).body());
+
+        // absent (an agent without congestion figures) or null: no leaves, the record taken
+        for (var flow : List.of("{\"udp_src_port\":50001,\"ingress_port\":\"swp1\",\"packets\":40}",
+                "{\"udp_src_port\":50001,\"packets\":40,\"dscp\":null,\"ect\":null,\"ce\":null,\"cnp\":null}")) {
+            final String record = head + flow + "}";
+            final var old = read(record);
+            assertEquals(reference(record), old.node(), record);
+            final var data = (ContainerNode) old.node()
+                .childByArg(SessionNodes.REQUESTER_DATA);
+            for (var leaf : List.of(SessionNodes.DSCP, SessionNodes.ECT_PACKETS, SessionNodes.CE_PACKETS,
+                    SessionNodes.CNP_PACKETS)) {
+                assertNull(data.childByArg(leaf), record + " " + leaf);
+            }
+        }
+
+        // bad: the record refused with the reason (and counted by its follower), the stream goes on
+        for (var flow : List.of("\"dscp\":64", "\"dscp\":-1", "\"dscp\":\"26\"", "\"dscp\":26.0",
+                "\"dscp\":99999999999", "\"ect\":-1", "\"ce\":1.5", "\"cnp\":\"3\"", "\"cnp\":[3]",
+                "\"ce\":18446744073709551616", "\"ect\":{\"n\":1}")) {
+            final String record = head + "{\"udp_src_port\":50001,\"packets\":40," + flow + "},\"state\":\"REJECTED\"}";
+            try {
+                read(record);
+                fail(record);
+            } catch (SessionStream.BadRecordException e) {
+                assertTrue(e.getMessage().contains("10.0.0.1/0x00000001/10.0.0.2"), e.getMessage());
+                assertTrue(e.getMessage().contains("DSCP") || e.getMessage().contains("count")
+                    || e.getMessage().contains("range"), e.getMessage());
+            }
+            assertEquals("refused", reference(record), record);
+            try (JsonParser parser = FACTORY.createParser("[" + record + "," + present + "]")) {
+                final var stream = new SessionStream(PORTS);
+                parser.nextToken();
+                parser.nextToken();
+                try {
+                    stream.read(parser);
+                    fail(record);
+                } catch (SessionStream.BadRecordException e) {
+                    assertSame(JsonToken.END_OBJECT, parser.currentToken(), record);
+                }
+                parser.nextToken();
+                assertEquals(reference(present), stream.read(parser).node(), record);
+            }
+        }
+    }
+
+    @Test
     public void aRemovedSessionIsItsIdAlone() throws Exception {
         try (JsonParser parser = FACTORY.createParser(
                 "{\"session_id\":\"10.0.0.1/0x00000001/10.0.0.2\",\"removed\":true,\"state\":\"NOPE\"}")) {
@@ -347,6 +424,18 @@ public class SessionStreamTest extends AbstractConcurrentDataBrokerTest {
             "99999999999", "null", "[]");
         maybe(random, fields, "responder_udp_src_port", "60000", "1", "70000", "null");
         maybe(random, fields, "requester_data", "{\"udp_src_port\":50000,\"ingress_port\":\"swp1\",\"packets\":12}",
+            "{\"udp_src_port\":50000,\"ingress_port\":\"swp1\",\"packets\":12,\"dscp\":26,\"ect\":12,\"ce\":5,"
+                + "\"cnp\":7}",
+            "{\"udp_src_port\":0,\"packets\":0,\"ect\":0,\"ce\":0,\"cnp\":3}",
+            "{\"udp_src_port\":1,\"packets\":2,\"dscp\":0,\"ect\":0,\"ce\":0,\"cnp\":0}",
+            "{\"udp_src_port\":1,\"packets\":2,\"dscp\":63,\"ect\":null,\"ce\":null,\"cnp\":null,\"dscp\":null}",
+            "{\"udp_src_port\":1,\"packets\":2,\"dscp\":64}", "{\"udp_src_port\":1,\"packets\":2,\"dscp\":-1}",
+            "{\"udp_src_port\":1,\"packets\":2,\"dscp\":300}", "{\"udp_src_port\":1,\"packets\":2,\"dscp\":\"26\"}",
+            "{\"udp_src_port\":1,\"packets\":2,\"dscp\":26.5}", "{\"udp_src_port\":1,\"packets\":2,\"ect\":-3}",
+            "{\"udp_src_port\":1,\"packets\":2,\"ce\":\"1\"}", "{\"udp_src_port\":1,\"packets\":2,\"cnp\":1.0}",
+            "{\"udp_src_port\":1,\"packets\":2,\"cnp\":92233720368547758070}",
+            "{\"udp_src_port\":1,\"packets\":2,\"ect\":[1],\"ce\":{\"a\":1}}",
+            "{\"udp_src_port\":1,\"packets\":2,\"dscp\":4294967296}",
             "{\"udp_src_port\":50000,\"packets\":0}", "{\"udp_src_port\":1,\"ingress_port\":\"\",\"packets\":3}",
             "{\"udp_src_port\":2,\"ingress_port\":\"eth9\",\"packets\":9223372036854775807,\"extra\":[1,2]}",
             "{\"udp_src_port\":\"2\",\"packets\":3}", "{\"packets\":3}", "{\"udp_src_port\":2}",
@@ -354,6 +443,8 @@ public class SessionStreamTest extends AbstractConcurrentDataBrokerTest {
             "{\"udp_src_port\":2,\"packets\":92233720368547758070}", "{\"udp_src_port\":2,\"packets\":3,"
                 + "\"ingress_port\":{\"a\":\"b\"}}", "[1]", "7", "null");
         maybe(random, fields, "responder_data", "{\"udp_src_port\":0,\"packets\":0}",
+            "{\"udp_src_port\":9,\"ingress_port\":\"swp2\",\"packets\":4,\"dscp\":26,\"ect\":4,\"ce\":0,\"cnp\":0}",
+            "{\"udp_src_port\":9,\"packets\":4,\"dscp\":99}",
             "{\"udp_src_port\":9,\"ingress_port\":\"swp2\",\"packets\":1}",
             "{\"udp_src_port\":65536,\"packets\":0}", "null");
         maybe(random, fields, "state", "\"ESTABLISHED\"", "\"ACTIVE\"", "\"TIMED_OUT\"", "\"IDLE\"", "\"REQ_SENT\"",
