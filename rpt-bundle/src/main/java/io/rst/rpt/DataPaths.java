@@ -18,7 +18,10 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.directi
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.HopBuilder;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
+import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
 
 /**
  * A session's data paths beside its CM paths. Agents that sample data packets say, per session
@@ -70,15 +73,39 @@ final class DataPaths {
         final List<PathAssembler.Observation> reverse = new ArrayList<>();
         for (var s : seen) {
             if (s.requesterData()) {
-                forward.add(new PathAssembler.Observation(s.node(), s.requesterDataPort(), s.firstSeenMicros()));
+                forward.add(observation(s, true, fabric));
             }
             if (s.responderData()) {
-                reverse.add(new PathAssembler.Observation(s.node(), s.responderDataPort(), s.firstSeenMicros()));
+                reverse.add(observation(s, false, fabric));
             }
         }
-        final var fwd = dataGaps(PathAssembler.assemble(forward, fabric, requester, responder));
-        return new Result(fwd, oneWay ? null : dataGaps(PathAssembler.assemble(reverse, fabric, responder, requester)),
-            false, null);
+        final var fwd = dataGaps(PathAssembler.assemble(forward, fabric, requester, responder), cnps(seen, true));
+        return new Result(fwd, oneWay ? null : dataGaps(PathAssembler.assemble(reverse, fabric, responder, requester),
+            cnps(seen, false)), false, null);
+    }
+
+    /** A switch's sighting of a direction's data, with its congestion figures, their DSCP mapped. */
+    private static PathAssembler.Observation observation(final SwitchSession seen, final boolean requester,
+            final PathAssembler.Fabric fabric) {
+        final var figures = requester ? seen.requesterFigures() : seen.responderFigures();
+        return new PathAssembler.Observation(seen.node(), requester ? seen.requesterDataPort()
+            : seen.responderDataPort(), seen.firstSeenMicros(), figures == null ? null : figures.mapped(fabric.dscp()));
+    }
+
+    /**
+     * The most CNPs any switch saw about a direction's data (the requester's, or the responder's),
+     * whether or not it saw the data; -1 where none reported CNPs. Every switch on the CNPs' way
+     * counts them all (they are not sampled), so the most is the one that saw them all.
+     */
+    private static long cnps(final List<SwitchSession> seen, final boolean requester) {
+        long most = -1;
+        for (var s : seen) {
+            final var figures = requester ? s.requesterFigures() : s.responderFigures();
+            if (figures != null) {
+                most = Math.max(most, figures.cnp());
+            }
+        }
+        return most;
     }
 
     /**
@@ -97,13 +124,13 @@ final class DataPaths {
                 if (forward == null) {
                     forward = new ArrayList<>();
                 }
-                forward.add(new PathAssembler.Observation(s.node(), s.requesterDataPort(), s.firstSeenMicros()));
+                forward.add(observation(s, true, fabric));
             }
             if (s.responderData()) {
                 if (reverse == null) {
                     reverse = new ArrayList<>();
                 }
-                reverse.add(new PathAssembler.Observation(s.node(), s.responderDataPort(), s.firstSeenMicros()));
+                reverse.add(observation(s, false, fabric));
             }
         }
         if (forward == null && reverse == null) {
@@ -115,18 +142,22 @@ final class DataPaths {
         if (reverse == null) {
             reverse = List.of();
         }
-        final var fwd = dataGaps(PathAssembler.assemble(forward, fabric, requester, responder));
-        final var rev = dataGaps(PathAssembler.assemble(reverse, fabric, responder, requester));
+        final var fwd = dataGaps(PathAssembler.assemble(forward, fabric, requester, responder), cnps(seen, true));
+        final var rev = dataGaps(PathAssembler.assemble(reverse, fabric, responder, requester), cnps(seen, false));
         final Set<String> anomalies = new LinkedHashSet<>();
         final boolean fwdDiffers = differ("forward", cmForward, forward, anomalies);
         final boolean revDiffers = differ("reverse", cmReverse, reverse, anomalies);
         return new Result(fwd, rev, fwdDiffers || revDiffers, anomalies.isEmpty() ? null : List.copyOf(anomalies));
     }
 
-    /** The direction with its gaps worded for data, each once. */
-    private static PathAssembler.DirectionResult dataGaps(final PathAssembler.DirectionResult path) {
-        return new PathAssembler.DirectionResult(path.hops(), path.complete(), List.copyOf(gaps(path)), path.source(),
-            path.destination());
+    /**
+     * The direction with its gaps worded for data, each once, and its congestion ({@link Congestion#of},
+     * with {@code cnp} the most CNPs a switch saw about it).
+     */
+    private static PathAssembler.DirectionResult dataGaps(final PathAssembler.DirectionResult path, final long cnp) {
+        final var worded = new PathAssembler.DirectionResult(path.hops(), path.complete(), List.copyOf(gaps(path)),
+            path.source(), path.destination());
+        return worded.withCongestion(Congestion.of(worded, cnp));
     }
 
     private static Set<String> gaps(final PathAssembler.DirectionResult path) {
@@ -175,6 +206,16 @@ final class DataPaths {
         return names.isEmpty() ? "no CM path" : "CM via " + String.join(", ", names);
     }
 
+    /** A count as the model has it, null (absent) where unknown. */
+    static @Nullable Uint64 counter(final long value) {
+        return value < 0 ? null : Uint64.valueOf(value);
+    }
+
+    /** A share in ten-thousandths as the model has it (decimal64, four digits), null where unknown. */
+    static @Nullable Decimal64 share(final long tenThousandths) {
+        return tenThousandths < 0 ? null : Decimal64.of(4, tenThousandths);
+    }
+
     /** A direction's hops as the model lists them, each saying which traffic it was learnt from. */
     static List<Hop> hops(final PathAssembler.DirectionResult result, final TrafficKind traffic) {
         final List<Hop> out = new ArrayList<>();
@@ -187,6 +228,14 @@ final class DataPaths {
             }
             if (hop.egressTp() != null) {
                 b.setEgressTp(new TpId(hop.egressTp()));
+            }
+            final var figures = hop.figures();
+            if (figures != null) {
+                b.setDscp(figures.dscp() < 0 ? null : Uint8.valueOf(figures.dscp()))
+                    .setPriority(figures.priority() < 0 ? null : Uint8.valueOf(figures.priority()))
+                    .setEctPackets(counter(figures.ect())).setCePackets(counter(figures.ce()))
+                    .setCeShare(share(figures.ceShare()))
+                    .setCnpPackets(counter(figures.cnp()));
             }
             out.add(b.build());
         }

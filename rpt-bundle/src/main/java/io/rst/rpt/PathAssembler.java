@@ -9,6 +9,8 @@ package io.rst.rpt;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rst.rpt.Congestion.Figures;
+import io.rst.rpt.Congestion.Summary;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -54,10 +56,17 @@ final class PathAssembler {
      * @param node the switch
      * @param ingressTp the port where the messages entered, or null if the switch did not say
      * @param firstSeenMicros when it first saw them
+     * @param figures a data direction's congestion figures at the switch, or null (CM, or none reported)
      */
-    record Observation(String node, @Nullable String ingressTp, long firstSeenMicros) {
+    record Observation(String node, @Nullable String ingressTp, long firstSeenMicros,
+            @Nullable Figures figures) {
         Observation {
             requireNonNull(node);
+        }
+
+        /** A sighting without congestion figures. */
+        Observation(final String node, final @Nullable String ingressTp, final long firstSeenMicros) {
+            this(node, ingressTp, firstSeenMicros, null);
         }
     }
 
@@ -69,10 +78,18 @@ final class PathAssembler {
      * @param egressTp where it left, from the link to the next hop (or to the destination host), or
      *        null where unknown
      * @param observed whether the switch saw the traffic (else inferred from the topology)
+     * @param figures a data path's congestion figures at the switch (its observation's), or null
      */
-    record HopResult(String node, @Nullable String ingressTp, @Nullable String egressTp, boolean observed) {
+    record HopResult(String node, @Nullable String ingressTp, @Nullable String egressTp, boolean observed,
+            @Nullable Figures figures) {
         HopResult {
             requireNonNull(node);
+        }
+
+        /** A hop without congestion figures. */
+        HopResult(final String node, final @Nullable String ingressTp, final @Nullable String egressTp,
+                final boolean observed) {
+            this(node, ingressTp, egressTp, observed, null);
         }
     }
 
@@ -96,21 +113,42 @@ final class PathAssembler {
      * @param gaps why not, one line per gap
      * @param source the sending host, or null where unknown
      * @param destination the receiving host, or null where unknown
+     * @param congestion a data path's congestion ({@link Congestion#of}), or null where it has none
      */
     record DirectionResult(List<HopResult> hops, boolean complete, List<String> gaps, @Nullable HostEnd source,
-            @Nullable HostEnd destination) {
+            @Nullable HostEnd destination, @Nullable Summary congestion) {
         DirectionResult {
             hops = List.copyOf(hops);
             gaps = List.copyOf(gaps);
         }
+
+        /** A direction without congestion figures. */
+        DirectionResult(final List<HopResult> hops, final boolean complete, final List<String> gaps,
+                final @Nullable HostEnd source, final @Nullable HostEnd destination) {
+            this(hops, complete, gaps, source, destination, null);
+        }
+
+        /** This direction with {@code summary} as its congestion. */
+        DirectionResult withCongestion(final @Nullable Summary summary) {
+            return new DirectionResult(hops, complete, gaps, source, destination, summary);
+        }
     }
 
-    /** The fabric as the links and the hosts describe it, and the switches RFT knows. */
-    record Fabric(LinkIndex links, HostIndex hosts, Set<String> rftSwitches) {
+    /**
+     * The fabric as the links and the hosts describe it, the switches RFT knows, and the priority
+     * each DSCP has in it.
+     */
+    record Fabric(LinkIndex links, HostIndex hosts, Set<String> rftSwitches, DscpMap dscp) {
         Fabric {
             requireNonNull(links);
             requireNonNull(hosts);
             requireNonNull(rftSwitches);
+            requireNonNull(dscp);
+        }
+
+        /** A fabric with the default DSCP map. */
+        Fabric(final LinkIndex links, final HostIndex hosts, final Set<String> rftSwitches) {
+            this(links, hosts, rftSwitches, DscpMap.DEFAULT);
         }
     }
 
@@ -120,17 +158,24 @@ final class PathAssembler {
         final @Nullable String ingressTp;
         @Nullable String egressTp;
         final boolean observed;
+        final @Nullable Figures figures;
 
         Hop(final String node, final @Nullable String ingressTp, final @Nullable String egressTp,
                 final boolean observed) {
+            this(node, ingressTp, egressTp, observed, null);
+        }
+
+        Hop(final String node, final @Nullable String ingressTp, final @Nullable String egressTp,
+                final boolean observed, final @Nullable Figures figures) {
             this.node = node;
             this.ingressTp = ingressTp;
             this.egressTp = egressTp;
             this.observed = observed;
+            this.figures = figures;
         }
 
         HopResult result() {
-            return new HopResult(node, ingressTp, egressTp, observed);
+            return new HopResult(node, ingressTp, egressTp, observed, figures);
         }
     }
 
@@ -196,8 +241,9 @@ final class PathAssembler {
             String node = start.node();
             while (node != null && placed.add(node)) {
                 final var next = nextOf.get(node);
-                chain.add(new Hop(node, byNode.get(node).ingressTp(), next == null ? null : feeding.get(next).tp(),
-                    true));
+                final var seen = byNode.get(node);
+                chain.add(new Hop(node, seen.ingressTp(), next == null ? null : feeding.get(next).tp(), true,
+                    seen.figures()));
                 node = next;
             }
             chains.add(chain);
@@ -206,7 +252,7 @@ final class PathAssembler {
             if (!placed.contains(obs.node())) {
                 // a loop among the observations: report it, keep the hop
                 gaps.add(obs.node() + " is on a forwarding loop");
-                chains.add(new ArrayList<>(List.of(new Hop(obs.node(), obs.ingressTp(), null, true))));
+                chains.add(new ArrayList<>(List.of(new Hop(obs.node(), obs.ingressTp(), null, true, obs.figures()))));
             }
         }
 

@@ -27,16 +27,20 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Directi
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.MarkedAt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataForward;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataReverse;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.Forward;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.Reverse;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PausedPort;
 import org.opendaylight.yangtools.binding.EnumTypeObject;
+import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
@@ -89,6 +93,18 @@ final class PathNodes {
     private static final NodeIdentifier COMPLETE = leaf("complete");
     private static final NodeIdentifier HOP = NodeIdentifier.create(Hop.QNAME);
     private static final NodeIdentifier GAP = leaf("gap");
+    private static final NodeIdentifier CE_SHARE = leaf("ce-share");
+    private static final NodeIdentifier CE_PACKETS = leaf("ce-packets");
+    private static final NodeIdentifier CNP_PACKETS = leaf("cnp-packets");
+    private static final NodeIdentifier MARKED_AT = NodeIdentifier.create(MarkedAt.QNAME);
+
+    // marked-at
+    private static final NodeIdentifier MARKED_NODE_ID = leaf("node-id");
+    private static final NodeIdentifier MARKED_EGRESS_TP = leaf("egress-tp");
+    private static final NodeIdentifier NEXT_NODE_ID = leaf("next-node-id");
+    private static final NodeIdentifier NEXT_INGRESS_TP = leaf("next-ingress-tp");
+    private static final NodeIdentifier HOP_INDEX = leaf("hop-index");
+    private static final NodeIdentifier CERTAIN = leaf("certain");
 
     // hop grouping
     private static final QName INDEX_QNAME = QName.create(Hop.QNAME, "index").intern();
@@ -98,6 +114,9 @@ final class PathNodes {
     private static final NodeIdentifier EGRESS_TP = leaf("egress-tp");
     private static final NodeIdentifier OBSERVED = leaf("observed");
     private static final NodeIdentifier TRAFFIC = leaf("traffic");
+    private static final NodeIdentifier DSCP = leaf("dscp");
+    private static final NodeIdentifier PRIORITY = leaf("priority");
+    private static final NodeIdentifier ECT_PACKETS = leaf("ect-packets");
 
     private static final LeafNode<Boolean> DATA_PATH_DIFFERS_TRUE = ImmutableNodes.leafNode(DATA_PATH_DIFFERS, true);
     private static final LeafNode<Boolean> DATA_PATH_DIFFERS_FALSE = ImmutableNodes.leafNode(DATA_PATH_DIFFERS, false);
@@ -116,12 +135,13 @@ final class PathNodes {
         Transport.UC.getName(), ImmutableNodes.leafNode(TRANSPORT, Transport.UC.getName()),
         Transport.UD.getName(), ImmutableNodes.leafNode(TRANSPORT, Transport.UD.getName()));
 
-    // builders sized for their children: a path's entry has up to 16, a direction 7, a hop 6 (the
-    // default size would grow the entry's map while it is filled)
+    // builders sized for their children: a path's entry has up to 16, a direction 11, a hop 12, a
+    // marked-at 6 (the default size would grow the entry's map while it is filled)
     private static final BuilderFactory BUILDERS = ImmutableNodes.builderFactory();
     private static final int PATH_CHILDREN = 16;
-    private static final int DIRECTION_CHILDREN = 7;
-    private static final int HOP_CHILDREN = 6;
+    private static final int DIRECTION_CHILDREN = 11;
+    private static final int HOP_CHILDREN = 12;
+    private static final int MARKED_AT_CHILDREN = 6;
 
     private static final YangInstanceIdentifier RPT_PATH = YangInstanceIdentifier.of(RPT);
     private static final YangInstanceIdentifier PATHS = YangInstanceIdentifier.of(RPT, PATH);
@@ -407,9 +427,36 @@ final class PathNodes {
                 gaps.withChildValue(gap);
             }
             b.withChild(gaps.build());
+            final var congestion = direction.congestion();
+            if (congestion != null) {
+                count(b, CE_PACKETS, congestion.ce());
+                share(b, CE_SHARE, congestion.ceShare());
+                count(b, CNP_PACKETS, congestion.cnp());
+                final var marked = congestion.markedAt();
+                if (marked != null) {
+                    b.withChild(markedAt(marked));
+                }
+            }
             final var made = b.build();
             byDirection.put(direction, made);
             return made;
+        }
+
+        private ContainerNode markedAt(final Congestion.MarkedAt marked) {
+            final var b = BUILDERS.newContainerBuilder(MARKED_AT_CHILDREN).withNodeIdentifier(MARKED_AT);
+            if (marked.node() != null) {
+                b.withChild(leaf(MARKED_NODE_ID, marked.node()));
+            }
+            if (marked.egressTp() != null) {
+                b.withChild(leaf(MARKED_EGRESS_TP, marked.egressTp()));
+            }
+            b.withChild(leaf(NEXT_NODE_ID, marked.nextNode()));
+            if (marked.nextIngressTp() != null) {
+                b.withChild(leaf(NEXT_INGRESS_TP, marked.nextIngressTp()));
+            }
+            b.withChild(ImmutableNodes.leafNode(HOP_INDEX, Uint16.valueOf(marked.hopIndex())));
+            b.withChild(ImmutableNodes.leafNode(CERTAIN, marked.certain()));
+            return b.build();
         }
 
         private MapEntryNode hop(final int index, final PathAssembler.HopResult hop, final boolean data) {
@@ -431,10 +478,86 @@ final class PathNodes {
             }
             b.withChild(hop.observed() ? OBSERVED_TRUE : OBSERVED_FALSE);
             b.withChild(traffic[data ? 1 : 0]);
+            final var figures = hop.figures();
+            if (figures != null) {
+                if (figures.dscp() >= 0) {
+                    b.withChild(ImmutableNodes.leafNode(DSCP, Uint8.valueOf(figures.dscp())));
+                }
+                if (figures.priority() >= 0) {
+                    b.withChild(ImmutableNodes.leafNode(PRIORITY, Uint8.valueOf(figures.priority())));
+                }
+                count(b, ECT_PACKETS, figures.ect());
+                count(b, CE_PACKETS, figures.ce());
+                share(b, CE_SHARE, figures.ceShare());
+                count(b, CNP_PACKETS, figures.cnp());
+            }
             final var made = b.build();
             hops.put(key, made);
             return made;
         }
+    }
+
+    private static final NodeIdentifier PAUSED_PORT = NodeIdentifier.create(PausedPort.QNAME);
+    private static final QName PAUSED_NODE_ID = QName.create(PausedPort.QNAME, "node-id").intern();
+    private static final QName PAUSED_TP_ID = QName.create(PausedPort.QNAME, "tp-id").intern();
+    private static final QName PAUSED_PRIORITY = QName.create(PausedPort.QNAME, "priority").intern();
+    private static final NodeIdentifier PAUSED = leaf("paused");
+    private static final NodeIdentifier PAUSED_SHARE = leaf("paused-share");
+    private static final NodeIdentifier SESSION_COUNT = leaf("session-count");
+    private static final NodeIdentifier SESSION = leaf("session");
+    private static final YangInstanceIdentifier PAUSED_PORTS = YangInstanceIdentifier.of(RPT, PAUSED_PORT);
+
+    /** {@code rpt/paused-port[node-id, tp-id, priority]}. */
+    static YangInstanceIdentifier pausedPortIdentifier(final String node, final String tp, final int priority) {
+        return PAUSED_PORTS.node(pausedPortKey(node, tp, Uint8.valueOf(priority)));
+    }
+
+    private static NodeIdentifierWithPredicates pausedPortKey(final String node, final String tp,
+            final Uint8 priority) {
+        // the key's leaves in the model's order
+        final Map<QName, Object> keys = new LinkedHashMap<>();
+        keys.put(PAUSED_NODE_ID, node);
+        keys.put(PAUSED_TP_ID, tp);
+        keys.put(PAUSED_PRIORITY, priority);
+        return NodeIdentifierWithPredicates.of(PausedPort.QNAME, keys);
+    }
+
+    /** A paused port's list entry, as the binding codec would give it for its binding {@link PausedPort}. */
+    static MapEntryNode pausedPort(final PausedPorts.Entry entry) {
+        final var pause = entry.pause();
+        final var priority = Uint8.valueOf(pause.priority());
+        final var b = BUILDERS.newMapEntryBuilder(7)
+            .withNodeIdentifier(pausedPortKey(entry.node(), pause.tp(), priority))
+            .withChild(ImmutableNodes.leafNode(NodeIdentifier.create(PAUSED_NODE_ID), entry.node()))
+            .withChild(ImmutableNodes.leafNode(NodeIdentifier.create(PAUSED_TP_ID), pause.tp()))
+            .withChild(ImmutableNodes.leafNode(NodeIdentifier.create(PAUSED_PRIORITY), priority))
+            .withChild(ImmutableNodes.leafNode(PAUSED, pause.paused()))
+            .withChild(ImmutableNodes.leafNode(SESSION_COUNT, Uint32.valueOf(entry.count())));
+        share(b, PAUSED_SHARE, pause.share());
+        if (!entry.sessions().isEmpty()) {
+            final var set = BUILDERS.<String>newSystemLeafSetBuilder(entry.sessions().size())
+                .withNodeIdentifier(SESSION);
+            entry.sessions().forEach(set::withChildValue);
+            b.withChild(set.build());
+        }
+        return b.build();
+    }
+
+    /** The reference for {@link #pausedPort(PausedPorts.Entry)}: a binding paused port as the codec gives it. */
+    static MapEntryNode pausedPort(final PausedPort port) {
+        final var b = BUILDERS.newMapEntryBuilder(7)
+            .withNodeIdentifier(pausedPortKey(port.getNodeId().getValue(), port.getTpId().getValue(),
+                port.getPriority()));
+        uri(b, NodeIdentifier.create(PAUSED_NODE_ID), port.getNodeId());
+        uri(b, NodeIdentifier.create(PAUSED_TP_ID), port.getTpId());
+        uint8(b, NodeIdentifier.create(PAUSED_PRIORITY), port.getPriority());
+        bool(b, PAUSED, port.getPaused());
+        decimal(b, PAUSED_SHARE, port.getPausedShare());
+        if (port.getSessionCount() != null) {
+            b.withChild(ImmutableNodes.leafNode(SESSION_COUNT, port.getSessionCount()));
+        }
+        strings(b, SESSION, port.getSession());
+        return b.build();
     }
 
     private static NodeIdentifierWithPredicates key(final String sessionId) {
@@ -454,7 +577,60 @@ final class PathNodes {
         bool(b, COMPLETE, direction.getComplete());
         hops(b, direction.getHop());
         strings(b, GAP, direction.getGap());
+        decimal(b, CE_SHARE, direction.getCeShare());
+        uint64(b, CE_PACKETS, direction.getCePackets());
+        uint64(b, CNP_PACKETS, direction.getCnpPackets());
+        final var marked = direction.getMarkedAt();
+        if (marked != null) {
+            final var m = BUILDERS.newContainerBuilder(MARKED_AT_CHILDREN).withNodeIdentifier(MARKED_AT);
+            uri(m, MARKED_NODE_ID, marked.getNodeId());
+            uri(m, MARKED_EGRESS_TP, marked.getEgressTp());
+            uri(m, NEXT_NODE_ID, marked.getNextNodeId());
+            uri(m, NEXT_INGRESS_TP, marked.getNextIngressTp());
+            if (marked.getHopIndex() != null) {
+                m.withChild(ImmutableNodes.leafNode(HOP_INDEX, marked.getHopIndex()));
+            }
+            bool(m, CERTAIN, marked.getCertain());
+            b.withChild(m.build());
+        }
         parent.withChild(b.build());
+    }
+
+    private static void decimal(final DataContainerNodeBuilder<?, ?> parent, final NodeIdentifier name,
+            final @Nullable Decimal64 value) {
+        if (value != null) {
+            parent.withChild(ImmutableNodes.leafNode(name, value));
+        }
+    }
+
+    private static void uint64(final DataContainerNodeBuilder<?, ?> parent, final NodeIdentifier name,
+            final @Nullable Uint64 value) {
+        if (value != null) {
+            parent.withChild(ImmutableNodes.leafNode(name, value));
+        }
+    }
+
+    private static void uint8(final DataContainerNodeBuilder<?, ?> parent, final NodeIdentifier name,
+            final @Nullable Uint8 value) {
+        if (value != null) {
+            parent.withChild(ImmutableNodes.leafNode(name, value));
+        }
+    }
+
+    /** A count leaf, where known (not negative). */
+    private static void count(final DataContainerNodeBuilder<?, ?> parent, final NodeIdentifier name,
+            final long value) {
+        if (value >= 0) {
+            parent.withChild(ImmutableNodes.leafNode(name, Uint64.valueOf(value)));
+        }
+    }
+
+    /** A share leaf (decimal64, four digits) from ten-thousandths, where known (not negative). */
+    private static void share(final DataContainerNodeBuilder<?, ?> parent, final NodeIdentifier name,
+            final long tenThousandths) {
+        if (tenThousandths >= 0) {
+            parent.withChild(ImmutableNodes.leafNode(name, Decimal64.of(4, tenThousandths)));
+        }
     }
 
     private static void hops(final DataContainerNodeBuilder<?, ?> parent, final @Nullable List<Hop> hops) {
@@ -474,6 +650,12 @@ final class PathNodes {
             uri(b, EGRESS_TP, hop.getEgressTp());
             bool(b, OBSERVED, hop.getObserved());
             enumeration(b, TRAFFIC, hop.getTraffic());
+            uint8(b, DSCP, hop.getDscp());
+            uint8(b, PRIORITY, hop.getPriority());
+            uint64(b, ECT_PACKETS, hop.getEctPackets());
+            uint64(b, CE_PACKETS, hop.getCePackets());
+            decimal(b, CE_SHARE, hop.getCeShare());
+            uint64(b, CNP_PACKETS, hop.getCnpPackets());
             list.withChild(b.build());
         }
         parent.withChild(list.build());

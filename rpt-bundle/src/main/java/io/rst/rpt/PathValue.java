@@ -24,6 +24,8 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.MarkedAt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.MarkedAtBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataForwardBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataReverseBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ForwardBuilder;
@@ -32,6 +34,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Pat
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathBuilder;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
+import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 
 /**
@@ -109,7 +112,7 @@ record PathValue(String sessionId, @Nullable String requesterIp, @Nullable Strin
         final var gaps = direction.gaps();
         final var distinct = gaps.size() < 2 ? direction : new PathAssembler.DirectionResult(direction.hops(),
             direction.complete(), List.copyOf(new LinkedHashSet<>(gaps)), direction.source(),
-            direction.destination());
+            direction.destination(), direction.congestion());
         return DIRECTIONS.intern(distinct);
     }
 
@@ -156,6 +159,54 @@ record PathValue(String sessionId, @Nullable String requesterIp, @Nullable Strin
         for (var hop : direction.hops()) {
             if (node.equals(hop.node())
                     && (tp == null || tp.equals(hop.ingressTp()) || tp.equals(hop.egressTp()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a data path (data-forward, data-reverse) has a hop at {@code node} (and {@code tp},
+     * in or out, where given) whose data is in {@code priority} there.
+     */
+    boolean crossesData(final String node, final @Nullable String tp, final int priority) {
+        return data != null && (crossesData(data.forward(), node, tp, priority)
+            || crossesData(data.reverse(), node, tp, priority));
+    }
+
+    private static boolean crossesData(final PathAssembler.@Nullable DirectionResult direction, final String node,
+            final @Nullable String tp, final int priority) {
+        if (direction == null) {
+            return false;
+        }
+        for (var hop : direction.hops()) {
+            final var figures = hop.figures();
+            if (node.equals(hop.node()) && figures != null && figures.priority() == priority
+                    && (tp == null || tp.equals(hop.ingressTp()) || tp.equals(hop.egressTp()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a data path leaves {@code node} through {@code tp} in {@code priority}: a PFC pause
+     * of that port and priority holds its data up.
+     */
+    boolean leavesIn(final String node, final String tp, final int priority) {
+        return data != null && (leavesIn(data.forward(), node, tp, priority)
+            || leavesIn(data.reverse(), node, tp, priority));
+    }
+
+    private static boolean leavesIn(final PathAssembler.@Nullable DirectionResult direction, final String node,
+            final String tp, final int priority) {
+        if (direction == null) {
+            return false;
+        }
+        for (var hop : direction.hops()) {
+            final var figures = hop.figures();
+            if (node.equals(hop.node()) && tp.equals(hop.egressTp()) && figures != null
+                    && figures.priority() == priority) {
                 return true;
             }
         }
@@ -223,6 +274,15 @@ record PathValue(String sessionId, @Nullable String requesterIp, @Nullable Strin
                 f.setDestinationNode(new NodeId(fwd.destination().node()))
                     .setDestinationTp(tp(fwd.destination().tp()));
             }
+            final var fwdCongestion = fwd.congestion();
+            if (fwdCongestion != null) {
+                f.setCeShare(DataPaths.share(fwdCongestion.ceShare())).setCePackets(DataPaths.counter(
+                    fwdCongestion.ce())).setCnpPackets(DataPaths.counter(fwdCongestion.cnp()));
+                final var marked = fwdCongestion.markedAt();
+                if (marked != null) {
+                    f.setMarkedAt(markedAt(marked));
+                }
+            }
             builder.setDataForward(f.build());
             final var rev = data.reverse();
             if (rev != null) {
@@ -234,6 +294,15 @@ record PathValue(String sessionId, @Nullable String requesterIp, @Nullable Strin
                 if (rev.destination() != null) {
                     r.setDestinationNode(new NodeId(rev.destination().node()))
                         .setDestinationTp(tp(rev.destination().tp()));
+                }
+                final var revCongestion = rev.congestion();
+                if (revCongestion != null) {
+                    r.setCeShare(DataPaths.share(revCongestion.ceShare())).setCePackets(DataPaths.counter(
+                        revCongestion.ce())).setCnpPackets(DataPaths.counter(revCongestion.cnp()));
+                    final var marked = revCongestion.markedAt();
+                    if (marked != null) {
+                        r.setMarkedAt(markedAt(marked));
+                    }
                 }
                 builder.setDataReverse(r.build());
             }
@@ -253,6 +322,14 @@ record PathValue(String sessionId, @Nullable String requesterIp, @Nullable Strin
             out.add(value.toBinding());
         }
         return out;
+    }
+
+    /** Where a direction's marking starts, as the model has it. */
+    private static MarkedAt markedAt(final Congestion.MarkedAt marked) {
+        return new MarkedAtBuilder().setNodeId(marked.node() == null ? null : new NodeId(marked.node()))
+            .setEgressTp(tp(marked.egressTp())).setNextNodeId(new NodeId(marked.nextNode()))
+            .setNextIngressTp(tp(marked.nextIngressTp())).setHopIndex(Uint16.valueOf(marked.hopIndex()))
+            .setCertain(marked.certain()).build();
     }
 
     private static @Nullable IpAddress ip(final @Nullable String text) {

@@ -49,6 +49,8 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.RptSettings;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThrough;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThroughInput;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThroughOutput;
@@ -117,6 +119,7 @@ final class RptWorker implements AutoCloseable {
     /** {@code rft/switch}: the switches' list, whose entries' changes come as its candidate's children. */
     private static final YangInstanceIdentifier SWITCHES = YangInstanceIdentifier.of(RFT, SWITCH);
     private static final SwitchSession[] NO_SWITCHES = new SwitchSession[0];
+    private static final NodeIdentifier AGENT_STATUS = NodeIdentifier.create(AgentStatus.QNAME);
 
     private final ExecutorService executor;
     // replaced on the executor when the datastore fails it (a refused commit fails its chain)
@@ -144,6 +147,13 @@ final class RptWorker implements AutoCloseable {
     private final Set<String> rftSwitches = new HashSet<>();
     private LinkIndex links = LinkIndex.EMPTY;
     private HostIndex hosts = HostIndex.EMPTY;
+    // the fabric's DSCP to priority map (rpt-settings)
+    private DscpMap dscp = DscpMap.DEFAULT;
+    // executor-confined: the ports and priorities each switch's status says are paused, the
+    // switches whose paused-port entries are to be written again, and the entries written
+    private final Map<String, List<PausedPorts.Pause>> pauses = new HashMap<>();
+    private final Set<String> pausesChanged = new HashSet<>();
+    private final Map<String, List<YangInstanceIdentifier>> pausedWritten = new HashMap<>();
     // per datastore, by topology id: the two are merged (a link in either counts)
     private final Map<LogicalDatastoreType, Map<String, Topology>> topologies = Map.of(
         LogicalDatastoreType.CONFIGURATION, new HashMap<>(), LogicalDatastoreType.OPERATIONAL, new HashMap<>());
@@ -199,6 +209,9 @@ final class RptWorker implements AutoCloseable {
                 DataObjectReference.builder(NetworkTopology.class).child(Topology.class).build(),
                 (DataTreeChangeListener<Topology>) changes -> executor.execute(() -> onTopology(store, changes))));
         }
+        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
+            DataObjectReference.builder(RptSettings.class).build(),
+            (DataTreeChangeListener<RptSettings>) changes -> executor.execute(() -> onSettings(changes))));
         final var treeChanges = domBroker.extension(DOMDataBroker.DataTreeChangeExtension.class);
         if (treeChanges == null) {
             throw new IllegalStateException("the DOM data broker " + domBroker + " has no tree change listeners");
@@ -262,6 +275,92 @@ final class RptWorker implements AutoCloseable {
         addPathsAt(touched, dirty);
         LOG.debug("RPT topology: {} links, links at {} changed: {} paths again", links.size(), touched, dirty.size());
         recompute(dirty);
+    }
+
+    /** The DSCP to priority map configured: every path with data again when it changes (rare). */
+    private void onSettings(final List<DataTreeModification<RptSettings>> changes) {
+        RptSettings settings = null;
+        for (var change : changes) {
+            settings = change.getRootNode().dataAfter();
+        }
+        final Map<Integer, Integer> configured = new HashMap<>();
+        if (settings != null) {
+            for (var entry : settings.nonnullDscpPriority().values()) {
+                if (entry.getDscp() != null && entry.getPriority() != null) {
+                    configured.put(entry.getDscp().intValue(), entry.getPriority().intValue());
+                }
+            }
+        }
+        final var map = new DscpMap(configured);
+        if (map.equals(dscp)) {
+            return;
+        }
+        dscp = map;
+        final Set<String> withData = new HashSet<>();
+        for (var path : paths.values()) {
+            if (path.data() != null) {
+                withData.add(path.sessionId());
+            }
+        }
+        LOG.debug("RPT: DSCP to priority map {}: {} paths with data again", configured, withData.size());
+        recompute(withData);
+        pausesChanged.addAll(pauses.keySet());
+        writePausedPorts();
+    }
+
+    /**
+     * Writes the paused-port entries of the switches whose status changed: each paused port and
+     * priority with the sessions whose data it holds up now ({@link PausedPorts}); those no longer
+     * paused are deleted.
+     */
+    private void writePausedPorts() {
+        if (pausesChanged.isEmpty() || closed) {
+            return;
+        }
+        DOMDataTreeWriteTransaction tx = null;
+        for (var node : pausesChanged) {
+            final var before = pausedWritten.remove(node);
+            final List<YangInstanceIdentifier> now = new ArrayList<>();
+            for (var pause : pauses.getOrDefault(node, List.of())) {
+                final var id = PathNodes.pausedPortIdentifier(node, pause.tp(), pause.priority());
+                if (tx == null) {
+                    tx = newTransaction();
+                }
+                tx.put(LogicalDatastoreType.OPERATIONAL, id, PathNodes.pausedPort(PausedPorts.of(node, pause,
+                    paths.values())));
+                now.add(id);
+            }
+            if (before != null) {
+                for (var id : before) {
+                    if (!now.contains(id)) {
+                        if (tx == null) {
+                            tx = newTransaction();
+                        }
+                        tx.delete(LogicalDatastoreType.OPERATIONAL, id);
+                    }
+                }
+            }
+            if (!now.isEmpty()) {
+                pausedWritten.put(node, now);
+            }
+        }
+        pausesChanged.clear();
+        if (tx != null) {
+            commit(tx, List.of());
+        }
+    }
+
+    /**
+     * Takes the paused ports and priorities of a switch's status ({@code pfc}) when the status was
+     * written: the switch's paused-port entries are written again, with the sessions crossing them
+     * now, whenever it pauses or just stopped (every probe of its agent while it pauses).
+     */
+    private void takePauses(final String node, final @Nullable NormalizedNode after) {
+        final var now = PausedPorts.of(after);
+        final var before = now.isEmpty() ? pauses.remove(node) : pauses.put(node, now);
+        if (!now.isEmpty() || before != null) {
+            pausesChanged.add(node);
+        }
     }
 
     /** Adds the sessions seen by any of {@code changedNodes}, or whose path runs through one of them. */
@@ -338,6 +437,7 @@ final class RptWorker implements AutoCloseable {
             applySwitches(changes, dirty);
         }
         recompute(dirty);
+        writePausedPorts();
         if (!closed && !pendingSwitchChanges.isEmpty() && drainQueued.compareAndSet(false, true)) {
             executor.execute(this::drainSwitches);
         }
@@ -381,11 +481,16 @@ final class RptWorker implements AutoCloseable {
             if (rftSwitches.remove(node)) {
                 learnedOrForgotten.add(node);
             }
+            takePauses(node, null);
             replaceAll(node, Map.of(), dirty);
             return;
         }
         if (rftSwitches.add(node)) {
             learnedOrForgotten.add(node);
+        }
+        final var status = change.modifiedChild(AGENT_STATUS);
+        if (change.dataBefore() == null || status != null && status.modificationType() != ModificationType.UNMODIFIED) {
+            takePauses(node, after);
         }
         if (change.dataBefore() == null) {
             replaceAll(node, sessionsOf(node, after), dirty);
@@ -877,7 +982,7 @@ final class RptWorker implements AutoCloseable {
                 reverse.add(rev);
             }
         }
-        final var fabric = new PathAssembler.Fabric(links, hosts, rftSwitches);
+        final var fabric = new PathAssembler.Fabric(links, hosts, rftSwitches, dscp);
         final String requester = latest.requesterIp();
         final String responder = latest.responderIp();
         final var fwdPath = PathAssembler.assemble(forward, fabric, requester, responder);
@@ -905,7 +1010,7 @@ final class RptWorker implements AutoCloseable {
                 transport = session.transport();
             }
         }
-        final var fabric = new PathAssembler.Fabric(links, hosts, rftSwitches);
+        final var fabric = new PathAssembler.Fabric(links, hosts, rftSwitches, dscp);
         final String requester = latest.requesterIp();
         final String responder = latest.responderIp();
         final var data = DataPaths.ofData(Arrays.asList(seenBy), fabric, requester, responder, oneWay);
@@ -949,9 +1054,11 @@ final class RptWorker implements AutoCloseable {
         final String nodeName = node.getValue();
         final String tpName = tp == null ? null : tp.getValue();
         final var learned = input.getLearnedFrom();
+        final int priority = input.getPriority() == null ? -1 : input.getPriority().intValue();
         final List<PathValue> out = new ArrayList<>();
         for (var path : paths.values()) {
-            if (path.crosses(nodeName, tpName) && learnedAs(path, learned)) {
+            if ((priority < 0 ? path.crosses(nodeName, tpName) : path.crossesData(nodeName, tpName, priority))
+                    && learnedAs(path, learned)) {
                 out.add(path);
             }
         }

@@ -9,6 +9,7 @@ package io.rst.rpt;
 
 import static java.util.Objects.requireNonNull;
 
+import io.rst.rpt.Congestion.Figures;
 import io.rst.yang.time.Times;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.LearnedFrom;
@@ -19,6 +20,8 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.se
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.schema.DataContainerNode;
 import org.opendaylight.yangtools.yang.data.api.schema.LeafNode;
@@ -59,13 +62,18 @@ import org.opendaylight.yangtools.yang.data.api.schema.MapNode;
  * @param sourceId the flow table's id of what this stands for, where it is not the path's own: a
  *        one-way flow taken into the session it was paired into ({@link #partOf}), or a
  *        data-learned record into the CM session it joined ({@link #joining}); else null
+ * @param requesterFigures the congestion figures of the requester's data at this switch (its DSCP,
+ *        sampled packets ECN-capable and CE, CNPs), or null where the switch reported none; present
+ *        also where the switch saw only CNPs about that data ({@code requesterData} false)
+ * @param responderFigures the same of the responder's data
  */
 record SwitchSession(String node, @Nullable String requesterIp, @Nullable String responderIp, int requesterQpn,
         int responderQpn, @Nullable SessionState state, long firstSeenMicros, long lastSeenMicros, boolean forward,
         @Nullable String forwardTp, long forwardMicros, boolean reverse, @Nullable String reverseTp,
         long reverseMicros, boolean requesterData, @Nullable String requesterDataPort, boolean responderData,
         @Nullable String responderDataPort, boolean learnedData, boolean oneWay, @Nullable String transport,
-        @Nullable String pairedSession, @Nullable String sourceId) {
+        @Nullable String pairedSession, @Nullable String sourceId, @Nullable Figures requesterFigures,
+        @Nullable Figures responderFigures) {
 
     static final NodeIdentifier SESSION = NodeIdentifier.create(Session.QNAME);
     static final QName SESSION_ID = leafName("session-id");
@@ -79,6 +87,11 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
     private static final NodeIdentifier REQUESTER_DATA = NodeIdentifier.create(RequesterData.QNAME);
     private static final NodeIdentifier RESPONDER_DATA = NodeIdentifier.create(ResponderData.QNAME);
     private static final NodeIdentifier INGRESS_PORT = leaf("ingress-port");
+    private static final NodeIdentifier PACKETS = leaf("packets");
+    private static final NodeIdentifier DSCP = leaf("dscp");
+    private static final NodeIdentifier ECT_PACKETS = leaf("ect-packets");
+    private static final NodeIdentifier CE_PACKETS = leaf("ce-packets");
+    private static final NodeIdentifier CNP_PACKETS = leaf("cnp-packets");
     private static final NodeIdentifier MESSAGE = NodeIdentifier.create(Message.QNAME);
     private static final NodeIdentifier TYPE = leaf("type");
     private static final NodeIdentifier INGRESS_TP = leaf("ingress-tp");
@@ -138,11 +151,36 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
         final boolean oneWay = learnedData && Boolean.TRUE.equals(value(entry, ONE_WAY));
         return new SwitchSession(node, requesterIp, responderIp, qpn(entry, REQUESTER_QPN), qpn(entry, RESPONDER_QPN),
             state, micros(entry, FIRST_SEEN), micros(entry, LAST_SEEN), forward, forwardTp, forwardMicros, reverse,
-            reverseTp, reverseMicros, requesterData != null,
-            requesterData == null ? null : Names.intern(string(requesterData, INGRESS_PORT)), responderData != null,
+            reverseTp, reverseMicros, sampled(requesterData),
+            requesterData == null ? null : Names.intern(string(requesterData, INGRESS_PORT)), sampled(responderData),
             responderData == null ? null : Names.intern(string(responderData, INGRESS_PORT)), learnedData, oneWay,
             learnedData ? Names.intern(string(entry, TRANSPORT)) : null,
-            learnedData ? string(entry, PAIRED_SESSION) : null, null);
+            learnedData ? string(entry, PAIRED_SESSION) : null, null, figures(requesterData), figures(responderData));
+    }
+
+    /**
+     * Whether a direction's data-flow holds sampled data: present, and not the CNPs alone (its
+     * {@code packets} 0), which say nothing of where the data enters.
+     */
+    private static boolean sampled(final @Nullable DataContainerNode data) {
+        return data != null && !(value(data, PACKETS) instanceof Uint64 packets && packets.longValue() == 0);
+    }
+
+    /** A direction's congestion figures, or null where its data-flow has none (an agent without them). */
+    private static @Nullable Figures figures(final @Nullable DataContainerNode data) {
+        if (data == null) {
+            return null;
+        }
+        final int dscp = value(data, DSCP) instanceof Uint8 code ? code.intValue() : -1;
+        final long ect = count(data, ECT_PACKETS);
+        final long ce = count(data, CE_PACKETS);
+        final long cnp = count(data, CNP_PACKETS);
+        return dscp < 0 && ect < 0 && ce < 0 && cnp < 0 ? null : new Congestion.Figures(dscp, -1, ect, ce, cnp);
+    }
+
+    /** A count leaf, -1 where absent (or beyond a long, which no agent's count reaches). */
+    private static long count(final DataContainerNode parent, final NodeIdentifier name) {
+        return value(parent, name) instanceof Uint64 count && count.longValue() >= 0 ? count.longValue() : -1;
     }
 
     /**
@@ -187,9 +225,12 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
             respData = toResponder ? responderData : requesterData;
             respPort = toResponder ? responderDataPort : requesterDataPort;
         }
+        // a one-way flow's responder-data holds the CNPs about the other way's data: as its ports, swapped
+        final var reqFigures = toResponder ? requesterFigures : responderFigures;
+        final var respFigures = toResponder ? responderFigures : requesterFigures;
         return new SwitchSession(node, cm.requesterIp(), cm.responderIp(), cm.requesterQpn(), cm.responderQpn(), null,
             firstSeenMicros, lastSeenMicros, false, null, 0, false, null, 0, reqData, reqPort, respData, respPort,
-            false, false, null, null, flowId);
+            false, false, null, null, flowId, reqFigures, respFigures);
     }
 
     /**
@@ -233,7 +274,8 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
         }
         return new SwitchSession(node, ends.ipA(), ends.ipB(), ends.qpA(), ends.qpB(), state, firstSeenMicros,
             lastSeenMicros, false, null, 0, false, null, 0, toB && requesterData, toB ? requesterDataPort : null,
-            toA && requesterData, toA ? requesterDataPort : null, true, false, transport, null, flowId);
+            toA && requesterData, toA ? requesterDataPort : null, true, false, transport, null, flowId,
+            toB ? requesterFigures : responderFigures, toB ? responderFigures : requesterFigures);
     }
 
     /**
@@ -276,7 +318,7 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
             responder ? other.responderIp : responderIp, requesterQpn, responderQpn, state, firstSeenMicros,
             lastSeenMicros, forward, forwardTp, forwardMicros, reverse, reverseTp, reverseMicros, requesterData,
             requesterDataPort, responderData, responderDataPort, learnedData, oneWay, transport, pairedSession,
-            sourceId);
+            sourceId, requesterFigures, responderFigures);
     }
 
     /** REQ and RTU come from the requester, REP, REJ and MRA (of a REQ) from the responder. */

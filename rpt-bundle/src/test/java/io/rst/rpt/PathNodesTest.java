@@ -31,6 +31,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.RptBuil
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.HopBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.MarkedAtBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataForwardBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataReverseBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ForwardBuilder;
@@ -38,12 +39,17 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.Re
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PausedPort;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PausedPortBuilder;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
+import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
 
 /**
@@ -172,6 +178,27 @@ public class PathNodesTest extends AbstractConcurrentDataBrokerTest {
         assertNotEquals(codec(path), PathNodes.node(otherAnomaly));
     }
 
+    /** A paused port, with sessions and a share and without, is what the codec gives. */
+    @Test
+    public void aPausedPortIsWhatTheCodecGives() {
+        for (var entry : List.of(
+                new PausedPorts.Entry("leaf1", new PausedPorts.Pause("leaf1-eth3", 3, true, 5_000), 25,
+                    List.of("10.1.0.2/0x00000001/10.2.0.2", "s2")),
+                new PausedPorts.Entry("spine1", new PausedPorts.Pause("spine1:7", 0, false, -1), 0, List.of()))) {
+            final var pause = entry.pause();
+            final var binding = new PausedPortBuilder().setNodeId(new NodeId(entry.node()))
+                .setTpId(new TpId(pause.tp())).setPriority(Uint8.valueOf(pause.priority())).setPaused(pause.paused())
+                .setPausedShare(pause.share() < 0 ? null : Decimal64.of(4, pause.share()))
+                .setSessionCount(Uint32.valueOf(entry.count()))
+                .setSession(entry.sessions().isEmpty() ? null : Set.copyOf(entry.sessions())).build();
+            final var result = serializer().toNormalizedDataObject(DataObjectIdentifier.builder(Rpt.class)
+                .child(PausedPort.class, binding.key()).build(), binding);
+            assertEquals(result.path(), PathNodes.pausedPortIdentifier(entry.node(), pause.tp(), pause.priority()));
+            assertEquals(result.node(), PathNodes.pausedPort(entry));
+            assertEquals(result.node(), PathNodes.pausedPort(binding));
+        }
+    }
+
     @Test
     public void theIdentifiersAreTheCodecs() {
         final var serializer = serializer();
@@ -245,12 +272,18 @@ public class PathNodesTest extends AbstractConcurrentDataBrokerTest {
             .setDataForward(new DataForwardBuilder().setSourceNode(new NodeId("host1"))
                 .setSourceTp(new TpId("host1:eth0")).setDestinationNode(new NodeId("host2"))
                 .setDestinationTp(new TpId("host2:eth0")).setComplete(true)
-                .setHop(hops("leaf1", "spine2", "leaf2", TrafficKind.Data)).setGap(Set.of()).build())
+                .setHop(hops("leaf1", "spine2", "leaf2", TrafficKind.Data)).setGap(Set.of())
+                .setCeShare(Decimal64.of(4, 2_500)).setCePackets(Uint64.valueOf(10)).setCnpPackets(Uint64.valueOf(99))
+                .setMarkedAt(new MarkedAtBuilder().setNodeId(new NodeId("spine2")).setEgressTp(new TpId("spine2:2"))
+                    .setNextNodeId(new NodeId("leaf2")).setNextIngressTp(new TpId("leaf2:3"))
+                    .setHopIndex(Uint16.valueOf(2)).setCertain(false).build()).build())
             .setDataReverse(new DataReverseBuilder().setSourceNode(new NodeId("host2"))
                 .setSourceTp(new TpId("host2:eth1")).setDestinationNode(new NodeId("host1"))
                 .setDestinationTp(new TpId("host1:eth0")).setComplete(false)
                 .setHop(hops("leaf2", "spine1", "leaf1", TrafficKind.Data))
-                .setGap(Set.of("spine1: RFT there could not tell this data's session", "a second gap")).build())
+                .setGap(Set.of("spine1: RFT there could not tell this data's session", "a second gap"))
+                .setCePackets(Uint64.ZERO).setMarkedAt(new MarkedAtBuilder().setNextNodeId(new NodeId("leaf2"))
+                    .setHopIndex(Uint16.ZERO).setCertain(true).build()).build())
             .setDataPathDiffers(true)
             .setAsymmetric(true)
             .setAnomaly(anomalies)
@@ -262,12 +295,22 @@ public class PathNodesTest extends AbstractConcurrentDataBrokerTest {
         return List.of(
             new HopBuilder().setIndex(Uint16.valueOf(0)).setNodeId(new NodeId(first))
                 .setIngressTp(new TpId(first + ":1")).setEgressTp(new TpId(first + ":2")).setObserved(true)
-                .setTraffic(traffic).build(),
+                .setTraffic(traffic).setDscp(traffic == TrafficKind.Data ? Uint8.valueOf(63) : null)
+                .setEctPackets(traffic == TrafficKind.Data ? Uint64.ZERO : null).build(),
             new HopBuilder().setIndex(Uint16.valueOf(1)).setNodeId(new NodeId(middle))
                 .setIngressTp(new TpId(middle + ":1")).setEgressTp(new TpId(middle + ":2")).setObserved(false)
                 .setTraffic(traffic).build(),
-            new HopBuilder().setIndex(Uint16.valueOf(2)).setNodeId(new NodeId(last))
+            figures(new HopBuilder().setIndex(Uint16.valueOf(2)).setNodeId(new NodeId(last))
                 .setIngressTp(new TpId(last + ":3")).setEgressTp(new TpId(last + ":4")).setObserved(true)
-                .setTraffic(traffic).build());
+                .setTraffic(traffic), traffic).build());
+    }
+
+    /** A data hop's congestion figures, every one (the first with some absent). */
+    private static HopBuilder figures(final HopBuilder hop, final TrafficKind traffic) {
+        if (traffic != TrafficKind.Data) {
+            return hop;
+        }
+        return hop.setDscp(Uint8.valueOf(26)).setPriority(Uint8.valueOf(3)).setEctPackets(Uint64.valueOf(40))
+            .setCePackets(Uint64.valueOf(10)).setCeShare(Decimal64.of(4, 2_500)).setCnpPackets(Uint64.valueOf(7));
     }
 }

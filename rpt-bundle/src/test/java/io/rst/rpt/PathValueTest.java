@@ -34,6 +34,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterDataBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.ResponderDataBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
@@ -50,6 +51,7 @@ import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
@@ -140,7 +142,41 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
             session).node();
         assertEquals(new SwitchSession("leaf1", "10.1.0.2", "10.2.0.2", 0x101, 0xabcd, SessionState.ESTABLISHED,
             100_000_001, 100_500_000, true, "leaf1-eth1", 100_000_001, true, "leaf1-eth3", 100_000_002, true,
-            "leaf1-eth1", false, null, false, false, null, null, null), SwitchSession.of("leaf1", entry));
+            "leaf1-eth1", false, null, false, false, null, null, null, null, null), SwitchSession.of("leaf1", entry));
+    }
+
+    @Test
+    public void aSessionEntrysCongestionFiguresReadAsItsBindingSessionHasThem() {
+        final var session = new SessionBuilder().setSessionId(ID)
+            .setRequesterIp(new IpAddress(new Ipv4Address("10.1.0.2")))
+            .setResponderIp(new IpAddress(new Ipv4Address("10.2.0.2")))
+            .setRequesterData(new RequesterDataBuilder().setIngressPort("leaf1-eth1")
+                .setUdpSrcPort(new PortNumber(Uint16.valueOf(50001))).setPackets(Uint64.TEN)
+                .setDscp(Uint8.valueOf(26)).setEctPackets(Uint64.TEN).setCePackets(Uint64.valueOf(4))
+                .setCnpPackets(Uint64.valueOf(2)).build())
+            // the CNPs alone: no data of the responder's sampled here, so no sighting of it
+            .setResponderData(new ResponderDataBuilder().setUdpSrcPort(new PortNumber(Uint16.ZERO))
+                .setPackets(Uint64.ZERO).setEctPackets(Uint64.ZERO).setCePackets(Uint64.ZERO)
+                .setCnpPackets(Uint64.valueOf(9)).build())
+            .build();
+        final var entry = (MapEntryNode) serializer().toNormalizedDataObject(DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId("leaf1"))).child(Session.class, new SessionKey(ID)).build(),
+            session).node();
+        final var seen = SwitchSession.of("leaf1", entry);
+        assertTrue(seen.requesterData());
+        assertFalse(seen.responderData());
+        assertEquals(new Congestion.Figures(26, -1, 10, 4, 2), seen.requesterFigures());
+        assertEquals(new Congestion.Figures(-1, -1, 0, 0, 9), seen.responderFigures());
+        // an agent without congestion figures: none
+        final var old = (MapEntryNode) serializer().toNormalizedDataObject(DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId("leaf1"))).child(Session.class, new SessionKey(ID)).build(),
+            new SessionBuilder(session).setRequesterData(new RequesterDataBuilder().setIngressPort("leaf1-eth1")
+                .setUdpSrcPort(new PortNumber(Uint16.valueOf(50001))).setPackets(Uint64.TEN).build())
+                .setResponderData(null).build()).node();
+        assertEquals(null, SwitchSession.of("leaf1", old).requesterFigures());
+        assertTrue(SwitchSession.of("leaf1", old).requesterData());
+        // only the figures changed: another session to the RPT, so that its path is written again
+        assertNotEquals(SwitchSession.of("leaf1", old), seen);
     }
 
     @Test
@@ -166,7 +202,7 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
                 .build())
             .build();
         assertEquals(new SwitchSession("leaf1", null, null, -1, -1, null, 0, 0, true, null, 0, false, null, 0, false,
-            null, false, null, false, false, null, null, null), SwitchSession.of("leaf1", entry));
+            null, false, null, false, false, null, null, null, null, null), SwitchSession.of("leaf1", entry));
     }
 
     private static NodeIdentifier leaf(final String name) {
@@ -199,6 +235,23 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
             null, new PathAssembler.HostEnd("h2a", null));
         final var data = new DataPaths.Result(forward, nobody, true,
             List.of("forward data enters leaf2 on leaf2-eth4, its CM on leaf2-eth3", "reverse: another"));
+        // data paths with congestion figures: marked between leaf1 and spine1; CNPs alone the other way
+        final var marked = new PathAssembler.DirectionResult(List.of(
+                new PathAssembler.HopResult("leaf1", "leaf1-eth1", "leaf1-eth3", true,
+                    new Congestion.Figures(26, 3, 40, 0, 1)),
+                new PathAssembler.HopResult("spine1", "spine1-eth1", "spine1-eth2", true,
+                    new Congestion.Figures(26, 3, 40, 10, 1)),
+                new PathAssembler.HopResult("leaf2", "leaf2-eth3", "leaf2-eth1", true,
+                    new Congestion.Figures(-1, -1, 40, 40, -1))),
+            true, List.of(), new PathAssembler.HostEnd("h1a", "h1a-eth0"), new PathAssembler.HostEnd("h2a", "h2a-eth0"),
+            new Congestion.Summary(40, 40, 12, new Congestion.MarkedAt("leaf1", "leaf1-eth3", "spine1", "spine1-eth1",
+                1, true)));
+        final var cnpsOnly = new PathAssembler.DirectionResult(List.of(
+                new PathAssembler.HopResult("leaf2", "leaf2-eth1", "leaf2-eth3", true,
+                    new Congestion.Figures(-1, -1, -1, -1, 5)),
+                new PathAssembler.HopResult("spine1", null, null, false)),
+            false, List.of("a gap"), null, null, new Congestion.Summary(-1, -1, 5, new Congestion.MarkedAt(null, null,
+                "leaf2", null, 0, false)));
         return List.of(
             new PathValue(ID, "10.1.0.2", "10.2.0.2", 0x000101, 0x00abcd, SessionState.ESTABLISHED, forward, reverse,
                 true, null),
@@ -212,7 +265,13 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
                 SessionState.ACTIVE, null, null, true, new DataPaths.Result(forward, reverse, false, null), true, false,
                 "RC"),
             new PathValue("10.1.0.2/-/10.2.0.2/qp0x00abcd", "10.1.0.2", "10.2.0.2", -1, 0xabcd, SessionState.IDLE,
-                null, null, false, new DataPaths.Result(forward, null, false, null), true, true, "UD"));
+                null, null, false, new DataPaths.Result(forward, null, false, null), true, true, "UD"),
+            // congestion on the data paths of a CM session and of a data-learned one
+            new PathValue(ID, "10.1.0.2", "10.2.0.2", 0x000101, 0x00abcd, SessionState.ESTABLISHED, forward, reverse,
+                true, new DataPaths.Result(marked, cnpsOnly, false, null)),
+            new PathValue("10.1.0.2/qp0x000101/10.2.0.2/qp0x00abcd", "10.1.0.2", "10.2.0.2", 0x101, 0xabcd,
+                SessionState.ACTIVE, null, null, true, new DataPaths.Result(cnpsOnly, marked, false, null), true, false,
+                "RC"));
     }
 
     @Test

@@ -51,18 +51,22 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Qpn;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.SessionState;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Transport;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.agent.status.PfcBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.MessageBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.RequesterDataBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session.ResponderDataBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatusBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.SessionKey;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Direction;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.RptSettings;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.RptSettingsBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThrough;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.SessionsThroughInputBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSession;
@@ -70,6 +74,9 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TraceSe
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.TrafficKind;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PausedPort;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PausedPortKey;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.settings.DscpPriorityBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstNodeAttributes;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstNodeAttributesBuilder;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.LinkId;
@@ -88,10 +95,13 @@ import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.topology.NodeBuilder;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.DataObjectReference;
+import org.opendaylight.yangtools.binding.util.BindingMap;
 import org.opendaylight.yangtools.concepts.Registration;
+import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
 
 /**
  * The RPT against a real in-memory broker and a real RPC router: flow tables and topology links
@@ -721,6 +731,174 @@ public class RptWorkerTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(null, cmOnly.getAnomaly());
         // the data containers went as deletes of the written path's children, not a whole rewrite
         assertTrue(worker.pathsRewrittenInPart() > inPart, "the path was written again in part");
+    }
+
+    /** The CM session with its requester's data sampled at {@code node}, with its congestion figures. */
+    private void putCongested(final String node, final String reqIngress, final String repIngress,
+            final String dataIngress, final long packets, final long ce) throws Exception {
+        final var builder = sessionBuilder(ID, reqIngress, repIngress, "100.000003");
+        builder.setRequesterData(new RequesterDataBuilder().setUdpSrcPort(new PortNumber(Uint16.valueOf(50001)))
+            .setIngressPort(dataIngress).setPackets(Uint64.valueOf(packets)).setDscp(Uint8.valueOf(26))
+            .setEctPackets(Uint64.valueOf(40)).setCePackets(Uint64.valueOf(ce)).setCnpPackets(Uint64.ZERO).build());
+        put(node, builder.build());
+    }
+
+    /**
+     * A CM session's sampled data shows its congestion hop by hop; its path is written again when
+     * only a CE count changes (in part: the direction that changed), and not when only the packet
+     * count does; the RPC finds it by the priority its data has.
+     */
+    @Test
+    public void congestionOnACmSessionsDataPathWrittenAgainWhenOnlyCeChanges() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        putSwitchWithoutSessions("spine2");
+        putCongested("leaf1", "leaf1-eth1", "leaf1-eth3", "leaf1-eth1", 40, 0);
+        putCongested("spine1", "spine1-eth1", "spine1-eth2", "spine1-eth1", 40, 0);
+        putCongested("leaf2", "leaf2-eth3", "leaf2-eth1", "leaf2-eth3", 40, 0);
+        final var path = awaitPath(p -> p.isPresent() && p.orElseThrow().getDataForward() != null
+            && hopCount(p.orElseThrow().getDataForward()) == 3
+            && p.orElseThrow().getDataForward().nonnullHop().stream().allMatch(h -> h.getEctPackets() != null))
+            .orElseThrow();
+        final var clean = path.getDataForward();
+        assertEquals(null, clean.getMarkedAt());
+        assertEquals(Decimal64.of(4, 0), clean.getCeShare());
+        assertEquals(Uint64.ZERO, clean.getCnpPackets());
+        for (var hop : clean.nonnullHop()) {
+            assertEquals(Uint8.valueOf(26), hop.getDscp());
+            assertEquals(Uint8.valueOf(3), hop.getPriority());
+            assertEquals(Uint64.valueOf(40), hop.getEctPackets());
+            assertEquals(Uint64.ZERO, hop.getCePackets());
+        }
+        final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
+        try (var registration = countPathWrites(writes)) {
+            await("the listener hears the path as it stands").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20)).until(() -> writes.containsKey(ID));
+            assertEquals(1, writes.get(ID).get(), "the path as it stands");
+            // the packet count alone: nothing the path shows, not even computed again
+            final long unchanged = worker.pathsUnchanged();
+            putCongested("leaf2", "leaf2-eth3", "leaf2-eth1", "leaf2-eth3", 41, 0);
+            awaitLaterPath(writes);
+            assertEquals(1, writes.get(ID).get(), "a packet count wrote the path again");
+            assertEquals(unchanged, worker.pathsUnchanged(), "the path was computed again");
+            // CE at leaf2 alone: the path again, marked between spine1 and leaf2
+            final long inPart = worker.pathsRewrittenInPart();
+            putCongested("leaf2", "leaf2-eth3", "leaf2-eth1", "leaf2-eth3", 42, 3);
+            final var marked = awaitPath(p -> p.isPresent() && p.orElseThrow().getDataForward().getMarkedAt() != null)
+                .orElseThrow().getDataForward();
+            assertEquals(2, writes.get(ID).get());
+            assertTrue(worker.pathsRewrittenInPart() > inPart, "the path was written again in part");
+            final var at = marked.getMarkedAt();
+            assertEquals("spine1", at.getNodeId().getValue());
+            assertEquals("spine1-eth2", at.getEgressTp().getValue());
+            assertEquals("leaf2", at.getNextNodeId().getValue());
+            assertEquals("leaf2-eth3", at.getNextIngressTp().getValue());
+            assertEquals(Uint16.valueOf(2), at.getHopIndex());
+            assertEquals(Boolean.TRUE, at.getCertain());
+            assertEquals(Decimal64.of(4, 750), marked.getCeShare());
+            assertEquals(Uint64.valueOf(3), marked.getCePackets());
+            assertEquals(Uint64.valueOf(3), marked.nonnullHop().get(2).getCePackets());
+            assertEquals(Decimal64.of(4, 750), marked.nonnullHop().get(2).getCeShare());
+        }
+        // the sessions whose data crosses spine1 in priority 3, and none in priority 4
+        final var three = rpcs.getRpc(SessionsThrough.class).invoke(new SessionsThroughInputBuilder()
+            .setNodeId(new NodeId("spine1")).setTpId(new TpId("spine1-eth2")).setPriority(Uint8.valueOf(3)).build())
+            .get(5, TimeUnit.SECONDS);
+        assertEquals(List.of(ID), three.getResult().nonnullPath().values().stream().map(p -> p.getSessionId())
+            .toList());
+        final var four = rpcs.getRpc(SessionsThrough.class).invoke(new SessionsThroughInputBuilder()
+            .setNodeId(new NodeId("spine1")).setPriority(Uint8.valueOf(4)).build()).get(5, TimeUnit.SECONDS);
+        assertEquals(0, four.getResult().nonnullPath().size());
+    }
+
+    /** A data-learned session with its data paths' congestion figures, CE already on the host's link. */
+    private void putCongestedData(final String node, final String forwardIngress, final String reverseIngress,
+            final long forwardCe) throws Exception {
+        put(node, new SessionBuilder().setSessionId(DATA_ID).setLearnedFrom(LearnedFrom.Data)
+            .setTransport(Transport.RC).setRolesKnown(false).setRequesterIp(ip(REQUESTER)).setResponderIp(ip(RESPONDER))
+            .setRequesterQpn(new Qpn(Uint32.valueOf(0x101))).setResponderQpn(new Qpn(Uint32.valueOf(0xabcd)))
+            .setState(SessionState.ACTIVE).setFirstSeen(seconds("100.000001")).setLastSeen(seconds("130.5"))
+            .setRequesterData(new RequesterDataBuilder().setUdpSrcPort(new PortNumber(Uint16.valueOf(50001)))
+                .setIngressPort(forwardIngress).setPackets(Uint64.TEN).setDscp(Uint8.valueOf(26))
+                .setEctPackets(Uint64.TEN).setCePackets(Uint64.valueOf(forwardCe)).setCnpPackets(Uint64.ZERO).build())
+            .setResponderData(new ResponderDataBuilder().setUdpSrcPort(new PortNumber(Uint16.valueOf(50002)))
+                .setIngressPort(reverseIngress).setPackets(Uint64.TEN).setDscp(Uint8.valueOf(26))
+                .setEctPackets(Uint64.TEN).setCePackets(Uint64.ZERO).setCnpPackets(Uint64.valueOf(4)).build())
+            .build());
+    }
+
+    /**
+     * A data-learned session marked on the sending host's link; the DSCP to priority map
+     * configured moves its hops' priority; a PFC pause of a port its data leaves through, in that
+     * priority, lists it; the pause over, the entry goes.
+     */
+    @Test
+    public void aDataLearnedSessionsCongestionPriorityAndThePausesThatHoldItUp() throws Exception {
+        writeFabric(LogicalDatastoreType.CONFIGURATION, true);
+        putSwitchWithoutSessions("spine2");
+        putCongestedData("leaf1", "leaf1-eth1", "leaf1-eth3", 2);
+        putCongestedData("spine1", "spine1-eth1", "spine1-eth2", 2);
+        putCongestedData("leaf2", "leaf2-eth3", "leaf2-eth1", 2);
+        final var path = awaitPath(DATA_ID, p -> p.isPresent() && p.orElseThrow().getDataForward() != null
+            && p.orElseThrow().getDataForward().getComplete() && p.orElseThrow().getDataReverse() != null
+            && p.orElseThrow().getDataReverse().getComplete()).orElseThrow();
+        final var at = path.getDataForward().getMarkedAt();
+        assertEquals("h1a", at.getNodeId().getValue());
+        assertEquals("h1a-eth0", at.getEgressTp().getValue());
+        assertEquals("leaf1", at.getNextNodeId().getValue());
+        assertEquals(Uint16.ZERO, at.getHopIndex());
+        assertEquals(Boolean.TRUE, at.getCertain());
+        assertEquals(null, path.getDataReverse().getMarkedAt());
+        assertEquals(Uint64.valueOf(4), path.getDataReverse().getCnpPackets());
+
+        // the fabric puts DSCP 26 in priority 5
+        final var settings = getDataBroker().newWriteOnlyTransaction();
+        settings.put(LogicalDatastoreType.CONFIGURATION, DataObjectIdentifier.builder(RptSettings.class).build(),
+            new RptSettingsBuilder().setDscpPriority(BindingMap.of(new DscpPriorityBuilder()
+                .setDscp(Uint8.valueOf(26)).setPriority(Uint8.valueOf(5)).build())).build());
+        settings.commit().get(5, TimeUnit.SECONDS);
+        awaitPath(DATA_ID, p -> p.isPresent() && p.orElseThrow().getDataForward().nonnullHop().stream()
+            .allMatch(h -> Uint8.valueOf(5).equals(h.getPriority())));
+
+        // leaf1's agent sees PFC frames entering leaf1-eth3 (from spine1) for priority 5: the
+        // forward data leaves leaf1 there, so the session is held up
+        final var port = DataObjectIdentifier.builder(Rpt.class).child(PausedPort.class,
+            new PausedPortKey(new NodeId("leaf1"), Uint8.valueOf(5), new TpId("leaf1-eth3"))).build();
+        putPfc("leaf1", true, 5_000);
+        final var paused = await("leaf1-eth3 priority 5 is listed paused").atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(50)).until(() -> readOper(port), Optional::isPresent).orElseThrow();
+        assertEquals(Uint32.ONE, paused.getSessionCount());
+        assertEquals(Set.of(DATA_ID), paused.getSession());
+        assertEquals(Boolean.TRUE, paused.getPaused());
+        assertEquals(Decimal64.of(4, 5_000), paused.getPausedShare());
+        // another priority there holds nothing up
+        final var other = DataObjectIdentifier.builder(Rpt.class).child(PausedPort.class,
+            new PausedPortKey(new NodeId("leaf1"), Uint8.valueOf(3), new TpId("leaf1-eth3"))).build();
+        assertEquals(Uint32.ZERO, readOper(other).orElseThrow().getSessionCount());
+        // the pause over: no entry
+        putPfc("leaf1", false, 0);
+        await("the pause is over").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+            .until(() -> readOper(port), Optional::isEmpty);
+        assertEquals(Optional.empty(), readOper(other));
+    }
+
+    /** leaf1's status with PFC pauses on leaf1-eth3, priority 5 ({@code paused}, {@code share}) and 3 (paused). */
+    private void putPfc(final String node, final boolean paused, final long share) throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId(node))).child(AgentStatus.class).build(),
+            new AgentStatusBuilder().setState(AgentState.CAPTURING).setPfc(BindingMap.of(
+                new PfcBuilder().setInterface("swp3").setPriority(Uint8.valueOf(5)).setTpId(new TpId("leaf1-eth3"))
+                    .setPaused(paused).setPausedShare(Decimal64.of(4, share)).setFrames(Uint64.TEN).build(),
+                new PfcBuilder().setInterface("swp3").setPriority(Uint8.valueOf(3)).setTpId(new TpId("leaf1-eth3"))
+                    .setPaused(paused).build())).build());
+        tx.commit().get(5, TimeUnit.SECONDS);
+    }
+
+    private <T extends org.opendaylight.yangtools.binding.DataObject> Optional<T> readOper(
+            final DataObjectIdentifier<T> path) throws Exception {
+        try (var tx = getDataBroker().newReadOnlyTransaction()) {
+            return tx.read(LogicalDatastoreType.OPERATIONAL, path).get(5, TimeUnit.SECONDS);
+        }
     }
 
     private static final String DATA_ID = REQUESTER + "/qp0x000101/" + RESPONDER + "/qp0x00abcd";

@@ -24,7 +24,7 @@ class SwitchSessionTest {
 
     private static SwitchSession flow(final String src, final String dst, final int qpn) {
         return new SwitchSession("spine1", src, dst, -1, qpn, SessionState.ACTIVE, 100, 200, false, null, 0, false,
-            null, 0, true, "swp1", false, null, true, true, "RC", PAIRED, null);
+            null, 0, true, "swp1", false, null, true, true, "RC", PAIRED, null, null, null);
     }
 
     @Test
@@ -68,7 +68,7 @@ class SwitchSessionTest {
         // a data-learned session: its lower endpoint (10.0.0.1) is the CM session's responder, so
         // its A-to-B data is the responder's
         final var session = new SwitchSession("spine1", "10.0.0.1", "10.0.0.2", 0x11, 0x22, SessionState.ACTIVE, 100,
-            200, false, null, 0, false, null, 0, true, "swp1", true, "swp2", true, false, "RC", "cm", null)
+            200, false, null, 0, false, null, 0, true, "swp1", true, "swp2", true, false, "RC", "cm", null, null, null)
             .joining(CM, "s");
         assertTrue(session.requesterData());
         assertEquals("swp2", session.requesterDataPort());
