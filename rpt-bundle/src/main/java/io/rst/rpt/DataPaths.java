@@ -30,7 +30,9 @@ import org.opendaylight.yangtools.yang.common.Uint8;
  * messages' are ({@link PathAssembler}), and compared with the CM path of the same direction:
  * where a switch's data entered on another port than its CM, or a switch saw the data but was
  * not on the CM path, the paths differ (ECMP hashed the data's UDP source port to another member)
- * and the anomaly says where. Where no switch sampled the session's data, nothing is added.
+ * and the anomaly says where. Where no switch sampled the session's data, nothing is added. Each
+ * hop carries its switch's congestion figures for the direction, its DSCP's priority mapped by the
+ * fabric's map, and each direction what they make of it ({@link Congestion}).
  */
 final class DataPaths {
     /**

@@ -89,7 +89,10 @@ import org.slf4j.LoggerFactory;
  * kept ({@link SwitchSession}), read straight from the changed list entries, and each path is kept
  * as a {@link PathValue} and written as the node {@link PathNodes} makes of it; the binding objects
  * of the sessions and paths (a session's decoded lazily, then cached) would be most of this thread's
- * time and of the heap per session. Only the RPCs, which are rare, make binding paths.
+ * time and of the heap per session. Only the RPCs, which are rare, make binding paths. From the
+ * switches' statuses it keeps the ports and priorities PFC pauses, and writes each with the sessions
+ * whose data it holds up ({@code rpt/paused-port}, {@link PausedPorts}); from the configuration, the
+ * fabric's DSCP to priority map ({@code rpt-settings}, {@link DscpMap}).
  */
 @SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
     justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
