@@ -85,6 +85,22 @@ class AgentDataSessionsTest {
         return new DataFrameBuilder().ips(src, dst).destQp(qp).opcode(op).psn(psn).build();
     }
 
+    /**
+     * PSNs 0 to {@code count - 1}: each an RDMA WRITE from A (in on swp1) and B's ACK (in on
+     * swp2), a microsecond apart from {@code time} on, a batch each; returns the next time.
+     */
+    private static long writesWithAcks(final CmFrameProcessor processor, final int count, final long time) {
+        long now = time;
+        for (int psn = 0; psn < count; psn++) {
+            final byte[] w = data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn);
+            processor.onFrame(w, 0, w.length, now++, "swp1");
+            final byte[] k = data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn);
+            processor.onFrame(k, 0, k.length, now++, "swp2");
+            processor.endBatch();
+        }
+        return now;
+    }
+
     private static byte[] cm(final CmMessageType type, final byte[] src, final byte[] dst, final int lc, final int rc,
             final int qpn) {
         // rdma_cm's timeouts: a REQ waits 16 x 4.3 s for its answer
@@ -105,15 +121,8 @@ class AgentDataSessionsTest {
         final Events ev = new Events();
         final CmFrameProcessor p = new CmFrameProcessor(o, ev);
         p.recordBinary();
-        long time = 1_700_000_000_000_000L;
         // writes with an ACK each: PSNs 0..15, of which 0, 4, 8, 12 are sampled
-        for (int psn = 0; psn < 16; psn++) {
-            final byte[] w = data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn);
-            p.onFrame(w, 0, w.length, time++, "swp1");
-            final byte[] k = data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn);
-            p.onFrame(k, 0, k.length, time++, "swp2");
-            p.endBatch();
-        }
+        long time = writesWithAcks(p, 16, 1_700_000_000_000_000L);
         // garbage: RC data to QP 1
         final byte[] g = data(A, B, 1, DataFrameBuilder.RC_WRITE_ONLY, 0);
         p.onFrame(g, 0, g.length, time++, "swp1");
@@ -246,14 +255,7 @@ class AgentDataSessionsTest {
             dir.toString()));
         final Events ev = new Events();
         final CmFrameProcessor p = new CmFrameProcessor(o, ev);
-        long time = 1_700_000_000_000_000L;
-        for (int psn = 0; psn < 8; psn++) {
-            final byte[] w = data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn);
-            p.onFrame(w, 0, w.length, time++, "swp1");
-            final byte[] k = data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn);
-            p.onFrame(k, 0, k.length, time++, "swp2");
-            p.endBatch();
-        }
+        writesWithAcks(p, 8, 1_700_000_000_000_000L);
         final ObjectNode c = JSON.createObjectNode();
         p.addCounters(c);
         assertEquals(16, c.path("data_packets").asLong(), c.toString());

@@ -63,13 +63,7 @@ class NetnsAgentCrashTest {
     @BeforeEach
     void fabric() throws Exception {
         Netns.assumeAvailable();
-        net = Netns.create("h1", "sw", "h2");
-        net.link("h1", "h1e", "10.78.1.1/24", "sw", "s1", "10.78.1.254/24");
-        net.link("h2", "h2e", "10.78.2.1/24", "sw", "s2", "10.78.2.254/24");
-        net.exec("h1", "ip", "route", "add", "default", "via", "10.78.1.254");
-        net.exec("h2", "ip", "route", "add", "default", "via", "10.78.2.254");
-        net.exec("sw", "sysctl", "-qw", "net.ipv4.ip_forward=1");
-        net.exec("sw", "ip", "link", "set", "lo", "up");
+        net = Netns.twoHostsThroughASwitch();
         final String address = net.management("sw", "mgmt");
         agent = new AgentProcess(net, "sw", address, dir, "-Xmx256m", "--interface", "s1", "--interface", "s2",
             "--agent-id", "sw", "--flush-ms", Integer.toString(FLUSH_MS),
@@ -137,7 +131,7 @@ class NetnsAgentCrashTest {
         startAgent();
         final String instance = status().path("instance").asText();
         // a new CM connection every half millisecond, for longer than the test runs
-        sender = net.start("h1", ProcessBuilder.Redirect.DISCARD, Netns.java(UdpSender.class.getName(), "10.78.2.1",
+        sender = net.start("h1", ProcessBuilder.Redirect.DISCARD, Netns.java(UdpSender.class.getName(), "10.77.2.1",
             "1000000", "cm", "1", "2000"));
         final Random rnd = new Random();
         final TreeMap<Long, Seen> seen = new TreeMap<>();

@@ -47,13 +47,7 @@ class NetnsAgentTest {
     @BeforeEach
     void fabric() throws Exception {
         Netns.assumeAvailable();
-        net = Netns.create("h1", "sw", "h2");
-        net.link("h1", "h1e", "10.77.1.1/24", "sw", "s1", "10.77.1.254/24");
-        net.link("h2", "h2e", "10.77.2.1/24", "sw", "s2", "10.77.2.254/24");
-        net.exec("h1", "ip", "route", "add", "default", "via", "10.77.1.254");
-        net.exec("h2", "ip", "route", "add", "default", "via", "10.77.2.254");
-        net.exec("sw", "sysctl", "-qw", "net.ipv4.ip_forward=1");
-        net.exec("sw", "ip", "link", "set", "lo", "up");
+        net = Netns.twoHostsThroughASwitch();
         // management link from the root namespace to the switch, for the API only
         final String address = net.management("sw", "mgmt");
         agent = new AgentProcess(net, "sw", address, dir, "-Xmx128m", "--interface", "s1", "--interface", "s2",

@@ -67,6 +67,27 @@ public final class Netns implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Two hosts routed through a switch: namespaces h1, sw and h2; h1 (10.77.1.1, port h1e) on the
+     * switch's port s1 (10.77.1.254), h2 (10.77.2.1, port h2e) on its port s2 (10.77.2.254), each
+     * host's default route through the switch, which forwards between them.
+     */
+    public static Netns twoHostsThroughASwitch() throws IOException, InterruptedException {
+        final Netns n = create("h1", "sw", "h2");
+        try {
+            for (int h = 1; h <= 2; h++) {
+                n.link("h" + h, "h" + h + "e", "10.77." + h + ".1/24", "sw", "s" + h, "10.77." + h + ".254/24");
+                n.exec("h" + h, "ip", "route", "add", "default", "via", "10.77." + h + ".254");
+            }
+            n.exec("sw", "sysctl", "-qw", "net.ipv4.ip_forward=1");
+            n.exec("sw", "ip", "link", "set", "lo", "up");
+        } catch (IOException | InterruptedException | AssertionError e) {
+            n.close();
+            throw e;
+        }
+        return n;
+    }
+
     /** The full name of namespace {@code name}. */
     public String name(final String name) {
         return prefix + "-" + name;
