@@ -122,10 +122,13 @@ if [ "$(printf '%s\n%s\n' "$glibc_need" "$glibc_base" | sort -V | tail -1)" != "
     [ -e "$gdir/$lib" ] || die "$gdir has no $lib"
     cp -L "$gdir/$lib" "$RT/glibc/$lib"
   done
-  mv "$RT/jre/bin/java" "$RT/jre/bin/java.real"
-  printf '#!/bin/sh\n# the runtime needs glibc %s: it runs under its own loader and libraries\nexec /opt/rst-agent/glibc/%s --library-path /opt/rst-agent/glibc:/opt/rst-agent/jre/lib:/opt/rst-agent/jre/lib/server /opt/rst-agent/jre/bin/java.real "$@"\n' \
-    "$glibc_need" "$(basename "$loader")" > "$RT/jre/bin/java"
-  chmod 755 "$RT/jre/bin/java"
+  # java, and jspawnhelper (through which the JVM starts processes: JNA runs ldconfig -p)
+  for exe in bin/java lib/jspawnhelper; do
+    mv "$RT/jre/$exe" "$RT/jre/$exe.real"
+    printf '#!/bin/sh\n# the runtime needs glibc %s: it runs under its own loader and libraries\nexec /opt/rst-agent/glibc/%s --library-path /opt/rst-agent/glibc:/opt/rst-agent/jre/lib:/opt/rst-agent/jre/lib/server /opt/rst-agent/jre/%s.real "$@"\n' \
+      "$glibc_need" "$(basename "$loader")" "$exe" > "$RT/jre/$exe"
+    chmod 755 "$RT/jre/$exe"
+  done
   echo "rst agent-image: the runtime needs glibc $glibc_need (bookworm has $glibc_base): its own goes in /opt/rst-agent/glibc" >&2
 fi
 # keytool and the like are not needed: java alone
