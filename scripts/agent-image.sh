@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the RFT agent's OCI container image from Debian's packages and this repository's agent
-# jar, with nothing pulled from a container registry: ./rst agent-image [--out FILE] [--fresh-base]
+# jar, with nothing pulled from a container registry:
+#   ./rst agent-image [--out FILE] [--format oci|docker] [--fresh-base]
 #
 # The image, three layers:
 #   1. Debian 12 (bookworm), mmdebstrap's "essential" variant (smaller than minbase: no apt) with
@@ -15,7 +16,9 @@
 # Labels: the OCI ones (title, version, source, ...) and com.azure.sonic.manifest, the manifest
 # SONiC's application extension framework reads (packaging/sonic-manifest.json).
 # Output: an OCI archive (a tar of an OCI image layout, what `podman load` and
-# `skopeo copy oci-archive:FILE ...` take), named rst-agent:VERSION.
+# `skopeo copy oci-archive:FILE ...` take), named rst-agent:VERSION; with --format docker a
+# docker-archive (what `docker save` writes: Docker 24 and older, and so SONiC's
+# `sonic-package-manager install --from-tarball`, load only that), gzipped when FILE ends in .gz.
 # The same inputs (the jar, the JDK, the cached base, SOURCE_DATE_EPOCH, by default the last
 # commit's time) make the same archive, byte for byte; nothing is fetched at run time.
 set -euo pipefail
@@ -27,20 +30,25 @@ step() { step_run "rst agent-image" agent-image "$@"; }
 
 CACHE=${RST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rst}
 OUT=
+FORMAT=oci
 FRESH_BASE=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) [ $# -ge 2 ] || die "--out needs a file (see: ./rst agent-image --help)"; OUT=$2; shift ;;
     --out=*) OUT=${1#*=} ;;
+    --format) [ $# -ge 2 ] || die "--format needs oci or docker"; FORMAT=$2; shift ;;
+    --format=*) FORMAT=${1#*=} ;;
     --fresh-base) FRESH_BASE=1 ;;
     *) die "unknown option '$1' (see: ./rst agent-image --help)" ;;
   esac
   shift
 done
 
+case "$FORMAT" in oci|docker) ;; *) die "--format: oci or docker, not '$FORMAT'" ;; esac
+
 # the tools: as root, installed if missing; otherwise named
 missing=()
-for t in mmdebstrap umoci jq; do command -v "$t" >/dev/null || missing+=("$t"); done
+for t in mmdebstrap umoci jq skopeo; do command -v "$t" >/dev/null || missing+=("$t"); done
 if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" != 0 ]; then
   die "missing ${missing[*]}: run as root (they are then installed), or: sudo apt-get install ${missing[*]}"
 fi
@@ -54,7 +62,7 @@ if [ -z "$JAR" ]; then
   JAR=$(ls "$ROOT"/rft-agent/target/rft-agent-*-agent.jar | head -1)
 fi
 VERSION=$(basename "$JAR" | sed 's/^rft-agent-\(.*\)-agent\.jar$/\1/')
-[ -n "$OUT" ] || OUT=$ROOT/rft-agent/target/rst-agent-image-$VERSION.tar
+[ -n "$OUT" ] || OUT=$ROOT/rft-agent/target/rst-agent-image-$VERSION$([ "$FORMAT" = docker ] && echo .docker).tar
 case "$OUT" in /*) ;; *) OUT=$PWD/$OUT ;; esac
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null || date +%s)}
 CREATED=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)
@@ -193,14 +201,29 @@ mv "$W/index.json" "$L/index.json"
 find "$L" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$(dirname "$OUT")"
 (cd "$L" && tar --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner --format=posix \
-  --pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime -cf "$OUT.tmp" oci-layout index.json blobs)
+  --pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime -cf "$W/image.oci.tar" oci-layout index.json blobs)
+if [ "$FORMAT" = oci ]; then
+  mv -f "$W/image.oci.tar" "$OUT.tmp"
+else
+  step "writing it as a docker-archive (skopeo)" \
+    skopeo copy --quiet "oci-archive:$W/image.oci.tar" "docker-archive:$W/image.docker.tar:rst-agent:$VERSION" || exit 1
+  case "$OUT" in
+    *.gz) gzip -n -6 -c "$W/image.docker.tar" > "$OUT.tmp" ;;
+    *) mv -f "$W/image.docker.tar" "$OUT.tmp" ;;
+  esac
+fi
 mv -f "$OUT.tmp" "$OUT"
 
 # sizes: the archive (compressed layers) and unpacked (the layers' tars)
 unpacked=$(( $(stat -c %s "$BASE") + $(stat -c %s "$W/runtime.tar") + $(stat -c %s "$W/agent.tar") ))
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
-echo "rst agent-image: $OUT: rst-agent:$VERSION, OCI archive of $(mib "$(stat -c %s "$OUT")")" \
+what="OCI archive"; [ "$FORMAT" = docker ] && what=docker-archive
+echo "rst agent-image: $OUT: rst-agent:$VERSION, $what of $(mib "$(stat -c %s "$OUT")")" \
   "(unpacked $(mib "$unpacked"): Debian $(mib "$(stat -c %s "$BASE")"), Java runtime" \
   "$(mib "$(stat -c %s "$W/runtime.tar")"), agent $(mib "$(stat -c %s "$W/agent.tar")")), sha256" \
   "$(sha256sum "$OUT" | cut -c1-16), made in $((SECONDS - t0)) s" >&2
-echo "rst agent-image: load it with: podman load -i $OUT" >&2
+if [ "$FORMAT" = oci ]; then
+  echo "rst agent-image: load it with: podman load -i $OUT" >&2
+else
+  echo "rst agent-image: load it with: docker load -i $OUT (or on SONiC: sonic-package-manager install --from-tarball $OUT)" >&2
+fi

@@ -8,7 +8,7 @@
 #   - with --test-deps: the Debian packages the tests use (libpcap, tshark, tcpdump, iproute2,
 #     chromium for the UI's browser tests, and what --image-deps installs)
 #   - with --image-deps: what building and running the agent's container image needs
-#     (mmdebstrap, umoci, podman, runc, jq; see scripts/agent-image.sh)
+#     (mmdebstrap, umoci, skopeo, podman, runc, jq; see scripts/agent-image.sh)
 # Downloads are kept under ${XDG_CACHE_HOME:-~/.cache}/rst so that a fresh clone reuses them.
 # Prints "export JAVA_HOME=...; export PATH=..." lines on stdout for the caller to eval;
 # everything else goes to stderr: one line per step that does something (nothing when all is
@@ -164,7 +164,7 @@ if [ $test_deps = 1 ]; then
   apt_install tshark tcpdump iproute2 procps curl tcpreplay bc jq iputils-ping chromium libyang2-tools prometheus
 fi
 if [ $image_deps = 1 ]; then
-  apt_install mmdebstrap umoci podman runc jq
+  apt_install mmdebstrap umoci skopeo podman runc jq
 fi
 JH=$(setup_jdk)
 MH=$(setup_maven "$JH")
