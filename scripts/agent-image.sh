@@ -62,7 +62,10 @@ if [ -z "$JAR" ]; then
   JAR=$(ls "$ROOT"/rft-agent/target/rft-agent-*-agent.jar | head -1)
 fi
 VERSION=$(basename "$JAR" | sed 's/^rft-agent-\(.*\)-agent\.jar$/\1/')
-[ -n "$OUT" ] || OUT=$ROOT/rft-agent/target/rst-agent-image-$VERSION$([ "$FORMAT" = docker ] && echo .docker).tar
+if [ -z "$OUT" ]; then
+  OUT=$ROOT/rft-agent/target/rst-agent-image-$VERSION.tar
+  [ "$FORMAT" = oci ] || OUT=$ROOT/rft-agent/target/rst-agent-image-$VERSION.docker.tar
+fi
 case "$OUT" in /*) ;; *) OUT=$PWD/$OUT ;; esac
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null || date +%s)}
 CREATED=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)
