@@ -151,6 +151,7 @@ class NetnsAgentTest {
         final long seenSeq = status().path("last_seq").asLong();
         agent.process().destroy();
         assertTrue(agent.process().waitFor(15, TimeUnit.SECONDS), "agent did not stop on SIGTERM");
+        assertEquals(0, agent.process().exitValue(), "exit status after SIGTERM (0: a clean stop)");
         final String log = Files.readString(agent.log());
         final java.util.regex.Matcher m = java.util.regex.Pattern.compile("agent stopped at event (\\d+)").matcher(log);
         assertTrue(m.find(), log);
