@@ -101,6 +101,10 @@ final class CmFrameProcessor implements FrameProcessor {
         } else if (r == DecodeResult.PFC && congestion) {
             pfc.frame(port, tsMicros * 1000L, message);
         }
+        if (congestion) {
+            // pauses run on the capture's clock: every frame moves it
+            pfc.advance(tsMicros * 1000L);
+        }
     }
 
     @Override

@@ -137,11 +137,11 @@ final class FileCommands {
             });
             drain(json, os);
             os.close();
-        }, () -> dataMask < 0 || table.dataFlows() == 0 ? ""
+        }, () -> (dataMask < 0 || table.dataFlows() == 0 ? ""
             : "; data-learned: " + table.dataSessions() + " sessions, " + table.dataOneWay() + " one-way flows"
                 + (table.dataBthRejected() > 0 ? ", " + table.dataBthRejected() + " data packets rejected" : "")
-                + (table.dataPairAmbiguous() > 0 ? ", " + table.dataPairAmbiguous() + " ambiguous answers" : "")
-                + (table.cnpUnmatched() > 0 ? ", " + table.cnpUnmatched() + " CNPs of no session" : ""));
+                + (table.dataPairAmbiguous() > 0 ? ", " + table.dataPairAmbiguous() + " ambiguous answers" : ""))
+            + (table.cnpUnmatched() > 0 ? "; " + table.cnpUnmatched() + " CNPs of no session" : ""));
     }
 
     /** Where the counts of a file's results keep its CNPs (after one count per {@link DecodeResult}). */
