@@ -922,8 +922,8 @@ final class DataFlowTable {
             out.raw(K_RESPONDER_QPN_Q).decimal(qpn[rec]);
             dataJson(out.raw(K_REQUESTER_DATA), rec, 0);
             if (cnp[rec] > 0) {
-                // CNPs to the destination QP: about its data back to the source, of which the
-                // switch sampled none (else the record would be paired or the other flow's)
+                // CNPs to the destination QP: about its data back to the source, which this record
+                // does not describe (a one-way flow's peer QP is not known)
                 SessionWriter.dataJson(out.raw(K_RESPONDER_DATA), ports, 0, 0, 0, 0, 0, 0, cnp[rec]);
             }
             if ((kind[rec] & K_TRANSPORT) == RC) {
