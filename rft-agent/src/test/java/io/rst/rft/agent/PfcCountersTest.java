@@ -184,7 +184,7 @@ class PfcCountersTest {
         final String port = "swp1";
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        final long id = Thread.currentThread().getId();
+        final long id = Thread.currentThread().threadId();
         for (int i = 0; i < 100_000; i++) {
             decoder.decodeEthernet(f, 0, f.length, msg);
             pfc.frame(port, T + i * 1000L, msg);

@@ -157,7 +157,7 @@ class CongestionDecodeTest {
         };
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        final long id = Thread.currentThread().getId();
+        final long id = Thread.currentThread().threadId();
         long sum = 0;
         for (int i = 0; i < 200_000; i++) {
             final byte[] f = frames[i % frames.length];
