@@ -19,6 +19,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.se
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.Session;
 import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint64;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.schema.DataContainerNode;
 import org.opendaylight.yangtools.yang.data.api.schema.LeafNode;
@@ -79,6 +80,7 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
     private static final NodeIdentifier REQUESTER_DATA = NodeIdentifier.create(RequesterData.QNAME);
     private static final NodeIdentifier RESPONDER_DATA = NodeIdentifier.create(ResponderData.QNAME);
     private static final NodeIdentifier INGRESS_PORT = leaf("ingress-port");
+    private static final NodeIdentifier PACKETS = leaf("packets");
     private static final NodeIdentifier MESSAGE = NodeIdentifier.create(Message.QNAME);
     private static final NodeIdentifier TYPE = leaf("type");
     private static final NodeIdentifier INGRESS_TP = leaf("ingress-tp");
@@ -132,8 +134,8 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
                 }
             }
         }
-        final var requesterData = entry.childByArg(REQUESTER_DATA) instanceof DataContainerNode data ? data : null;
-        final var responderData = entry.childByArg(RESPONDER_DATA) instanceof DataContainerNode data ? data : null;
+        final var requesterData = sampled(entry.childByArg(REQUESTER_DATA));
+        final var responderData = sampled(entry.childByArg(RESPONDER_DATA));
         final boolean learnedData = LearnedFrom.Data.getName().equals(string(entry, LEARNED_FROM));
         final boolean oneWay = learnedData && Boolean.TRUE.equals(value(entry, ONE_WAY));
         return new SwitchSession(node, requesterIp, responderIp, qpn(entry, REQUESTER_QPN), qpn(entry, RESPONDER_QPN),
@@ -297,6 +299,15 @@ record SwitchSession(String node, @Nullable String requesterIp, @Nullable String
 
     private static @Nullable Object value(final DataContainerNode parent, final NodeIdentifier name) {
         return parent.childByArg(name) instanceof LeafNode<?> leaf ? leaf.body() : null;
+    }
+
+    /**
+     * A direction's data as the switch sampled it, or null: an object of 0 packets holds only the
+     * CNPs about that data (its agent sampled none of it), which says nothing about where it goes.
+     */
+    private static @Nullable DataContainerNode sampled(final @Nullable Object child) {
+        return child instanceof DataContainerNode data
+            && !(value(data, PACKETS) instanceof Uint64 packets && packets.longValue() == 0) ? data : null;
     }
 
     private static @Nullable String string(final DataContainerNode parent, final NodeIdentifier name) {
