@@ -6,7 +6,9 @@
 #     with whatever Maven the machine has (Debian's, installed if missing)
 #   - Node.js and npm for the web UI's build (the machine's, else Debian's nodejs and npm)
 #   - with --test-deps: the Debian packages the tests use (libpcap, tshark, tcpdump, iproute2,
-#     and chromium for the UI's browser tests)
+#     chromium for the UI's browser tests, and what --image-deps installs)
+#   - with --image-deps: what building and running the agent's container image needs
+#     (mmdebstrap, umoci, skopeo, podman, runc, jq; see scripts/agent-image.sh)
 # Downloads are kept under ${XDG_CACHE_HOME:-~/.cache}/rst so that a fresh clone reuses them.
 # Prints "export JAVA_HOME=...; export PATH=..." lines on stdout for the caller to eval;
 # everything else goes to stderr: one line per step that does something (nothing when all is
@@ -146,13 +148,23 @@ setup_node() {
 }
 
 test_deps=0
-[ "${1:-}" = --test-deps ] && test_deps=1
+image_deps=0
+for a in "$@"; do
+  case "$a" in
+    --test-deps) test_deps=1; image_deps=1 ;;
+    --image-deps) image_deps=1 ;;
+    *) die "unknown option '$a' (--test-deps, --image-deps)" ;;
+  esac
+done
 
 command -v dpkg >/dev/null || die "this set-up knows Debian and Ubuntu only: install JDK 21, Maven 3.9, libpcap, tshark"
 apt_install ca-certificates libpcap0.8 curl
 setup_node
 if [ $test_deps = 1 ]; then
   apt_install tshark tcpdump iproute2 procps curl tcpreplay bc jq iputils-ping chromium libyang2-tools prometheus
+fi
+if [ $image_deps = 1 ]; then
+  apt_install mmdebstrap umoci skopeo podman runc jq
 fi
 JH=$(setup_jdk)
 MH=$(setup_maven "$JH")

@@ -7,6 +7,7 @@
  */
 package io.rst.lab;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -24,6 +25,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -86,11 +88,8 @@ class NcclTrafficTest {
                 // a quarter of the connections NCCL-style, the rest CM: both in one truth file
                 traffic.run(new Traffic.Options(10_000, 1000, 64, 0, 3, 1, false, 0.25));
                 traffic.quiesce();
-                final long deadline = System.nanoTime() + 20_000_000_000L;
-                while (traffic.nccl().running() > 0 && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
-                assertEquals(0, traffic.nccl().running(), "long-lived QP pairs still sending");
+                await("the long-lived QP pairs stop sending").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(20)).until(() -> traffic.nccl().running() == 0);
                 assertEquals(0, traffic.nccl().bootstrapErrors(), "bootstrap: " + traffic.nccl().lastError());
                 assertEquals(0, traffic.nccl().sequenceErrors(), "PSNs: " + traffic.nccl().lastError());
                 assertEquals(0, traffic.sendErrors(), "send errors: " + traffic.lastError());

@@ -7,41 +7,36 @@
  */
 package io.rst.rpt;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rst.rft.manager.RftManager;
+import io.rst.rft.testutil.AgentProcess;
+import io.rst.rft.testutil.Netns;
 import io.rst.yang.time.Times;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,6 +59,8 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.yang.common.Uint16;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An agent killed during a connection storm: a real agent (its own process) capturing on a namespace "switch", a
@@ -84,10 +81,11 @@ import org.opendaylight.yangtools.yang.common.Uint16;
  * path per session, in the session's state, at the switch.
  *
  * <p>Needs root, iproute2 and tcpreplay (the CI has them); skipped without. Namespaces are named
- * {@code dev-crash-RANDOM-{snd,sw}} and always removed.
+ * {@code rstt-RANDOM-{snd,sw}} and always removed.
  */
 @Timeout(value = 30, unit = TimeUnit.MINUTES)
 class NetnsAgentCrashFollowTest {
+    private static final Logger LOG = LoggerFactory.getLogger(NetnsAgentCrashFollowTest.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SWITCH = "sw";
     private static final int FLUSH_MS = 200;
@@ -106,13 +104,10 @@ class NetnsAgentCrashFollowTest {
 
     @TempDir
     Path dir;
-    private String prefix;
+    private Netns net;
     private String mgmtAgent;
-    private final List<String> namespaces = new ArrayList<>();
-    private Process agent;
+    private AgentProcess agent;
     private Process replay;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-    private String token;
     private IngestBench.Broker broker;
     private ExecutorService rptExecutor;
     private RptWorker rpt;
@@ -120,50 +115,34 @@ class NetnsAgentCrashFollowTest {
 
     @BeforeEach
     void fabric() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
-        assumeTrue(executable("ip"), "needs iproute2");
-        assumeTrue(executable("tcpreplay"), "needs tcpreplay");
-        final byte[] seed = new SecureRandom().generateSeed(3);
-        final String hex = HexFormat.of().formatHex(seed);
-        prefix = "dev-crash-" + hex;
-        for (String n : List.of("snd", "sw")) {
-            sh("ip", "netns", "add", prefix + "-" + n);
-            namespaces.add(prefix + "-" + n);
-        }
+        Netns.assumeAvailable("tcpreplay");
+        net = Netns.create("snd", "sw");
         // the storm's wire: tcpreplay in "snd" sends into the switch's port in0
-        sh("ip", "link", "add", "snd0", "netns", prefix + "-snd", "type", "veth", "peer", "name", "in0", "netns",
-            prefix + "-sw");
-        ns("snd", "ip", "link", "set", "snd0", "up");
-        ns("sw", "ip", "link", "set", "in0", "up");
-        ns("sw", "ip", "link", "set", "lo", "up");
-        // the management network, from this JVM (the controller) to the agent; a subnet of this
-        // run's own, so that another run at the same time does not clash with it
-        final int net = 1 + (seed[0] & 0x7f);
-        final String rootVeth = "dk" + hex + "m";
-        mgmtAgent = "10.79." + net + ".2";
-        sh("ip", "link", "add", rootVeth, "type", "veth", "peer", "name", "mgmt", "netns", prefix + "-sw");
-        sh("ip", "addr", "add", "10.79." + net + ".1/30", "dev", rootVeth);
-        sh("ip", "link", "set", rootVeth, "up");
-        ns("sw", "ip", "addr", "add", mgmtAgent + "/30", "dev", "mgmt");
-        ns("sw", "ip", "link", "set", "mgmt", "up");
-        token = "tok-" + prefix;
-        Files.writeString(dir.resolve("token"), token);
-        Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
+        net.link("snd", "snd0", null, "sw", "in0", null);
+        net.exec("sw", "ip", "link", "set", "lo", "up");
+        // the management network, from this JVM (the controller) to the agent
+        mgmtAgent = net.management("sw", "mgmt");
+        // the default retention (64 Ki events, 16 MiB): a restart reads back that much of the log
+        // besides the checkpoint, and a controller that falls behind it resynchronises from a
+        // snapshot, as it would on a switch
+        agent = new AgentProcess(net, "sw", mgmtAgent, dir, "-Xmx256m", "--interface", "in0", "--agent-id", SWITCH,
+            "--plain-http", "--flush-ms", Integer.toString(FLUSH_MS));
 
         broker = new IngestBench.Broker();
         broker.setup();
         rptExecutor = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("rst-rpt").daemon().factory());
         rpt = new RptWorker(broker.getDataBroker(), broker.getDomBroker(), broker.rpcs(), rptExecutor);
         rft = RftManager.standalone(broker.getDataBroker(), broker.getDomBroker(),
-                broker.getDataBrokerTestCustomizer().getAdapterContext().currentSerializer(), token);
+                broker.getDataBrokerTestCustomizer().getAdapterContext().currentSerializer(), agent.token());
     }
 
     @AfterEach
     void teardown() throws Exception {
-        for (Process p : new Process[] {replay, agent}) {
-            if (p != null) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+        if (replay != null) {
+            replay.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        if (agent != null) {
+            agent.close();
         }
         if (rft != null) {
             rft.close();
@@ -172,75 +151,36 @@ class NetnsAgentCrashFollowTest {
             rpt.close();
             rptExecutor.shutdownNow();
         }
-        for (String n : namespaces) {
-            // deleting a namespace deletes its veth ends, and so their peers
-            new ProcessBuilder("ip", "netns", "del", n).inheritIO().start().waitFor();
+        if (net != null) {
+            net.close();
         }
-    }
-
-    private static boolean executable(final String name) {
-        return List.of("/usr/sbin/", "/sbin/", "/usr/bin/", "/bin/").stream()
-            .anyMatch(d -> Files.isExecutable(Path.of(d + name)));
-    }
-
-    private void ns(final String n, final String... cmd) throws Exception {
-        final List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", prefix + "-" + n));
-        c.addAll(List.of(cmd));
-        sh(c.toArray(String[]::new));
-    }
-
-    private static void sh(final String... cmd) throws Exception {
-        final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        final String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), String.join(" ", cmd));
-        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
-    }
-
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     /** Starts the agent and waits until it answers with capture running; returns the milliseconds that took. */
     private long startAgent() throws Exception {
-        final long t0 = System.nanoTime();
-        // ip netns exec execs the JVM: the process is the agent, and destroyForcibly is its SIGKILL
-        agent = new ProcessBuilder("ip", "netns", "exec", prefix + "-sw", javaBin(), "-Xmx256m", "-cp",
-            System.getProperty("java.class.path"), "io.rst.rft.cli.Main", "agent", "--interface", "in0", "--listen",
-            mgmtAgent + ":4791", "--token-file", dir.resolve("token").toString(), "--state-dir",
-            dir.resolve("state").toString(), "--agent-id", SWITCH, "--plain-http", "--flush-ms",
-            Integer.toString(FLUSH_MS))
-            // the default retention (64 Ki events, 16 MiB): a restart reads back that much of the
-            // log besides the checkpoint, and a controller that falls behind it resynchronises
-            // from a snapshot, as it would on a switch
-            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log")
-                .toFile())).start();
         // a JVM start and a restore take a second or two on an idle machine, over a minute on one
         // loaded to a load average of 50
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (true) {
-            try {
-                if (get("/v1/health").statusCode() == 200 && status().path("capture_running").asBoolean()) {
-                    return (System.nanoTime() - t0) / 1_000_000L;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            assertTrue(agent.isAlive(), "agent died: " + Files.readString(dir.resolve("agent.log")));
-            assertTrue(System.nanoTime() < deadline, "agent did not come up");
-            Thread.sleep(50);
-        }
+        final long ms = agent.start(Duration.ofSeconds(180));
+        assertTrue(status().path("capture_running").asBoolean(), "capture running");
+        return ms;
     }
 
     private HttpResponse<String> get(final String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://" + mgmtAgent + ":4791" + path))
-            .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(30)).build(),
-            HttpResponse.BodyHandlers.ofString());
+        return agent.get(path);
     }
 
     private JsonNode status() throws Exception {
-        final HttpResponse<String> r = get("/v1/status");
-        assertEquals(200, r.statusCode(), r.body());
-        return JSON.readTree(r.body());
+        return agent.status();
+    }
+
+    /** Packets the agent captured on its port in0 since it started. */
+    private long captured() throws Exception {
+        for (JsonNode i : status().path("interfaces")) {
+            if ("in0".equals(i.path("name").asText())) {
+                return i.path("packets").asLong();
+            }
+        }
+        return -1;
     }
 
     /** The agent's table: session id to state; each session once. */
@@ -309,34 +249,25 @@ class NetnsAgentCrashFollowTest {
             .anyMatch(h -> SWITCH.equals(h.getNodeId().getValue()) && Boolean.TRUE.equals(h.getObserved()));
     }
 
-    /** Holds once {@code check} returns null, else fails with its last answer after {@code seconds}. */
-    private static void eventually(final long seconds, final Supplier<String> check) throws InterruptedException {
+    /**
+     * Holds once {@code check} returns null; it returns what is not yet so, or throws (not yet
+     * either). Fails after {@code seconds} with its last answer.
+     */
+    private static void eventually(final String what, final long seconds, final Callable<String> check) {
         final long t0 = System.nanoTime();
-        final long deadline = t0 + TimeUnit.SECONDS.toNanos(seconds);
-        String problem = check.get();
-        final String first = problem;
-        while (problem != null) {
-            if (System.nanoTime() > deadline) {
-                fail(problem);
-            }
-            Thread.sleep(200);
-            problem = check.get();
-        }
-        if (first != null) {
-            System.out.printf("crash follow test: settled after %d ms, first waiting on: %s%n",
-                (System.nanoTime() - t0) / 1_000_000L, first.length() > 300 ? first.substring(0, 300) : first);
-        }
+        await(what).atMost(Duration.ofSeconds(seconds)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+            .ignoreExceptions().untilAsserted(() -> assertNull(check.call()));
+        LOG.info("crash follow test: {} after {} ms", what, (System.nanoTime() - t0) / 1_000_000L);
     }
 
-    /** The controller's probe has reached the agent: the switch's status names the agent's seq (at least {@code seq}). */
-    private void awaitController(final long seq) throws Exception {
-        eventually(SYNC_SECONDS, () -> {
-            try {
-                final long c = controllerSeq();
-                return c >= seq ? null : "the controller applied up to " + c + ", not " + seq;
-            } catch (Exception e) {
-                return e.toString();
-            }
+    /**
+     * The controller's probe has reached the agent: the switch's status names the agent's seq (at
+     * least {@code seq}).
+     */
+    private void awaitController(final long seq) {
+        eventually("the controller follows the agent", SYNC_SECONDS, () -> {
+            final long c = controllerSeq();
+            return c >= seq ? null : "the controller applied up to " + c + ", not " + seq;
         });
     }
 
@@ -379,8 +310,8 @@ class NetnsAgentCrashFollowTest {
     @Test
     void agentKilledTenTimesInAStormLosesNothingTheControllerHeld() throws Exception {
         final Path storm = dir.resolve("storm.pcap");
-        sh(javaBin(), "-cp", System.getProperty("java.class.path"), "io.rst.rft.cli.Main", "gen", "--out",
-            storm.toString(), "--sessions", Integer.toString(BURST * KILLS), "--storm", "--seed", "11");
+        Netns.run(Netns.java("io.rst.rft.cli.Main", "gen", "--out", storm.toString(), "--sessions",
+            Integer.toString(BURST * KILLS), "--storm", "--seed", "11"));
         final List<Path> bursts = split(storm, KILLS);
         startAgent();
         final String instance = status().path("instance").asText();
@@ -399,17 +330,20 @@ class NetnsAgentCrashFollowTest {
         long lostByAgent = 0;
         for (int k = 0; k < KILLS; k++) {
             // the storm's next part, the controller following it, and a kill at a random moment
-            // of it; the storm flows on while the agent is down and restarts
-            replay = new ProcessBuilder("ip", "netns", "exec", prefix + "-snd", "tcpreplay", "-q", "-i", "snd0",
-                "--pps=" + PPS, bursts.get(k).toString()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("replay.log").toFile())).start();
-            Thread.sleep(300 + rnd.nextInt(BURST * 5 * 1000 / PPS / 2));
+            // of it: once the agent has captured a random number of the part's packets, in its
+            // first half (0.3 to 2.5 s of it); the storm flows on while the agent is down and restarts
+            final long before = captured();
+            final long due = before + PPS * 3 / 10 + rnd.nextInt(BURST * 5 / 2 - PPS * 3 / 10);
+            replay = net.start("snd", ProcessBuilder.Redirect.appendTo(dir.resolve("replay.log").toFile()),
+                "tcpreplay", "-q", "-i", "snd0", "--pps=" + PPS, bursts.get(k).toString());
+            await("the agent captures " + (due - before) + " packets of the storm's part " + (k + 1))
+                .atMost(Duration.ofSeconds(SYNC_SECONDS)).pollInterval(Duration.ofMillis(50))
+                .until(() -> captured() >= due);
             assertTrue(replay.isAlive(), "the storm still flows: " + Files.readString(dir.resolve("replay.log")));
             final Map<String, Session> held = controllerTable();
-            agent.destroyForcibly();
             final long killedAt = System.currentTimeMillis();
             final long killedNanos = System.nanoTime();
-            assertTrue(agent.waitFor(10, TimeUnit.SECONDS));
+            agent.kill();
             answerMs.add(startAgent());
 
             final JsonNode st = status();
@@ -437,10 +371,11 @@ class NetnsAgentCrashFollowTest {
             // the part is over and the agent has decoded it: the controller must come to rest equal
             awaitDrained();
             final int kill = k + 1;
-            eventually(SYNC_SECONDS, () -> settled("kill " + kill, held, afterRestart));
+            eventually("kill " + kill + ": the controller comes to rest", SYNC_SECONDS,
+                () -> settled(held, afterRestart));
             syncMs.add((System.nanoTime() - killedNanos) / 1_000_000L);
-            System.out.printf("crash follow test: kill %d: answering after %d ms, the controller in sync %d ms after "
-                + "the kill; %d sessions held%n", kill, answerMs.get(k), syncMs.get(k), held.size());
+            LOG.info("crash follow test: kill {}: answering after {} ms, the controller in sync {} ms after the kill; "
+                + "{} sessions held", kill, answerMs.get(k), syncMs.get(k), held.size());
             lostByAgent += held.keySet().stream().filter(id -> !afterRestart.containsKey(id)).count();
         }
 
@@ -449,22 +384,18 @@ class NetnsAgentCrashFollowTest {
         final Map<String, Session> end = controllerTable();
         final long unconfirmed = end.values().stream().filter(s -> s.getUnconfirmed() != null).count();
         assertTrue(table.size() > 2 * BURST, "a storm of some thousands of connections was followed: " + table.size());
-        System.out.printf("crash follow test: %d kills in a storm of %d pps; the agent decoded %d frames since its "
-            + "last start, holds %d sessions; the controller %d (%d unconfirmed, %d held sessions the agents' "
-            + "restarts lost in all); restart to answering %s ms; kill to the controller in sync %s ms%n", KILLS,
-            PPS, last.path("counters").path("frames").asLong(), table.size(), end.size(), unconfirmed, lostByAgent,
+        LOG.info("crash follow test: {} kills in a storm of {} pps; the agent decoded {} frames since its last start, "
+            + "holds {} sessions; the controller {} ({} unconfirmed, {} held sessions the agents' restarts lost in "
+            + "all); restart to answering {} ms; kill to the controller in sync {} ms", KILLS, PPS,
+            last.path("counters").path("frames").asLong(), table.size(), end.size(), unconfirmed, lostByAgent,
             answerMs, syncMs);
     }
 
     /** Waits until the agent has decoded all it captured. */
-    private void awaitDrained() throws Exception {
-        eventually(SYNC_SECONDS, () -> {
-            try {
-                final long backlog = status().path("counters").path("queue_backlog").asLong(-1);
-                return backlog == 0 ? null : "the agent's capture backlog is " + backlog;
-            } catch (Exception e) {
-                return e.toString();
-            }
+    private void awaitDrained() {
+        eventually("the agent decodes all it captured", SYNC_SECONDS, () -> {
+            final long backlog = status().path("counters").path("queue_backlog").asLong(-1);
+            return backlog == 0 ? null : "the agent's capture backlog is " + backlog;
         });
     }
 
@@ -474,63 +405,59 @@ class NetnsAgentCrashFollowTest {
      * state; the rest marked unconfirmed, and counted so in the switch's status; nothing the agent
      * restored marked; and the paths exactly the sessions, state for state, at the switch.
      */
-    private String settled(final String when, final Map<String, Session> held, final Map<String, String> restored) {
-        try {
-            final Map<String, Session> now = controllerTable();
-            final Map<String, String> table = agentTable();
-            final Set<String> forgotten = new HashSet<>(held.keySet());
-            forgotten.removeAll(now.keySet());
-            if (!forgotten.isEmpty()) {
-                return when + ": the controller forgot sessions it held: " + sample(forgotten);
-            }
-            final Set<String> confirmed = new HashSet<>();
-            final Set<String> unconfirmed = new HashSet<>();
-            for (Session s : now.values()) {
-                (s.getUnconfirmed() == null ? confirmed : unconfirmed).add(s.getSessionId());
-                if (s.getUnconfirmed() != null && restored.containsKey(s.getSessionId())) {
-                    return when + ": a session the agent restored is marked unconfirmed: " + s.getSessionId();
-                }
-                if (s.getUnconfirmed() == null && !s.getState().getName().equalsIgnoreCase(
-                        table.getOrDefault(s.getSessionId(), ""))) {
-                    return when + ": state of " + s.getSessionId() + ": controller " + s.getState() + ", agent "
-                        + table.get(s.getSessionId());
-                }
-            }
-            if (!confirmed.equals(table.keySet())) {
-                final Set<String> missing = new HashSet<>(table.keySet());
-                missing.removeAll(confirmed);
-                final Set<String> extra = new HashSet<>(confirmed);
-                extra.removeAll(table.keySet());
-                return when + ": the controller's confirmed sessions are not the agent's: missing " + sample(missing)
-                    + ", not marked unconfirmed " + sample(extra);
-            }
-            final Switch sw = controllerSwitch();
-            final long counted = sw.getAgentStatus() == null || sw.getAgentStatus().getUnconfirmedSessions() == null
-                ? 0 : sw.getAgentStatus().getUnconfirmedSessions().longValue();
-            if (counted != unconfirmed.size()) {
-                return when + ": the switch's status counts " + counted + " unconfirmed sessions, the table has "
-                    + unconfirmed.size();
-            }
-            final var paths = paths();
-            if (!paths.keySet().equals(now.keySet())) {
-                final Set<String> missing = new HashSet<>(now.keySet());
-                missing.removeAll(paths.keySet());
-                final Set<String> extra = new HashSet<>(paths.keySet());
-                extra.removeAll(now.keySet());
-                return when + ": rpt's paths are not rft's sessions: missing " + sample(missing) + ", extra "
-                    + sample(extra);
-            }
-            for (Session s : now.values()) {
-                final var p = paths.get(s.getSessionId());
-                // a session whose first messages crossed while the agent was down is seen one way only
-                if (p.getState() != s.getState() || !atSwitch(p.getForward()) && !atSwitch(p.getReverse())) {
-                    return when + ": the path of " + s.getSessionId() + " (" + p.getState()
-                        + ") does not match its session (" + s.getState() + ") at " + SWITCH + ": " + p;
-                }
-            }
-            return null;
-        } catch (Exception e) {
-            return when + ": " + e;
+    private String settled(final Map<String, Session> held, final Map<String, String> restored) throws Exception {
+        final Map<String, Session> now = controllerTable();
+        final Map<String, String> table = agentTable();
+        final Set<String> forgotten = new HashSet<>(held.keySet());
+        forgotten.removeAll(now.keySet());
+        if (!forgotten.isEmpty()) {
+            return "the controller forgot sessions it held: " + sample(forgotten);
         }
+        final Set<String> confirmed = new HashSet<>();
+        final Set<String> unconfirmed = new HashSet<>();
+        for (Session s : now.values()) {
+            (s.getUnconfirmed() == null ? confirmed : unconfirmed).add(s.getSessionId());
+            if (s.getUnconfirmed() != null && restored.containsKey(s.getSessionId())) {
+                return "a session the agent restored is marked unconfirmed: " + s.getSessionId();
+            }
+            if (s.getUnconfirmed() == null && !s.getState().getName().equalsIgnoreCase(
+                    table.getOrDefault(s.getSessionId(), ""))) {
+                return "state of " + s.getSessionId() + ": controller " + s.getState() + ", agent "
+                    + table.get(s.getSessionId());
+            }
+        }
+        if (!confirmed.equals(table.keySet())) {
+            final Set<String> missing = new HashSet<>(table.keySet());
+            missing.removeAll(confirmed);
+            final Set<String> extra = new HashSet<>(confirmed);
+            extra.removeAll(table.keySet());
+            return "the controller's confirmed sessions are not the agent's: missing " + sample(missing)
+                + ", not marked unconfirmed " + sample(extra);
+        }
+        final Switch sw = controllerSwitch();
+        final long counted = sw.getAgentStatus() == null || sw.getAgentStatus().getUnconfirmedSessions() == null
+            ? 0 : sw.getAgentStatus().getUnconfirmedSessions().longValue();
+        if (counted != unconfirmed.size()) {
+            return "the switch's status counts " + counted + " unconfirmed sessions, the table has "
+                + unconfirmed.size();
+        }
+        final var paths = paths();
+        if (!paths.keySet().equals(now.keySet())) {
+            final Set<String> missing = new HashSet<>(now.keySet());
+            missing.removeAll(paths.keySet());
+            final Set<String> extra = new HashSet<>(paths.keySet());
+            extra.removeAll(now.keySet());
+            return "rpt's paths are not rft's sessions: missing " + sample(missing) + ", extra "
+                + sample(extra);
+        }
+        for (Session s : now.values()) {
+            final var p = paths.get(s.getSessionId());
+            // a session whose first messages crossed while the agent was down is seen one way only
+            if (p.getState() != s.getState() || !atSwitch(p.getForward()) && !atSwitch(p.getReverse())) {
+                return "the path of " + s.getSessionId() + " (" + p.getState()
+                    + ") does not match its session (" + s.getState() + ") at " + SWITCH + ": " + p;
+            }
+        }
+        return null;
     }
 }

@@ -180,6 +180,27 @@ public class PathValueTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    public void aDirectionWithCnpsOnlyIsNotDataSeenThere() {
+        // an agent that saw CNPs about the responder's data but sampled none of that data reports
+        // a responder-data of 0 packets: the switch is not on that data's path for it
+        final var session = new SessionBuilder().setSessionId(ID)
+            .setRequesterIp(new IpAddress(new Ipv4Address("10.1.0.2")))
+            .setResponderIp(new IpAddress(new Ipv4Address("10.2.0.2")))
+            .setRequesterData(new RequesterDataBuilder().setIngressPort("leaf1-eth1")
+                .setUdpSrcPort(new PortNumber(Uint16.valueOf(50001))).setPackets(Uint64.TEN).build())
+            .setResponderData(new org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rdma.session
+                .ResponderDataBuilder().setUdpSrcPort(new PortNumber(Uint16.ZERO)).setPackets(Uint64.ZERO).build())
+            .build();
+        final var entry = (MapEntryNode) serializer().toNormalizedDataObject(DataObjectIdentifier.builder(Rft.class)
+            .child(Switch.class, new SwitchKey(new NodeId("leaf1"))).child(Session.class, new SessionKey(ID)).build(),
+            session).node();
+        final var seen = SwitchSession.of("leaf1", entry);
+        assertTrue(seen.requesterData());
+        assertEquals("leaf1-eth1", seen.requesterDataPort());
+        assertFalse(seen.responderData());
+    }
+
+    @Test
     public void oddLeavesReadAsAbsent() {
         final var entry = ImmutableNodes.newMapEntryBuilder()
             .withNodeIdentifier(NodeIdentifierWithPredicates.of(Session.QNAME, SwitchSession.SESSION_ID, ID))

@@ -356,11 +356,14 @@ public final class Agent implements AutoCloseable {
 
     /** The status document of {@code GET /v1/status}. */
     ObjectNode status() throws IOException {
-        final ObjectNode counters = onDecodeThread(() -> {
+        final ObjectNode[] parts = onDecodeThread(() -> {
             final ObjectNode c = mapper.createObjectNode();
             processor.addCounters(c);
-            return c;
+            final ObjectNode own = mapper.createObjectNode();
+            processor.addStatus(own);
+            return new ObjectNode[] {c, own};
         });
+        final ObjectNode counters = parts[0];
         final ObjectNode s = mapper.createObjectNode();
         s.put("version", VERSION);
         s.put("agent_id", options.agentId());
@@ -407,6 +410,7 @@ public final class Agent implements AutoCloseable {
         c.put("queue_backlog", capture.backlog());
         c.put("decode_failures", decode.failures());
         c.put("events", log.lastSeq());
+        s.setAll(parts[1]);
         s.put("last_seq", log.lastSeq());
         s.put("first_retained_seq", log.firstRetainedSeq());
         final ObjectNode r = s.putObject("restored");

@@ -53,16 +53,20 @@ public final class AgentCommand {
             err.println("rst agent: " + e.getMessage());
             return 1;
         }
-        final CountDownLatch done = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            agent.close();
-            done.countDown();
-        }, "shutdown"));
+        // SIGTERM and SIGINT stop the agent here, so that it exits 0 after a clean stop (the JVM's
+        // own handling would end it with 143 or 130); any other end of the JVM still closes it
+        final CountDownLatch stop = new CountDownLatch(1);
+        final Thread hook = new Thread(agent::close, "shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        for (String name : new String[] {"TERM", "INT"}) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stop.countDown());
+        }
         try {
-            done.await();
+            stop.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        agent.close();
         return 0;
     }
 

@@ -51,12 +51,17 @@ import java.util.Map;
  * @param dataIdleSeconds a data-learned session is IDLE after this long without a sampled packet,
  *        and removed after the retention
  * @param dataReportMs a data-learned session's changes become an event at most once in this time
+ * @param congestion capture and count CNPs (with {@code dataSample}) and PFC frames
+ *        ({@code --no-congestion} turns it off)
+ * @param linkSpeedMbps the link speed PFC pause quanta are timed with where
+ *        {@code /sys/class/net/IF/speed} does not say (replays, virtual interfaces)
  */
 public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Path tokenFile, Path stateDir,
         boolean allRoce, int udpPort, int maxSessions, long retentionSeconds, int retainEvents, long retainBytes,
         Map<String, Path> replays,
         String agentId, int queueFrames, int bufferBytes, int flushMs, long walBytes, Tls tls, boolean plainHttp,
-        int dataSample, int eventHoldMs, int maxFlows, int dataIdleSeconds, int dataReportMs) {
+        int dataSample, int eventHoldMs, int maxFlows, int dataIdleSeconds, int dataReportMs, boolean congestion,
+        int linkSpeedMbps) {
 
     /**
      * The API's TLS files (PEM).
@@ -80,6 +85,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                          [--queue-frames N] [--buffer-mb N] [--flush-ms N] [--wal-mb N]
                          [--tls-cert F --tls-key F [--tls-client-ca F] | --plain-http] [--data-sample N]
                          [--max-flows N] [--data-idle S] [--data-report-ms N] [--event-hold-ms N]
+                         [--no-congestion] [--link-speed-mbps N]
           --interface IF     capture inbound on IF (repeatable); default: every up non-loopback interface
           --listen HOST:PORT API address (default 0.0.0.0:4791)
           --token-file F     file holding the bearer token (default: STATE_DIR/agent.token, generated
@@ -129,6 +135,12 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --event-hold-ms N  a session's changes within N ms become one event with its final
                              state (0 to 1000, default 50; 0: one event per decode batch): a
                              set-up is one event, not three to five, at most N ms later
+          --no-congestion    capture no CNPs and no PFC frames (by default every CNP is kept
+                             whatever --data-sample, and counted for the session whose data it is
+                             about; every PFC frame is counted per interface and priority)
+          --link-speed-mbps N
+                             the link speed PFC pauses are timed with (a quantum is 512 bit
+                             times) where /sys/class/net/IF/speed does not say (default 100000)
           -h, --help         this text
         Without --tls-cert and --plain-http the agent serves plain HTTP with a warning. A token or
         key file that its group or others may read or write is refused (exit status 1).
@@ -177,6 +189,9 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         if (dataReportMs < 0 || dataReportMs > 3_600_000) {
             throw new IllegalArgumentException("--data-report-ms out of range (0 to 3600000): " + dataReportMs);
         }
+        if (linkSpeedMbps < 1 || linkSpeedMbps > 10_000_000) {
+            throw new IllegalArgumentException("--link-speed-mbps out of range (1 to 10000000): " + linkSpeedMbps);
+        }
         if (tls != null && plainHttp) {
             throw new IllegalArgumentException("--plain-http and --tls-cert contradict each other");
         }
@@ -195,9 +210,10 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
     /** The BPF filter the options ask for. */
     public String filter() {
         if (allRoce) {
-            return CaptureFilters.allRoce(udpPort);
+            return CaptureFilters.allRoce(udpPort, congestion);
         }
-        return dataSample > 0 ? CaptureFilters.cmAndSampledData(udpPort, dataSample) : CaptureFilters.cmOnly(udpPort);
+        return dataSample > 0 ? CaptureFilters.cmAndSampledData(udpPort, dataSample, congestion)
+            : CaptureFilters.cmOnly(udpPort, congestion);
     }
 
     /**
@@ -231,15 +247,19 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         int maxFlows = 1_000_000;
         int dataIdle = 30;
         int dataReportMs = 5000;
+        boolean congestion = true;
+        int linkSpeedMbps = 100_000;
         for (int i = 0; i < args.size(); i++) {
             final String a = args.get(i);
             switch (a) {
                 case "--all-roce" -> allRoce = true;
                 case "--plain-http" -> plainHttp = true;
+                case "--no-congestion" -> congestion = false;
                 case "--interface", "--listen", "--token-file", "--state-dir", "--udp-port", "--max-sessions",
                     "--retention", "--retain-events", "--retain-mb", "--replay", "--agent-id", "--queue-frames",
                     "--buffer-mb", "--flush-ms", "--wal-mb", "--tls-cert", "--tls-key", "--tls-client-ca",
-                    "--data-sample", "--event-hold-ms", "--max-flows", "--data-idle", "--data-report-ms" -> {
+                    "--data-sample", "--event-hold-ms", "--max-flows", "--data-idle", "--data-report-ms",
+                    "--link-speed-mbps" -> {
                     if (i + 1 >= args.size()) {
                         throw new IllegalArgumentException(a + " needs a value");
                     }
@@ -274,6 +294,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                         case "--max-flows" -> maxFlows = parseInt(a, v);
                         case "--data-idle" -> dataIdle = parseInt(a, v);
                         case "--data-report-ms" -> dataReportMs = parseInt(a, v);
+                        case "--link-speed-mbps" -> linkSpeedMbps = parseInt(a, v);
                         default -> throw new IllegalStateException(a);
                     }
                 }
@@ -306,7 +327,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         return new AgentOptions(ifs, listen, tokenFile, stateDir, allRoce, udpPort, maxSessions, retention,
             retainEvents, (long) retainMb << 20, Map.copyOf(replay), agentId, queueFrames, bufferMb << 20,
             flushMs, (long) walMb << 20, tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsClientCa), plainHttp,
-            dataSample, eventHoldMs, maxFlows, dataIdle, dataReportMs);
+            dataSample, eventHoldMs, maxFlows, dataIdle, dataReportMs, congestion, linkSpeedMbps);
     }
 
     static InetSocketAddress parseListen(final String value) {

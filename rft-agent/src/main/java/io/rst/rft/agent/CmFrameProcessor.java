@@ -46,8 +46,23 @@ final class CmFrameProcessor implements FrameProcessor {
     private long lastMicros;
     /** Data packets whose PSN has none of these bits set are sampled; -1: no data sampling. */
     private final int dataMask;
+    /** CNPs counted for the sessions' data and PFC frames per interface; false: both ignored. */
+    private final boolean congestion;
+    private final PfcCounters pfc;
 
     CmFrameProcessor(final AgentOptions options, final SessionEvents events) {
+        this(options, events, options.replays().isEmpty() ? PfcCounters::sysfsSpeed : port -> -1);
+    }
+
+    /**
+     * A processor whose PFC pauses are timed with the link speeds {@code speedOf} says (Mbit/s; 0
+     * or less: {@code --link-speed-mbps}): Linux's {@code /sys/class/net} when capturing live,
+     * nothing for a replay, whose ports are not this host's interfaces.
+     */
+    CmFrameProcessor(final AgentOptions options, final SessionEvents events,
+            final java.util.function.ToIntFunction<String> speedOf) {
+        congestion = options.congestion();
+        pfc = new PfcCounters(speedOf, options.linkSpeedMbps());
         decoder = new FrameDecoder(options.udpPort());
         final SessionConfig d = SessionConfig.DEFAULT;
         table = new SessionTable(new SessionConfig(options.maxSessions(), options.retentionSeconds() * 1_000_000L,
@@ -73,9 +88,22 @@ final class CmFrameProcessor implements FrameProcessor {
         results[r.ordinal()]++;
         if (r == DecodeResult.CM_MAD) {
             table.accept(message, port);
-        } else if (r == DecodeResult.ROCE_DATA && dataMask >= 0 && (message.bthPsn() & dataMask) == 0) {
-            // the kernel filter samples live capture the same way; files are sampled here
-            table.acceptData(message, port);
+        } else if (r == DecodeResult.ROCE_DATA) {
+            if (message.isCnp()) {
+                // every CNP, whatever its PSN: the kernel filter keeps them all
+                if (congestion) {
+                    table.acceptCnp(message);
+                }
+            } else if (dataMask >= 0 && (message.bthPsn() & dataMask) == 0) {
+                // the kernel filter samples live capture the same way; files are sampled here
+                table.acceptData(message, port);
+            }
+        } else if (r == DecodeResult.PFC && congestion) {
+            pfc.frame(port, tsMicros * 1000L, message);
+        }
+        if (congestion) {
+            // pauses run on the capture's clock: every frame moves it
+            pfc.advance(tsMicros * 1000L);
         }
     }
 
@@ -91,6 +119,8 @@ final class CmFrameProcessor implements FrameProcessor {
         lastMicros = nowMicros;
         table.expire(nowMicros);
         table.drainChanges(json, toEvents);
+        pfc.advance(nowMicros * 1000L);
+        pfc.refreshSpeeds();
     }
 
     @Override
@@ -195,6 +225,21 @@ final class CmFrameProcessor implements FrameProcessor {
             counters.put("data_bth_rejected", table.dataBthRejected());
             counters.put("data_untracked", table.dataUntracked());
             counters.put("data_expired", table.dataExpired());
+        }
+        if (congestion) {
+            counters.put("cnps", table.cnps());
+            if (dataMask >= 0) {
+                counters.put("cnp_unmatched", table.cnpUnmatched());
+            }
+            counters.put("pfc_frames", pfc.frames());
+            counters.put("pfc_untabled", pfc.untabled());
+        }
+    }
+
+    @Override
+    public void addStatus(final ObjectNode status) {
+        if (congestion) {
+            pfc.write(status.putArray("pfc"));
         }
     }
 }

@@ -71,9 +71,18 @@ public interface FrameProcessor {
      * {@code data_packets}, {@code skipped} (reason to count), {@code sessions_live},
      * {@code evictions}, {@code restored_sessions}; with data sampling the {@code data_*} ones too
      * ({@code data_flows}, {@code data_sessions}, {@code data_one_way}, {@code data_flows_evicted},
-     * {@code data_pair_ambiguous}, {@code data_bth_rejected} ...).
+     * {@code data_pair_ambiguous}, {@code data_bth_rejected} ...); with congestion counting
+     * {@code cnps}, {@code cnp_unmatched}, {@code pfc_frames}, {@code pfc_untabled}.
      */
     void addCounters(ObjectNode counters);
+
+    /**
+     * Adds this processor's own top-level status fields (the PFC table, {@code pfc}); none by
+     * default.
+     */
+    default void addStatus(final ObjectNode status) {
+        // nothing beyond the counters by default
+    }
 
     /**
      * Opaque handles of the table's sessions, in snapshot order, for {@link #sessionsJson}; on

@@ -43,11 +43,14 @@
  *     "interfaces":[{"name", "up", "running", "packets", "kernel_drops", "if_drops", "queue_drops",
  *     "truncated", "reader"?, "error"?}], "counters":{"frames", "cm_mads", "data_packets",
  *     "skipped":{reason:n}, "queue_drops", "kernel_drops", "queue_backlog", "decode_failures",
- *     "events", "sessions_live", "evictions", "expired", "timed_out", "restored_sessions"},
- *     "last_seq", "first_retained_seq"}}. {@code first_retained_seq} is {@code last_seq + 1} when
- *     no event is retained. {@code reader} (live capture): {@code pcap_next_ex} (frames read by
- *     libpcap straight into the ring) or {@code pcap4j}. {@code restored_sessions}: sessions put
- *     back into the table at start from the state directory.</li>
+ *     "events", "sessions_live", "evictions", "expired", "timed_out", "restored_sessions", "cnps",
+ *     "cnp_unmatched", "pfc_frames", "pfc_untabled"}, "pfc":[{"interface", "priority", "frames", "xon",
+ *     "quanta", "paused_us", "paused", "last", "link_speed_mbps"}], "last_seq", "first_retained_seq"}}
+ *     ({@code pfc} and the CNP and PFC counters unless {@code --no-congestion}).
+ *     {@code first_retained_seq} is {@code last_seq + 1} when no event is retained. {@code reader}
+ *     (live capture): {@code pcap_next_ex} (frames read by libpcap straight into the ring) or
+ *     {@code pcap4j}. {@code restored_sessions}: sessions put back into the table at start from the
+ *     state directory.</li>
  * <li>{@code POST /v1/start}, {@code POST /v1/stop}: capture on or off, kept in the state directory
  *     so that a restarted agent keeps it; the answer is the new status. A new agent starts with
  *     capture on.</li>

@@ -53,7 +53,7 @@ final class FileCommands {
         final FrameDecoder decoder = new FrameDecoder(p.port);
         final CmMessage m = new CmMessage();
         final JsonBytes json = new JsonBytes(FLUSH_AT + 4096);
-        final long[] counts = new long[DecodeResult.values().length];
+        final long[] counts = new long[DecodeResult.values().length + 1];
         final OutputStream os = new AsyncBlockOutput(out);
         return runFile("decode", p.file, err, counts, reader -> {
             m.setTimeDigits(reader.timeDigits());
@@ -61,12 +61,18 @@ final class FileCommands {
                 m.setCapture(frame, ns);
                 final DecodeResult r = decoder.decode(linkType, buf, off, capLen, m);
                 counts[r.ordinal()]++;
-                if (r == DecodeResult.CM_MAD) {
-                    m.appendJson(json);
+                if (r == DecodeResult.CM_MAD || r == DecodeResult.PFC) {
+                    if (r == DecodeResult.CM_MAD) {
+                        m.appendJson(json);
+                    } else {
+                        m.appendPfcJson(json);
+                    }
                     json.raw('\n');
                     if (json.length() >= FLUSH_AT) {
                         drain(json, os);
                     }
+                } else if (r == DecodeResult.ROCE_DATA && m.isCnp()) {
+                    counts[CNPS]++;
                 }
             };
             reader.readAll(h);
@@ -86,7 +92,7 @@ final class FileCommands {
         }
         final FrameDecoder decoder = new FrameDecoder(p.port);
         final CmMessage m = new CmMessage();
-        final long[] counts = new long[DecodeResult.values().length];
+        final long[] counts = new long[DecodeResult.values().length + 1];
         // a file is judged as a whole: nothing ages out, the table holds what the file holds
         final SessionTable table = new SessionTable(new SessionConfig(Integer.MAX_VALUE, Long.MAX_VALUE, 0L, 256),
             null);
@@ -106,6 +112,12 @@ final class FileCommands {
                 counts[r.ordinal()]++;
                 if (r == DecodeResult.CM_MAD) {
                     table.accept(m, reader.interfaceName(ifId));
+                } else if (r == DecodeResult.ROCE_DATA && m.isCnp()) {
+                    // every CNP, as an agent's filter keeps them all: counted for the data it is about
+                    counts[CNPS]++;
+                    if (dataMask >= 0) {
+                        table.acceptCnp(m);
+                    }
                 } else if (r == DecodeResult.ROCE_DATA && dataMask >= 0 && (m.bthPsn() & dataMask) == 0) {
                     table.acceptData(m, reader.interfaceName(ifId));
                 }
@@ -125,19 +137,24 @@ final class FileCommands {
             });
             drain(json, os);
             os.close();
-        }, () -> dataMask < 0 || table.dataFlows() == 0 ? ""
+        }, () -> (dataMask < 0 || table.dataFlows() == 0 ? ""
             : "; data-learned: " + table.dataSessions() + " sessions, " + table.dataOneWay() + " one-way flows"
                 + (table.dataBthRejected() > 0 ? ", " + table.dataBthRejected() + " data packets rejected" : "")
-                + (table.dataPairAmbiguous() > 0 ? ", " + table.dataPairAmbiguous() + " ambiguous answers" : ""));
+                + (table.dataPairAmbiguous() > 0 ? ", " + table.dataPairAmbiguous() + " ambiguous answers" : ""))
+            + (table.cnpUnmatched() > 0 ? "; " + table.cnpUnmatched() + " CNPs of no session" : ""));
     }
+
+    /** Where the counts of a file's results keep its CNPs (after one count per {@link DecodeResult}). */
+    private static final int CNPS = DecodeResult.values().length;
 
     /** Data flows a file's {@code sessions} holds at most (the agent's default). */
     private static final int MAX_FLOWS = DataConfig.DEFAULT.maxFlows();
 
     static final String DECODE_USAGE = """
         usage: rst decode [--port UDP_PORT] FILE.pcap|FILE.pcapng
-          One JSON object per line on stdout for every CM MAD in the file, and one summary line on
-          stderr (packets read, CM MADs, RoCE data, skipped by reason).
+          One JSON object per line on stdout for every CM MAD and every PFC frame in the file, and
+          one summary line on stderr (packets read, CM MADs, RoCE data and CNPs among them, PFC
+          frames, skipped by reason).
           --port UDP_PORT   the RoCEv2 UDP port (default 4791)
           Exit status: 0 done, 1 the file is missing, unreadable or not a capture, 2 bad usage.""";
 
@@ -365,8 +382,14 @@ final class FileCommands {
         }
         sb.append("rst ").append(cmd).append(": ").append(file).append(": ").append(reader.frames())
             .append(" packets read, ").append(counts[DecodeResult.CM_MAD.ordinal()]).append(" CM MADs, ")
-            .append(counts[DecodeResult.ROCE_DATA.ordinal()]).append(" RoCE data, ").append(skipped)
-            .append(" skipped");
+            .append(counts[DecodeResult.ROCE_DATA.ordinal()]).append(" RoCE data");
+        if (counts[CNPS] > 0) {
+            sb.append(" (").append(counts[CNPS]).append(" CNPs)");
+        }
+        if (counts[DecodeResult.PFC.ordinal()] > 0) {
+            sb.append(", ").append(counts[DecodeResult.PFC.ordinal()]).append(" PFC frames");
+        }
+        sb.append(", ").append(skipped).append(" skipped");
         if (skipped > 0) {
             sb.append(" (");
             boolean first = true;

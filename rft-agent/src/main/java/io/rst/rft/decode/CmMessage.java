@@ -36,6 +36,8 @@ public final class CmMessage {
     int udpSrcPort;
     boolean roceV1;
     int dscp;
+    /** The IP ECN field: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE (RFC 3168). */
+    int ecn;
     // BTH / DETH
     int bthOpcode;
     int bthDestQp;
@@ -76,6 +78,10 @@ public final class CmMessage {
     int ipCmSrcPort;
     final byte[] ipCmSrcIp = new byte[16];
     final byte[] ipCmDstIp = new byte[16];
+    // PFC (IEEE 802.1Qbb MAC control frame, DecodeResult.PFC)
+    long srcMac;
+    int pfcEnable;
+    final int[] pfcQuanta = new int[8];
 
     /** Resets the CM part (the decoder calls this before each MAD). */
     void clearCm() {
@@ -114,6 +120,7 @@ public final class CmMessage {
         udpSrcPort = other.udpSrcPort;
         roceV1 = other.roceV1;
         dscp = other.dscp;
+        ecn = other.ecn;
         bthOpcode = other.bthOpcode;
         bthDestQp = other.bthDestQp;
         bthPsn = other.bthPsn;
@@ -149,6 +156,9 @@ public final class CmMessage {
         ipCmSrcPort = other.ipCmSrcPort;
         System.arraycopy(other.ipCmSrcIp, 0, ipCmSrcIp, 0, 16);
         System.arraycopy(other.ipCmDstIp, 0, ipCmDstIp, 0, 16);
+        srcMac = other.srcMac;
+        pfcEnable = other.pfcEnable;
+        System.arraycopy(other.pfcQuanta, 0, pfcQuanta, 0, 8);
     }
 
     /** Sets the capture metadata (frame number, time); readers call this before decoding. */
@@ -254,6 +264,25 @@ public final class CmMessage {
         return dscp;
     }
 
+    /**
+     * The ECN field of the outer IP header (the traffic class's low 2 bits for IPv6 and RoCEv1):
+     * 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE (Congestion Experienced), as the packet entered the
+     * capture.
+     */
+    public int ecn() {
+        return ecn;
+    }
+
+    /** Whether the packet was sent ECN-capable: ECT(0), ECT(1) or CE. */
+    public boolean isEcnCapable() {
+        return ecn != 0;
+    }
+
+    /** Whether the packet was marked Congestion Experienced. */
+    public boolean isCongestionExperienced() {
+        return ecn == 3;
+    }
+
     // ---- BTH ----
 
     public int bthOpcode() {
@@ -274,6 +303,11 @@ public final class CmMessage {
         return pkey;
     }
 
+    /** Whether the BTH opcode is a RoCEv2 Congestion Notification Packet's (0x81). */
+    public boolean isCnp() {
+        return bthOpcode == FrameDecoder.OPCODE_CNP;
+    }
+
     /** DETH source QP (UD packets only; 1 for CM). */
     public int dethSrcQp() {
         return dethSrcQp;
@@ -285,6 +319,26 @@ public final class CmMessage {
      */
     public long rethDmaLength() {
         return rethDmaLength;
+    }
+
+    // ---- PFC ----
+
+    /** A PFC frame's source MAC address (48 bits), the neighbour that asks for the pause. */
+    public long srcMac() {
+        return srcMac;
+    }
+
+    /**
+     * A PFC frame's priority-enable vector: bit {@code p} set asks priority {@code p} to pause for
+     * {@link #pfcQuanta(int)} (0 quanta: resume at once).
+     */
+    public int pfcEnable() {
+        return pfcEnable;
+    }
+
+    /** A PFC frame's pause time for priority {@code priority} (0 to 7), in quanta of 512 bit times. */
+    public int pfcQuanta(final int priority) {
+        return pfcQuanta[priority];
     }
 
     // ---- MAD ----
@@ -549,6 +603,36 @@ public final class CmMessage {
     private static final byte[] K_STATUS = JsonBytes.ascii(",\"status\":");
     private static final byte[] K_QPN = JsonBytes.ascii(",\"qpn\":");
     private static final byte[] K_AP_STATUS = JsonBytes.ascii(",\"ap_status\":");
+    private static final String HEX_DIGITS = "0123456789abcdef";
+    private static final byte[] K_SRC_MAC = JsonBytes.ascii(",\"src_mac\":\"");
+    private static final byte[] K_PFC = JsonBytes.ascii("\",\"msg\":\"PFC\",\"class_enable\":");
+    private static final byte[] K_QUANTA = JsonBytes.ascii(",\"quanta\":[");
+
+    /**
+     * Appends this PFC frame ({@link DecodeResult#PFC}) as one JSON object (no newline): frame,
+     * time, source MAC, {@code "msg":"PFC"}, the priority-enable vector and the 8 quanta as on the
+     * wire (those of priorities not enabled included). Allocation-free once {@code out} has grown.
+     */
+    public void appendPfcJson(final JsonBytes out) {
+        out.raw(K_FRAME).decimal(frame);
+        out.raw(K_TIME).seconds(timeNanos, timeDigits);
+        out.raw(K_SRC_MAC);
+        for (int i = 5; i >= 0; i--) {
+            final int b = (int) (srcMac >>> 8 * i) & 0xff;
+            out.raw(HEX_DIGITS.charAt(b >>> 4)).raw(HEX_DIGITS.charAt(b & 0xf));
+            if (i > 0) {
+                out.raw(':');
+            }
+        }
+        out.raw(K_PFC).decimal(pfcEnable).raw(K_QUANTA);
+        for (int p = 0; p < 8; p++) {
+            if (p > 0) {
+                out.raw(',');
+            }
+            out.decimal(pfcQuanta[p]);
+        }
+        out.raw(']').raw('}');
+    }
 
     /**
      * Appends this CM MAD as one JSON object (no newline) with the {@code decode} field names of

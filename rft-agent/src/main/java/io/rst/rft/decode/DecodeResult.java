@@ -10,8 +10,8 @@ package io.rst.rft.decode;
 import java.util.Locale;
 
 /**
- * What {@link FrameDecoder} made of one frame: a CM MAD, a RoCE data packet, or the reason it
- * was skipped. Callers count skips per value (e.g. an {@code long[values().length]}).
+ * What {@link FrameDecoder} made of one frame: a CM MAD, a RoCE data packet, a PFC frame, or
+ * the reason it was skipped. Callers count skips per value (e.g. an {@code long[values().length]}).
  */
 public enum DecodeResult {
     /** A CM MAD: the {@link CmMessage} holds it. */
@@ -22,7 +22,7 @@ public enum DecodeResult {
     TRUNCATED(true),
     /** Linktype we do not read. */
     UNSUPPORTED_LINKTYPE(true),
-    /** Neither IPv4, IPv6 nor RoCEv1 (ARP, LLDP ...). */
+    /** Neither IPv4, IPv6, RoCEv1 nor PFC (ARP, LLDP, 802.3x PAUSE ...). */
     NOT_IP(true),
     /** An IP header that is not valid (version, header length, total length). */
     BAD_IP_HEADER(true),
@@ -41,7 +41,14 @@ public enum DecodeResult {
     /** A QP1 MAD of another management class (not CM: SA, PerfMgt ...). */
     NOT_CM_CLASS(true),
     /** A CM MAD with an attribute ID that is not a CM message. */
-    UNKNOWN_CM_ATTRIBUTE(true);
+    UNKNOWN_CM_ATTRIBUTE(true),
+    /**
+     * A PFC frame (MAC control, ethertype 0x8808, opcode 0x0101): the {@link CmMessage}'s PFC
+     * fields (source MAC, priority-enable vector, 8 pause quanta) hold it.
+     */
+    PFC(false),
+    /** A PFC frame that ends before its priority-enable vector and its 8 pause times. */
+    BAD_PFC(true);
 
     private static final DecodeResult[] VALUES = values();
 

@@ -14,7 +14,8 @@ import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
  * number of 802.1Q/802.1ad tags up to 4, Linux SLL/SLL2, raw IP), IPv4 or IPv6, UDP to the
  * RoCEv2 port, BTH, DETH and the CM MAD; RoCEv1 (ethertype 0x8915, GRH + BTH) too. Each layer
  * checks only itself and names the next; a frame that cannot be decoded yields the reason as a
- * {@link DecodeResult}, never an exception. No allocation, no copy beyond the fixed address
+ * {@link DecodeResult}, never an exception. PFC frames (MAC control, IEEE 802.1Qbb) are decoded too
+ * ({@link DecodeResult#PFC}). No allocation, no copy beyond the fixed address
  * arrays of the output view. The field diagrams are in the package documentation.
  *
  * <p>One decoder per thread (it has no state but its configuration, so sharing is harmless, but
@@ -37,6 +38,11 @@ public final class FrameDecoder {
     private static final int ETHERTYPE_IPV4 = 0x0800;
     private static final int ETHERTYPE_IPV6 = 0x86dd;
     private static final int ETHERTYPE_ROCEV1 = 0x8915;
+    /** IEEE 802.3 MAC control; opcode 0x0101 is PFC (IEEE 802.1Qbb). */
+    private static final int ETHERTYPE_MAC_CONTROL = 0x8808;
+    private static final int MAC_CONTROL_PFC = 0x0101;
+    /** A PFC frame after its ethertype: opcode(2) priority-enable vector(2) 8 x pause time(2). */
+    private static final int PFC_LEN = 20;
     private static final int MAX_VLAN_TAGS = 4;
 
     private static final int BTH_LEN = 12;
@@ -48,6 +54,8 @@ public final class FrameDecoder {
     /** Where a REQ's primary local ACK timeout (5 high bits) is in its MAD data. */
     private static final int REQ_PRIMARY_LOCAL_ACK_TIMEOUT = 95;
     private static final int OPCODE_RC_READ_REQUEST = 0x0c;
+    /** The BTH opcode of a RoCEv2 Congestion Notification Packet (IBA annex A17). */
+    public static final int OPCODE_CNP = 0x81;
     private static final int RETH_LEN = 16;
     /** Where the IP CM private data starts in a REQ's MAD data (after the alternate path). */
     private static final int REQ_PRIVATE_DATA = 140;
@@ -125,17 +133,19 @@ public final class FrameDecoder {
                 if (len < 14) {
                     return DecodeResult.TRUNCATED;
                 }
-                return etherType(buf, off + 14, end, u16(buf, off + 12), out);
+                return etherType(buf, off + 14, end, u16(buf, off + 12), off + 6, out);
             case LINKTYPE_LINUX_SLL:
                 if (len < 16) {
                     return DecodeResult.TRUNCATED;
                 }
-                return etherType(buf, off + 16, end, u16(buf, off + 14), out);
+                // SLL: packet type(2) ARPHRD(2) address length(2) address(8) protocol(2)
+                return etherType(buf, off + 16, end, u16(buf, off + 14), u16(buf, off + 4) == 6 ? off + 6 : -1, out);
             case LINKTYPE_LINUX_SLL2:
                 if (len < 20) {
                     return DecodeResult.TRUNCATED;
                 }
-                return etherType(buf, off + 20, end, u16(buf, off), out);
+                // SLL2: protocol(2) rsvd(2) ifindex(4) ARPHRD(2) packet type(1) address length(1) address(8)
+                return etherType(buf, off + 20, end, u16(buf, off), (buf[off + 11] & 0xff) == 6 ? off + 12 : -1, out);
             case LINKTYPE_RAW, LINKTYPE_RAW_BSD, LINKTYPE_RAW_OPENBSD, LINKTYPE_IPV4, LINKTYPE_IPV6:
                 if (len < 1) {
                     return DecodeResult.TRUNCATED;
@@ -150,8 +160,12 @@ public final class FrameDecoder {
         }
     }
 
+    /**
+     * The frame after its link header: {@code firstType} the ethertype, {@code macAt} where the
+     * source MAC address is (-1: the link header has none).
+     */
     private DecodeResult etherType(final byte[] buf, final int start, final int end, final int firstType,
-            final CmMessage out) {
+            final int macAt, final CmMessage out) {
         int pos = start;
         int type = firstType;
         // 802.1Q (0x8100), 802.1ad (0x88a8) and the old QinQ 0x9100: 2 bytes TCI, 2 bytes next type
@@ -169,8 +183,32 @@ public final class FrameDecoder {
             case ETHERTYPE_IPV4 -> ipv4(buf, pos, end, out);
             case ETHERTYPE_IPV6 -> ipv6(buf, pos, end, out);
             case ETHERTYPE_ROCEV1 -> roceV1(buf, pos, end, out);
+            case ETHERTYPE_MAC_CONTROL -> pfc(buf, pos, end, macAt, out);
             default -> DecodeResult.NOT_IP;
         };
+    }
+
+    /**
+     * A MAC control frame: PFC (opcode 0x0101) is decoded, other opcodes (802.3x PAUSE ...) are
+     * not ours. The priority-enable vector's high byte is reserved and ignored, as a receiver does.
+     */
+    private static DecodeResult pfc(final byte[] buf, final int pos, final int end, final int macAt,
+            final CmMessage out) {
+        if (pos + 2 > end) {
+            return DecodeResult.TRUNCATED;
+        }
+        if (u16(buf, pos) != MAC_CONTROL_PFC) {
+            return DecodeResult.NOT_IP;
+        }
+        if (pos + PFC_LEN > end) {
+            return DecodeResult.BAD_PFC;
+        }
+        out.pfcEnable = buf[pos + 3] & 0xff;
+        for (int p = 0; p < 8; p++) {
+            out.pfcQuanta[p] = u16(buf, pos + 4 + 2 * p);
+        }
+        out.srcMac = macAt < 0 ? 0L : (long) u16(buf, macAt) << 32 | i32(buf, macAt + 2) & 0xffffffffL;
+        return DecodeResult.PFC;
     }
 
     private DecodeResult ipv4(final byte[] buf, final int ipOff, final int end, final CmMessage out) {
@@ -193,6 +231,7 @@ public final class FrameDecoder {
         if (r == DecodeResult.CM_MAD || r == DecodeResult.ROCE_DATA) {
             out.ipVersion = 4;
             out.dscp = (buf[ipOff + 1] & 0xff) >>> 2;
+            out.ecn = buf[ipOff + 1] & 3;
             System.arraycopy(buf, ipOff + 12, out.srcIp, 0, 4);
             System.arraycopy(buf, ipOff + 16, out.dstIp, 0, 4);
         }
@@ -230,6 +269,7 @@ public final class FrameDecoder {
         if (r == DecodeResult.CM_MAD || r == DecodeResult.ROCE_DATA) {
             out.ipVersion = 6;
             out.dscp = (u16(buf, ipOff) >>> 6) & 0x3f;
+            out.ecn = u16(buf, ipOff) >>> 4 & 3;
             System.arraycopy(buf, ipOff + 8, out.srcIp, 0, 16);
             System.arraycopy(buf, ipOff + 24, out.dstIp, 0, 16);
         }
@@ -267,6 +307,7 @@ public final class FrameDecoder {
             out.roceV1 = true;
             out.udpSrcPort = -1;
             out.dscp = (u16(buf, ipOff) >>> 6) & 0x3f;
+            out.ecn = u16(buf, ipOff) >>> 4 & 3;
             System.arraycopy(buf, ipOff + 8, out.srcIp, 0, 16);
             System.arraycopy(buf, ipOff + 24, out.dstIp, 0, 16);
         }

@@ -14,11 +14,19 @@
  * RDMA IP CM service annex):
  *
  * <pre>
- * Ethernet   dst(6) src(6) [TPID 8100/88a8/9100(2) TCI(2)]* type(2)      0800 IPv4, 86dd IPv6, 8915 RoCEv1
+ * Ethernet   dst(6) src(6) [TPID 8100/88a8/9100(2) TCI(2)]* type(2)      0800 IPv4, 86dd IPv6, 8915 RoCEv1,
+ *                                                                       8808 MAC control
  * IPv4       ver/ihl(1) tos(1) total(2) id(2) flags/frag(2) ttl(1) proto=17(1) csum(2) src(4) dst(4)
- * IPv6       ver/tc/flow(4) payload(2) next=17(1) hops(1) src(16) dst(16)  (hop-by-hop/routing/dst-opts skipped)
+ *            tos: DSCP(6b) ECN(2b)     ECN (RFC 3168): 00 Not-ECT, 01 ECT(1), 10 ECT(0), 11 CE
+ * IPv6       ver(4b) traffic class(8b: DSCP 6b, ECN 2b) flow(20b) payload(2) next=17(1) hops(1) src(16)
+ *            dst(16)  (hop-by-hop/routing/dst-opts skipped; RoCEv1's GRH has the same first word)
  * UDP        sport(2) dport=4791(2) length(2) csum(2)
  * BTH (12)   0 opcode | 1 SE M pad tver | 2 P_Key(2) | 4 F B rsvd | 5 dest QP(3) | 8 A rsvd | 9 PSN(3)
+ * CNP        BTH opcode 0x81, B (BECN) set, dest QP: the QP whose packets arrived marked CE (the
+ *            sender's), PSN reserved; then 16 reserved bytes and the ICRC         (IBA annex A17)
+ * PFC        after type 8808: opcode=0101(2) | priority-enable vector(2: high byte reserved, bit p
+ *            priority p) | pause time(2) of priority 0 .. 7, in quanta of 512 bit times; 0 resumes
+ *            (IEEE 802.1Qbb)
  * DETH (8)   0 Q_Key(4) | 4 rsvd | 5 src QP(3)                    (opcode 0x64 UD SEND only to QP 1)
  * RETH (16)  0 virtual address(8) | 8 R_Key(4) | 12 DMA length(4)   (after the BTH of RC READ request 0x0C)
  * MAD (256)  0 base ver=1 | 1 class=07 (CM) | 2 class ver | 3 R/method | 4 status(2) | 6 class specific(2)

@@ -13,7 +13,9 @@ import static io.rst.rft.pcap.RoceHeaders.put32;
 /**
  * Builds RoCEv2 data frames (Ethernet, IPv4 or IPv6, UDP, BTH and the extension headers the
  * opcode calls for, a payload of zeros, ICRC placeholder): RC, UC and UD requests and answers as
- * NCCL or perftest send them without CM, for tests and generated captures. Values are written as
+ * NCCL or perftest send them without CM, and CNPs (opcode 0x81: BECN set, PSN as given, 16 reserved
+ * bytes), for tests and generated captures. The IP header carries DSCP 26 and ECT(0) unless told
+ * otherwise. Values are written as
  * given (no validation): tests use odd values on purpose.
  *
  * <pre>
@@ -64,6 +66,9 @@ public final class DataFrameBuilder {
     private long dmaLength = 4096;
     private int payload = 64;
     private int srcQp = 0x22;
+    /** RoCE's usual marking: DSCP 26, ECT(0). */
+    private int dscp = 26;
+    private int ecn = 2;
 
     /** Outer addresses: both 4 bytes (IPv4) or both 16 bytes (IPv6). */
     public DataFrameBuilder ips(final byte[] src, final byte[] dst) {
@@ -107,6 +112,21 @@ public final class DataFrameBuilder {
     /** Payload bytes after the headers (requests with data, READ responses). */
     public DataFrameBuilder payload(final int bytes) {
         payload = bytes;
+        return this;
+    }
+
+    /** The IP header's DSCP (6 bits; default 26, RoCE's usual traffic class). */
+    public DataFrameBuilder dscp(final int value) {
+        dscp = value;
+        return this;
+    }
+
+    /**
+     * The IP header's ECN field (2 bits): 0 Not-ECT, 1 ECT(1), 2 ECT(0) (the default, as RoCE NICs
+     * send), 3 CE.
+     */
+    public DataFrameBuilder ecn(final int value) {
+        ecn = value;
         return this;
     }
 
@@ -180,12 +200,13 @@ public final class DataFrameBuilder {
         final int len = length();
         java.util.Arrays.fill(buf, 0, len, (byte) 0);
         final int udpLen = 8 + 12 + headersAfterBth() + 4;
-        int pos = RoceHeaders.write(buf, srcIp, dstIp, NO_VLANS, 26 << 2 | 2, udpSrcPort, udpDstPort, udpLen);
-        // BTH: opcode, P_Key ffff, dest QP, AckReq on requests, PSN
+        int pos = RoceHeaders.write(buf, srcIp, dstIp, NO_VLANS, (dscp & 0x3f) << 2 | ecn & 3, udpSrcPort,
+            udpDstPort, udpLen);
+        // BTH: opcode, P_Key ffff, dest QP, AckReq on requests, PSN; a CNP has BECN set and no AckReq
         buf[pos] = (byte) opcode;
         put16(buf, pos + 2, 0xffff);
-        put32(buf, pos + 4, destQp & 0xffffff);
-        put32(buf, pos + 8, (hasAeth() ? 0 : 0x80000000) | psn & 0xffffff);
+        put32(buf, pos + 4, (opcode == CNP ? 0x40000000 : 0) | destQp & 0xffffff);
+        put32(buf, pos + 8, (hasAeth() || opcode == CNP ? 0 : 0x80000000) | psn & 0xffffff);
         pos += 12;
         if (opcode >>> 5 == 3) {
             put32(buf, pos, 0x11111111);

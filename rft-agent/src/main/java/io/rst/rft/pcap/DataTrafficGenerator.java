@@ -29,6 +29,30 @@ public final class DataTrafficGenerator {
     private static final long STEP_NANOS = 1_000;
     private static final int PSN_MASK = 0xffffff;
 
+    /** A QP pair's sides: A and B. */
+    private static final int A = 0;
+    private static final int B = 1;
+
+    /** The exchanges a QP pair makes, one a turn, in this order. */
+    private enum Exchange {
+        A_WRITES(A, DataFrameBuilder.RC_WRITE_ONLY, DataFrameBuilder.RC_ACK),
+        B_WRITES(B, DataFrameBuilder.RC_WRITE_ONLY, DataFrameBuilder.RC_ACK),
+        A_READS(A, DataFrameBuilder.RC_READ_REQUEST, DataFrameBuilder.RC_READ_RESPONSE_ONLY);
+
+        /** The side that sends the request; the other answers, naming the request's PSN. */
+        final int requester;
+        final int request;
+        final int answer;
+
+        Exchange(final int requester, final int request, final int answer) {
+            this.requester = requester;
+            this.request = request;
+            this.answer = answer;
+        }
+    }
+
+    private static final Exchange[] EXCHANGES = Exchange.values();
+
     private final int pairs;
     private final long frames;
     private final long seed;
@@ -58,60 +82,41 @@ public final class DataTrafficGenerator {
     /** Writes the file; returns the number of frames. */
     public long write(final Path file) throws IOException {
         final SplittableRandom rnd = new SplittableRandom(seed);
-        final int[] qpA = new int[pairs];
-        final int[] qpB = new int[pairs];
-        final int[] psnA = new int[pairs];
-        final int[] psnB = new int[pairs];
+        // by side (A, B), then by QP pair
+        final int[][] qp = new int[2][pairs];
+        final int[][] nextPsn = new int[2][pairs];
         for (int i = 0; i < pairs; i++) {
             // QPNs 2 and up: 0 and 1 are the special QPs
-            qpA[i] = rnd.nextInt(2, PSN_MASK + 1);
-            qpB[i] = rnd.nextInt(2, PSN_MASK + 1);
-            psnA[i] = rnd.nextInt(PSN_MASK + 1);
-            psnB[i] = rnd.nextInt(PSN_MASK + 1);
+            qp[A][i] = rnd.nextInt(2, PSN_MASK + 1);
+            qp[B][i] = rnd.nextInt(2, PSN_MASK + 1);
+            nextPsn[A][i] = rnd.nextInt(PSN_MASK + 1);
+            nextPsn[B][i] = rnd.nextInt(PSN_MASK + 1);
         }
         final DataFrameBuilder fb = new DataFrameBuilder().payload(64).dmaLength(64);
         final byte[] frame = new byte[fb.length() + 64];
-        final byte[] a = new byte[4];
-        final byte[] b = new byte[4];
+        final byte[][] ip = {new byte[4], new byte[4]};
+        final int[] udp = new int[2];
         long now = startNanos;
         long written = 0;
         try (PcapWriter w = PcapWriter.pcap(file, FrameDecoder.LINKTYPE_ETHERNET, false, false)) {
             for (long turn = 0; written + 2 <= frames; turn++) {
                 final int i = (int) (turn % pairs);
-                address(a, i, 0);
-                address(b, i, 1);
-                final int udpA = 49152 + (i & 0x3fff);
-                final int udpB = 49152 + ((i + 7) & 0x3fff);
-                switch ((int) (turn / pairs % 3)) {
-                    case 0 -> {
-                        final int psn = psnA[i];
-                        psnA[i] = psn + 1 & PSN_MASK;
-                        fb.ips(a, b).udpPorts(udpA, FrameDecoder.ROCEV2_PORT)
-                            .opcode(DataFrameBuilder.RC_WRITE_ONLY).destQp(qpB[i]).psn(psn);
-                        w.write(now, frame, 0, fb.build(frame));
-                        fb.ips(b, a).udpPorts(udpB, FrameDecoder.ROCEV2_PORT)
-                            .opcode(DataFrameBuilder.RC_ACK).destQp(qpA[i]).psn(psn);
-                    }
-                    case 1 -> {
-                        final int psn = psnB[i];
-                        psnB[i] = psn + 1 & PSN_MASK;
-                        fb.ips(b, a).udpPorts(udpB, FrameDecoder.ROCEV2_PORT)
-                            .opcode(DataFrameBuilder.RC_WRITE_ONLY).destQp(qpA[i]).psn(psn);
-                        w.write(now, frame, 0, fb.build(frame));
-                        fb.ips(a, b).udpPorts(udpA, FrameDecoder.ROCEV2_PORT)
-                            .opcode(DataFrameBuilder.RC_ACK).destQp(qpB[i]).psn(psn);
-                    }
-                    default -> {
-                        final int psn = psnA[i];
-                        psnA[i] = psn + 1 & PSN_MASK;
-                        fb.ips(a, b).udpPorts(udpA, FrameDecoder.ROCEV2_PORT)
-                            .opcode(DataFrameBuilder.RC_READ_REQUEST).destQp(qpB[i]).psn(psn);
-                        w.write(now, frame, 0, fb.build(frame));
-                        fb.ips(b, a).udpPorts(udpB, FrameDecoder.ROCEV2_PORT)
-                            .opcode(DataFrameBuilder.RC_READ_RESPONSE_ONLY).destQp(qpA[i]).psn(psn);
-                    }
-                }
+                address(ip[A], i, A);
+                address(ip[B], i, B);
+                udp[A] = 49152 + (i & 0x3fff);
+                udp[B] = 49152 + ((i + 7) & 0x3fff);
+                final Exchange x = EXCHANGES[(int) (turn / pairs % EXCHANGES.length)];
+                final int req = x.requester;
+                final int rsp = 1 - req;
+                final int psn = nextPsn[req][i];
+                nextPsn[req][i] = psn + 1 & PSN_MASK;
+                // the request goes to the responder's QP, the answer back to the requester's
+                fb.ips(ip[req], ip[rsp]).udpPorts(udp[req], FrameDecoder.ROCEV2_PORT).opcode(x.request)
+                    .destQp(qp[rsp][i]).psn(psn);
+                w.write(now, frame, 0, fb.build(frame));
                 now += STEP_NANOS;
+                fb.ips(ip[rsp], ip[req]).udpPorts(udp[rsp], FrameDecoder.ROCEV2_PORT).opcode(x.answer)
+                    .destQp(qp[req][i]).psn(psn);
                 w.write(now, frame, 0, fb.build(frame));
                 now += STEP_NANOS;
                 written += 2;
@@ -120,7 +125,7 @@ public final class DataTrafficGenerator {
         return written;
     }
 
-    /** Side {@code side} (0 or 1) of QP pair {@code pair}: 10.64.0.0/10, two addresses per pair. */
+    /** Side {@code side} ({@link #A} or {@link #B}) of QP pair {@code pair}: 10.64.0.0/10, two addresses per pair. */
     private static void address(final byte[] out, final int pair, final int side) {
         final int host = pair << 1 | side;
         out[0] = 10;

@@ -110,6 +110,16 @@ final class DataFlowTable {
     /** When the record was last reported (capture time, microseconds). */
     private long[] reported = new long[0];
     private int[] packets = new int[0];
+    /** Of the sampled packets, the ECN-capable ones (ECT(0), ECT(1) or CE) and those marked CE. */
+    private int[] ect = new int[0];
+    private int[] ce = new int[0];
+    /**
+     * CNPs from the flow's source to its destination QP: about the data that QP sends back (the
+     * other direction's), every one seen, not sampled.
+     */
+    private int[] cnp = new int[0];
+    /** DSCP of the last sampled packet + 1. */
+    private byte[] dscp = new byte[0];
     private char[] udp = new char[0];
     private short[] port = new short[0];
     private byte[] kind = new byte[0];
@@ -215,7 +225,7 @@ final class DataFlowTable {
         return rejected;
     }
 
-    /** Valid packets of classes not learnt (RD, XRC, CNP). */
+    /** Valid packets of classes not learnt (RD, XRC; CNPs go to {@link #cnp}). */
     long untracked() {
         return untracked;
     }
@@ -264,7 +274,7 @@ final class DataFlowTable {
                 transport = UD;
             }
             default -> {
-                // RD, CNP, XRC: real packets of classes the table does not learn
+                // RD, XRC (and CNPs, which SessionTable hands to cnp()): classes the table does not learn
                 untracked++;
                 return false;
             }
@@ -301,7 +311,15 @@ final class DataFlowTable {
         if (flow == NONE) {
             flow = create(srcIpHigh, srcIpLow, dstIpHigh, dstIpLow, q, transport, v6, t);
         }
-        packets[flow] = packets[flow] == Integer.MAX_VALUE ? Integer.MAX_VALUE : packets[flow] + 1;
+        packets[flow] = Session.inc(packets[flow]);
+        final int ecn = msg.ecn();
+        if (ecn != 0) {
+            ect[flow] = Session.inc(ect[flow]);
+            if (ecn == 3) {
+                ce[flow] = Session.inc(ce[flow]);
+            }
+        }
+        dscp[flow] = (byte) (msg.dscp() + 1);
         udp[flow] = (char) Math.max(0, msg.udpSrcPort());
         port[flow] = (short) portId;
         if (t > last[flow]) {
@@ -330,6 +348,26 @@ final class DataFlowTable {
                 push(reqPsn, reqRing, flow, psn | span << 24);
             }
         }
+        return true;
+    }
+
+    /**
+     * Counts one CNP ({@code msg}: BTH opcode 0x81) on the flow from its source to its destination
+     * QP, when that flow is learnt: the CNP says that the data this QP sends back arrived marked CE
+     * at the CNP's sender. A CNP makes no flow, pairs none, and changes no transport, packet count,
+     * port or time: it only marks the record changed.
+     *
+     * @return whether a flow took it
+     */
+    boolean cnp(final CmMessage msg) {
+        final boolean v6 = msg.ipVersion() == 6;
+        final int f = find(msg.srcIpHigh() | (v6 ? 0L : (long) SessionTable.V4_MARK << 60), msg.srcIpLow(),
+            msg.dstIpHigh() | (v6 ? 0L : (long) SessionTable.V4_MARK << 60), msg.dstIpLow(), msg.bthDestQp());
+        if (f == NONE) {
+            return false;
+        }
+        cnp[f] = Session.inc(cnp[f]);
+        markDirty(rep(f));
         return true;
     }
 
@@ -501,20 +539,34 @@ final class DataFlowTable {
         return joined;
     }
 
+    /**
+     * The flow's figures join {@code session}: its packets (and their ECN figures) are the data of
+     * the direction toward the side it goes to ({@code toB}: A's data), its CNPs are about the other
+     * direction's data.
+     */
     private long join(final Session session, final boolean toB, final int flow) {
         final int n = packets[flow];
+        final Session.Data d = session.data();
         if (toB) {
-            if (session.dataPacketsA == 0) {
-                session.dataUdpA = udp[flow];
-                session.dataPortA = port[flow];
+            if (d.packetsA == 0) {
+                d.udpA = udp[flow];
+                d.portA = port[flow];
+                d.dscpA = dscp[flow];
             }
-            session.dataPacketsA = (int) Math.min(Integer.MAX_VALUE, (long) session.dataPacketsA + n);
+            d.packetsA = Session.add(d.packetsA, n);
+            d.ectA = Session.add(d.ectA, ect[flow]);
+            d.ceA = Session.add(d.ceA, ce[flow]);
+            d.cnpB = Session.add(d.cnpB, cnp[flow]);
         } else {
-            if (session.dataPacketsB == 0) {
-                session.dataUdpB = udp[flow];
-                session.dataPortB = port[flow];
+            if (d.packetsB == 0) {
+                d.udpB = udp[flow];
+                d.portB = port[flow];
+                d.dscpB = dscp[flow];
             }
-            session.dataPacketsB = (int) Math.min(Integer.MAX_VALUE, (long) session.dataPacketsB + n);
+            d.packetsB = Session.add(d.packetsB, n);
+            d.ectB = Session.add(d.ectB, ect[flow]);
+            d.ceB = Session.add(d.ceB, ce[flow]);
+            d.cnpA = Session.add(d.cnpA, cnp[flow]);
         }
         return n;
     }
@@ -572,6 +624,10 @@ final class DataFlowTable {
         last[f] = time;
         reported[f] = Long.MIN_VALUE;
         packets[f] = 0;
+        ect[f] = 0;
+        ce[f] = 0;
+        cnp[f] = 0;
+        dscp[f] = 0;
         udp[f] = 0;
         port[f] = 0;
         kind[f] = (byte) (transport | (v6 ? K_V6 : 0));
@@ -823,8 +879,6 @@ final class DataFlowTable {
     private static final byte[] K_RESPONDER_QPN_Q = JsonBytes.ascii("\",\"responder_qpn\":");
     private static final byte[] K_REQUESTER_DATA = JsonBytes.ascii(",\"requester_data\":{\"udp_src_port\":");
     private static final byte[] K_RESPONDER_DATA = JsonBytes.ascii(",\"responder_data\":{\"udp_src_port\":");
-    private static final byte[] K_INGRESS = JsonBytes.ascii(",\"ingress_port\":");
-    private static final byte[] K_PACKETS = JsonBytes.ascii(",\"packets\":");
     private static final byte[] K_REQUEST_PSNS = JsonBytes.ascii(",\"request_psns\":[");
     private static final byte[] K_RESPONSE_PSNS = JsonBytes.ascii("],\"response_psns\":[");
     private static final byte[] K_ACTIVE = JsonBytes.ascii(",\"state\":\"ACTIVE\",\"messages\":[],\"first_seen\":");
@@ -855,8 +909,9 @@ final class DataFlowTable {
             ip(out.raw(K_REQUESTER_IP), v6, dstHi[toA], dstLo[toA]);
             ip(out.raw(K_RESPONDER_IP), v6, dstHi[toB], dstLo[toB]);
             out.raw(K_REQUESTER_QPN).decimal(qpn[toA]).raw(K_RESPONDER_QPN).decimal(qpn[toB]);
-            dataJson(out.raw(K_REQUESTER_DATA), toB);
-            dataJson(out.raw(K_RESPONDER_DATA), toA);
+            // the CNPs about a direction's data travel the other way: they are counted on the other flow
+            dataJson(out.raw(K_REQUESTER_DATA), toB, cnp[toA]);
+            dataJson(out.raw(K_RESPONDER_DATA), toA, cnp[toB]);
         } else {
             out.raw(K_SESSION_ID);
             ip(out, v6, srcHi[rec], srcLo[rec]).raw("/-/");
@@ -865,7 +920,12 @@ final class DataFlowTable {
             ip(out.raw(K_REQUESTER_IP), v6, srcHi[rec], srcLo[rec]);
             ip(out.raw(K_RESPONDER_IP), v6, dstHi[rec], dstLo[rec]);
             out.raw(K_RESPONDER_QPN_Q).decimal(qpn[rec]);
-            dataJson(out.raw(K_REQUESTER_DATA), rec);
+            dataJson(out.raw(K_REQUESTER_DATA), rec, 0);
+            if (cnp[rec] > 0) {
+                // CNPs to the destination QP: about its data back to the source, which this record
+                // does not describe (a one-way flow's peer QP is not known)
+                SessionWriter.dataJson(out.raw(K_RESPONDER_DATA), ports, 0, 0, 0, 0, 0, 0, cnp[rec]);
+            }
             if ((kind[rec] & K_TRANSPORT) == RC) {
                 out.raw(K_REQUEST_PSNS);
                 psns(out, reqPsn, reqRing, rec);
@@ -882,13 +942,9 @@ final class DataFlowTable {
         out.raw('}');
     }
 
-    private void dataJson(final JsonBytes out, final int flow) {
-        out.decimal((int) udp[flow]);
-        final String name = ports.name(port[flow] & 0xffff);
-        if (name != null) {
-            out.raw(K_INGRESS).string(name);
-        }
-        out.raw(K_PACKETS).decimal(packets[flow]).raw('}');
+    private void dataJson(final JsonBytes out, final int flow, final int cnps) {
+        SessionWriter.dataJson(out, ports, udp[flow], port[flow], Math.max(1, packets[flow]), dscp[flow], ect[flow],
+            ce[flow], cnps);
     }
 
     private static void psns(final JsonBytes out, final int[] ring, final byte[] pos, final int flow) {
@@ -964,19 +1020,22 @@ final class DataFlowTable {
             final String b = SessionWriter.ip(version, dstHi[toB], dstLo[toB]);
             return new SessionRecord(a + "/" + qpText(qpn[toA]) + "/" + b + "/" + qpText(qpn[toB]), false,
                 SessionRecord.DATA, null, transport, a, b, null, null, qpn[toA], qpn[toB], null, null, null, null,
-                null, data(toB), data(toA), null, null, state, null, List.of(), firstSeen, lastSeen, List.of(), 0);
+                null, data(toB, cnp[toA]), data(toA, cnp[toB]), null, null, state, null, List.of(), firstSeen, lastSeen,
+                List.of(), 0);
         }
         final String src = SessionWriter.ip(version, srcHi[rec], srcLo[rec]);
         final String dst = SessionWriter.ip(version, dstHi[rec], dstLo[rec]);
         final boolean rc = (kind[rec] & K_TRANSPORT) == RC;
         return new SessionRecord(src + "/-/" + dst + "/" + qpText(qpn[rec]), false, SessionRecord.DATA, Boolean.TRUE,
-            transport, src, dst, null, null, null, qpn[rec], null, null, null, null, null, data(rec), null,
+            transport, src, dst, null, null, null, qpn[rec], null, null, null, null, null, data(rec, 0),
+            cnp[rec] > 0 ? SessionWriter.data(ports, 0, 0, 0, 0, 0, 0, cnp[rec]) : null,
             rc ? psnList(reqPsn, reqRing, rec) : null, rc ? psnList(respPsn, respRing, rec) : null, state, null,
             List.of(), firstSeen, lastSeen, List.of(), 0);
     }
 
-    private DataFlow data(final int flow) {
-        return new DataFlow(udp[flow], ports.name(port[flow] & 0xffff), Math.max(1, packets[flow]));
+    private DataFlow data(final int flow, final int cnps) {
+        return new DataFlow(udp[flow], ports.name(port[flow] & 0xffff), Math.max(1, packets[flow]),
+            dscp[flow] > 0 ? dscp[flow] - 1 : null, ect[flow], ce[flow], cnps);
     }
 
     static String qpText(final int number) {
@@ -998,7 +1057,9 @@ final class DataFlowTable {
         final long[] a = RecordFields.parseIp(record.requesterIp(), version);
         final long[] b = RecordFields.parseIp(record.responderIp(), version);
         final int transport = Arrays.asList(TRANSPORTS).indexOf(record.transport());
-        if (a.length == 0 || b.length == 0 || transport < 0 || record.requesterData() == null
+        final DataFlow aData = record.requesterData();
+        final DataFlow bData = record.responderData();
+        if (a.length == 0 || b.length == 0 || transport < 0 || aData == null || aData.packets() < 1
                 || record.state() != SessionState.ACTIVE && record.state() != SessionState.IDLE
                 || !qpnOk(record.responderQpn())) {
             return false;
@@ -1008,11 +1069,14 @@ final class DataFlowTable {
         final boolean v6 = version == 6;
         final int f;
         if (record.oneWay() != null) {
-            if (!psnsOk(record.requestPsns()) || !psnsOk(record.responsePsns())) {
+            // a one-way flow's responder data holds CNPs alone, if any
+            if (!psnsOk(record.requestPsns()) || !psnsOk(record.responsePsns())
+                    || bData != null && (bData.packets() != 0 || aData.cnp() != 0)) {
                 return false;
             }
             forgetFlow(a, b, record.responderQpn());
-            f = restoreFlow(a, b, record.responderQpn(), transport, v6, firstSeen, lastSeen, record.requesterData());
+            f = restoreFlow(a, b, record.responderQpn(), transport, v6, firstSeen, lastSeen, aData);
+            cnp[f] = bData == null ? 0 : Session.add(0, bData.cnp());
             if (record.requestPsns() != null) {
                 record.requestPsns().forEach(p -> push(reqPsn, reqRing, f, p));
             }
@@ -1020,7 +1084,7 @@ final class DataFlowTable {
                 record.responsePsns().forEach(p -> push(respPsn, respRing, f, p));
             }
         } else {
-            if (transport != RC || record.responderData() == null || !qpnOk(record.requesterQpn())) {
+            if (transport != RC || bData == null || bData.packets() < 1 || !qpnOk(record.requesterQpn())) {
                 return false;
             }
             forgetFlow(a, b, record.responderQpn());
@@ -1030,10 +1094,11 @@ final class DataFlowTable {
                 evicted += (flags[lruHead] & F_PAIRED) != 0 ? 2 : 1;
                 removeRecord(lruHead, SessionChange.EVICTED);
             }
-            final int x = restoreFlow(a, b, record.responderQpn(), transport, v6, firstSeen, lastSeen,
-                record.requesterData());
-            final int y = restoreFlow(b, a, record.requesterQpn(), transport, v6, firstSeen, lastSeen,
-                record.responderData());
+            final int x = restoreFlow(a, b, record.responderQpn(), transport, v6, firstSeen, lastSeen, aData);
+            final int y = restoreFlow(b, a, record.requesterQpn(), transport, v6, firstSeen, lastSeen, bData);
+            // the CNPs about the requester's data came from the responder: on the flow toward the requester
+            cnp[y] = Session.add(0, aData.cnp());
+            cnp[x] = Session.add(0, bData.cnp());
             pair(x, y);
             f = rep(x);
         }
@@ -1083,7 +1148,10 @@ final class DataFlowTable {
             final long firstSeen, final long lastSeen, final DataFlow flowData) {
         final int f = create(src[0], src[1], dst[0], dst[1], dstQpn, transport, v6, firstSeen);
         last[f] = Math.max(firstSeen, lastSeen);
-        packets[f] = (int) Math.min(Integer.MAX_VALUE, flowData.packets());
+        packets[f] = Session.add(0, flowData.packets());
+        ect[f] = Session.add(0, flowData.ect());
+        ce[f] = Session.add(0, flowData.ce());
+        dscp[f] = (byte) (flowData.dscp() == null ? 0 : flowData.dscp() + 1);
         udp[f] = (char) flowData.udpSrcPort();
         port[f] = (short) ports.id(flowData.ingressPort());
         if (last[f] > now) {
@@ -1126,6 +1194,10 @@ final class DataFlowTable {
         last = Arrays.copyOf(last, cap);
         reported = Arrays.copyOf(reported, cap);
         packets = Arrays.copyOf(packets, cap);
+        ect = Arrays.copyOf(ect, cap);
+        ce = Arrays.copyOf(ce, cap);
+        cnp = Arrays.copyOf(cnp, cap);
+        dscp = Arrays.copyOf(dscp, cap);
         udp = Arrays.copyOf(udp, cap);
         port = Arrays.copyOf(port, cap);
         kind = Arrays.copyOf(kind, cap);

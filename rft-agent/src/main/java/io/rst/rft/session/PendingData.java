@@ -26,19 +26,26 @@ final class PendingData {
     private final char[] udp = new char[SLOTS];
     private final short[] port = new short[SLOTS];
     private final int[] packets = new int[SLOTS];
+    private final int[] ect = new int[SLOTS];
+    private final int[] ce = new int[SLOTS];
+    /** DSCP of the last packet + 1. */
+    private final byte[] dscp = new byte[SLOTS];
     private final long[] time = new long[SLOTS];
 
     private static int slot(final long hi, final long lo, final int qp) {
         return SessionIndex.hash(hi, lo, qp) & SLOTS - 1;
     }
 
-    /** Remembers (or adds to) an unmatched data packet to (dstHi, dstLo, dstQpn) at {@code capturedAt}. */
+    /**
+     * Remembers (or adds to) an unmatched data packet to (dstHi, dstLo, dstQpn) at {@code capturedAt},
+     * with its IP header's ECN field and DSCP.
+     */
     void put(final long dstHi, final long dstLo, final int dstQpn, final long srcHi, final long srcLo,
-            final int udpPort, final int portId, final long capturedAt) {
+            final int udpPort, final int portId, final long capturedAt, final int ecnField, final int dscpField) {
         final int i = slot(dstHi, dstLo, dstQpn);
         if (packets[i] > 0 && dstHigh[i] == dstHi && dstLow[i] == dstLo && qpn[i] == dstQpn && srcHigh[i] == srcHi
                 && srcLow[i] == srcLo) {
-            packets[i] = packets[i] == Integer.MAX_VALUE ? Integer.MAX_VALUE : packets[i] + 1;
+            packets[i] = Session.inc(packets[i]);
         } else {
             dstHigh[i] = dstHi;
             dstLow[i] = dstLo;
@@ -46,7 +53,16 @@ final class PendingData {
             srcHigh[i] = srcHi;
             srcLow[i] = srcLo;
             packets[i] = 1;
+            ect[i] = 0;
+            ce[i] = 0;
         }
+        if (ecnField != 0) {
+            ect[i] = Session.inc(ect[i]);
+        }
+        if (ecnField == 3) {
+            ce[i] = Session.inc(ce[i]);
+        }
+        dscp[i] = (byte) (dscpField + 1);
         udp[i] = (char) udpPort;
         port[i] = (short) portId;
         time[i] = capturedAt;
@@ -67,14 +83,21 @@ final class PendingData {
         }
         final int n = packets[i];
         packets[i] = 0;
+        final Session.Data d = session.data();
         if (toB) {
-            session.dataPacketsA = n;
-            session.dataUdpA = udp[i];
-            session.dataPortA = port[i];
+            d.packetsA = n;
+            d.ectA = ect[i];
+            d.ceA = ce[i];
+            d.dscpA = dscp[i];
+            d.udpA = udp[i];
+            d.portA = port[i];
         } else {
-            session.dataPacketsB = n;
-            session.dataUdpB = udp[i];
-            session.dataPortB = port[i];
+            d.packetsB = n;
+            d.ectB = ect[i];
+            d.ceB = ce[i];
+            d.dscpB = dscp[i];
+            d.udpB = udp[i];
+            d.portB = port[i];
         }
         return n;
     }

@@ -108,22 +108,63 @@ final class Session {
     byte waitForB;
     byte waitForA;
     /**
-     * Data packets sampled per direction (a: A to B), and of the last one its UDP source port and
-     * the ingress port (a {@link PortNames} number): where the direction's data enters the switch,
-     * which under ECMP may differ from where its CM entered. No packets: no data seen.
+     * What the session's sampled data packets and CNPs showed, per direction; null until the first
+     * of them (a session learnt from CM alone pays one reference for it).
      */
-    int dataPacketsA;
-    int dataPacketsB;
-    char dataUdpA;
-    char dataUdpB;
-    short dataPortA;
-    short dataPortB;
+    @Nullable Data data;
     /**
      * The REQ's max CM retries (high nibble; rdma_cm's 15 until a REQ is seen) and how many copies
      * of the REQ or DREQ now waiting for an answer came after the first (low nibble): the sender
      * retries that many times, each after its CM response timeout, before it gives up.
      */
     byte retries = (byte) (SessionTable.DEFAULT_MAX_CM_RETRIES << 4);
+
+    /**
+     * A session's data per direction (A: A's data to B, B: B's data to A), as this switch saw it:
+     * of the sampled data packets, how many, how many were sent ECN-capable (ECT(0), ECT(1) or CE)
+     * and how many arrived marked CE, and of the last one its DSCP, UDP source port and ingress port
+     * (a {@link PortNames} number): where the direction's data enters the switch, which under ECMP
+     * may differ from where its CM entered; and the CNPs about the direction's data (sent by its
+     * receiver to its sender's QP, every one the capture saw, not sampled). Counts saturate at
+     * {@link Integer#MAX_VALUE}. No packets: no data of that direction sampled here.
+     */
+    static final class Data {
+        int packetsA;
+        int packetsB;
+        int ectA;
+        int ectB;
+        int ceA;
+        int ceB;
+        int cnpA;
+        int cnpB;
+        char udpA;
+        char udpB;
+        short portA;
+        short portB;
+        /** DSCP of the last sampled packet + 1; 0: none sampled. */
+        byte dscpA;
+        byte dscpB;
+    }
+
+    /** The session's {@link Data}, made at its first data packet or CNP. */
+    Data data() {
+        Data made = data;
+        if (made == null) {
+            made = new Data();
+            data = made;
+        }
+        return made;
+    }
+
+    /** {@code count + 1}, saturating at {@link Integer#MAX_VALUE}. */
+    static int inc(final int count) {
+        return count == Integer.MAX_VALUE ? count : count + 1;
+    }
+
+    /** {@code count + more} (both not negative), saturating at {@link Integer#MAX_VALUE}. */
+    static int add(final int count, final long more) {
+        return (int) Math.min(Integer.MAX_VALUE, count + more);
+    }
 
     /** Which timer list holds the session: 0 none, 1 waiting for an answer, 2 finished. */
     int timer() {

@@ -23,18 +23,23 @@ import org.eclipse.jdt.annotation.Nullable;
  *   A's address, B's address (4 or 16 bytes each), u32 A's comm ID, u32 B's comm ID,
  *   u32 A's QPN, u32 B's QPN, u64 service ID, u16 IP CM source port, u16 A's UDP port,
  *   u16 B's UDP port, u8 state, u16 reject reason, i64 first seen, i64 last seen (microseconds),
- *   u16 dropped, 2 x (u32 data packets, u16 data UDP port, u8 data port), u8 port names
+ *   u16 dropped, 2 x (u32 data packets, u16 data UDP port, u8 data port, u8 DSCP + 1 (0: none),
+ *   u32 ECN-capable, u32 CE, u32 CNPs) (format 1: without the last four), u8 port names
  *   (each u8 length + UTF-8), u16 messages (each u64: offset from first seen << 21 | port << 5
  *   | from requester << 4 | type, the port as its place in the record's names + 1, 0: unknown)
  * </pre>
  */
 public final class SessionBinary {
-    static final int FORMAT = 1;
+    static final int FORMAT = 2;
+    /** The format before the ECN figures and CNPs: still read (a write-ahead log an older agent left). */
+    static final int FORMAT_WITHOUT_CONGESTION = 1;
     /** The flags a record keeps: what the JSON says, not the table's bookkeeping. */
     static final int PERSISTED_FLAGS = Session.F_ROLES_KNOWN | Session.F_B_CID | Session.F_A_QPN | Session.F_B_QPN
         | Session.F_SERVICE | Session.F_REJECT | Session.F_IPCM_PORT | Session.F_REMOVED | Session.F_A_UDP
         | Session.F_B_UDP;
     private static final int MAX_PORTS = 255;
+    /** What a session without data encodes: every figure 0. */
+    private static final Session.Data NO_DATA = new Session.Data();
 
     private byte[] buf = new byte[256];
     private int len;
@@ -63,7 +68,7 @@ public final class SessionBinary {
     void encode(final Session session, final PortNames ports) {
         len = 0;
         portCount = 0;
-        ensure(128 + 8 * session.msgCount);
+        ensure(160 + 8 * session.msgCount);
         u8(FORMAT);
         u8(session.ipVersion);
         u16(session.flags & PERSISTED_FLAGS);
@@ -82,12 +87,21 @@ public final class SessionBinary {
         u64(session.firstSeen);
         u64(session.lastSeen);
         u16(session.dropped);
-        u32(session.dataPacketsA);
-        u16(session.dataUdpA);
-        u8(portRef(session.dataPortA & 0xffff));
-        u32(session.dataPacketsB);
-        u16(session.dataUdpB);
-        u8(portRef(session.dataPortB & 0xffff));
+        final Session.Data d = session.data == null ? NO_DATA : session.data;
+        u32(d.packetsA);
+        u16(d.udpA);
+        u8(portRef(d.portA & 0xffff));
+        u8(d.dscpA);
+        u32(d.ectA);
+        u32(d.ceA);
+        u32(d.cnpA);
+        u32(d.packetsB);
+        u16(d.udpB);
+        u8(portRef(d.portB & 0xffff));
+        u8(d.dscpB);
+        u32(d.ectB);
+        u32(d.ceB);
+        u32(d.cnpB);
         for (int i = 0; i < session.msgCount; i++) {
             portRef((int) (session.msgs[i] >>> 5 & 0xffff));
         }
@@ -146,7 +160,8 @@ public final class SessionBinary {
     static @Nullable Session decode(final byte[] record, final int off, final int length, final PortNames ports) {
         final Reader r = new Reader(record, off, off + length);
         try {
-            if (r.u8() != FORMAT) {
+            final int format = r.u8();
+            if (format != FORMAT && format != FORMAT_WITHOUT_CONGESTION) {
                 return null;
             }
             final Session s = new Session();
@@ -181,20 +196,41 @@ public final class SessionBinary {
             s.firstSeen = r.u64();
             s.lastSeen = r.u64();
             s.dropped = (short) r.u16();
-            s.dataPacketsA = r.u32();
-            s.dataUdpA = (char) r.u16();
+            final Session.Data d = new Session.Data();
+            final boolean congestion = format == FORMAT;
+            d.packetsA = r.u32();
+            d.udpA = (char) r.u16();
             final int aDataRef = r.u8();
-            s.dataPacketsB = r.u32();
-            s.dataUdpB = (char) r.u16();
+            if (congestion) {
+                d.dscpA = (byte) r.u8();
+                d.ectA = r.u32();
+                d.ceA = r.u32();
+                d.cnpA = r.u32();
+            }
+            d.packetsB = r.u32();
+            d.udpB = (char) r.u16();
             final int bDataRef = r.u8();
+            if (congestion) {
+                d.dscpB = (byte) r.u8();
+                d.ectB = r.u32();
+                d.ceB = r.u32();
+                d.cnpB = r.u32();
+            }
+            if (d.packetsA < 0 || d.packetsB < 0 || d.ectA < 0 || d.ectB < 0 || d.ceA < 0 || d.ceB < 0 || d.cnpA < 0
+                    || d.cnpB < 0 || (d.dscpA & 0xff) > 64 || (d.dscpB & 0xff) > 64) {
+                return null;
+            }
+            if (d.packetsA > 0 || d.packetsB > 0 || d.cnpA > 0 || d.cnpB > 0) {
+                s.data = d;
+            }
             final int names = r.u8();
             final int[] ids = new int[names + 1];
             for (int i = 1; i <= names; i++) {
                 final int n = r.u8();
                 ids[i] = ports.id(new String(r.bytes(n), StandardCharsets.UTF_8));
             }
-            s.dataPortA = (short) ids[check(aDataRef, names)];
-            s.dataPortB = (short) ids[check(bDataRef, names)];
+            d.portA = (short) ids[check(aDataRef, names)];
+            d.portB = (short) ids[check(bDataRef, names)];
             final int count = r.u16();
             if (count > Short.MAX_VALUE) {
                 return null;

@@ -38,6 +38,8 @@ import org.eclipse.jdt.annotation.Nullable;
     justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
 public final class SessionTable {
     static final int V4_MARK = 4;
+    /** The ECN field's Congestion Experienced codepoint. */
+    private static final int CE = 3;
     /**
      * The CM response timeout exponent assumed for a DREQ whose connection's REQ was not seen (and
      * for restored sessions): rdma_cm's default, 4.096 us * 2^20 = 4.3 s.
@@ -129,6 +131,8 @@ public final class SessionTable {
     private long restored;
     private long dataMatched;
     private long dataUnmatched;
+    private long cnps;
+    private long cnpUnmatched;
 
     /**
      * A table.
@@ -192,6 +196,16 @@ public final class SessionTable {
         return dataUnmatched;
     }
 
+    /** CNPs given to {@link #acceptCnp}. */
+    public long cnps() {
+        return cnps;
+    }
+
+    /** CNPs that no session or data-learned flow of this switch owns. */
+    public long cnpUnmatched() {
+        return cnpUnmatched;
+    }
+
     public SessionConfig config() {
         return config;
     }
@@ -226,7 +240,7 @@ public final class SessionTable {
         return dataFlows == null ? 0 : dataFlows.rejected();
     }
 
-    /** Data packets of classes not learnt (RD, XRC, CNP). */
+    /** Data packets of classes not learnt (RD, XRC). */
     public long dataUntracked() {
         return dataFlows == null ? 0 : dataFlows.untracked();
     }
@@ -499,11 +513,17 @@ public final class SessionTable {
      * other side has the source IP, learns that its data in that direction enters on
      * {@code ingressPort} from that UDP source port. A change of port or source port is reported
      * as an update; the packet count alone is not (it shows with the session's next change or
-     * snapshot). Nothing is allocated.
+     * snapshot). The packet's ECN field and DSCP count for the direction (a first CE mark and a
+     * new DSCP are reported as updates). Nothing is allocated but a session's data figures at its
+     * first packet. A CNP is handed to {@link #acceptCnp}.
      *
      * @return whether the packet belonged to a session
      */
     public boolean acceptData(final CmMessage msg, final String ingressPort) {
+        if (msg.isCnp()) {
+            // not data: a CNP counts for the data it is about, never as a packet of its own
+            return acceptCnp(msg);
+        }
         if (qpnIndex == null) {
             return false;
         }
@@ -530,24 +550,98 @@ public final class SessionTable {
                 dataFlows.accept(msg, port);
             } else {
                 // kept a while: the message announcing this QP may still come, handed over late
-                pendingData.put(dHi, dLo, qpn, sHi, sLo, udp, port, msg.timeMicros());
+                pendingData.put(dHi, dLo, qpn, sHi, sLo, udp, port, msg.timeMicros(), msg.ecn(), msg.dscp());
             }
             return false;
         }
         dataMatched++;
-        final boolean moved;
+        final Session.Data d = s.data();
+        final int ecn = msg.ecn();
+        final byte dscp = (byte) (msg.dscp() + 1);
+        boolean moved;
         if (toB) {
-            moved = s.dataPacketsA == 0 || s.dataUdpA != udp || s.dataPortA != (short) port;
-            s.dataPacketsA = s.dataPacketsA == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.dataPacketsA + 1;
-            s.dataUdpA = (char) udp;
-            s.dataPortA = (short) port;
+            moved = d.packetsA == 0 || d.udpA != udp || d.portA != (short) port || d.dscpA != dscp;
+            d.packetsA = Session.inc(d.packetsA);
+            d.udpA = (char) udp;
+            d.portA = (short) port;
+            d.dscpA = dscp;
+            if (ecn != 0) {
+                d.ectA = Session.inc(d.ectA);
+            }
+            if (ecn == CE) {
+                // the first mark is news; the count itself shows with the next change or snapshot
+                moved |= d.ceA == 0;
+                d.ceA = Session.inc(d.ceA);
+            }
         } else {
-            moved = s.dataPacketsB == 0 || s.dataUdpB != udp || s.dataPortB != (short) port;
-            s.dataPacketsB = s.dataPacketsB == Integer.MAX_VALUE ? Integer.MAX_VALUE : s.dataPacketsB + 1;
-            s.dataUdpB = (char) udp;
-            s.dataPortB = (short) port;
+            moved = d.packetsB == 0 || d.udpB != udp || d.portB != (short) port || d.dscpB != dscp;
+            d.packetsB = Session.inc(d.packetsB);
+            d.udpB = (char) udp;
+            d.portB = (short) port;
+            d.dscpB = dscp;
+            if (ecn != 0) {
+                d.ectB = Session.inc(d.ectB);
+            }
+            if (ecn == CE) {
+                moved |= d.ceB == 0;
+                d.ceB = Session.inc(d.ceB);
+            }
         }
         if (moved) {
+            touch(s);
+            changed(s, SessionChange.UPDATED);
+        }
+        return true;
+    }
+
+    /**
+     * Applies one CNP ({@code msg} decoded as RoCE data with the CNP opcode, 0x81), whatever the
+     * sampling: a CNP from B to A's QP says that A's data to B arrived marked CE, so it counts for
+     * the direction of that data (A to B), in the unfinished session whose side has the CNP's
+     * destination IP and QPN and whose other side has its source IP; else in the data-learned
+     * flow from the CNP's source to its destination QP, if one is learnt. A CNP never makes,
+     * pairs or moves a session or flow, and is not a data packet: no packet count, port or UDP
+     * source port changes. The first CNP of a session's direction is reported as an update; the
+     * count itself shows with its next change or snapshot. Nothing is allocated but a session's
+     * data figures at its first.
+     *
+     * @return whether a session or flow of this switch took it (else counted in
+     *     {@link #cnpUnmatched()})
+     */
+    public boolean acceptCnp(final CmMessage msg) {
+        cnps++;
+        if (qpnIndex == null) {
+            cnpUnmatched++;
+            return false;
+        }
+        final int v = msg.ipVersion();
+        final long sHi = msg.srcIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
+        final long sLo = msg.srcIpLow();
+        final long dHi = msg.dstIpHigh() | (v == 4 ? (long) V4_MARK << 60 : 0L);
+        final long dLo = msg.dstIpLow();
+        final int qpn = msg.bthDestQp();
+        final Session s = qpnIndex.find(dHi, dLo, qpn);
+        final boolean toB = s != null && s.has(Session.F_QPN_INDEXED_B) && s.qpnB == qpn && s.ipHiB == dHi
+            && s.ipLoB == dLo;
+        if (s == null || s.state().isFinished()
+                || (toB ? s.ipHiA != sHi || s.ipLoA != sLo : s.ipHiB != sHi || s.ipLoB != sLo)) {
+            if (dataFlows != null && dataFlows.cnp(msg)) {
+                return true;
+            }
+            cnpUnmatched++;
+            return false;
+        }
+        final Session.Data d = s.data();
+        final boolean first;
+        if (toB) {
+            // to B's QP: about B's data to A
+            first = d.cnpB == 0;
+            d.cnpB = Session.inc(d.cnpB);
+        } else {
+            first = d.cnpA == 0;
+            d.cnpA = Session.inc(d.cnpA);
+        }
+        if (first) {
             touch(s);
             changed(s, SessionChange.UPDATED);
         }
@@ -575,7 +669,7 @@ public final class SessionTable {
             if (dataFlows != null) {
                 claimData(session, false, session.ipHiA, session.ipLoA, qpn, session.ipHiB, session.ipLoB,
                     session.has(Session.F_B_QPN) ? session.qpnB : -1);
-            } else if (session.dataPacketsB == 0
+            } else if ((session.data == null || session.data.packetsB == 0)
                     && pendingData.takeInto(session, false, session.ipHiA, session.ipLoA, qpn, session.ipHiB,
                         session.ipLoB, announced) > 0) {
                 dataUnmatched--;
@@ -605,7 +699,7 @@ public final class SessionTable {
             if (dataFlows != null) {
                 claimData(session, true, session.ipHiB, session.ipLoB, qpn, session.ipHiA, session.ipLoA,
                     session.has(Session.F_A_QPN) ? session.qpnA : -1);
-            } else if (session.dataPacketsA == 0
+            } else if ((session.data == null || session.data.packetsA == 0)
                     && pendingData.takeInto(session, true, session.ipHiB, session.ipLoB, qpn, session.ipHiA,
                         session.ipLoA, announced) > 0) {
                 dataUnmatched--;
@@ -877,15 +971,25 @@ public final class SessionTable {
         }
         final DataFlow aData = record.requesterData();
         if (aData != null) {
-            s.dataUdpA = (char) aData.udpSrcPort();
-            s.dataPortA = (short) ports.id(aData.ingressPort());
-            s.dataPacketsA = (int) Math.min(Integer.MAX_VALUE, aData.packets());
+            final Session.Data d = s.data();
+            d.udpA = (char) aData.udpSrcPort();
+            d.portA = (short) ports.id(aData.ingressPort());
+            d.packetsA = Session.add(0, aData.packets());
+            d.dscpA = (byte) (aData.dscp() == null ? 0 : aData.dscp() + 1);
+            d.ectA = Session.add(0, aData.ect());
+            d.ceA = Session.add(0, aData.ce());
+            d.cnpA = Session.add(0, aData.cnp());
         }
         final DataFlow bData = record.responderData();
         if (bData != null) {
-            s.dataUdpB = (char) bData.udpSrcPort();
-            s.dataPortB = (short) ports.id(bData.ingressPort());
-            s.dataPacketsB = (int) Math.min(Integer.MAX_VALUE, bData.packets());
+            final Session.Data d = s.data();
+            d.udpB = (char) bData.udpSrcPort();
+            d.portB = (short) ports.id(bData.ingressPort());
+            d.packetsB = Session.add(0, bData.packets());
+            d.dscpB = (byte) (bData.dscp() == null ? 0 : bData.dscp() + 1);
+            d.ectB = Session.add(0, bData.ect());
+            d.ceB = Session.add(0, bData.ce());
+            d.cnpB = Session.add(0, bData.cnp());
         }
         if (record.state() == SessionState.REQ_SENT || record.state() == SessionState.DISCONNECTING) {
             s.deadline = last + answerWait(s, CmMessage.cmTimeoutMicros(DEFAULT_CM_TIMEOUT), twiceLifeMicros(s));

@@ -51,6 +51,10 @@ final class SessionWriter {
     private static final byte[] K_RESPONDER_DATA = JsonBytes.ascii(",\"responder_data\":{\"udp_src_port\":");
     private static final byte[] K_DATA_INGRESS = JsonBytes.ascii(",\"ingress_port\":");
     private static final byte[] K_DATA_PACKETS = JsonBytes.ascii(",\"packets\":");
+    private static final byte[] K_DATA_DSCP = JsonBytes.ascii(",\"dscp\":");
+    private static final byte[] K_DATA_ECT = JsonBytes.ascii(",\"ect\":");
+    private static final byte[] K_DATA_CE = JsonBytes.ascii(",\"ce\":");
+    private static final byte[] K_DATA_CNP = JsonBytes.ascii(",\"cnp\":");
     private static final byte[] K_REJECT_REASON = JsonBytes.ascii(",\"reject_reason\":");
     private static final byte[] K_MESSAGES = JsonBytes.ascii(",\"messages\":[");
     private static final byte[] K_FIRST_SEEN = JsonBytes.ascii("],\"first_seen\":");
@@ -121,11 +125,14 @@ final class SessionWriter {
         if (session.has(Session.F_B_UDP)) {
             out.raw(K_RESPONDER_UDP).decimal((int) session.udpPortB);
         }
-        if (session.dataPacketsA > 0) {
-            dataJson(out.raw(K_REQUESTER_DATA), session.dataUdpA, session.dataPortA, session.dataPacketsA);
-        }
-        if (session.dataPacketsB > 0) {
-            dataJson(out.raw(K_RESPONDER_DATA), session.dataUdpB, session.dataPortB, session.dataPacketsB);
+        final Session.Data d = session.data;
+        if (d != null) {
+            if (d.packetsA > 0 || d.cnpA > 0) {
+                dataJson(out.raw(K_REQUESTER_DATA), d.udpA, d.portA, d.packetsA, d.dscpA, d.ectA, d.ceA, d.cnpA);
+            }
+            if (d.packetsB > 0 || d.cnpB > 0) {
+                dataJson(out.raw(K_RESPONDER_DATA), d.udpB, d.portB, d.packetsB, d.dscpB, d.ectB, d.ceB, d.cnpB);
+            }
         }
         out.raw(STATE_NAMES[session.state]);
         if (session.has(Session.F_REJECT)) {
@@ -162,17 +169,37 @@ final class SessionWriter {
         out.raw('}');
     }
 
-    private void dataJson(final JsonBytes out, final char udp, final short port, final int packets) {
-        out.decimal((int) udp);
+    /**
+     * Writes one direction's data object after its {@code udp_src_port} key, as
+     * {@link DataFlow#appendJson} does: {@code dscpPlusOne} 0 leaves the DSCP out.
+     */
+    static void dataJson(final JsonBytes out, final PortNames ports, final int udp, final int port,
+            final int packets, final int dscpPlusOne, final int ect, final int ce, final int cnp) {
+        out.decimal(udp);
         final String name = ports.name(port & 0xffff);
         if (name != null) {
             out.raw(K_DATA_INGRESS).string(name);
         }
-        out.raw(K_DATA_PACKETS).decimal(packets).raw('}');
+        out.raw(K_DATA_PACKETS).decimal(packets);
+        if (dscpPlusOne > 0) {
+            out.raw(K_DATA_DSCP).decimal(dscpPlusOne - 1);
+        }
+        out.raw(K_DATA_ECT).decimal(ect).raw(K_DATA_CE).decimal(ce).raw(K_DATA_CNP).decimal(cnp).raw('}');
     }
 
-    private @Nullable DataFlow data(final char udp, final short port, final int packets) {
-        return packets == 0 ? null : new DataFlow(udp, ports.name(port & 0xffff), packets);
+    private void dataJson(final JsonBytes out, final char udp, final short port, final int packets,
+            final byte dscpPlusOne, final int ect, final int ce, final int cnp) {
+        dataJson(out, ports, udp, port, packets, dscpPlusOne, ect, ce, cnp);
+    }
+
+    /** One direction as a {@link DataFlow}, null when it has neither a sampled packet nor a CNP. */
+    static @Nullable DataFlow data(final PortNames ports, final int udp, final int port, final int packets,
+            final int dscpPlusOne, final int ect, final int ce, final int cnp) {
+        if (packets == 0 && cnp == 0) {
+            return null;
+        }
+        return new DataFlow(udp, ports.name(port & 0xffff), packets, dscpPlusOne > 0 ? dscpPlusOne - 1 : null, ect,
+            ce, cnp);
     }
 
     private JsonBytes ipText(final JsonBytes out, final int version, final long hi, final long lo) {
@@ -191,6 +218,7 @@ final class SessionWriter {
     }
 
     SessionRecord record(final Session session) {
+        final Session.Data d = session.data;
         final String aIp = ip(session.ipVersion, session.ipHiA, session.ipLoA);
         final String bIp = ip(session.ipVersion, session.ipHiB, session.ipLoB);
         final String cidA = hex8(session.cidA);
@@ -221,8 +249,8 @@ final class SessionWriter {
             ipCmService ? Integer.valueOf((int) session.serviceId & 0xffff) : null,
             session.has(Session.F_A_UDP) ? Integer.valueOf(session.udpPortA) : null,
             session.has(Session.F_B_UDP) ? Integer.valueOf(session.udpPortB) : null,
-            data(session.dataUdpA, session.dataPortA, session.dataPacketsA),
-            data(session.dataUdpB, session.dataPortB, session.dataPacketsB),
+            d == null ? null : data(ports, d.udpA, d.portA, d.packetsA, d.dscpA, d.ectA, d.ceA, d.cnpA),
+            d == null ? null : data(ports, d.udpB, d.portB, d.packetsB, d.dscpB, d.ectB, d.ceB, d.cnpB),
             null, null,
             session.state(),
             session.has(Session.F_REJECT) ? Integer.valueOf(session.rejectReason & 0xffff) : null,

@@ -30,9 +30,15 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,6 +64,7 @@ class AgentApiAbuseTest {
     Path dir;
     private Agent agent;
     private final List<Socket> sockets = new ArrayList<>();
+    private final SlowClients slow = new SlowClients();
     /** Set when the agent serves TLS: every client of this test then speaks it, trusting this. */
     private SSLContext tls;
 
@@ -80,6 +87,7 @@ class AgentApiAbuseTest {
 
     @AfterEach
     void stop() {
+        slow.close();
         for (Socket s : sockets) {
             try {
                 s.close();
@@ -97,6 +105,55 @@ class AgentApiAbuseTest {
             : new Socket("127.0.0.1", agent.address().getPort());
         s.setSoTimeout(10_000);
         return s;
+    }
+
+    /** A request whose head a slow client sends a byte a second (about 70 s for all of it). */
+    private static final byte[] SLOW_REQUEST = ("GET /v1/status HTTP/1.1\r\nHost: agent\r\n"
+        + "X-Slow: aaaaaaaaaaaaaaaaaaaa\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * Slow clients: each connection is sent the next byte of {@link #SLOW_REQUEST} once a second,
+     * by a timer, until a write fails (the agent cut it) or the request is all sent.
+     */
+    private static final class SlowClients implements AutoCloseable {
+        private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(4);
+        private final AtomicInteger added = new AtomicInteger();
+        private final AtomicInteger cut = new AtomicInteger();
+        private final AtomicInteger sentWhole = new AtomicInteger();
+
+        void add(final Socket socket) {
+            added.incrementAndGet();
+            final AtomicInteger next = new AtomicInteger();
+            final CompletableFuture<ScheduledFuture<?>> self = new CompletableFuture<>();
+            self.complete(timer.scheduleAtFixedRate(() -> {
+                try {
+                    socket.getOutputStream().write(SLOW_REQUEST[next.getAndIncrement()]);
+                    socket.getOutputStream().flush();
+                    if (next.get() < SLOW_REQUEST.length) {
+                        return;
+                    }
+                    sentWhole.incrementAndGet();
+                } catch (IOException e) {
+                    cut.incrementAndGet();
+                }
+                self.join().cancel(false);
+            }, 0, 1, TimeUnit.SECONDS));
+        }
+
+        /** Whether every connection added has ended: cut by the agent, or its request sent whole. */
+        boolean allEnded() {
+            return cut.get() + sentWhole.get() == added.get();
+        }
+
+        /** Connections whose request was sent whole: the agent let them take over a minute. */
+        int sentWhole() {
+            return sentWhole.get();
+        }
+
+        @Override
+        public void close() {
+            timer.shutdownNow();
+        }
     }
 
     /** One request on a fresh connection: the status code and the body. */
@@ -178,26 +235,9 @@ class AgentApiAbuseTest {
     @Test
     void hundredSlowRequestsAreCutAfterTheHeadDeadline() throws Exception {
         for (int i = 0; i < 100; i++) {
-            sockets.add(connect());
-        }
-        final byte[] req = "GET /v1/status HTTP/1.1\r\nHost: agent\r\nX-Slow: aaaaaaaaaaaaaaaaaaaa\r\n\r\n"
-            .getBytes(StandardCharsets.US_ASCII);
-        final AtomicInteger cut = new AtomicInteger();
-        final List<Thread> senders = new ArrayList<>();
-        for (Socket s : sockets) {
-            senders.add(Thread.ofVirtual().start(() -> {
-                try {
-                    for (byte b : req) {
-                        s.getOutputStream().write(b);
-                        s.getOutputStream().flush();
-                        Thread.sleep(1000);
-                    }
-                } catch (IOException e) {
-                    cut.incrementAndGet();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
+            final Socket s = connect();
+            sockets.add(s);
+            slow.add(s);
         }
         replayAndCheckNoDrops();
         assertNoQueueDrops();
@@ -205,9 +245,6 @@ class AgentApiAbuseTest {
         // meanwhile is answered each time
         await("the slow requests are cut").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
             .until(() -> goodStatus().path("api").path("timed_out_connections").asLong() >= 100);
-        for (Thread t : senders) {
-            t.interrupt();
-        }
     }
 
     @Test
@@ -311,23 +348,15 @@ class AgentApiAbuseTest {
             sockets.add(new Socket("127.0.0.1", port));
         }
         // 100 slow requests: TLS set up, then the request a byte a second
-        final byte[] req = "GET /v1/status HTTP/1.1\r\nHost: agent\r\nX-Slow: aaaaaaaaaaaaaaaaaaaa\r\n\r\n"
-            .getBytes(StandardCharsets.US_ASCII);
-        final List<Thread> slow = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            slow.add(Thread.ofVirtual().start(() -> {
-                try (Socket s = connect()) {
-                    for (byte b : req) {
-                        s.getOutputStream().write(b);
-                        s.getOutputStream().flush();
-                        Thread.sleep(1000);
-                    }
-                } catch (IOException e) {
-                    // cut by the agent: what it should do
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }));
+            try {
+                final Socket s = connect();
+                sockets.add(s);
+                ((SSLSocket) s).startHandshake();
+                slow.add(s);
+            } catch (IOException e) {
+                // refused before it could be slow: the agent may be at its connection limit
+            }
         }
         // 10,000 requests with bad tokens, on 20 TLS connections
         final AtomicInteger refused = new AtomicInteger();
@@ -354,24 +383,26 @@ class AgentApiAbuseTest {
         }
         // meanwhile the controller's kind of client asks, on a new TLS connection each time, and is
         // answered: never blinded, though the first ask meets the burst of 120 handshakes (both
-        // ends of them in this JVM on a 2-core machine) and may wait a few seconds
+        // ends of them in this JVM on a 2-core machine) and may wait a few seconds. It asks as the
+        // flood starts and again each time the flood has made 2,000 more requests.
         final List<Long> during = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
+        for (int i = 1; i <= 5; i++) {
             during.add(controllerStatus(port));
-            Thread.sleep(500);
+            final int due = i * 2000;
+            await("the flood's next 2,000 requests").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
+                .until(() -> refused.get() >= due || flood.stream().noneMatch(Thread::isAlive));
         }
         for (Thread t : flood) {
             t.join(90_000);
         }
         // the slow requests end when the agent cuts them (5 s from their first byte)
-        for (Thread t : slow) {
-            t.join(30_000);
-        }
+        await("every slow request is cut").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+            .until(slow::allEnded);
+        assertEquals(0, slow.sentWhole(), "a slow request was never cut");
         // afterwards, with the storm still replaying and the idle connections left open: answered
         final List<Long> after = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             after.add(controllerStatus(port));
-            Thread.sleep(200);
         }
         abusing.set(false);
         storm.join(60_000);
@@ -380,7 +411,6 @@ class AgentApiAbuseTest {
         // logged for the record: how long the controller waited during the abuse and after it
         LOG.info("controller status during the abuse {} ms, afterwards {} ms; {} reconnects of the test's own clients",
             during, after, reconnects.get());
-        assertTrue(slow.stream().noneMatch(Thread::isAlive), "a slow request was never cut");
         // every frame read was decoded (frames == packets), none dropped
         assertNoQueueDrops();
         final JsonNode st = goodStatus();

@@ -7,6 +7,7 @@
  */
 package io.rst.rft.agent;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -24,6 +25,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -83,13 +85,32 @@ class AgentDataSessionsTest {
         return new DataFrameBuilder().ips(src, dst).destQp(qp).opcode(op).psn(psn).build();
     }
 
+    /**
+     * PSNs 0 to {@code count - 1}: each an RDMA WRITE from A (in on swp1) and B's ACK (in on
+     * swp2), a microsecond apart from {@code time} on, a batch each; returns the next time.
+     */
+    private static long writesWithAcks(final CmFrameProcessor processor, final int count, final long time) {
+        long now = time;
+        for (int psn = 0; psn < count; psn++) {
+            final byte[] w = data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn);
+            processor.onFrame(w, 0, w.length, now++, "swp1");
+            final byte[] k = data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn);
+            processor.onFrame(k, 0, k.length, now++, "swp2");
+            processor.endBatch();
+        }
+        return now;
+    }
+
     private static byte[] cm(final CmMessageType type, final byte[] src, final byte[] dst, final int lc, final int rc,
             final int qpn) {
         // rdma_cm's timeouts: a REQ waits 16 x 4.3 s for its answer
-        final CmFrameBuilder b = new CmFrameBuilder().ips(src, dst).type(type).commIds(lc, rc).localQpn(qpn)
-            .remoteQpn(qpn).timeouts(20, 20, 15);
-        final byte[] f = new byte[b.length()];
-        b.build(f);
+        return cm(new CmFrameBuilder().ips(src, dst).type(type).commIds(lc, rc).localQpn(qpn).remoteQpn(qpn)
+            .timeouts(20, 20, 15));
+    }
+
+    private static byte[] cm(final CmFrameBuilder builder) {
+        final byte[] f = new byte[builder.length()];
+        builder.build(f);
         return f;
     }
 
@@ -100,15 +121,8 @@ class AgentDataSessionsTest {
         final Events ev = new Events();
         final CmFrameProcessor p = new CmFrameProcessor(o, ev);
         p.recordBinary();
-        long time = 1_700_000_000_000_000L;
         // writes with an ACK each: PSNs 0..15, of which 0, 4, 8, 12 are sampled
-        for (int psn = 0; psn < 16; psn++) {
-            final byte[] w = data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn);
-            p.onFrame(w, 0, w.length, time++, "swp1");
-            final byte[] k = data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn);
-            p.onFrame(k, 0, k.length, time++, "swp2");
-            p.endBatch();
-        }
+        long time = writesWithAcks(p, 16, 1_700_000_000_000_000L);
         // garbage: RC data to QP 1
         final byte[] g = data(A, B, 1, DataFrameBuilder.RC_WRITE_ONLY, 0);
         p.onFrame(g, 0, g.length, time++, "swp1");
@@ -178,12 +192,9 @@ class AgentDataSessionsTest {
         final Agent a = new Agent(o, events -> new CmFrameProcessor(o, events));
         agents.add(a);
         a.start();
-        final long deadline = System.nanoTime() + 20_000_000_000L;
-        while (!a.status().path("interfaces").path(0).path("finished").asBoolean()
-                || a.status().path("counters").path("frames").asLong() < frames.size()) {
-            assertTrue(System.nanoTime() < deadline, "the replay did not finish: " + a.status());
-            Thread.sleep(20);
-        }
+        await("the replay finishes").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+            .until(a::status, st -> st.path("interfaces").path(0).path("finished").asBoolean()
+                && st.path("counters").path("frames").asLong() >= frames.size());
         return a;
     }
 
@@ -209,11 +220,8 @@ class AgentDataSessionsTest {
         final long start = System.currentTimeMillis() * 1000L;
         final Path state = dir.resolve("state");
         final Agent a = replay(state, "a.pcap", frames, start, "--flush-ms", "20", "--event-hold-ms", "0");
-        final long deadline = System.nanoTime() + 20_000_000_000L;
-        while (a.persistedSeq() < a.log().lastSeq() || a.log().lastSeq() < 3) {
-            assertTrue(System.nanoTime() < deadline, "not flushed: " + a.status());
-            Thread.sleep(20);
-        }
+        await("the events are flushed").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+            .until(() -> a.log().lastSeq() >= 3 && a.persistedSeq() >= a.log().lastSeq());
         final Map<String, String> before = snapshot(a);
         assertEquals(java.util.Set.of(PAIR, "10.0.0.1/-/10.0.0.2/qp0x000c03", "10.0.0.2/-/10.0.0.1/qp0x000d04"),
             before.keySet());
@@ -247,14 +255,7 @@ class AgentDataSessionsTest {
             dir.toString()));
         final Events ev = new Events();
         final CmFrameProcessor p = new CmFrameProcessor(o, ev);
-        long time = 1_700_000_000_000_000L;
-        for (int psn = 0; psn < 8; psn++) {
-            final byte[] w = data(A, B, 0x000b02, DataFrameBuilder.RC_WRITE_ONLY, psn);
-            p.onFrame(w, 0, w.length, time++, "swp1");
-            final byte[] k = data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn);
-            p.onFrame(k, 0, k.length, time++, "swp2");
-            p.endBatch();
-        }
+        writesWithAcks(p, 8, 1_700_000_000_000_000L);
         final ObjectNode c = JSON.createObjectNode();
         p.addCounters(c);
         assertEquals(16, c.path("data_packets").asLong(), c.toString());
@@ -279,37 +280,32 @@ class AgentDataSessionsTest {
             frames.add(data(B, A, 0x000a01, DataFrameBuilder.RC_ACK, psn));
         }
         frames.add(cm(CmMessageType.REQ, A, B, 3, 0, 0x303));
-        final Path pcap = dir.resolve("old.pcap");
-        TestFrames.writePcap(pcap, frames, start);
-        Files.writeString(dir.resolve("token"), "tok\n");
-        Files.setPosixFilePermissions(dir.resolve("token"),
-            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        final AgentOptions o = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file",
-            dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
-            pcap.toString(), "--retention", "3600", "--data-sample", "1", "--flush-ms", "0"));
-        final Agent a = new Agent(o, events -> new CmFrameProcessor(o, events));
-        agents.add(a);
-        a.start();
-        final long deadline = System.nanoTime() + 20_000_000_000L;
-        while (!a.status().path("interfaces").path(0).path("finished").asBoolean()
-                || a.status().path("counters").path("frames").asLong() < frames.size()) {
-            assertTrue(System.nanoTime() < deadline, "the replay did not finish: " + a.status());
-            Thread.sleep(20);
-        }
-        // the decode thread ages sessions once a second: let two seconds pass
-        Thread.sleep(2_500);
+        // the file's last frame: a REQ that gives up after 1.07 s (4.096 us x 2^18, no retries):
+        // once it has timed out, the sessions have aged more than a second past the file's end
+        frames.add(cm(new CmFrameBuilder().ips(A, B).type(CmMessageType.REQ).commIds(5, 0).localQpn(0x505)
+            .timeouts(18, 18, 0)));
+        final Agent a = replay(dir.resolve("state"), "old.pcap", frames, start, "--retention", "3600", "--flush-ms",
+            "0");
+        await("the last REQ times out on the file's clock").atMost(Duration.ofSeconds(20))
+            .pollInterval(Duration.ofMillis(50))
+            .until(() -> a.status().path("counters").path("timed_out").asLong() > 0);
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         a.writeSnapshot(out);
         final Map<String, JsonNode> byId = new HashMap<>();
         for (JsonNode s : JSON.readTree(out.toByteArray()).path("sessions")) {
             byId.put(s.path("session_id").asText(), s);
         }
+        assertEquals(java.util.Set.of("10.0.0.1/0x00000001/10.0.0.2", "10.0.0.1/0x00000003/10.0.0.2",
+            "10.0.0.1/0x00000005/10.0.0.2", PAIR), byId.keySet(), "nothing expired on the file's clock");
         assertEquals("CLOSED", byId.get("10.0.0.1/0x00000001/10.0.0.2").path("state").asText(),
             "finished an hour before the file's end? no: within its retention on the file's clock " + byId.keySet());
         assertEquals("REQ_SENT", byId.get("10.0.0.1/0x00000003/10.0.0.2").path("state").asText(),
             "its REQ's wait (69 s) has not passed on the file's clock, seconds after its last frame");
+        assertEquals("TIMED_OUT", byId.get("10.0.0.1/0x00000005/10.0.0.2").path("state").asText());
         assertEquals("ACTIVE", byId.get(PAIR).path("state").asText());
-        assertEquals(0, a.status().path("counters").path("expired").asLong());
+        final JsonNode counters = a.status().path("counters");
+        assertEquals(1, counters.path("timed_out").asLong(), counters.toString());
+        assertEquals(0, counters.path("expired").asLong(), counters.toString());
         assertNull(byId.get(PAIR).get("requester_comm_id"));
     }
 }

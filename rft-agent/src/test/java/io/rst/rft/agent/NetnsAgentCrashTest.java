@@ -11,22 +11,16 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import io.rst.rft.testutil.AgentProcess;
+import io.rst.rft.testutil.Netns;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -48,14 +42,13 @@ import org.slf4j.LoggerFactory;
  * ten times: after each, every session the client had seen in an event the restarted agent says
  * it restored is in its table, nothing is duplicated, the events the client saw and the agent lost
  * are of the last flush interval only, and the numbering continues. Needs root and iproute2.
- * Namespaces are named dev-crash-RANDOM-{h1,sw,h2} and always removed.
+ * Namespaces are named rstt-RANDOM-{h1,sw,h2} and always removed.
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 class NetnsAgentCrashTest {
     private static final Logger LOG = LoggerFactory.getLogger(NetnsAgentCrashTest.class);
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String MGMT_AGENT = "10.78.9.2";
     private static final int FLUSH_MS = 200;
     /** Scheduling on a busy machine: how much later than the flush interval a flush may come. */
     private static final long SLACK_MS = 1000;
@@ -63,121 +56,48 @@ class NetnsAgentCrashTest {
 
     @TempDir
     Path dir;
-    private String prefix;
-    private final List<String> namespaces = new ArrayList<>();
-    private String rootVeth;
-    private Process agent;
+    private Netns net;
+    private AgentProcess agent;
     private Process sender;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-    private String token;
 
     @BeforeEach
     void fabric() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
-        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip"))
-            || Files.isExecutable(Path.of("/usr/bin/ip")), "needs iproute2");
-        final String hex = HexFormat.of().formatHex(new SecureRandom().generateSeed(3));
-        prefix = "dev-crash-" + hex;
-        for (String n : List.of("h1", "sw", "h2")) {
-            sh("ip", "netns", "add", prefix + "-" + n);
-            namespaces.add(prefix + "-" + n);
-        }
-        link("h1", "h1e", "s1", "10.78.1.1/24", "10.78.1.254/24");
-        link("h2", "h2e", "s2", "10.78.2.1/24", "10.78.2.254/24");
-        ns("h1", "ip", "route", "add", "default", "via", "10.78.1.254");
-        ns("h2", "ip", "route", "add", "default", "via", "10.78.2.254");
-        ns("sw", "sysctl", "-qw", "net.ipv4.ip_forward=1");
-        ns("sw", "ip", "link", "set", "lo", "up");
-        rootVeth = "dc" + hex + "m";
-        // the far ends are made inside their namespaces: names in the root namespace (where other
-        // tests make theirs) would clash
-        sh("ip", "link", "add", rootVeth, "type", "veth", "peer", "name", "mgmt", "netns", prefix + "-sw");
-        sh("ip", "addr", "add", "10.78.9.1/30", "dev", rootVeth);
-        sh("ip", "link", "set", rootVeth, "up");
-        ns("sw", "ip", "addr", "add", MGMT_AGENT + "/30", "dev", "mgmt");
-        ns("sw", "ip", "link", "set", "mgmt", "up");
-        token = "tok-" + prefix;
-        Files.writeString(dir.resolve("token"), token);
-        java.nio.file.Files.setPosixFilePermissions(dir.resolve("token"),
-            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-    }
-
-    private void link(final String host, final String hostIf, final String swIf, final String hostIp,
-            final String swIp) throws Exception {
-        sh("ip", "link", "add", hostIf, "netns", prefix + "-" + host, "type", "veth", "peer", "name", swIf, "netns",
-            prefix + "-sw");
-        ns(host, "ip", "addr", "add", hostIp, "dev", hostIf);
-        ns(host, "ip", "link", "set", hostIf, "up");
-        ns("sw", "ip", "addr", "add", swIp, "dev", swIf);
-        ns("sw", "ip", "link", "set", swIf, "up");
+        Netns.assumeAvailable();
+        net = Netns.twoHostsThroughASwitch();
+        final String address = net.management("sw", "mgmt");
+        agent = new AgentProcess(net, "sw", address, dir, "-Xmx256m", "--interface", "s1", "--interface", "s2",
+            "--agent-id", "sw", "--flush-ms", Integer.toString(FLUSH_MS),
+            // 4,000 events a second: keep about half a minute of them, so that a test slowed down by
+            // a loaded machine still follows one instance (the default 16 MiB hold about 7 s)
+            "--retain-events", "1000000", "--retain-mb", "64");
     }
 
     @AfterEach
     void teardown() throws Exception {
-        for (Process p : new Process[] {sender, agent}) {
-            if (p != null) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+        if (sender != null) {
+            sender.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
-        for (String n : namespaces) {
-            // deleting a namespace deletes its veth ends, and so their peers
-            new ProcessBuilder("ip", "netns", "del", n).inheritIO().start().waitFor();
+        if (agent != null) {
+            agent.close();
         }
-    }
-
-    private void ns(final String name, final String... cmd) throws Exception {
-        final List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", prefix + "-" + name));
-        c.addAll(List.of(cmd));
-        sh(c.toArray(String[]::new));
-    }
-
-    private static void sh(final String... cmd) throws Exception {
-        final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        final String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), String.join(" ", cmd));
-        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
-    }
-
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        if (net != null) {
+            net.close();
+        }
     }
 
     /** Starts the agent and waits until it answers with capture running; returns the milliseconds that took. */
     private long startAgent() throws Exception {
-        final long t0 = System.nanoTime();
-        // ip netns exec execs the JVM: the process is the agent, and destroyForcibly is its SIGKILL
-        final List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", prefix + "-sw", javaBin(), "-Xmx256m",
-            "-cp", System.getProperty("java.class.path"), "io.rst.rft.cli.Main", "agent", "--interface", "s1",
-            "--interface", "s2", "--listen", MGMT_AGENT + ":4791", "--token-file", dir.resolve("token").toString(),
-            "--state-dir", dir.resolve("state").toString(), "--agent-id", "sw", "--flush-ms",
-            Integer.toString(FLUSH_MS),
-            // 4,000 events a second: keep about half a minute of them, so that a test slowed down by
-            // a loaded machine still follows one instance (the default 16 MiB hold about 7 s)
-            "--retain-events", "1000000", "--retain-mb", "64"));
-        agent = new ProcessBuilder(cmd).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent.log").toFile())).start();
-        await("the agent comes up").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            assertTrue(agent.isAlive(), "agent died: " + Files.readString(dir.resolve("agent.log")));
-            try {
-                return get("/v1/health").statusCode() == 200 && status().path("capture_running").asBoolean();
-            } catch (IOException e) {
-                // not listening yet
-                return false;
-            }
-        });
-        return (System.nanoTime() - t0) / 1_000_000L;
+        final long ms = agent.start(Duration.ofSeconds(60));
+        assertTrue(agent.status().path("capture_running").asBoolean(), "capture running");
+        return ms;
     }
 
     private HttpResponse<String> get(final String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://" + MGMT_AGENT + ":4791" + path))
-            .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(20)).build(),
-            HttpResponse.BodyHandlers.ofString());
+        return agent.get(path);
     }
 
     private JsonNode status() throws Exception {
-        final HttpResponse<String> r = get("/v1/status");
-        assertEquals(200, r.statusCode(), r.body());
-        return JSON.readTree(r.body());
+        return agent.status();
     }
 
     /** A session event the client saw: the session and the event's time. */
@@ -211,9 +131,8 @@ class NetnsAgentCrashTest {
         startAgent();
         final String instance = status().path("instance").asText();
         // a new CM connection every half millisecond, for longer than the test runs
-        sender = new ProcessBuilder("ip", "netns", "exec", prefix + "-h1", javaBin(), "-cp",
-            System.getProperty("java.class.path"), UdpSender.class.getName(), "10.78.2.1", "1000000", "cm", "1",
-            "2000").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        sender = net.start("h1", ProcessBuilder.Redirect.DISCARD, Netns.java(UdpSender.class.getName(), "10.77.2.1",
+            "1000000", "cm", "1", "2000"));
         final Random rnd = new Random();
         final TreeMap<Long, Seen> seen = new TreeMap<>();
         long cursor = 0;
@@ -229,9 +148,8 @@ class NetnsAgentCrashTest {
                 .until(() -> (followed[0] = follow(followed[0], instance, seen)) >= target);
             cursor = followed[0];
             assertTrue(sender.isAlive(), "the traffic still flows");
-            agent.destroyForcibly();
             final long killedAt = System.currentTimeMillis();
-            assertTrue(agent.waitFor(10, TimeUnit.SECONDS));
+            agent.kill();
             restartMs.add(startAgent());
 
             final JsonNode st = status();

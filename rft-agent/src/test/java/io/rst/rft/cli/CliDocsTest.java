@@ -42,9 +42,9 @@ class CliDocsTest {
     private static final List<String> JAVA_COMMANDS = List.of("decode", "sessions", "gen", "agent");
     /** The launcher's own usages, as arguments to ./rst. */
     private static final List<String> LAUNCHER_COMMANDS = List.of("--help", "build --help", "test --help",
-        "controller --help", "stop --help", "demo --help", "certs --help", "bench --help", "bench decode --help",
-        "bench agent --help", "bench lab --help", "bench tls --help", "bench ingest --help",
-        "bench crash --help", "bench dsbench --help");
+        "controller --help", "stop --help", "demo --help", "certs --help", "agent-image --help", "bench --help",
+        "bench decode --help", "bench agent --help", "bench agent-image --help", "bench lab --help",
+        "bench tls --help", "bench ingest --help", "bench crash --help", "bench dsbench --help");
     private static final Pattern BLOCK = Pattern.compile(
         "<!-- usage: (.+?) -->\n```text\n(.*?)\n```\n<!-- /usage -->", Pattern.DOTALL);
     private static final Pattern MARKER = Pattern.compile("<!-- usage: (.+?) -->");

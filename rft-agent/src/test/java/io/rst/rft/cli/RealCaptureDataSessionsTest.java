@@ -7,6 +7,7 @@
  */
 package io.rst.rft.cli;
 
+import static io.rst.rft.testutil.Tshark.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -14,8 +15,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rst.rft.testutil.Captures;
+import io.rst.rft.testutil.Tshark;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -30,8 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
@@ -48,18 +47,6 @@ class RealCaptureDataSessionsTest {
     private static final Logger LOG = LoggerFactory.getLogger(RealCaptureDataSessionsTest.class);
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @TempDir
-    Path tmp;
-
-    private static boolean hasTshark() {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, "tshark"))) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     /** A one-way flow as tshark shows it. */
     private static final class Flow {
@@ -84,37 +71,6 @@ class RealCaptureDataSessionsTest {
 
     private static String qpText(final int qpn) {
         return String.format("qp0x%06x", qpn);
-    }
-
-    private List<String[]> tshark(final Path pcap) throws IOException, InterruptedException {
-        final List<String> cmd = List.of("tshark", "-n", "-r", pcap.toString(), "-Y", "infiniband.bth", "-T",
-            "fields", "-E", "separator=/t", "-e", "ip.src", "-e", "ip.dst", "-e", "ipv6.src", "-e", "ipv6.dst", "-e",
-            "infiniband.bth.destqp", "-e", "infiniband.bth.opcode", "-e", "infiniband.bth.psn", "-e",
-            "infiniband.reth.dmalen");
-        final Path out = tmp.resolve("tshark.tsv");
-        final Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile())
-            .redirectError(tmp.resolve("tshark.err").toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "tshark finished");
-        assertEquals(0, p.exitValue(), () -> "tshark failed: " + read(tmp.resolve("tshark.err")));
-        final List<String[]> rows = new ArrayList<>();
-        for (String l : Files.readAllLines(out, StandardCharsets.UTF_8)) {
-            rows.add(l.split("\t", -1));
-        }
-        return rows;
-    }
-
-    private static String read(final Path path) {
-        try {
-            return Files.readString(path);
-        } catch (IOException e) {
-            return e.toString();
-        }
-    }
-
-    private static long num(final String field) {
-        // a field tshark shows in decimal and hex keeps the first
-        final String s = field.split(" ")[0];
-        return s.startsWith("0x") ? Long.parseLong(s.substring(2), 16) : Long.parseLong(s);
     }
 
     private static boolean isAnswer(final int op) {
@@ -142,21 +98,23 @@ class RealCaptureDataSessionsTest {
     void sessionsListsEveryRcQpPairTsharkShows(final String name) throws Exception {
         final Path file = Captures.dir().resolve(name);
         assumeTrue(Files.isReadable(file), name + " is not in the captures folder: skipped");
-        assumeTrue(hasTshark(), "tshark is not installed (scripts/setup.sh --test-deps installs it): skipped");
+        Tshark.assumeInstalled();
 
         // the evidence, from tshark's fields
         final Map<String, Flow> flows = new LinkedHashMap<>();
         final Map<String, Integer> votes = new TreeMap<>();
         final Map<String, Flow[]> pairOf = new HashMap<>();
-        for (String[] row : tshark(file)) {
+        for (String[] row : Tshark.fields(file, List.of("-Y", "infiniband.bth"), List.of("ip.src", "ip.dst",
+                "ipv6.src", "ipv6.dst", "infiniband.bth.destqp", "infiniband.bth.opcode", "infiniband.bth.psn",
+                "infiniband.reth.dmalen"))) {
             final String src = row[0].isEmpty() ? row[2] : row[0];
             final String dst = row[1].isEmpty() ? row[3] : row[1];
             if (row[4].isEmpty() || row[5].isEmpty() || src.isEmpty()) {
                 continue;
             }
-            final int qp = (int) num(row[4]);
-            final int op = (int) num(row[5]);
-            final long psn = num(row[6]);
+            final int qp = (int) number(row[4]);
+            final int op = (int) number(row[5]);
+            final long psn = number(row[6]);
             final int transport = op >>> 5;
             if (qp <= 1 || transport != 0 && transport != 1 && transport != 3) {
                 continue;
@@ -167,7 +125,7 @@ class RealCaptureDataSessionsTest {
                 continue;
             }
             if (!isAnswer(op)) {
-                f.requests.add(new long[] {psn, op == 0x0c && !row[7].isEmpty() ? num(row[7]) : -1});
+                f.requests.add(new long[] {psn, op == 0x0c && !row[7].isEmpty() ? number(row[7]) : -1});
                 continue;
             }
             // an answer: which flows of the opposite direction sent a request it answers?

@@ -370,8 +370,14 @@ class DataSessionTest {
         d.send(A, B, QB, RC_WRITE_ONLY, 1);
         d.send(A, B, QB, UC_WRITE_ONLY, 2);
         assertEquals(4, d.table.dataBthRejected(), "a live RC QP does not turn UC");
+        // a CNP is no data packet: counted on the flow it travels with, never rejected, untracked or a flow
+        final int flows = d.table.dataFlows();
         d.send(A, B, QB, CNP, 0);
-        assertEquals(1, d.table.dataUntracked());
+        assertEquals(0, d.table.dataUntracked());
+        assertEquals(4, d.table.dataBthRejected());
+        assertEquals(flows, d.table.dataFlows());
+        assertEquals(1, d.table.cnps());
+        assertEquals(0, d.table.cnpUnmatched());
         // two real sessions between the same hosts, in a flood of random packets
         final Random rnd = new Random(7);
         final byte[] s = new byte[4];

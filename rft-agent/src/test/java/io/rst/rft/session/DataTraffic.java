@@ -49,6 +49,8 @@ final class DataTraffic {
     /** Data packets whose PSN has none of these bits set are sampled. */
     int sampleMask;
     long frames;
+    /** The IP ECN field of the next data packets (ECT(0), as RoCE NICs send, unless a test says). */
+    int ecn = 2;
 
     DataTraffic(final SessionConfig config, final DataConfig data) {
         table = new SessionTable(config, null);
@@ -80,7 +82,8 @@ final class DataTraffic {
 
     boolean send(final byte[] src, final byte[] dst, final int qp, final int opcode, final int psn,
             final long dmaLength, final String port) {
-        fb.ips(src, dst).destQp(qp).opcode(opcode).psn(psn).dmaLength(dmaLength).udpPorts(50000 + (qp & 0xff), 4791);
+        fb.ips(src, dst).destQp(qp).opcode(opcode).psn(psn).dmaLength(dmaLength).udpPorts(50000 + (qp & 0xff), 4791)
+            .ecn(ecn);
         final int len = fb.build(frame);
         msg.setCapture(++frames, now * 1000L);
         now += 10;
@@ -93,6 +96,21 @@ final class DataTraffic {
         }
         table.acceptData(msg, port);
         return true;
+    }
+
+    /**
+     * One CNP from {@code src} to QP {@code qp} at {@code dst} at the current time, handed to the
+     * table as an agent does (whatever the sampling).
+     *
+     * @return whether a session or flow took it
+     */
+    boolean cnp(final byte[] src, final byte[] dst, final int qp) {
+        fb.ips(src, dst).destQp(qp).opcode(DataFrameBuilder.CNP).psn(0).udpPorts(50000 + (qp & 0xff), 4791).ecn(0);
+        final int len = fb.build(frame);
+        msg.setCapture(++frames, now * 1000L);
+        now += 10;
+        assertEquals(DecodeResult.ROCE_DATA, decoder.decodeEthernet(frame, 0, len, msg));
+        return table.acceptCnp(msg);
     }
 
     /** One CM message at the current time. */

@@ -99,7 +99,7 @@ class SessionBinaryTest {
             final byte[] longer = java.util.Arrays.copyOf(b, b.length + 1);
             assertFalse(back.restoreBinary(longer, 0, longer.length, true, json), "a byte too many");
             final byte[] otherFormat = b.clone();
-            otherFormat[0] = 2;
+            otherFormat[0] = 3;
             assertFalse(back.restoreBinary(otherFormat, 0, b.length, true, json), "another format");
         }
         final Random r = new Random(1);

@@ -212,8 +212,8 @@ class SessionTableTest {
         assertEquals(List.of(SessionChange.UPDATED, SessionChange.UPDATED), changes,
             "the first packet of each direction is news, a second one the same way is not");
         SessionRecord record = t.snapshot().get(0);
-        assertEquals(new DataFlow(50001, "swp3", 2), record.requesterData());
-        assertEquals(new DataFlow(50002, "swp2", 1), record.responderData());
+        assertEquals(new DataFlow(50001, "swp3", 2, 0, 0, 0, 0), record.requesterData());
+        assertEquals(new DataFlow(50002, "swp2", 1, 0, 0, 0, 0), record.responderData());
         assertEquals(SessionState.ESTABLISHED, record.state());
         // not this session's: to its QP from a third host, to a QP nobody set up
         assertFalse(t.acceptData(data(c, B, 0x202, 50003, 0), "swp4"));
@@ -227,13 +227,13 @@ class SessionTableTest {
         t.snapshotJson(new JsonBytes(256), x -> snap.add(x.toString()));
         assertEquals(j.toString(), snap.get(0));
         assertTrue(snap.get(0).contains("\"requester_data\":{\"udp_src_port\":50001,\"ingress_port\":\"swp3\","
-            + "\"packets\":2}"), snap.get(0));
+            + "\"packets\":2,\"dscp\":0,\"ect\":0,\"ce\":0,\"cnp\":0}"), snap.get(0));
         final SessionTable back = table(10, 1_000_000_000L);
         back.trackData();
         assertTrue(back.restore(new ObjectMapper().readValue(snap.get(0), SessionRecord.class)));
         assertEquals(record, back.snapshot().get(0));
         assertTrue(back.acceptData(data(A, B, 0x202, 50009, 2), "swp4"), "restored QPNs find their session");
-        assertEquals(new DataFlow(50009, "swp4", 3), back.snapshot().get(0).requesterData());
+        assertEquals(new DataFlow(50009, "swp4", 3, 0, 0, 0, 0), back.snapshot().get(0).requesterData());
         // the QPNs used again by a new connection of the same hosts: the data is the new session's
         fb.localQpn(0x101);
         t.accept(msg(CmMessageType.REQ, A, B, 0x33, 0, 2_000_000L), "swp1");
@@ -242,8 +242,8 @@ class SessionTableTest {
         assertTrue(t.acceptData(data(A, B, 0x202, 50005, 0), "swp5"));
         record = t.snapshot().get(1);
         assertEquals("0x00000033", record.requesterCommId());
-        assertEquals(new DataFlow(50005, "swp5", 1), record.requesterData());
-        assertEquals(new DataFlow(50001, "swp3", 2), t.snapshot().get(0).requesterData());
+        assertEquals(new DataFlow(50005, "swp5", 1, 0, 0, 0, 0), record.requesterData());
+        assertEquals(new DataFlow(50001, "swp3", 2, 0, 0, 0, 0), t.snapshot().get(0).requesterData());
         // a table that does not track data takes none
         assertFalse(table(10, 1_000_000L).acceptData(data(A, B, 0x202, 50001, 0), "swp3"));
     }
@@ -263,7 +263,7 @@ class SessionTableTest {
         final CmMessage later = data(A, B, 0x202, 50007, 0);
         later.setCapture(1, 1_200_000_000L);
         assertFalse(t.acceptData(later, "swp4"));
-        assertEquals(new DataFlow(50001, "swp3", 1), t.snapshot().get(0).requesterData(),
+        assertEquals(new DataFlow(50001, "swp3", 1, 0, 0, 0, 0), t.snapshot().get(0).requesterData(),
             "a closed session keeps the data it had");
         assertEquals(List.of(), changes);
         assertEquals(1, t.dataMatched());
@@ -292,7 +292,7 @@ class SessionTableTest {
         assertEquals(1, t.dataUnmatched());
         fb.localQpn(0x202);
         t.accept(msg(CmMessageType.REP, B, A, 0x22, 0x11, 1_004_000L), "swp2");
-        assertEquals(new DataFlow(50001, "swp3", 1), t.snapshot().get(0).requesterData());
+        assertEquals(new DataFlow(50001, "swp3", 1, 0, 0, 0, 0), t.snapshot().get(0).requesterData());
         assertEquals(1, t.dataMatched());
         assertEquals(0, t.dataUnmatched());
         // data captured before the QP was announced is another (older) QP's: it does not join
