@@ -12,7 +12,7 @@
 # follower's log line, and -> first session written after the kill). Status 0 when every check
 # holds. Root only.
 # With --more, then: a clean stop of the new owner while more traffic runs (takeover, every
-# session on the two left), its restart, and a member cut off from the others (link down 20 s)
+# session on the two left), its restart, and a member cut off from the others (link down 30 s)
 # and healed, which must come back holding every session.
 #   usage: ./rst cluster check [--sessions N] [--pps N] [--more] [--keep]
 #     --sessions N  sessions per agent (default 3000)    --pps N  frames/s per agent (default 300)
@@ -50,7 +50,7 @@ AGENTS=($(seq 1 "$NAGENTS"))
 JAR=$(ls "$ROOT"/rft-agent/target/rft-agent-*-agent.jar | head -1)
 log() { echo "cluster check: [$(date -u +%T)] $*" >&2; }
 FAILED=0
-fail() { log "FAIL: $*"; FAILED=1; }
+fail() { log "FAIL: $*"; [ $FAILED = 1 ] || diagnose; FAILED=1; }
 
 cleanup() {
   [ $KEEP = 1 ] && return 0
@@ -63,6 +63,7 @@ cleanup() {
   "${CLUSTER[@]}" down || true
 }
 trap cleanup EXIT
+trap 'log "stopped by a signal"; exit 143' TERM INT
 
 t_all=$SECONDS
 rm -rf "$WORK"; mkdir -p -m 700 "$WORK"
@@ -187,9 +188,26 @@ replay_secs=$((SESSIONS * 3 / PPS))
 sleep $((replay_secs / 3))
 
 victim=${o#m}
-ids_on() { # MEMBER-N SWITCH -> sorted "session-id state" (one per line) in member's operational RFT
-  curl -s -m 30 -u admin:admin "http://$NET.$((10 + $1)):8181/rests/data/rdma-flow-table:rft/switch=$2?content=nonconfig" |
-    jq -r '.["rdma-flow-table:switch"][0].session // [] | .[] | "\(.["session-id"]) \(.state)"' | sort
+ids_on() { # MEMBER-N SWITCH -> sorted "session-id state" (one per line) in member's operational RFT;
+  # an answer that is not the switch (an error, a member restarting) is kept in $WORK/mN-sw.answer
+  local body="$WORK/m$1-$2.answer" code
+  code=$(curl -s -m 15 -o "$body" -w '%{http_code}' -u admin:admin \
+    "http://$NET.$((10 + $1)):8181/rests/data/rdma-flow-table:rft/switch=$2?content=nonconfig") || code="none"
+  echo "$code" > "$body.code"
+  [ "$code" = 200 ] || return 0
+  jq -r '.["rdma-flow-table:switch"][0].session // [] | .[] | "\(.["session-id"]) \(.state)"' "$body" 2>/dev/null | sort
+}
+diagnose() { # what each member answers and what its cluster said, after a failed check
+  local n a
+  for n in 1 2 3; do
+    for a in "${AGENTS[@]}"; do
+      [ -f "$WORK/m$n-sw$a.answer.code" ] || continue
+      log "m$n sw$a last answer: HTTP $(cat "$WORK/m$n-sw$a.answer.code") $(head -c 160 "$WORK/m$n-sw$a.answer" 2>/dev/null | tr -s '\n' ' ')"
+    done
+    log "m$n cluster events (last 6):"
+    grep -a -h -E "SBR took decision|is downing|Marking node.* as \[Unreachable\]|Marking node as REACHABLE|is JOINING|Leader is moving node|Shutting down myself|restart did not finish" \
+      "$ROOT/.local/cluster/m$n/data/log/karaf.log" 2>/dev/null | tail -6 | sed 's/ | [^|]* | [^|]* | [^|]* | [^|]* | / /' | cut -c1-220 >&2 || true
+  done
 }
 before=$(ids_on "$victim" sw1 | wc -l)
 log "killing $o, sw1's follower (-9), with $before sessions of sw1 written so far"
@@ -244,11 +262,15 @@ check_members() { # N... ; status 0 when each member holds exactly each agent's 
   done
   return $ok
 }
+members_hold() { # TIMEOUT-S N... ; status 0 once each member holds exactly each agent's sessions
+  local deadline=$((SECONDS + $1)); shift
+  until check_members "$@"; do
+    [ $SECONDS -lt "$deadline" ] || return 1
+    sleep 2
+  done
+}
 settled=""
-for _ in $(seq 90); do
-  if check_members "${survivors[@]}"; then settled=$(date +%s.%N); break; fi
-  sleep 2
-done
+members_hold 180 "${survivors[@]}" && settled=$(date +%s.%N)
 for a in "${AGENTS[@]}"; do
   for n in "${survivors[@]}"; do
     total=$(wc -l < "$WORK/m$n-sw$a.ids"); uniq=$(cut -d' ' -f1 "$WORK/m$n-sw$a.ids" | sort -u | wc -l)
@@ -272,14 +294,13 @@ fi
 log "starting m$victim again"
 "${CLUSTER[@]}" start "$victim"
 ok=""
-for _ in $(seq 60); do
-  if check_members "$victim"; then ok=1; break; fi
-  sleep 2
-done
+members_hold 120 "$victim" && ok=1
 [ -n "$ok" ] && log "m$victim rejoined and holds every session" || fail "m$victim rejoined without every session"
 check_followers
 
-if [ $MORE = 1 ]; then
+if [ $MORE = 1 ] && [ $FAILED = 1 ]; then
+  log "--more is not run: the check has already failed"
+elif [ $MORE = 1 ]; then
   o2=$(owner); v2=${o2#m}
   log "more traffic ($((SESSIONS / 3)) sessions per agent), and a clean stop of sw1's follower $o2"
   replays=()
@@ -301,26 +322,24 @@ if [ $MORE = 1 ]; then
   [ "$new2" != none ] && log "$new2 took over after the clean stop" || fail "no member took over after the clean stop"
   wait "${replays[@]}"
   ok=""
-  for _ in $(seq 90); do
-    if check_members "${left[@]}"; then ok=1; break; fi
-    sleep 2
-  done
+  members_hold 180 "${left[@]}" && ok=1
   [ -n "$ok" ] && log "after the clean stop: m${left[0]} and m${left[1]} hold every session, $(echo "$(date +%s.%N) - $t_stop" | bc) s after it" ||
     fail "after the clean stop the members left do not hold exactly the agents' sessions"
   "${CLUSTER[@]}" start "$v2"
 
   o3=$(owner)
   for n in 1 2 3; do [ "m$n" != "$o3" ] && { cut=$n; break; }; done
-  log "cutting m$cut off for 20 s"
+  log "cutting m$cut off for 30 s"
   "${CLUSTER[@]}" cut "$cut"
-  sleep 20
+  sleep 30
   "${CLUSTER[@]}" heal "$cut"
   ok=""
   t_heal=$SECONDS
   # downed by the majority, it restarts its JVM (OpenDaylight's container restart; RST's watchdog
   # ends it with status 10 when OpenDaylight's shutdown hangs, and bin/karaf starts it again): as
   # long as a member's start. Nobody restarts it for the check.
-  for _ in $(seq 300); do
+  deadline=$((SECONDS + 600))
+  while [ $SECONDS -lt $deadline ]; do
     if restconf_ok=$(curl -s -m 5 -o /dev/null -w '%{http_code}' -u admin:admin "http://$NET.$((10 + cut)):8181/rests/data/rdma-flow-table:rft?content=config") &&
         [ "$restconf_ok" = 200 ] && check_members "$cut"; then ok=1; break; fi
     sleep 2
