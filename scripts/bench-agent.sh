@@ -17,22 +17,32 @@
 #  memory: SESSIONS_1M connections left ESTABLISHED (`gen --storm --established`: REQ REP RTU) replayed
 #          into an agent (`--replay`) with -Xmx$XMX_1M; prints sessions_live, heap used after a full
 #          GC (jcmd GC.heap_info) and RSS.
+#  congestion: the per-packet cost of counting ECN marks, CNPs and PFC frames. A data storm with
+#          congestion (`gen --data-storm --congestion`: every data packet ECT(0), one turn in 8 CE-marked
+#          and answered by a CNP, a PFC frame every 1000 frames) is replayed at CONG_RATE into agents
+#          that sample every data packet, counting on (the default) and off (`--no-congestion`) in
+#          turn, ROUNDS times each, with tcpdump on the same veth. Per run: the agent's CPU time
+#          (utime + stime, /proc) per frame sent, frames decoded and dropped, agent/tcpdump. Summary:
+#          median CPU per frame off / on (floor 0.9) and agent/tcpdump with counting on (floor 0.8).
 # Only the namespaces made here (rstb-*) get traffic; they are removed on exit.
 # Env: SESSIONS (200000), RATES ("100000 200000 300000 400000 600000 top": pps, top = --topspeed), XMX (128m),
-#      SESSIONS_1M (1000000), XMX_1M (320m), DATA_PAIRS (10000), DATA_FRAMES (1000000), KEEP_GOING.
+#      SESSIONS_1M (1000000), XMX_1M (320m), DATA_PAIRS (10000), DATA_FRAMES (1000000), KEEP_GOING,
+#      CONG_RATE (100000 frames/s; top = tcpreplay's top speed), ROUNDS (3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-all}
 case "$MODE" in
-  rate|data|memory|all) ;;
+  rate|data|memory|congestion|all) ;;
   -h|--help)
-    echo "usage: ./rst bench agent [rate|data|memory|all]   (scripts/bench-agent.sh, as root)"
+    echo "usage: ./rst bench agent [rate|data|memory|congestion|all]   (scripts/bench-agent.sh, as root)"
     echo "  rate:   the agent's capture rate against tcpdump -w /dev/null on one veth, at rising rates"
     echo "  data:   the same with RC data without CM, every data packet sampled and learnt from"
     echo "  memory: heap and RSS of an agent holding SESSIONS_1M (1,000,000) live sessions"
-    echo "  env: SESSIONS, RATES, XMX, SESSIONS_1M, XMX_1M, DATA_PAIRS, DATA_FRAMES, KEEP_GOING (see the script's header)"
+    echo "  congestion: CPU per frame with ECN, CNP and PFC counting on against off, same storm and veth"
+    echo "  env: SESSIONS, RATES, XMX, SESSIONS_1M, XMX_1M, DATA_PAIRS, DATA_FRAMES, KEEP_GOING, CONG_RATE, ROUNDS"
+    echo "       (see the script's header)"
     exit 0 ;;
-  *) echo "bench agent: unknown mode '$MODE': rate, data, memory or all (see: ./rst bench agent --help)" >&2; exit 2 ;;
+  *) echo "bench agent: unknown mode '$MODE': rate, data, memory, congestion or all (see: ./rst bench agent --help)" >&2; exit 2 ;;
 esac
 eval "$(bash scripts/setup.sh --test-deps)"
 [ "$(id -u)" = 0 ] || { echo "bench-agent: needs root (network namespaces)" >&2; exit 1; }
@@ -48,6 +58,8 @@ SESSIONS_1M=${SESSIONS_1M:-1000000}
 XMX_1M=${XMX_1M:-320m}
 DATA_PAIRS=${DATA_PAIRS:-10000}
 DATA_FRAMES=${DATA_FRAMES:-1000000}
+CONG_RATE=${CONG_RATE:-100000}
+ROUNDS=${ROUNDS:-3}
 P=rstb-$(head -c3 /dev/urandom | od -An -tx1 | tr -d ' \n')
 W=$(mktemp -d)
 AGENT_PID=
@@ -149,6 +161,60 @@ if [ "$MODE" = data ] || [ "$MODE" = all ]; then
   java -jar "$JAR" gen --out "$W/data-warm.pcap" --data-storm --sessions 2000 --frames 100000 --seed 8 \
     --start 1767225600 2>/dev/null
   ramp data "$W/data.pcap" "$W/data-warm.pcap" "$DATA_FRAMES" --data-sample 1
+fi
+
+n0() { local v; v=$(num "$1" "$2"); echo "${v:-0}"; }   # a counter the agent may not have: 0
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }   # utime + stime, in clock ticks
+if [ "$MODE" = congestion ] || [ "$MODE" = all ]; then
+  java -jar "$JAR" gen --out "$W/cong.pcap" --data-storm --congestion --sessions "$DATA_PAIRS" --frames "$DATA_FRAMES" \
+    --seed 7 --start 1767225600 2>&1 | sed 's/^/gen: /'
+  java -jar "$JAR" gen --out "$W/cong-warm.pcap" --data-storm --congestion --sessions 2000 --frames 100000 --seed 8 \
+    --start 1767225600 2>/dev/null
+  HZ=$(getconf CLK_TCK)
+  RARG=--pps="$CONG_RATE"; [ "$CONG_RATE" = top ] && RARG=--topspeed
+  echo "== congestion counting on and off, $DATA_FRAMES frames at $CONG_RATE frames/s, $ROUNDS rounds"
+  printf '%-6s %-4s %-9s %-9s %-9s %-7s %-7s %-6s %-10s %s\n' round mode achieved agent tcpdump a.kdrop a.qdrop ratio cpu-us/frame "CNPs PFC"
+  : > "$W/cong-on.txt"; : > "$W/cong-off.txt"; : > "$W/cong-ratio.txt"
+  for R in $(seq "$ROUNDS"); do
+    for MODE_C in on off; do
+      EXTRA=(); [ $MODE_C = off ] && EXTRA=(--no-congestion)
+      start_agent "$XMX" "$W/state-cong-$R-$MODE_C" "$W/agent-cong-$R-$MODE_C.log" --interface bc0 --buffer-mb 16 \
+        --data-sample 1 "${EXTRA[@]}"
+      for _ in $(seq 100); do api /v1/status | grep -q '"capture_running":true' && break; sleep 0.1; done
+      ip netns exec "$P-snd" tcpreplay -q -i bs0 --pps=50000 "$W/cong-warm.pcap" > /dev/null 2>&1
+      sleep 1
+      S0=$(api /v1/status)
+      ip netns exec "$P-sw" tcpdump -q -i bc0 -Q in -B 16384 -w /dev/null 'udp dst port 4791 or ether proto 0x8808' \
+        2> "$W/tcpdump.txt" &
+      TD=$!; sleep 1
+      C0=$(cpu_ticks "$AGENT_PID")
+      ip netns exec "$P-snd" tcpreplay -q -i bs0 "$RARG" "$W/cong.pcap" > "$W/replay.txt" 2>&1
+      sleep 2
+      kill -INT "$TD"; wait "$TD" || true; TD=
+      for _ in $(seq 50); do S1=$(api /v1/status); [ "$(num "$S1" queue_backlog)" = 0 ] && break; sleep 0.1; done
+      C1=$(cpu_ticks "$AGENT_PID")
+      A_FR=$(( $(num "$S1" frames) - $(num "$S0" frames) ))
+      A_KD=$(( $(num "$S1" kernel_drops) - $(num "$S0" kernel_drops) ))
+      A_QD=$(( $(num "$S1" queue_drops) - $(num "$S0" queue_drops) ))
+      T_PKTS=$(sed -n 's/^\([0-9]*\) packets captured.*/\1/p' "$W/tcpdump.txt")
+      ACH=$(grep -o 'Rated: [0-9.]* Bps, [0-9.]* Mbps, [0-9.]* pps' "$W/replay.txt" | awk '{print $6}' | cut -d. -f1)
+      SENT=$(grep -o 'Actual: [0-9]* packets' "$W/replay.txt" | awk '{print $2}')
+      US=$(awk -v c=$((C1 - C0)) -v hz="$HZ" -v n="${SENT:-$DATA_FRAMES}" 'BEGIN { printf "%.3f", c / hz * 1e6 / n }')
+      RATIO=$(awk -v a="$A_FR" -v t="$T_PKTS" 'BEGIN { printf "%.3f", (t > 0 ? a / t : 0) }')
+      echo "$US" >> "$W/cong-$MODE_C.txt"
+      [ $MODE_C = on ] && echo "$RATIO" >> "$W/cong-ratio.txt"
+      COUNTS="$(( $(n0 "$S1" cnps) - $(n0 "$S0" cnps) )) $(( $(n0 "$S1" pfc_frames) - $(n0 "$S0" pfc_frames) ))"
+      printf '%-6s %-4s %-9s %-9s %-9s %-7s %-7s %-6s %-10s %s\n' "$R" $MODE_C "${ACH:-?}" "$A_FR" "$T_PKTS" "$A_KD" "$A_QD" \
+        "$RATIO" "$US" "$COUNTS"
+      stop_agent
+    done
+  done
+  median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+  ON=$(median "$W/cong-on.txt"); OFF=$(median "$W/cong-off.txt"); MINR=$(sort -n "$W/cong-ratio.txt" | head -1)
+  echo "(cpu-us/frame: the agent's CPU time, every thread, per frame tcpreplay sent; CNPs PFC: counted by the agent"
+  echo " with counting on, 0 with it off, whose capture filter leaves them out; ratio: agent decoded / tcpdump captured)"
+  echo "congestion: median CPU per frame on $ON us, off $OFF us: off / on = $(awk -v a="$OFF" -v b="$ON" 'BEGIN { printf "%.3f", a / b }') (floor 0.9);" \
+    "agent/tcpdump with counting on, lowest of $ROUNDS: $MINR (floor 0.8)"
 fi
 
 if [ "$MODE" = memory ] || [ "$MODE" = all ]; then

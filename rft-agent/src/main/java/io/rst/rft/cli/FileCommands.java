@@ -172,7 +172,7 @@ final class FileCommands {
 
     static final String GEN_USAGE = """
         usage: rst gen --out FILE [--sessions N] [--hosts N] [--storm [--established]] [--all-types]
-                       [--data-storm [--frames N]] [--seed S] [--start SECONDS] [--ip 4|6|0]
+                       [--data-storm [--frames N] [--congestion]] [--seed S] [--start SECONDS] [--ip 4|6|0]
                        [--vlans 0|1|2|-1] [--nanos] [--port P]
           Writes generated CM traffic (RoCEv2 over Ethernet) to a pcap file. By default: live
           sessions, each REQ REP RTU between a random pair of --hosts hosts (10.0.R.11 to 10.0.R.14,
@@ -192,6 +192,9 @@ final class FileCommands {
                             its ACK (either way) or a READ and its response; an agent with
                             --data-sample 1 pairs each into one data-learned session
           --frames N        with --data-storm: frames in all (default 1000000)
+          --congestion      with --data-storm: the data ECT(0), every 8th turn's request CE-marked
+                            and answered by a CNP, and a PFC frame pausing priority 3 after every
+                            1000 frames (the congestion counting benchmark)
           --seed S          random seed (default 1); the same seed and --start make the same file
           --start SECONDS   time of the first packet, seconds since the epoch (default: now)
           --ip 4|6|0        IPv4, IPv6, or both in turn (default 4)
@@ -219,6 +222,7 @@ final class FileCommands {
         int port = FrameDecoder.ROCEV2_PORT;
         boolean established = false;
         boolean dataStorm = false;
+        boolean congestion = false;
         long dataFrames = -1;
         long startSeconds = System.currentTimeMillis() / 1000L;
         try {
@@ -230,6 +234,7 @@ final class FileCommands {
                     case "--nanos" -> nanos = true;
                     case "--established" -> established = true;
                     case "--data-storm" -> dataStorm = true;
+                    case "--congestion" -> congestion = true;
                     case "--out", "--sessions", "--hosts", "--seed", "--start", "--ip", "--vlans", "--port",
                             "--frames" -> {
                         if (i + 1 >= args.length) {
@@ -270,7 +275,11 @@ final class FileCommands {
             }
             if (dataStorm && (all || storm || established || hostsGiven || ip != 4 || vlans != 0 || nanos
                     || port != FrameDecoder.ROCEV2_PORT)) {
-                throw new IllegalArgumentException("--data-storm takes --sessions, --frames, --seed and --start only");
+                throw new IllegalArgumentException("--data-storm takes --sessions, --frames, --congestion, --seed and"
+                    + " --start only");
+            }
+            if (congestion && !dataStorm) {
+                throw new IllegalArgumentException("--congestion is for --data-storm");
             }
             if (!dataStorm && dataFrames >= 0) {
                 throw new IllegalArgumentException("--frames is for --data-storm");
@@ -288,9 +297,10 @@ final class FileCommands {
         if (dataStorm) {
             try {
                 final long n = new DataTrafficGenerator(sessions, dataFrames < 0 ? 1_000_000 : dataFrames, seed,
-                    startSeconds * 1_000_000_000L).write(Path.of(file));
+                    startSeconds * 1_000_000_000L, congestion).write(Path.of(file));
                 err.println("rst gen: " + file + ": " + n + " frames, " + sessions
-                    + " QP pairs: RC data without CM (data storm)");
+                    + " QP pairs: RC data without CM (data storm" + (congestion ? ", with CE marks, CNPs and PFC" : "")
+                    + ")");
                 return 0;
             } catch (IOException e) {
                 err.println("rst gen: " + file + ": " + e.getMessage());

@@ -24,10 +24,25 @@ import java.util.SplittableRandom;
  * Every frame is a data packet whose answer names its request's PSN, so an agent sampling every
  * data packet ({@code --data-sample 1}) pairs every QP pair into one data-learned session. The
  * file is what {@code rst gen --data-storm} writes for the agent's capture benchmark.
+ *
+ * <p>Data leaves ECT(0) with RoCE's DSCP 26. With congestion ({@code rst gen --data-storm
+ * --congestion}), the request of every {@value #CE_EVERY}th turn arrives marked CE and its
+ * receiver answers it, before the exchange's answer, with a CNP (DSCP 48, not ECN-capable) to the
+ * requester's QP; and a PFC frame pausing priority 3 (quanta 0xffff) comes after every
+ * {@value #PFC_EVERY} frames: what the agent's congestion counting has to read.
  */
 public final class DataTrafficGenerator {
     private static final long STEP_NANOS = 1_000;
     private static final int PSN_MASK = 0xffffff;
+    /** With congestion: one turn in this many has its request CE-marked and answered by a CNP. */
+    public static final int CE_EVERY = 8;
+    /** With congestion: a PFC frame after every this many frames. */
+    public static final int PFC_EVERY = 1000;
+    /** With congestion: the priority the PFC frames pause (RoCE's usual lossless class). */
+    public static final int PFC_PRIORITY = 3;
+    private static final int ECT0 = 2;
+    private static final int CE = 3;
+    private static final int CNP_DSCP = 48;
 
     /** A QP pair's sides: A and B. */
     private static final int A = 0;
@@ -57,9 +72,10 @@ public final class DataTrafficGenerator {
     private final long frames;
     private final long seed;
     private final long startNanos;
+    private final boolean congestion;
 
     /**
-     * A generator.
+     * A generator without congestion.
      *
      * @param pairs QP pairs (at least 1, at most 2^21: each pair has two addresses of its own)
      * @param frames frames in all, rounded down to whole exchanges of two frames
@@ -67,6 +83,20 @@ public final class DataTrafficGenerator {
      * @param startNanos time of the first frame, nanoseconds since the epoch
      */
     public DataTrafficGenerator(final int pairs, final long frames, final long seed, final long startNanos) {
+        this(pairs, frames, seed, startNanos, false);
+    }
+
+    /**
+     * A generator.
+     *
+     * @param pairs QP pairs (at least 1, at most 2^21: each pair has two addresses of its own)
+     * @param frames frames in all (the last exchange that does not fit whole is left out)
+     * @param seed random seed: the same seed and start make the same file
+     * @param startNanos time of the first frame, nanoseconds since the epoch
+     * @param congestion CE marks answered by CNPs, and PFC frames (see the class's description)
+     */
+    public DataTrafficGenerator(final int pairs, final long frames, final long seed, final long startNanos,
+            final boolean congestion) {
         if (pairs < 1 || pairs > 1 << 21) {
             throw new IllegalArgumentException("QP pairs must be 1 to " + (1 << 21) + ", got " + pairs);
         }
@@ -77,6 +107,7 @@ public final class DataTrafficGenerator {
         this.frames = frames;
         this.seed = seed;
         this.startNanos = startNanos;
+        this.congestion = congestion;
     }
 
     /** Writes the file; returns the number of frames. */
@@ -93,13 +124,20 @@ public final class DataTrafficGenerator {
             nextPsn[B][i] = rnd.nextInt(PSN_MASK + 1);
         }
         final DataFrameBuilder fb = new DataFrameBuilder().payload(64).dmaLength(64);
-        final byte[] frame = new byte[fb.length() + 64];
+        final DataFrameBuilder cnp = new DataFrameBuilder().opcode(DataFrameBuilder.CNP).dscp(CNP_DSCP).ecn(0);
+        final byte[] pfc = new PfcFrameBuilder().pause(PFC_PRIORITY, 0xffff).build();
+        final byte[] frame = new byte[Math.max(fb.length() + 64, cnp.length())];
         final byte[][] ip = {new byte[4], new byte[4]};
         final int[] udp = new int[2];
         long now = startNanos;
         long written = 0;
         try (PcapWriter w = PcapWriter.pcap(file, FrameDecoder.LINKTYPE_ETHERNET, false, false)) {
-            for (long turn = 0; written + 2 <= frames; turn++) {
+            long pfcs = 0;
+            for (long turn = 0; ; turn++) {
+                final boolean marked = congestion && turn % CE_EVERY == 0;
+                if (written + (marked ? 3 : 2) > frames) {
+                    break;
+                }
                 final int i = (int) (turn % pairs);
                 address(ip[A], i, A);
                 address(ip[B], i, B);
@@ -112,14 +150,27 @@ public final class DataTrafficGenerator {
                 nextPsn[req][i] = psn + 1 & PSN_MASK;
                 // the request goes to the responder's QP, the answer back to the requester's
                 fb.ips(ip[req], ip[rsp]).udpPorts(udp[req], FrameDecoder.ROCEV2_PORT).opcode(x.request)
-                    .destQp(qp[rsp][i]).psn(psn);
+                    .destQp(qp[rsp][i]).psn(psn).ecn(marked ? CE : ECT0);
                 w.write(now, frame, 0, fb.build(frame));
                 now += STEP_NANOS;
+                if (marked) {
+                    // the receiver of the CE-marked request tells its sender's QP to slow down
+                    cnp.ips(ip[rsp], ip[req]).udpPorts(udp[rsp], FrameDecoder.ROCEV2_PORT).destQp(qp[req][i]);
+                    w.write(now, frame, 0, cnp.build(frame));
+                    now += STEP_NANOS;
+                    written++;
+                }
                 fb.ips(ip[rsp], ip[req]).udpPorts(udp[rsp], FrameDecoder.ROCEV2_PORT).opcode(x.answer)
-                    .destQp(qp[req][i]).psn(psn);
+                    .destQp(qp[req][i]).psn(psn).ecn(ECT0);
                 w.write(now, frame, 0, fb.build(frame));
                 now += STEP_NANOS;
                 written += 2;
+                if (congestion && written >= (pfcs + 1) * PFC_EVERY && written < frames) {
+                    w.write(now, pfc, 0, pfc.length);
+                    now += STEP_NANOS;
+                    written++;
+                    pfcs++;
+                }
             }
         }
         return written;

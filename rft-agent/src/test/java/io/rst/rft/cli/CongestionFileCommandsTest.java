@@ -18,6 +18,7 @@ import io.rst.rft.decode.CmMessageType;
 import io.rst.rft.decode.FrameDecoder;
 import io.rst.rft.pcap.CmFrameBuilder;
 import io.rst.rft.pcap.DataFrameBuilder;
+import io.rst.rft.pcap.DataTrafficGenerator;
 import io.rst.rft.pcap.PcapWriter;
 import io.rst.rft.pcap.PfcFrameBuilder;
 import io.rst.rft.testutil.Captures;
@@ -131,6 +132,54 @@ class CongestionFileCommandsTest {
         assertEquals(0, run("sessions", "--data-sample", "1", f.toString()));
         assertEquals(JSON.readTree("{\"udp_src_port\":49152,\"packets\":128,\"dscp\":26,\"ect\":128,\"ce\":64,"
             + "\"cnp\":5}"), JSON.readTree(lines(out).get(0)).path("requester_data"));
+    }
+
+    /**
+     * {@code rst gen --data-storm --congestion}: every data packet ECT, one turn in eight with its
+     * request CE-marked and answered by a CNP, and a PFC frame after every 1000 frames; the agent's
+     * own counting reads back exactly that.
+     */
+    @Test
+    void theCongestionStormIsCountedBackByTheAgent() throws Exception {
+        final Path f = tmp.resolve("storm.pcap");
+        assertEquals(0, run("gen", "--out", f.toString(), "--data-storm", "--congestion", "--sessions", "3",
+            "--frames", "2100", "--seed", "5", "--start", "1767225600"), lines(err).toString());
+        final long written = Long.parseLong(lines(err).get(0).replaceAll(".*: (\\d+) frames, .*", "$1"));
+        assertTrue(written > 2090 && written <= 2100, lines(err).toString());
+        assertEquals(0, run("sessions", "--data-sample", "1", f.toString()));
+        // the first turn's CNP comes before its QP pair is paired: a CNP of no session
+        final String sessionsSummary = lines(err).get(0);
+        final long unmatched = sessionsSummary.matches(".*; (\\d+) CNPs of no session$")
+            ? Long.parseLong(sessionsSummary.replaceAll(".*; (\\d+) CNPs of no session$", "$1")) : 0;
+        long packets = 0;
+        long ect = 0;
+        long ce = 0;
+        long cnp = 0;
+        final List<String> sessions = lines(out);
+        assertEquals(3, sessions.size(), sessions.toString());
+        for (String line : sessions) {
+            final JsonNode s = JSON.readTree(line);
+            assertEquals("data", s.path("learned_from").asText(), line);
+            for (String dir : List.of("requester_data", "responder_data")) {
+                final JsonNode d = s.path(dir);
+                packets += d.path("packets").asLong();
+                ect += d.path("ect").asLong();
+                ce += d.path("ce").asLong();
+                cnp += d.path("cnp").asLong();
+                assertEquals(26, d.path("dscp").asInt(), line);
+            }
+        }
+        final long turns = packets / 2;
+        assertEquals(2 * turns, packets, "two data packets a turn");
+        assertEquals(packets, ect, "every data packet ECN-capable");
+        assertEquals((turns + DataTrafficGenerator.CE_EVERY - 1) / DataTrafficGenerator.CE_EVERY, ce,
+            "the first turn of every eight CE-marked");
+        assertEquals(1, unmatched, sessionsSummary);
+        assertEquals(ce, cnp + unmatched, "each CE mark answered by one CNP");
+        assertEquals(0, run("decode", f.toString()));
+        final String summary = lines(err).get(0);
+        assertTrue(summary.contains("(" + ce + " CNPs), 2 PFC frames"), summary);
+        assertEquals(written, packets + ce + 2, "data, CNPs and PFC frames: every frame written");
     }
 
     private static boolean hasTshark() {
