@@ -10,7 +10,6 @@ package io.rst.rft.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,13 +21,12 @@ import io.rst.rft.pcap.DataTrafficGenerator;
 import io.rst.rft.pcap.PcapWriter;
 import io.rst.rft.pcap.PfcFrameBuilder;
 import io.rst.rft.testutil.Captures;
+import io.rst.rft.testutil.Tshark;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,7 +34,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -182,15 +179,6 @@ class CongestionFileCommandsTest {
         assertEquals(written, packets + ce + 2, "data, CNPs and PFC frames: every frame written");
     }
 
-    private static boolean hasTshark() {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, "tshark"))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** Per one-way flow (source, destination, destination QP): tshark's counts. */
     private static final class Flow {
         long packets;
@@ -199,26 +187,19 @@ class CongestionFileCommandsTest {
         int lastDscp = -1;
     }
 
-    private Map<String, Flow> tshark(final Path pcap, final long[] cnpsAndPfc) throws Exception {
-        final List<String> cmd = List.of("tshark", "-n", "-r", pcap.toString(), "-Y", "infiniband.bth or macc", "-T",
-            "fields", "-E", "separator=/t", "-e", "ip.src", "-e", "ip.dst", "-e", "ipv6.src", "-e", "ipv6.dst", "-e",
-            "infiniband.bth.destqp", "-e", "infiniband.bth.opcode", "-e", "ip.dsfield.ecn", "-e", "ipv6.tclass.ecn",
-            "-e", "ip.dsfield.dscp", "-e", "ipv6.tclass.dscp", "-e", "eth.type");
-        final Path tsv = tmp.resolve("tshark.tsv");
-        final Process p = new ProcessBuilder(cmd).redirectOutput(tsv.toFile())
-            .redirectError(tmp.resolve("tshark.err").toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "tshark finished");
-        assertEquals(0, p.exitValue(), () -> read(tmp.resolve("tshark.err")));
+    private static Map<String, Flow> tshark(final Path pcap, final long[] cnpsAndPfc) throws Exception {
+        final List<String[]> rows = Tshark.fields(pcap, List.of("-Y", "infiniband.bth or macc"), List.of("ip.src",
+            "ip.dst", "ipv6.src", "ipv6.dst", "infiniband.bth.destqp", "infiniband.bth.opcode", "ip.dsfield.ecn",
+            "ipv6.tclass.ecn", "ip.dsfield.dscp", "ipv6.tclass.dscp", "eth.type"));
         final Map<String, Flow> flows = new TreeMap<>();
-        for (String line : Files.readAllLines(tsv, StandardCharsets.UTF_8)) {
-            final String[] c = line.split("\t", -1);
+        for (String[] c : rows) {
             if (c[4].isEmpty()) {
                 // MAC control
                 cnpsAndPfc[1]++;
                 continue;
             }
-            final int qp = (int) num(c[4]);
-            final int op = (int) num(c[5]);
+            final int qp = (int) Tshark.number(c[4]);
+            final int op = (int) Tshark.number(c[5]);
             if (op == 0x81) {
                 cnpsAndPfc[0]++;
                 continue;
@@ -230,11 +211,11 @@ class CongestionFileCommandsTest {
             final String src = text(c[0].isEmpty() ? c[2] : c[0]);
             final String dst = text(c[1].isEmpty() ? c[3] : c[1]);
             final Flow f = flows.computeIfAbsent(src + ">" + dst + ">" + qp, k -> new Flow());
-            final int ecn = (int) num(c[6].isEmpty() ? c[7] : c[6]);
+            final int ecn = (int) Tshark.number(c[6].isEmpty() ? c[7] : c[6]);
             f.packets++;
             f.ect += ecn != 0 ? 1 : 0;
             f.ce += ecn == 3 ? 1 : 0;
-            f.lastDscp = (int) num(c[8].isEmpty() ? c[9] : c[8]);
+            f.lastDscp = (int) Tshark.number(c[8].isEmpty() ? c[9] : c[8]);
         }
         return flows;
     }
@@ -251,7 +232,7 @@ class CongestionFileCommandsTest {
         "linux-riscv-dev__rocev2_test.pcap"})
     void realCapturesEcnFiguresAreTsharks(final String name) throws Exception {
         final Path pcap = Captures.dir().resolve(name);
-        assumeTrue(hasTshark(), "tshark not on PATH");
+        Tshark.assumeInstalled();
         final long[] cnpsAndPfc = new long[2];
         final Map<String, Flow> flows = tshark(pcap, cnpsAndPfc);
         assertEquals(0, cnpsAndPfc[0], "no CNP in " + name);
@@ -289,18 +270,5 @@ class CongestionFileCommandsTest {
 
     private static String text(final String ip) throws IOException {
         return InetAddress.getByName(ip).getHostAddress().replaceAll("(^|:)0(:0)+(:|$)", "::");
-    }
-
-    private static long num(final String field) {
-        final String s = field.split(",")[0].strip();
-        return s.startsWith("0x") ? Long.parseLong(s.substring(2), 16) : Long.parseLong(s);
-    }
-
-    private static String read(final Path path) {
-        try {
-            return Files.readString(path);
-        } catch (IOException e) {
-            return e.toString();
-        }
     }
 }

@@ -10,21 +10,16 @@ package io.rst.rft.decode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rst.rft.pcap.DataFrameBuilder;
 import io.rst.rft.pcap.PcapWriter;
 import io.rst.rft.pcap.PfcFrameBuilder;
-import java.io.File;
-import java.io.IOException;
+import io.rst.rft.testutil.Tshark;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -174,22 +169,13 @@ class CongestionDecodeTest {
         assertTrue(allocated < 64 * 1024, "bytes allocated decoding 200,000 frames: " + allocated);
     }
 
-    private static boolean hasTshark() {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, "tshark"))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * tshark reads the generated frames as we do: the ECN field and DSCP, the CNP's opcode and
      * destination QP, and each PFC frame's vector and 8 pause times.
      */
     @Test
     void tsharkReadsTheGeneratedFramesAsWeDo() throws Exception {
-        assumeTrue(hasTshark(), "tshark not on PATH");
+        Tshark.assumeInstalled();
         final List<byte[]> frames = new ArrayList<>();
         for (int ecn = 0; ecn < 4; ecn++) {
             frames.add(new DataFrameBuilder().dscp(ecn * 10 + 3).ecn(ecn).psn(ecn).build());
@@ -214,58 +200,38 @@ class CongestionDecodeTest {
                 time += 1_000;
             }
         }
-        final List<String> cmd = new ArrayList<>(List.of("tshark", "-n", "-r", pcap.toString(), "-T", "fields",
-            "-E", "separator=/t", "-e", "ip.dsfield.ecn", "-e", "ipv6.tclass.ecn", "-e", "ip.dsfield.dscp", "-e",
-            "ipv6.tclass.dscp", "-e", "infiniband.bth.opcode", "-e", "infiniband.bth.destqp", "-e", "macc.cbfc.enbv"));
+        final List<String> fields = new ArrayList<>(List.of("ip.dsfield.ecn", "ipv6.tclass.ecn", "ip.dsfield.dscp",
+            "ipv6.tclass.dscp", "infiniband.bth.opcode", "infiniband.bth.destqp", "macc.cbfc.enbv"));
         for (int p = 0; p < 8; p++) {
-            cmd.add("-e");
-            cmd.add("macc.cbfc.pause_time.c" + p);
+            fields.add("macc.cbfc.pause_time.c" + p);
         }
-        final Path out = tmp.resolve("tshark.tsv");
-        final Process proc = new ProcessBuilder(cmd).redirectOutput(out.toFile())
-            .redirectError(tmp.resolve("tshark.err").toFile()).start();
-        assertTrue(proc.waitFor(120, TimeUnit.SECONDS), "tshark finished");
-        assertEquals(0, proc.exitValue(), () -> "tshark failed: " + read(tmp.resolve("tshark.err")));
-        final List<String> rows = Files.readAllLines(out, StandardCharsets.UTF_8);
+        final List<String[]> rows = Tshark.fields(pcap, List.of(), fields);
         assertEquals(frames.size(), rows.size());
         int pfcFrames = 0;
         int cnps = 0;
         for (int i = 0; i < rows.size(); i++) {
-            final String[] c = rows.get(i).split("\t", -1);
+            final String[] c = rows.get(i);
             final byte[] f = frames.get(i);
             final DecodeResult r = decoder.decodeEthernet(f, 0, f.length, msg);
-            final String what = "frame " + (i + 1) + ": " + rows.get(i);
+            final String what = "frame " + (i + 1) + ": " + String.join(" ", c);
             if (r == DecodeResult.PFC) {
                 pfcFrames++;
-                assertEquals(msg.pfcEnable(), num(c[6]), what);
+                assertEquals(msg.pfcEnable(), Tshark.number(c[6]), what);
                 for (int p = 0; p < 8; p++) {
-                    assertEquals(msg.pfcQuanta(p), num(c[7 + p]), what + ", priority " + p);
+                    assertEquals(msg.pfcQuanta(p), Tshark.number(c[7 + p]), what + ", priority " + p);
                 }
                 continue;
             }
             assertEquals(DecodeResult.ROCE_DATA, r, what);
-            assertEquals(msg.ecn(), num(c[0].isEmpty() ? c[1] : c[0]), what);
-            assertEquals(msg.dscp(), num(c[2].isEmpty() ? c[3] : c[2]), what);
-            assertEquals(msg.bthOpcode(), num(c[4]), what);
+            assertEquals(msg.ecn(), Tshark.number(c[0].isEmpty() ? c[1] : c[0]), what);
+            assertEquals(msg.dscp(), Tshark.number(c[2].isEmpty() ? c[3] : c[2]), what);
+            assertEquals(msg.bthOpcode(), Tshark.number(c[4]), what);
             if (msg.isCnp()) {
                 cnps++;
-                assertEquals(msg.bthDestQp(), num(c[5]), what);
+                assertEquals(msg.bthDestQp(), Tshark.number(c[5]), what);
             }
         }
         assertEquals(9, pfcFrames);
         assertEquals(2, cnps);
-    }
-
-    private static long num(final String field) {
-        final String s = field.split(",")[0].strip();
-        return s.startsWith("0x") ? Long.parseLong(s.substring(2), 16) : Long.parseLong(s);
-    }
-
-    private static String read(final Path path) {
-        try {
-            return Files.readString(path);
-        } catch (IOException e) {
-            return e.toString();
-        }
     }
 }

@@ -75,10 +75,11 @@ public final class Tshark {
 
     /**
      * A number field as tshark shows it: decimal, or hexadecimal after {@code 0x} (up to 64 bits,
-     * unsigned); of a field shown both ways ({@code 10 (0x0a)}), the first.
+     * unsigned); of a field shown both ways ({@code 10 (0x0a)}), the first; of a field that occurs
+     * more than once in the frame ({@code 0x02,0x02}), the first occurrence.
      */
     public static long number(final String field) {
-        final String s = field.split(" ")[0];
+        final String s = field.split(",")[0].strip().split(" ")[0];
         return s.startsWith("0x") ? Long.parseUnsignedLong(s.substring(2), 16) : Long.parseLong(s);
     }
 }
