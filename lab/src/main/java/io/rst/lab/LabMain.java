@@ -175,6 +175,7 @@ public final class LabMain {
                 case "check" -> {
                     final double wait = o.doubleOpt("--wait", 0);
                     final double settle = o.doubleOpt("--settle", DEFAULT_SETTLE_SECONDS);
+                    final boolean congestionOnly = o.flag("--congestion");
                     o.done();
                     if (settle < 0) {
                         throw new IllegalArgumentException("--settle must not be negative");
@@ -182,6 +183,9 @@ public final class LabMain {
                     if (lab.replay()) {
                         err.println("rst lab: a replayed lab has no kernel forwarding to check paths against");
                         return 2;
+                    }
+                    if (congestionOnly) {
+                        return checkCongestion(lab, o.restconf(), wait, out, err, true) ? 0 : 1;
                     }
                     return check(lab, o.restconf(), wait, settle, out, err);
                 }
@@ -201,6 +205,45 @@ public final class LabMain {
                     final double ncclRate = o.doubleOpt("--nccl-rate", 2);
                     o.done();
                     return LabBench.run(lab, o.restconf(), levels, rate, steady, every, check, warmup, ncclRate, out);
+                }
+                case "congest" -> {
+                    final boolean off = o.flag("--off");
+                    final String spec = o.value("--link");
+                    final long rate = o.longOpt("--rate", 0);
+                    final long seed = o.longOpt("--seed", System.nanoTime());
+                    o.done();
+                    if (off) {
+                        Congestion.unmark(lab, out::println);
+                    } else {
+                        final var fabric = lab.fabric();
+                        final var link = spec != null ? Congestion.link(fabric, spec)
+                            : Congestion.randomLink(fabric, lab.downLinks(), new java.util.SplittableRandom(seed));
+                        Congestion.mark(lab, link, rate, out::println);
+                    }
+                }
+                case "pfc" -> {
+                    final String node = o.value("--node");
+                    final String port = o.value("--port");
+                    final String priority = o.value("--priority");
+                    final int quanta = o.intOpt("--quanta", 65535);
+                    final int frames = o.intOpt("--frames", 1000);
+                    final long interval = o.longOpt("--interval-us", 10_000);
+                    o.done();
+                    if (node == null || port == null || priority == null) {
+                        throw new IllegalArgumentException("pfc needs --node, --port and --priority");
+                    }
+                    final int prio;
+                    try {
+                        prio = Integer.parseInt(priority);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--priority wants a number, got '" + priority + "'", e);
+                    }
+                    final var rc = o.restconf();
+                    final int dataPriority = rc.answers()
+                        ? Congestion.dataPriority(rc.get("data/rdma-path-table:rpt-settings"))
+                        : Congestion.DATA_DSCP / 8;
+                    Congestion.pfc(lab, Congestion.port(lab.fabric(), node, port), prio, quanta, frames, interval,
+                        dataPriority, out::println);
                 }
                 case "link" -> {
                     if (rest.size() < 3 || !Set.of("up", "down").contains(rest.get(0))) {
@@ -274,7 +317,36 @@ public final class LabMain {
             out.println(r.summary());
             ok &= r.ok();
         }
+        ok &= checkCongestion(lab, rc, wait, out, err, false);
         return ok ? 0 : 1;
+    }
+
+    /**
+     * {@code rst lab check --congestion} (and the last part of every check): RESTCONF's CE marks
+     * and paused ports against the truth's marking and pauses ({@link Congestion#check}), again
+     * for up to {@code wait} s until equal; true when equal, or ({@code required} false) when the
+     * lab made no congestion.
+     */
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // errors go to the stream it is given
+    private static boolean checkCongestion(final Lab lab, final Restconf rc, final double wait, final PrintStream out,
+            final PrintStream err, final boolean required) throws IOException {
+        final long deadline = System.nanoTime() + (long) (wait * 1e9);
+        while (true) {
+            final var r = Congestion.check(lab, rc, System.currentTimeMillis());
+            if (r == null) {
+                if (required) {
+                    err.println("rst lab: no congestion in " + lab.truthFile() + ": ./rst lab congest or pfc first");
+                }
+                return !required;
+            }
+            if (r.ok() || System.nanoTime() > deadline) {
+                r.mismatches().stream().limit(50).forEach(out::println);
+                r.notes().forEach(out::println);
+                out.println(r.summary());
+                return r.ok();
+            }
+            Lab.sleep(1000);
+        }
     }
 
     private static String fmt(final double seconds) {
