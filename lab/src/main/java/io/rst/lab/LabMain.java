@@ -53,7 +53,7 @@ public final class LabMain {
                         then RC WRITE/SEND/READ data and ACKs on MIN-MAX QPs (default 2-4), no CM;
                         written to DIR/truth.jsonl. Defaults: 20 connections/s, 1000 live at most,
                         until Ctrl-C
-          check [--wait S] [--settle S]
+          check [--wait S] [--settle S] [--congestion]
                         every settled session of DIR/truth.jsonl: its paths in RESTCONF against the
                         kernel's forwarding hop by hop (ip route get in each namespace, ingress and
                         egress ports; a replayed lab has none to check against), its state against the
@@ -62,7 +62,26 @@ public final class LabMain {
                         set up or closed at least --settle S (default 5) before the check; newer ones
                         are still in flight while traffic runs, and are left out (the output says how
                         many; --settle 0 checks them too). --wait S: check again for up to S s until
-                        all are equal
+                        all are equal. After lab congest or pfc, the congestion too (--congestion:
+                        only it): the data directions the kernel sends across the marked link, and
+                        only those, show CE from the hop after it on (rdma-path-table ce-packets)
+                        and marked-at naming it (required of each that began after the marking
+                        when it marks every packet); while a pause goes on (or up to 15 s after),
+                        rpt/paused-port lists the paused port and priority with exactly the
+                        sessions whose data the kernel sends out of it in that priority, and no
+                        other port
+          congest [--link NODE:PORT] [--rate N] [--seed N] | congest --off
+                        on one switch-to-switch link (at random, or NODE's egress PORT), nftables in
+                        NODE's namespace marks CE on the ECN-capable RoCEv2 packets leaving PORT:
+                        every one, or with --rate those beyond N a second (the hosts send their
+                        data DSCP 26 ECT(0); their NICs answer CE with CNPs, DSCP 48, at most one
+                        per QP every 50 us); one link marks at a time; written to DIR/truth.jsonl
+                        with the sessions so far that cross it. --off: stop marking
+          pfc --node N --port P --priority X [--quanta Q] [--frames K] [--interval-us U]
+                        pause priority X of switch N's port P: the node at the other end of the link
+                        sends K PFC frames (default 1000) of Q quanta (65535) into P, one every U us
+                        (10000); returns when they are sent; written to DIR/truth.jsonl with the
+                        sessions so far whose data leaves P in priority X
           bench [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N] [--warmup W]
                 [--nccl-rate C]
                         the lab benchmark (./rst bench lab runs it): W s (20) of traffic at R to warm
