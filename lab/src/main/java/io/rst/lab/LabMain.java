@@ -53,7 +53,7 @@ public final class LabMain {
                         then RC WRITE/SEND/READ data and ACKs on MIN-MAX QPs (default 2-4), no CM;
                         written to DIR/truth.jsonl. Defaults: 20 connections/s, 1000 live at most,
                         until Ctrl-C
-          check [--wait S] [--settle S]
+          check [--wait S] [--settle S] [--congestion]
                         every settled session of DIR/truth.jsonl: its paths in RESTCONF against the
                         kernel's forwarding hop by hop (ip route get in each namespace, ingress and
                         egress ports; a replayed lab has none to check against), its state against the
@@ -62,7 +62,26 @@ public final class LabMain {
                         set up or closed at least --settle S (default 5) before the check; newer ones
                         are still in flight while traffic runs, and are left out (the output says how
                         many; --settle 0 checks them too). --wait S: check again for up to S s until
-                        all are equal
+                        all are equal. After lab congest or pfc, the congestion too (--congestion:
+                        only it): the data directions the kernel sends across the marked link, and
+                        only those, show CE from the hop after it on (rdma-path-table ce-packets)
+                        and marked-at naming it (required of each that began after the marking
+                        when it marks every packet); while a pause goes on (or up to 15 s after),
+                        rpt/paused-port lists the paused port and priority with exactly the
+                        sessions whose data the kernel sends out of it in that priority, and no
+                        other port
+          congest [--link NODE:PORT] [--rate N] [--seed N] | congest --off
+                        on one switch-to-switch link (at random, or NODE's egress PORT), nftables in
+                        NODE's namespace marks CE on the ECN-capable RoCEv2 packets leaving PORT:
+                        every one, or with --rate those beyond N a second (the hosts send their
+                        data DSCP 26 ECT(0); their NICs answer CE with CNPs, DSCP 48, at most one
+                        per QP every 50 us); one link marks at a time; written to DIR/truth.jsonl
+                        with the sessions so far that cross it. --off: stop marking
+          pfc --node N --port P --priority X [--quanta Q] [--frames K] [--interval-us U]
+                        pause priority X of switch N's port P: the node at the other end of the link
+                        sends K PFC frames (default 1000) of Q quanta (65535) into P, one every U us
+                        (10000); returns when they are sent; written to DIR/truth.jsonl with the
+                        sessions so far whose data leaves P in priority X
           bench [--live N,N] [--rate R] [--seconds S] [--sample-every K] [--check N] [--warmup W]
                 [--nccl-rate C]
                         the lab benchmark (./rst bench lab runs it): W s (20) of traffic at R to warm
@@ -175,6 +194,7 @@ public final class LabMain {
                 case "check" -> {
                     final double wait = o.doubleOpt("--wait", 0);
                     final double settle = o.doubleOpt("--settle", DEFAULT_SETTLE_SECONDS);
+                    final boolean congestionOnly = o.flag("--congestion");
                     o.done();
                     if (settle < 0) {
                         throw new IllegalArgumentException("--settle must not be negative");
@@ -182,6 +202,9 @@ public final class LabMain {
                     if (lab.replay()) {
                         err.println("rst lab: a replayed lab has no kernel forwarding to check paths against");
                         return 2;
+                    }
+                    if (congestionOnly) {
+                        return checkCongestion(lab, o.restconf(), wait, out, err, true) ? 0 : 1;
                     }
                     return check(lab, o.restconf(), wait, settle, out, err);
                 }
@@ -201,6 +224,45 @@ public final class LabMain {
                     final double ncclRate = o.doubleOpt("--nccl-rate", 2);
                     o.done();
                     return LabBench.run(lab, o.restconf(), levels, rate, steady, every, check, warmup, ncclRate, out);
+                }
+                case "congest" -> {
+                    final boolean off = o.flag("--off");
+                    final String spec = o.value("--link");
+                    final long rate = o.longOpt("--rate", 0);
+                    final long seed = o.longOpt("--seed", System.nanoTime());
+                    o.done();
+                    if (off) {
+                        Congestion.unmark(lab, out::println);
+                    } else {
+                        final var fabric = lab.fabric();
+                        final var link = spec != null ? Congestion.link(fabric, spec)
+                            : Congestion.randomLink(fabric, lab.downLinks(), new java.util.SplittableRandom(seed));
+                        Congestion.mark(lab, link, rate, out::println);
+                    }
+                }
+                case "pfc" -> {
+                    final String node = o.value("--node");
+                    final String port = o.value("--port");
+                    final String priority = o.value("--priority");
+                    final int quanta = o.intOpt("--quanta", 65535);
+                    final int frames = o.intOpt("--frames", 1000);
+                    final long interval = o.longOpt("--interval-us", 10_000);
+                    o.done();
+                    if (node == null || port == null || priority == null) {
+                        throw new IllegalArgumentException("pfc needs --node, --port and --priority");
+                    }
+                    final int prio;
+                    try {
+                        prio = Integer.parseInt(priority);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--priority wants a number, got '" + priority + "'", e);
+                    }
+                    final var rc = o.restconf();
+                    final int dataPriority = rc.answers()
+                        ? Congestion.dataPriority(rc.get("data/rdma-path-table:rpt-settings"))
+                        : Congestion.DATA_DSCP / 8;
+                    Congestion.pfc(lab, Congestion.port(lab.fabric(), node, port), prio, quanta, frames, interval,
+                        dataPriority, out::println);
                 }
                 case "link" -> {
                     if (rest.size() < 3 || !Set.of("up", "down").contains(rest.get(0))) {
@@ -274,7 +336,36 @@ public final class LabMain {
             out.println(r.summary());
             ok &= r.ok();
         }
+        ok &= checkCongestion(lab, rc, wait, out, err, false);
         return ok ? 0 : 1;
+    }
+
+    /**
+     * {@code rst lab check --congestion} (and the last part of every check): RESTCONF's CE marks
+     * and paused ports against the truth's marking and pauses ({@link Congestion#check}), again
+     * for up to {@code wait} s until equal; true when equal, or ({@code required} false) when the
+     * lab made no congestion.
+     */
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // errors go to the stream it is given
+    private static boolean checkCongestion(final Lab lab, final Restconf rc, final double wait, final PrintStream out,
+            final PrintStream err, final boolean required) throws IOException {
+        final long deadline = System.nanoTime() + (long) (wait * 1e9);
+        while (true) {
+            final var r = Congestion.check(lab, rc, System.currentTimeMillis());
+            if (r == null) {
+                if (required) {
+                    err.println("rst lab: no congestion in " + lab.truthFile() + ": ./rst lab congest or pfc first");
+                }
+                return !required;
+            }
+            if (r.ok() || System.nanoTime() > deadline) {
+                r.mismatches().stream().limit(50).forEach(out::println);
+                r.notes().forEach(out::println);
+                out.println(r.summary());
+                return r.ok();
+            }
+            Lab.sleep(1000);
+        }
     }
 
     private static String fmt(final double seconds) {

@@ -334,6 +334,9 @@ public final class NcclTraffic implements AutoCloseable {
                     exchange(pairs);
                     for (var p : pairs) {
                         running.add(p);
+                        // each side's NIC knows its QP's peer from now on (for the CNPs it sends back)
+                        traffic.connectQp(p.sideA.host, p.sideA.qpn, p.sideA.remoteQpn, p.sideA.port);
+                        traffic.connectQp(p.sideB.host, p.sideB.qpn, p.sideB.remoteQpn, p.sideB.port);
                         burst(p, p.sideA, opt, 0);
                         if (p.twoWay) {
                             burst(p, p.sideB, opt, 2);
@@ -512,6 +515,8 @@ public final class NcclTraffic implements AutoCloseable {
     private void done(final QpPair pair) {
         if (pair.requesting.decrementAndGet() == 0 && pair.ended.compareAndSet(false, true)) {
             running.remove(pair);
+            traffic.releaseQp(pair.sideA.host, pair.sideA.qpn);
+            traffic.releaseQp(pair.sideB.host, pair.sideB.qpn);
             traffic.truth().ncclFact(pair.id, "nccl-ended", System.currentTimeMillis());
         }
     }
@@ -541,7 +546,8 @@ public final class NcclTraffic implements AutoCloseable {
             final int len = RcFrames.write(buf, RcFrames.READ_REQUEST, side.remoteQpn, first, true, false, side.va,
                 side.rkey, bytes, 0, 0, 0, 0, new RcFrames.Udp(side.ip, side.peer.ip, side.port));
             firstPacket(pair);
-            traffic.transmit(side.host, side.ip, side.port, side.peer.ip, ByteBuffer.wrap(buf, 0, len), 1);
+            traffic.transmit(side.host, side.ip, side.port, side.peer.ip, Traffic.DATA_TOS,
+                ByteBuffer.wrap(buf, 0, len), 1);
         } else {
             for (int i = 0; i < packets; i++) {
                 final boolean isFirst = i == 0;
@@ -552,7 +558,8 @@ public final class NcclTraffic implements AutoCloseable {
                     side.va, side.rkey, bytes, rnd.nextInt(), 0, 0, isLast ? lastLen : RcFrames.PMTU,
                     new RcFrames.Udp(side.ip, side.peer.ip, side.port));
                 firstPacket(pair);
-                traffic.transmit(side.host, side.ip, side.port, side.peer.ip, ByteBuffer.wrap(buf, 0, len), 1);
+                traffic.transmit(side.host, side.ip, side.port, side.peer.ip, Traffic.DATA_TOS,
+                    ByteBuffer.wrap(buf, 0, len), 1);
             }
         }
         side.nextPsn = RcFrames.psnPlus(first, packets);
@@ -607,7 +614,7 @@ public final class NcclTraffic implements AutoCloseable {
                 final int len = RcFrames.write(buf, opcode, responder.remoteQpn, psn, false, false, 0, 0, 0, 0,
                     RcFrames.ACK_SYNDROME, responder.msn, isLast ? lastLen : RcFrames.PMTU, udp);
                 firstPacket(pair);
-                traffic.transmit(responder.host, responder.ip, responder.port, requester.ip,
+                traffic.transmit(responder.host, responder.ip, responder.port, requester.ip, Traffic.DATA_TOS,
                     ByteBuffer.wrap(buf, 0, len), 1);
                 // each response counts on from the READ request's PSN: an agent keeps it with the
                 // request where both PSNs are multiples of its sampling
@@ -627,7 +634,8 @@ public final class NcclTraffic implements AutoCloseable {
         final int len = RcFrames.write(buf, RcFrames.ACKNOWLEDGE, responder.remoteQpn, last, false, false, 0, 0, 0, 0,
             RcFrames.ACK_SYNDROME, responder.msn, 0, udp);
         firstPacket(pair);
-        traffic.transmit(responder.host, responder.ip, responder.port, requester.ip, ByteBuffer.wrap(buf, 0, len), 1);
+        traffic.transmit(responder.host, responder.ip, responder.port, requester.ip, Traffic.DATA_TOS,
+            ByteBuffer.wrap(buf, 0, len), 1);
         pairable(pair, last);
     }
 

@@ -75,7 +75,7 @@ public final class PathCheck {
     }
 
     /** The scenarios that send data packets (they set the connection up). */
-    private static final Set<String> WITH_DATA = Set.of("LIVE", "CLOSED", "HALF_CLOSED", "MRA", "FLAPPING");
+    static final Set<String> WITH_DATA = Set.of("LIVE", "CLOSED", "HALF_CLOSED", "MRA", "FLAPPING");
 
     private PathCheck() {
         // utility

@@ -60,9 +60,12 @@ final class RawUdp implements AutoCloseable {
         addr.setShort(0, (short) AF_INET);
     }
 
-    /** Sends {@code count} copies of a UDP datagram carrying {@code payload}'s remaining bytes. */
-    void send(final byte[] src, final int srcPort, final byte[] dst, final int dstPort, final ByteBuffer payload,
-            final int count) throws IOException {
+    /**
+     * Sends {@code count} copies of a UDP datagram carrying {@code payload}'s remaining bytes, with
+     * {@code tos} (DSCP and ECN) in its IP header.
+     */
+    void send(final byte[] src, final int srcPort, final byte[] dst, final int dstPort, final int tos,
+            final ByteBuffer payload, final int count) throws IOException {
         if (closed) {
             throw new IOException("raw socket closed");
         }
@@ -72,10 +75,10 @@ final class RawUdp implements AutoCloseable {
         }
         final int len = HEADERS + n;
         final byte[] p = packet;
-        // IPv4: version 4, 20 bytes, no TOS, total length, ID 0 (the kernel's), don't fragment,
+        // IPv4: version 4, 20 bytes, TOS, total length, ID 0 (the kernel's), don't fragment,
         // TTL 64, UDP, checksum 0 (the kernel's), source, destination
         p[0] = 0x45;
-        p[1] = 0;
+        p[1] = (byte) tos;
         p[2] = (byte) (len >>> 8);
         p[3] = (byte) len;
         p[4] = 0;

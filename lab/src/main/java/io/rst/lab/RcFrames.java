@@ -37,6 +37,8 @@ public final class RcFrames {
     public static final int READ_RESPONSE_LAST = 0x0F;
     public static final int READ_RESPONSE_ONLY = 0x10;
     public static final int ACKNOWLEDGE = 0x11;
+    /** A Congestion Notification Packet (RoCEv2 annex A17.9). */
+    public static final int CNP = 0x81;
 
     /** The lab's path MTU: 256 bytes of payload per packet, the smallest IB MTU (small lab packets). */
     public static final int PMTU = 256;
@@ -52,6 +54,10 @@ public final class RcFrames {
     public static final int ICRC_LEN = 4;
     /** IPv4 (20 bytes, no options) and UDP (8) in front of the BTH. */
     static final int IP_UDP_LEN = 28;
+    /** A CNP's 16 reserved bytes after its BTH. */
+    public static final int CNP_RESERVED_LEN = 16;
+    /** A CNP's datagram payload: BTH, the reserved bytes, ICRC. */
+    public static final int CNP_LEN = BTH_LEN + CNP_RESERVED_LEN + ICRC_LEN;
     /** The largest datagram payload {@link #write} makes. */
     public static final int MAX_LEN = BTH_LEN + RETH_LEN + IMM_LEN + AETH_LEN + PMTU + ICRC_LEN;
     private static final byte[] MASKED_LRH = {-1, -1, -1, -1, -1, -1, -1, -1};
@@ -152,6 +158,34 @@ public final class RcFrames {
         out[at++] = (byte) (crc >>> 16);
         out[at++] = (byte) (crc >>> 24);
         return at;
+    }
+
+    /**
+     * Writes a CNP into {@code out} from index 0 and returns its length ({@link #CNP_LEN}): what a
+     * RoCE NIC that received CE-marked packets sends back to their sender's QP (RoCEv2 annex
+     * A17.9.3). BTH: opcode 0x81, SE, MigReq, pad count and TVer 0, P_Key 0xffff, FECN 0, BECN 1,
+     * the destination QP (the sender's), AckReq 0, PSN 0; then 16 reserved bytes of zeros and the
+     * ICRC.
+     *
+     * @param destQp the QP whose packets arrived marked (24 bits)
+     * @param ip the CNP's own IPv4 source (the receiver of the marked packets), destination and
+     *     UDP source port, for the ICRC
+     */
+    public static int cnp(final byte[] out, final int destQp, final Udp ip) {
+        java.util.Arrays.fill(out, 0, CNP_LEN, (byte) 0);
+        out[0] = (byte) CNP;
+        out[2] = (byte) 0xff;
+        out[3] = (byte) 0xff;
+        // FECN 0, BECN 1, 6 reserved bits
+        out[4] = 0x40;
+        put24(out, 5, destQp);
+        final int at = BTH_LEN + CNP_RESERVED_LEN;
+        final int crc = icrc(ip, out, at);
+        out[at] = (byte) crc;
+        out[at + 1] = (byte) (crc >>> 8);
+        out[at + 2] = (byte) (crc >>> 16);
+        out[at + 3] = (byte) (crc >>> 24);
+        return CNP_LEN;
     }
 
     /**

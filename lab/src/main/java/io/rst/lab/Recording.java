@@ -63,10 +63,16 @@ public final class Recording implements Traffic.Wire, AutoCloseable {
     }
 
     @Override
-    public synchronized void send(final String host, final byte[] src, final int srcPort, final byte[] dst,
+    public void send(final String host, final byte[] src, final int srcPort, final byte[] dst,
             final ByteBuffer payload, final int count) throws IOException {
+        send(host, src, srcPort, dst, Traffic.CM_TOS, payload, count);
+    }
+
+    @Override
+    public synchronized void send(final String host, final byte[] src, final int srcPort, final byte[] dst,
+            final int tos, final ByteBuffer payload, final int count) throws IOException {
         final String dstHost = fabric.hostsByIp().get(ipString(dst));
-        final int len = frame(src, srcPort, dst, payload);
+        final int len = frame(src, srcPort, dst, tos, payload);
         final long now = System.currentTimeMillis() * 1_000_000L;
         for (var hop : path(host, dstHost, srcPort, src, dst)) {
             final var w = writer(hop[0], hop[1]);
@@ -87,8 +93,8 @@ public final class Recording implements Traffic.Wire, AutoCloseable {
         return writer;
     }
 
-    /** Ethernet, IPv4 and UDP around a RoCEv2 payload; returns the frame's length. */
-    private int frame(final byte[] src, final int sport, final byte[] dst, final ByteBuffer payload) {
+    /** Ethernet, IPv4 (with {@code tos}) and UDP around a RoCEv2 payload; returns the frame's length. */
+    private int frame(final byte[] src, final int sport, final byte[] dst, final int tos, final ByteBuffer payload) {
         final int plen = payload.remaining();
         java.util.Arrays.fill(frame, 0, 42, (byte) 0);
         frame[0] = 0x02;
@@ -97,6 +103,7 @@ public final class Recording implements Traffic.Wire, AutoCloseable {
         frame[11] = src[3];
         frame[12] = 0x08;
         frame[14] = 0x45;
+        frame[15] = (byte) tos;
         put16(16, 20 + 8 + plen);
         put16(20, 0x4000);
         frame[22] = 64;

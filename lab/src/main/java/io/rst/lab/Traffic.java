@@ -63,7 +63,23 @@ public final class Traffic implements AutoCloseable {
     public interface Wire {
         /** Sends {@code count} copies of a RoCEv2 UDP payload from a host. */
         void send(String host, byte[] src, int srcPort, byte[] dst, ByteBuffer payload, int count) throws IOException;
+
+        /**
+         * Sends {@code count} copies of a RoCEv2 UDP payload from a host with {@code tos} (DSCP and
+         * ECN) in its IP header; a wire that keeps no IP header sends it as the plain one.
+         */
+        default void send(final String host, final byte[] src, final int srcPort, final byte[] dst, final int tos,
+                final ByteBuffer payload, final int count) throws IOException {
+            send(host, src, srcPort, dst, payload, count);
+        }
     }
+
+    /** The IP TOS of the hosts' RDMA data: DSCP 26 (RoCE's usual traffic class) and ECT(0), as RoCE NICs send it. */
+    public static final int DATA_TOS = 26 << 2 | 0b10;
+    /** The IP TOS of a CNP: DSCP 48, not ECN-capable, as RoCE NICs send them. */
+    public static final int CNP_TOS = 48 << 2;
+    /** The IP TOS of CM MADs: DSCP 0, not ECN-capable. */
+    public static final int CM_TOS = 0;
 
     /** What the connections do. */
     public enum Scenario { LIVE, CLOSED, REJECTED, UNANSWERED, HALF_CLOSED, MRA, FLAPPING }
@@ -136,6 +152,12 @@ public final class Traffic implements AutoCloseable {
     // live connections, oldest first: beyond the concurrency the oldest is closed (across runs)
     private final ArrayDeque<Conn> live = new ArrayDeque<>();
     private final NcclTraffic nccl;
+    /**
+     * Each host's connected QPs: the local QPN to its peer's QPN (high 32 bits) and the local
+     * QP's UDP source port (low 16), for the CNPs a host's NIC sends back ({@link CnpResponder}).
+     */
+    private final Map<String, Map<Integer, Long>> connectedQps = new java.util.concurrent.ConcurrentHashMap<>();
+    private final CnpResponder cnps;
     private volatile java.util.function.ObjLongConsumer<String> onRtu;
     private volatile String lastError;
     private long nextId;
@@ -154,7 +176,19 @@ public final class Traffic implements AutoCloseable {
         this.fabric = requireNonNull(fabric);
         this.truth = requireNonNull(truth);
         this.nextId = firstId;
-        this.wire = wire != null ? wire : this::sendUdp;
+        this.wire = wire != null ? wire : new Wire() {
+            @Override
+            public void send(final String host, final byte[] src, final int srcPort, final byte[] dst,
+                    final ByteBuffer payload, final int count) throws IOException {
+                sendUdp(host, src, srcPort, dst, CM_TOS, payload, count);
+            }
+
+            @Override
+            public void send(final String host, final byte[] src, final int srcPort, final byte[] dst, final int tos,
+                    final ByteBuffer payload, final int count) throws IOException {
+                sendUdp(host, src, srcPort, dst, tos, payload, count);
+            }
+        };
         this.namespaces = wire == null;
         sinks = Selector.open();
         final List<DatagramChannel> opened = new ArrayList<>();
@@ -164,6 +198,7 @@ public final class Traffic implements AutoCloseable {
             exec.setRemoveOnCancelPolicy(true);
             hostThreads.put(host.id(), exec);
             hostIps.put(host.id(), bytes(fabric.hostIp(host.id())));
+            connectedQps.put(host.id(), new java.util.concurrent.ConcurrentHashMap<>());
             if (wire != null) {
                 continue;
             }
@@ -201,6 +236,7 @@ public final class Traffic implements AutoCloseable {
             ch.register(sinks, SelectionKey.OP_READ);
         }
         nccl = new NcclTraffic(this);
+        cnps = wire == null ? new CnpResponder(this) : null;
         drain = new Thread(this::drain, "lab-sinks");
         drain.setDaemon(true);
         drain.start();
@@ -408,7 +444,11 @@ public final class Traffic implements AutoCloseable {
             case MRA -> () -> send(conn, false, CmMessageType.MRA, 2, () -> setUp(conn, 18, opt, null));
             case LIVE -> () -> setUp(conn, 3, opt, null);
             case CLOSED, FLAPPING -> () -> setUp(conn, 3, opt, () -> closeConnection(conn, 54, true));
-            case HALF_CLOSED -> () -> setUp(conn, 3, opt, () -> send(conn, true, CmMessageType.DREQ, 54, null));
+            case HALF_CLOSED -> () -> setUp(conn, 3, opt, () -> {
+                send(conn, true, CmMessageType.DREQ, 54, null);
+                releaseQp(conn.requester(), conn.requesterQpn());
+                releaseQp(conn.responder(), conn.responderQpn());
+            });
         };
         send(conn, true, CmMessageType.REQ, atMs, afterReq);
         if (conn.scenario() == Scenario.UNANSWERED) {
@@ -433,6 +473,8 @@ public final class Traffic implements AutoCloseable {
     /** DREQ after {@code delayMs}, its DREP after it. */
     private void closeConnection(final Conn conn, final long delayMs, final boolean expected) {
         send(conn, true, CmMessageType.DREQ, delayMs, () -> send(conn, false, CmMessageType.DREP, 3, null));
+        releaseQp(conn.requester(), conn.requesterQpn());
+        releaseQp(conn.responder(), conn.responderQpn());
         if (!expected) {
             truth.expect(conn.id(), "CLOSED");
         }
@@ -506,20 +548,28 @@ public final class Traffic implements AutoCloseable {
         final int port = fromRequester ? conn.requesterDataPort() : conn.responderDataPort();
         final int destQpn = fromRequester ? conn.responderQpn() : conn.requesterQpn();
         final int psn = (fromRequester ? conn.requesterQpn() * 7 : conn.responderQpn() * 5) & 0xffffff;
+        final int localQpn = fromRequester ? conn.requesterQpn() : conn.responderQpn();
         schedule(host, () -> {
+            connectQp(host, localQpn, destQpn, port);
             final ByteBuffer payload = ByteBuffer.allocate(12 + 64 + 4);
             payload.put((byte) 0x04).put((byte) 0).putShort((short) 0xffff).putInt(destQpn & 0xffffff)
                 .putInt(0x80000000 | psn);
             payload.flip().limit(payload.capacity());
-            transmit(host, src, port, dst, payload, count);
+            transmit(host, src, port, dst, DATA_TOS, payload, count);
         }, delayMs);
     }
 
-    @SuppressWarnings("checkstyle:IllegalCatch") // runs on a host's thread: a failed send is counted, not thrown
+    /** Sends a CM MAD ({@link #CM_TOS}). */
     void transmit(final String host, final byte[] src, final int srcPort, final byte[] dst,
             final ByteBuffer payload, final int count) {
+        transmit(host, src, srcPort, dst, CM_TOS, payload, count);
+    }
+
+    @SuppressWarnings("checkstyle:IllegalCatch") // runs on a host's thread: a failed send is counted, not thrown
+    void transmit(final String host, final byte[] src, final int srcPort, final byte[] dst, final int tos,
+            final ByteBuffer payload, final int count) {
         try {
-            wire.send(host, src, srcPort, dst, payload, count);
+            wire.send(host, src, srcPort, dst, tos, payload, count);
             sent.addAndGet(count);
         } catch (IOException | RuntimeException e) {
             sendErrors.incrementAndGet();
@@ -531,15 +581,17 @@ public final class Traffic implements AutoCloseable {
      * The default wire: the host's raw socket ({@link RawUdp}), or a UDP socket opened for the
      * packet; either on the host's thread, in the host's namespace.
      */
-    private void sendUdp(final String host, final byte[] src, final int srcPort, final byte[] dst,
+    private void sendUdp(final String host, final byte[] src, final int srcPort, final byte[] dst, final int tos,
             final ByteBuffer payload, final int count) throws IOException {
         final RawUdp raw = raws.get(host);
         if (raw != null) {
-            raw.send(src, srcPort, dst, ROCE_PORT, payload, count);
+            raw.send(src, srcPort, dst, ROCE_PORT, tos, payload, count);
             return;
         }
         try (var ch = DatagramChannel.open(StandardProtocolFamily.INET)) {
             ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            // IP_TOS on a UDP socket keeps the ECN bits (only TCP's are the kernel's)
+            ch.setOption(StandardSocketOptions.IP_TOS, tos);
             ch.bind(new InetSocketAddress(InetAddress.getByAddress(src), srcPort));
             final var to = new InetSocketAddress(InetAddress.getByAddress(dst), ROCE_PORT);
             for (int i = 0; i < count; i++) {
@@ -607,6 +659,38 @@ public final class Traffic implements AutoCloseable {
         pending.addAndGet(delta);
     }
 
+    /**
+     * A QP of {@code host} is connected to the peer's {@code remoteQpn} and sends from UDP source
+     * port {@code srcPort}: its NIC answers CE-marked packets to it with CNPs from then on.
+     */
+    void connectQp(final String host, final int localQpn, final int remoteQpn, final int srcPort) {
+        connectedQps.get(host).put(localQpn, (long) remoteQpn << 32 | srcPort & 0xffff);
+    }
+
+    /** A QP of {@code host} is gone (its connection closed). */
+    void releaseQp(final String host, final int localQpn) {
+        connectedQps.get(host).remove(localQpn);
+    }
+
+    /**
+     * The peer QPN (high 32 bits) and UDP source port (low 16) of a connected QP of {@code host},
+     * or -1 when it has none.
+     */
+    long connectedQp(final String host, final int localQpn) {
+        final Long v = connectedQps.get(host).get(localQpn);
+        return v == null ? -1 : v;
+    }
+
+    /** CNPs the hosts sent in answer to CE-marked packets (0 without namespaces). */
+    public long cnpsSent() {
+        return cnps == null ? 0 : cnps.sent();
+    }
+
+    /** CE-marked packets the hosts received. */
+    public long ceReceived() {
+        return cnps == null ? 0 : cnps.ceReceived();
+    }
+
     /** Called with a session id and {@link System#nanoTime()} as each connection's RTU leaves its host. */
     public void onRtu(final java.util.function.ObjLongConsumer<String> listener) {
         onRtu = listener;
@@ -614,6 +698,11 @@ public final class Traffic implements AutoCloseable {
 
     public String lastError() {
         return lastError;
+    }
+
+    /** Keeps {@code error} as the last error (a part of the traffic that counts and goes on). */
+    void noteError(final String error) {
+        lastError = error;
     }
 
     static String hex8(final int value) {
@@ -631,6 +720,9 @@ public final class Traffic implements AutoCloseable {
     @Override
     public void close() {
         nccl.close();
+        if (cnps != null) {
+            cnps.close();
+        }
         for (var exec : hostThreads.values()) {
             exec.shutdown();
         }

@@ -204,6 +204,18 @@ public final class Truth {
             write(line);
         }
 
+        /**
+         * A fact about the fabric rather than a connection ({@code kind} {@code congest},
+         * {@code congest-off}, {@code pfc}: see {@link Congestion}), stamped with {@code atMs}
+         * unless it has one.
+         */
+        public synchronized void fact(final ObjectNode fact) {
+            if (!fact.has("atMs")) {
+                fact.put("atMs", clock.getAsLong());
+            }
+            write(fact);
+        }
+
         synchronized void expect(final long id, final String state) {
             final ObjectNode line = JSON.createObjectNode();
             line.put("id", id);
@@ -287,6 +299,43 @@ public final class Truth {
             }
         }
         return new ArrayList<>(byId.values());
+    }
+
+    /** The facts of a truth file of the given {@code kind} ({@link Writer#fact}), in their order. */
+    public static List<JsonNode> facts(final Path file, final String kind) throws IOException {
+        final List<JsonNode> out = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return out;
+        }
+        for (var line : completeLines(file)) {
+            if (!line.isBlank() && line.contains("\"" + kind + "\"")) {
+                final JsonNode node = JSON.readTree(line);
+                if (kind.equals(node.path("kind").asText())) {
+                    out.add(node);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * When each connection of a truth file started (its first line's time, epoch milliseconds), by
+     * id: {@link Connection#changedMillis} moves on when it closes.
+     */
+    public static Map<Long, Long> startTimes(final Path file) throws IOException {
+        final Map<Long, Long> out = new HashMap<>();
+        if (!Files.exists(file)) {
+            return out;
+        }
+        for (var line : completeLines(file)) {
+            if (line.contains("\"scenario\"")) {
+                final JsonNode node = JSON.readTree(line);
+                if (node.has("scenario") && !node.has("kind")) {
+                    out.putIfAbsent(node.path("id").asLong(), node.path("changedMillis").asLong(0));
+                }
+            }
+        }
+        return out;
     }
 
     /**
