@@ -161,7 +161,7 @@ command -v dpkg >/dev/null || die "this set-up knows Debian and Ubuntu only: ins
 apt_install ca-certificates libpcap0.8 curl
 setup_node
 if [ $test_deps = 1 ]; then
-  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc jq iputils-ping chromium libyang2-tools prometheus
+  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc jq iputils-ping chromium libyang2-tools prometheus nftables
 fi
 if [ $image_deps = 1 ]; then
   apt_install mmdebstrap umoci skopeo podman runc jq
