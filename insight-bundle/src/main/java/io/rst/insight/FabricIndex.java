@@ -123,6 +123,37 @@ final class FabricIndex {
     private final Map<String, TreeSet<String>> dataApartByWhere = new HashMap<>();
     private long incompletePaths;
     private long asymmetricPaths;
+    /**
+     * Data directions with a sign of congestion (CE at a hop, a CNP), by {@link #congestionKey}:
+     * the congested detector's candidates, each group's session IDs in order.
+     */
+    private final Map<String, TreeSet<String>> congestionByPlace = new HashMap<>();
+    /** Per switch and data ingress port, the paths' hop figures summed: ECT, CE, CNP packets. */
+    private final Map<String, Map<String, long[]>> ecnByPort = new HashMap<>();
+    /** rpt/paused-port: the sessions each paused port and priority holds up. */
+    private final Map<PausedPort, HeldUp> pausedPorts = new HashMap<>();
+    /** The topology's links, each end to the other (both ways). */
+    private Map<Problem.Place, Problem.Place> peers = Map.of();
+
+    /** A switch port and priority. */
+    record PausedPort(String node, String tp, int priority) {
+        PausedPort {
+            Objects.requireNonNull(node);
+            Objects.requireNonNull(tp);
+        }
+    }
+
+    /**
+     * The sessions a pause holds up, as rpt/paused-port says.
+     *
+     * @param count how many
+     * @param sessions some of them (up to 20), in order
+     */
+    record HeldUp(long count, List<String> sessions) {
+        HeldUp {
+            sessions = List.copyOf(sessions);
+        }
+    }
 
     /** Records a switch's (new or changed) view of a session; returns the view it replaced. */
     @Nullable Sighting putSighting(final Sighting sighting, final String sessionId, final double now) {
@@ -385,6 +416,8 @@ final class FabricIndex {
     }
 
     private void index(final PathFacts path) {
+        ecn(path, Problem.FORWARD, 1);
+        ecn(path, Problem.REVERSE, 1);
         incompletePaths += path.complete() ? 0 : 1;
         if (path.asymmetric()) {
             asymmetricPaths++;
@@ -399,6 +432,8 @@ final class FabricIndex {
         if (path == null) {
             return;
         }
+        ecn(path, Problem.FORWARD, -1);
+        ecn(path, Problem.REVERSE, -1);
         incompletePaths -= path.complete() ? 0 : 1;
         if (path.asymmetric()) {
             asymmetricPaths--;
@@ -407,6 +442,88 @@ final class FabricIndex {
         if (!path.dataApart().isEmpty()) {
             remove(dataApartByWhere, where(path), path.sessionId());
         }
+    }
+
+    /** A data direction's figures counted in ({@code sign} 1) or out (-1). */
+    private void ecn(final PathFacts path, final String direction, final int sign) {
+        final var ecn = path.ecn(direction);
+        if (ecn == null) {
+            return;
+        }
+        for (var hop : ecn.hops()) {
+            final var byPort = ecnByPort.computeIfAbsent(hop.node(), k -> new HashMap<>());
+            final String port = hop.tp() == null ? "" : hop.tp();
+            final var sums = byPort.computeIfAbsent(port, k -> new long[4]);
+            sums[0] += sign * Math.max(0, hop.ect());
+            sums[1] += sign * Math.max(0, hop.ce());
+            sums[2] += sign * Math.max(0, hop.cnp());
+            // how many hops count here: the entry goes with the last
+            sums[3] += sign;
+            if (sums[3] == 0) {
+                byPort.remove(port);
+                if (byPort.isEmpty()) {
+                    ecnByPort.remove(hop.node());
+                }
+            }
+        }
+        if (ecn.anySign()) {
+            final var key = congestionKey(path, direction, ecn);
+            if (sign > 0) {
+                congestionByPlace.computeIfAbsent(key, k -> new TreeSet<>()).add(path.sessionId());
+            } else {
+                remove(congestionByPlace, key, path.sessionId());
+            }
+        }
+    }
+
+    /**
+     * A congested direction's group: where the sessions learnt as its path was learnt mark its
+     * direction's data (marked-at's node and egress port; none where no hop saw CE).
+     */
+    static String congestionKey(final PathFacts path, final String direction, final PathFacts.Ecn ecn) {
+        return path.learnedFrom() + "|" + direction + "|" + (ecn.markedNode() == null ? "" : ecn.markedNode()) + "|"
+            + (ecn.markedTp() == null ? "" : ecn.markedTp());
+    }
+
+    /** Data directions with a sign of congestion by {@link #congestionKey}, each group's session IDs in order. */
+    Map<String, TreeSet<String>> congestionByPlace() {
+        return congestionByPlace;
+    }
+
+    /**
+     * Per switch and the port the data entered by ("" where the path does not say), the paths'
+     * ECT, CE and CNP packets summed over their data hops there.
+     */
+    Map<String, Map<String, long[]>> ecnByPort() {
+        return ecnByPort;
+    }
+
+    /** rpt/paused-port's entry, as it is now ({@code heldUp} null: gone). */
+    void putPausedPort(final PausedPort port, final @Nullable HeldUp heldUp) {
+        if (heldUp == null) {
+            pausedPorts.remove(port);
+        } else {
+            pausedPorts.put(port, heldUp);
+        }
+    }
+
+    /** The sessions a paused port and priority holds up, as rpt/paused-port says; null where it says none. */
+    @Nullable HeldUp heldUp(final String node, final String tp, final int priority) {
+        return pausedPorts.get(new PausedPort(node, tp, priority));
+    }
+
+    Map<PausedPort, HeldUp> pausedPorts() {
+        return pausedPorts;
+    }
+
+    /** The topology's links, as pairs of ends (each link listed once or both ways). */
+    void links(final Map<Problem.Place, Problem.Place> byEnd) {
+        peers = Map.copyOf(byEnd);
+    }
+
+    /** The other end of the link at {@code node}'s port {@code tp}, or null where the topology has none. */
+    Problem.@Nullable Place peer(final String node, final String tp) {
+        return peers.get(new Problem.Place(node, tp));
     }
 
     private static void remove(final Map<String, TreeSet<String>> groups, final String key, final String id) {

@@ -40,17 +40,57 @@ public final class InsightService implements ClusterSingletonService, AutoClosea
     private final DOMDataBroker dom;
     private final NotificationPublishService notifications;
     private final Registration singleton;
+    private final ProblemDetector.Options options;
     private @Nullable InsightWorker worker;
     private @Nullable ScheduledExecutorService executor;
     private boolean closed;
 
+    /** With the default congestion thresholds. */
     public InsightService(final DataBroker broker, final DOMDataBroker dom,
             final NotificationPublishService notifications, final ClusterSingletonServiceProvider singletons) {
+        this(broker, dom, notifications, singletons, ProblemDetector.Options.DEFAULTS);
+    }
+
+    /**
+     * With the congestion thresholds of etc/io.rst.insight.cfg, as text: a value that is not a
+     * number in its range is refused with an error in the log, and the defaults apply.
+     *
+     * @param congestedCeShare congested-ce-share, 0 to 1
+     * @param congestedCnpPerPacket congested-cnp-per-packet, 0 or more
+     * @param pfcStormShare pfc-storm-paused-share, 0 to 1
+     */
+    public InsightService(final DataBroker broker, final DOMDataBroker dom,
+            final NotificationPublishService notifications, final ClusterSingletonServiceProvider singletons,
+            final String congestedCeShare, final String congestedCnpPerPacket, final String pfcStormShare) {
+        this(broker, dom, notifications, singletons, options(congestedCeShare, congestedCnpPerPacket,
+            pfcStormShare));
+    }
+
+    private InsightService(final DataBroker broker, final DOMDataBroker dom,
+            final NotificationPublishService notifications, final ClusterSingletonServiceProvider singletons,
+            final ProblemDetector.Options options) {
         this.broker = requireNonNull(broker);
         this.dom = requireNonNull(dom);
         this.notifications = requireNonNull(notifications);
+        this.options = requireNonNull(options);
         singleton = singletons.registerClusterSingletonService(this);
-        LOG.info("RST insight started");
+        LOG.info("RST insight started (congested above CE share {} or {} CNPs per sampled packet; PFC storm above a"
+            + " paused share of {})", options.congestedCeShare(), options.congestedCnpPerPacket(),
+            options.pfcStormShare());
+    }
+
+    /** The thresholds from their text; the defaults, with an error logged, where one is not valid. */
+    static ProblemDetector.Options options(final String ceShare, final String cnpPerPacket, final String stormShare) {
+        try {
+            return ProblemDetector.Options.congestion(Double.parseDouble(ceShare.strip()),
+                Double.parseDouble(cnpPerPacket.strip()), Double.parseDouble(stormShare.strip()));
+        } catch (IllegalArgumentException e) {
+            // NumberFormatException included
+            LOG.error("etc/io.rst.insight.cfg: congested-ce-share \"{}\", congested-cnp-per-packet \"{}\","
+                + " pfc-storm-paused-share \"{}\" refused ({}): the defaults apply", ceShare, cnpPerPacket,
+                stormShare, e.getMessage());
+            return ProblemDetector.Options.DEFAULTS;
+        }
     }
 
     @Override
@@ -76,7 +116,7 @@ public final class InsightService implements ClusterSingletonService, AutoClosea
         final var exec = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("rst-insight").daemon()
             .factory());
         executor = exec;
-        worker = new InsightWorker(broker, dom, notifications, ProblemDetector.Options.DEFAULTS, exec,
+        worker = new InsightWorker(broker, dom, notifications, options, exec,
             () -> System.currentTimeMillis() / 1000.0, 5);
         LOG.info("RST insight is the active instance");
     }

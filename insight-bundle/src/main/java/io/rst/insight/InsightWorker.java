@@ -12,13 +12,18 @@ import static java.util.Objects.requireNonNull;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.MoreExecutors;
 import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -37,19 +42,31 @@ import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PausedPort;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentDroppingPacketsBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentReachableBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentUnreachableBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Congested;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.CongestedBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.DataDirection;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.PathChangedBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.PfcDeadlockSuspectBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.PfcStormBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Problems;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.SessionFailedBuilder;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.binding.Notification;
 import org.opendaylight.yangtools.concepts.Registration;
+import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidate;
 import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidateNode;
@@ -85,6 +102,11 @@ final class InsightWorker implements AutoCloseable {
     private final FabricIndex index = new FabricIndex();
     /** Sessions whose failure was announced: each is announced once. */
     private final Set<String> announced = new HashSet<>();
+    /** The congestion problems (congested, PFC) of the last recomputation, by id: each announced as it appears. */
+    private Set<String> raised = Set.of();
+    /** Per datastore and topology id, the topology's links (source and destination ends). */
+    private final Map<LogicalDatastoreType, Map<String, List<Problem.Place[]>>> topologies = Map.of(
+        LogicalDatastoreType.CONFIGURATION, new HashMap<>(), LogicalDatastoreType.OPERATIONAL, new HashMap<>());
     private boolean dirty = true;
     /** System.nanoTime() of the last recomputation: the rate limit runs on the machine's clock. */
     private long lastRecompute = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
@@ -174,6 +196,17 @@ final class InsightWorker implements AutoCloseable {
                     // none refused
                 }
             }));
+        // the ports PFC pauses with the sessions they hold up (rpt/paused-port): a few entries,
+        // written at each probe of an agent while its switch pauses
+        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
+            DataObjectReference.builder(Rpt.class).child(PausedPort.class).build(),
+            (DataTreeChangeListener<PausedPort>) changes -> executor.execute(() -> onPausedPorts(changes))));
+        // the links, for PFC pauses at both ends of one: configured and discovered topologies merged
+        for (var store : List.of(LogicalDatastoreType.CONFIGURATION, LogicalDatastoreType.OPERATIONAL)) {
+            registrations.add(broker.registerTreeChangeListener(store,
+                DataObjectReference.builder(NetworkTopology.class).child(Topology.class).build(),
+                (DataTreeChangeListener<Topology>) changes -> executor.execute(() -> onTopology(store, changes))));
+        }
         ticker = executor.scheduleWithFixedDelay(() -> tick(idleRecompute), 1, 1, TimeUnit.SECONDS);
     }
 
@@ -188,9 +221,23 @@ final class InsightWorker implements AutoCloseable {
         for (var agent : index.agents()) {
             bySwitch.putIfAbsent(agent.switchId(), Map.of());
         }
+        final var ecn = new ArrayList<Snapshot.PortEcn>();
+        for (var sw : new TreeMap<>(index.ecnByPort()).entrySet()) {
+            for (var port : new TreeMap<>(sw.getValue()).entrySet()) {
+                final long[] sums = port.getValue();
+                ecn.add(new Snapshot.PortEcn(sw.getKey(), port.getKey(), sums[0], sums[1], sums[2]));
+            }
+        }
+        final var held = index.pausedPorts().entrySet().stream()
+            .map(e -> new Snapshot.HeldPort(e.getKey().node(), e.getKey().tp(), e.getKey().priority(),
+                e.getValue().count()))
+            .sorted(Comparator.comparing(Snapshot.HeldPort::node).thenComparing(Snapshot.HeldPort::port)
+                .thenComparingInt(Snapshot.HeldPort::priority))
+            .toList();
         return new Snapshot(true, bySwitch, index.sessionCount(), index.pathCount(), index.incompletePaths(),
             index.asymmetricPaths(), summary.byKind(), List.copyOf(index.agents()), index.sessionUpdates(),
-            index.ingestLag(), now, took, pathFailedCommits, index.originsBySwitch(), index.oneWayBySwitch());
+            index.ingestLag(), now, took, pathFailedCommits, index.originsBySwitch(), index.oneWayBySwitch(), ecn,
+            detector.congestedSessions(index), held);
     }
 
     private void onAgents(final List<DataTreeModification<AgentStatus>> changes) {
@@ -347,6 +394,71 @@ final class InsightWorker implements AutoCloseable {
         }
     }
 
+    private void onPausedPorts(final List<DataTreeModification<PausedPort>> changes) {
+        if (closed) {
+            return;
+        }
+        for (var change : changes) {
+            final var key = change.path().toLegacy().firstKeyOf(PausedPort.class);
+            if (key == null || key.getNodeId() == null || key.getTpId() == null || key.getPriority() == null) {
+                continue;
+            }
+            final var port = new FabricIndex.PausedPort(key.getNodeId().getValue(), key.getTpId().getValue(),
+                key.getPriority().intValue());
+            if (change.getRootNode() instanceof DataObjectModification.WithDataAfter<PausedPort> present
+                    && present.dataAfter() != null) {
+                final var after = present.dataAfter();
+                final var sessions = after.getSession() == null ? List.<String>of()
+                    : after.getSession().stream().sorted().toList();
+                index.putPausedPort(port, new FabricIndex.HeldUp(after.getSessionCount() == null ? sessions.size()
+                    : after.getSessionCount().longValue(), sessions));
+            } else {
+                index.putPausedPort(port, null);
+            }
+        }
+        dirty = true;
+    }
+
+    private void onTopology(final LogicalDatastoreType store, final List<DataTreeModification<Topology>> changes) {
+        if (closed) {
+            return;
+        }
+        final var byId = topologies.get(store);
+        for (var change : changes) {
+            final var id = change.path().toLegacy().firstKeyOf(Topology.class).getTopologyId().getValue();
+            if (change.getRootNode() instanceof DataObjectModification.WithDataAfter<Topology> present
+                    && present.dataAfter() != null) {
+                final var links = new ArrayList<Problem.Place[]>();
+                for (var link : present.dataAfter().nonnullLink().values()) {
+                    final var src = link.getSource();
+                    final var dst = link.getDestination();
+                    if (src != null && dst != null && src.getSourceNode() != null && src.getSourceTp() != null
+                            && dst.getDestNode() != null && dst.getDestTp() != null) {
+                        links.add(new Problem.Place[] {
+                            new Problem.Place(src.getSourceNode().getValue(),
+                                String.valueOf(src.getSourceTp().getValue())),
+                            new Problem.Place(dst.getDestNode().getValue(), String.valueOf(dst.getDestTp().getValue())),
+                        });
+                    }
+                }
+                byId.put(id, links);
+            } else {
+                byId.remove(id);
+            }
+        }
+        final Map<Problem.Place, Problem.Place> peers = new HashMap<>();
+        for (var stored : topologies.values()) {
+            for (var links : stored.values()) {
+                for (var link : links) {
+                    peers.put(link[0], link[1]);
+                    peers.put(link[1], link[0]);
+                }
+            }
+        }
+        index.links(peers);
+        dirty = true;
+    }
+
     private void onPaths(final List<DataTreeCandidate> changes) {
         if (closed) {
             return;
@@ -446,7 +558,9 @@ final class InsightWorker implements AutoCloseable {
         final long start = System.nanoTime();
         dirty = false;
         lastRecompute = start;
-        final var summary = ProblemSummary.of(detector.detect(index, now));
+        final var problems = detector.detect(index, now);
+        announce(problems, now);
+        final var summary = ProblemSummary.of(problems);
         final var content = summary.toContainer(null);
         if (!content.equals(written)) {
             written = content;
@@ -470,6 +584,86 @@ final class InsightWorker implements AutoCloseable {
         }
         snapshot = snapshot(summary, now, (System.nanoTime() - start) / 1e9);
         lastTook = (System.nanoTime() - start) / 1e9;
+    }
+
+    /**
+     * Publishes the congestion problems (congested, pfc-storm, pfc-deadlock-suspect) that were not
+     * there at the last recomputation: once when each appears, again only after it went.
+     */
+    private void announce(final List<Problem> problems, final double now) {
+        final Set<String> current = new HashSet<>();
+        for (var problem : problems) {
+            final var kind = problem.kind();
+            if (kind != ProblemKind.Congested && kind != ProblemKind.PfcStorm
+                    && kind != ProblemKind.PfcDeadlockSuspect) {
+                continue;
+            }
+            current.add(problem.id());
+            if (!raised.contains(problem.id())) {
+                publish(notification(problem, now));
+            }
+        }
+        raised = current;
+    }
+
+    private Notification<?> notification(final Problem problem, final double now) {
+        final var time = ProblemSummary.time(now);
+        final var sessions = problem.sessions().isEmpty() ? null : new LinkedHashSet<>(problem.sessions());
+        final var count = Uint32.valueOf(Math.min(problem.count(), 0xFFFF_FFFFL));
+        return switch (problem.kind()) {
+            case Congested -> {
+                final var tally = detector.tally(index, problem.id().substring("congested|".length()));
+                final var builder = new CongestedBuilder().setProblemId(problem.id()).setNodeId(problem.node())
+                    .setTpId(problem.tp()).setDetail(problem.detail()).setCount(count).setSessionId(sessions)
+                    .setTime(time).setDirection(problem.direction() == null ? null
+                        : DataDirection.forName(problem.direction()))
+                    .setLearnedFrom(problem.learnedFrom() == null ? null
+                        : Congested.LearnedFrom.forName(problem.learnedFrom()))
+                    .setCePackets(Uint64.valueOf(tally.ce)).setEctPackets(Uint64.valueOf(tally.ect))
+                    .setCnpPackets(Uint64.valueOf(tally.cnp));
+                if (!Double.isNaN(tally.maxShare)) {
+                    builder.setCeShare(share(tally.maxShare));
+                }
+                yield builder.build();
+            }
+            case PfcStorm -> {
+                final var builder = new PfcStormBuilder().setProblemId(problem.id()).setNodeId(problem.node())
+                    .setTpId(problem.tp()).setDetail(problem.detail()).setCount(count).setSessionId(sessions)
+                    .setTime(time).setPriority(Uint8.valueOf(problem.priority()))
+                    .setHeldUpSessions(Uint32.valueOf(Math.min(problem.heldUp(), 0xFFFF_FFFFL)));
+                final double paused = pausedShare(problem);
+                if (!Double.isNaN(paused)) {
+                    builder.setPausedShare(share(paused));
+                }
+                yield builder.build();
+            }
+            default -> new PfcDeadlockSuspectBuilder().setProblemId(problem.id()).setNodeId(problem.node())
+                .setTpId(problem.tp()).setDetail(problem.detail()).setCount(count).setSessionId(sessions)
+                .setTime(time).setPriority(Uint8.valueOf(problem.priority()))
+                .setPeerNodeId(problem.peer() == null ? null : problem.peer().node())
+                .setPeerTpId(problem.peer() == null ? null : problem.peer().tp())
+                .setHeldUpSessions(Uint32.valueOf(Math.min(problem.heldUp(), 0xFFFF_FFFFL))).build();
+        };
+    }
+
+    /** The paused share of a PFC storm's port and priority, as its agent's status says it now. */
+    private double pausedShare(final Problem problem) {
+        for (var agent : index.agents()) {
+            if (agent.switchId().equals(problem.node())) {
+                for (var pfc : agent.pfc()) {
+                    if (pfc.tp().equals(problem.tp()) && pfc.priority() == problem.priority()) {
+                        return pfc.pausedShare();
+                    }
+                }
+            }
+        }
+        return Double.NaN;
+    }
+
+    /** A share as YANG's decimal64 of four digits (0 to 1). */
+    private static Decimal64 share(final double value) {
+        return Decimal64.valueOf(BigDecimal.valueOf(Math.max(0, Math.min(1, value))).setScale(4,
+            RoundingMode.HALF_EVEN));
     }
 
     @Override

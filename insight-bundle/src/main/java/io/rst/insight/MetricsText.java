@@ -124,6 +124,7 @@ final class MetricsText {
         }
 
         dataCounters(out, agents);
+        congestion(out, snapshot, agents);
 
         out.append("# HELP rst_ingest_refused_records_total Session records of a switch's agent the controller "
             + "refused, by reason (model: the model cannot take it, a CM record without its comm ID; "
@@ -163,6 +164,73 @@ final class MetricsText {
         gauge(out, "rst_insight_recompute_seconds", "How long the last recomputation of the problems took.");
         out.append("rst_insight_recompute_seconds ").append(number(snapshot.recomputeSeconds())).append('\n');
         return out.toString();
+    }
+
+    /**
+     * The congestion figures: per switch and data ingress port the paths' ECN and CNP sums, per
+     * switch port and priority the PFC figures and the sessions a pause holds up, and the sessions
+     * congested. No label names a session: a fabric's sessions would be as many series.
+     */
+    private static void congestion(final StringBuilder out, final Snapshot snapshot, final List<AgentFacts> agents) {
+        gauge(out, "rst_sessions_congested", "Sessions with a data direction over the congestion thresholds (CE share"
+            + " at the last hop, or CNPs per sampled packet): the sessions of the congested problems.");
+        out.append("rst_sessions_congested ").append(snapshot.congestedSessions()).append('\n');
+        gauge(out, "rst_data_ect_packets", "ECN-capable sampled data packets entering the switch by the port, summed"
+            + " over the data paths in rdma-path-table:rpt that cross it (port \"\" where the path does not say).");
+        for (var port : snapshot.ecnByPort()) {
+            portLine(out, "rst_data_ect_packets", port).append(port.ect()).append('\n');
+        }
+        gauge(out, "rst_data_ce_packets", "Of those, the CE-marked ones (marked before this switch), summed over the"
+            + " data paths.");
+        for (var port : snapshot.ecnByPort()) {
+            portLine(out, "rst_data_ce_packets", port).append(port.ce()).append('\n');
+        }
+        gauge(out, "rst_data_cnp_packets", "CNPs about the data entering the switch by the port (every CNP, not"
+            + " sampled), summed over the data paths.");
+        for (var port : snapshot.ecnByPort()) {
+            portLine(out, "rst_data_cnp_packets", port).append(port.cnp()).append('\n');
+        }
+        counter(out, "rst_pfc_frames_total", "PFC frames that entered the switch's port asking the priority to pause,"
+            + " since the agent started.");
+        pfc(out, agents, "rst_pfc_frames_total", p -> p.frames() < 0 ? null : String.valueOf(p.frames()));
+        counter(out, "rst_pfc_paused_seconds_total", "Seconds the priority was paused on the switch's port (what"
+            + " the switch sends out of it), since the agent started.");
+        pfc(out, agents, "rst_pfc_paused_seconds_total", p -> p.pausedUs() < 0 ? null : number(p.pausedUs() / 1e6));
+        gauge(out, "rst_pfc_paused_share", "The share of the agent's last probe interval the priority was paused on"
+            + " the port (absent at the agent's first probe).");
+        pfc(out, agents, "rst_pfc_paused_share", p -> Double.isNaN(p.pausedShare()) ? null : number(p.pausedShare()));
+        gauge(out, "rst_pfc_paused", "1 while the port's priority is paused (the last frame's pause had not ended"
+            + " when the agent reported), else 0.");
+        pfc(out, agents, "rst_pfc_paused", p -> p.paused() ? "1" : "0");
+        gauge(out, "rst_pfc_held_up_sessions", "Sessions whose data leaves the switch through the paused port in the"
+            + " priority (rdma-path-table:rpt/paused-port): a pause's blast radius.");
+        for (var held : snapshot.heldUp()) {
+            out.append("rst_pfc_held_up_sessions{switch=\"").append(escape(held.node())).append("\",port=\"")
+                .append(escape(held.port())).append("\",priority=\"").append(held.priority()).append("\"} ")
+                .append(held.sessions()).append('\n');
+        }
+    }
+
+    private static StringBuilder portLine(final StringBuilder out, final String name, final Snapshot.PortEcn port) {
+        return out.append(name).append("{switch=\"").append(escape(port.node())).append("\",port=\"")
+            .append(escape(port.port())).append("\"} ");
+    }
+
+    /** One line per agent's port and priority whose value is not null. */
+    private static void pfc(final StringBuilder out, final List<AgentFacts> agents, final String name,
+            final java.util.function.Function<AgentFacts.Pfc, String> value) {
+        for (var agent : agents) {
+            final var sw = escape(agent.switchId());
+            final var listed = new java.util.HashSet<String>();
+            for (var pfc : agent.pfc()) {
+                final var text = value.apply(pfc);
+                // a port the status lists twice (two interfaces of one tp-id): its first entry
+                if (text != null && listed.add(pfc.tp() + "|" + pfc.priority())) {
+                    out.append(name).append("{switch=\"").append(sw).append("\",port=\"").append(escape(pfc.tp()))
+                        .append("\",priority=\"").append(pfc.priority()).append("\"} ").append(text).append('\n');
+                }
+            }
+        }
     }
 
     /** The agents' data-sampling counters, for the agents that report them. */

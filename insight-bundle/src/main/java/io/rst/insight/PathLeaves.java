@@ -12,6 +12,7 @@ import java.util.List;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Path;
+import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.common.Uint64;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
@@ -48,6 +49,18 @@ final class PathLeaves {
     private static final NodeIdentifier ASYMMETRIC = id("asymmetric");
     private static final NodeIdentifier DATA_PATH_DIFFERS = id("data-path-differs");
     private static final NodeIdentifier ANOMALY = id("anomaly");
+    private static final NodeIdentifier INGRESS_TP = id("ingress-tp");
+    private static final NodeIdentifier ECT_PACKETS = id("ect-packets");
+    private static final NodeIdentifier CE_PACKETS = id("ce-packets");
+    private static final NodeIdentifier CNP_PACKETS = id("cnp-packets");
+    private static final NodeIdentifier CE_SHARE = id("ce-share");
+    private static final NodeIdentifier MARKED_AT = id("marked-at");
+    private static final NodeIdentifier EGRESS_TP = id("egress-tp");
+    private static final NodeIdentifier NEXT_NODE_ID = id("next-node-id");
+    private static final NodeIdentifier NEXT_INGRESS_TP = id("next-ingress-tp");
+    private static final NodeIdentifier CERTAIN = id("certain");
+    /** marked-at's node-id: the same QName as a hop's. */
+    private static final NodeIdentifier MARKED_NODE_ID = NODE_ID;
 
     private PathLeaves() {
         // utility
@@ -118,7 +131,37 @@ final class PathLeaves {
         final var reverse = path.childByArg(data ? DATA_REVERSE : REVERSE) instanceof DataContainerNode d ? d : null;
         return new PathFacts(sessionId, text(path, REQUESTER_IP), text(path, RESPONDER_IP), nodes(forward),
             nodes(reverse), complete(forward), oneWay || complete(reverse),
-            Boolean.TRUE.equals(value(path, ASYMMETRIC)), dataApart, data, oneWay);
+            Boolean.TRUE.equals(value(path, ASYMMETRIC)), dataApart, data, oneWay,
+            ecn(path.childByArg(DATA_FORWARD) instanceof DataContainerNode d ? d : null),
+            ecn(path.childByArg(DATA_REVERSE) instanceof DataContainerNode d ? d : null));
+    }
+
+    /** A data direction's congestion figures, as {@link PathFacts#of} reads them. */
+    private static PathFacts.@Nullable Ecn ecn(final @Nullable DataContainerNode direction) {
+        if (direction == null) {
+            return null;
+        }
+        final var hops = new ArrayList<PathFacts.HopFigures>();
+        if (direction.childByArg(HOP) instanceof MapNode list) {
+            for (var hop : list.body()) {
+                final long ect = count(hop, ECT_PACKETS);
+                final long ce = count(hop, CE_PACKETS);
+                final long cnp = count(hop, CNP_PACKETS);
+                if (value(hop, NODE_ID) instanceof String node && (ect >= 0 || ce >= 0 || cnp >= 0)) {
+                    hops.add(new PathFacts.HopFigures(node, text(hop, INGRESS_TP), ect, ce, cnp));
+                }
+            }
+        }
+        final var at = direction.childByArg(MARKED_AT) instanceof DataContainerNode d ? d : null;
+        return PathFacts.ecnOf(value(direction, CE_SHARE) instanceof Decimal64 share ? share.doubleValue() : Double.NaN,
+            count(direction, CE_PACKETS), count(direction, CNP_PACKETS), at != null,
+            at == null ? null : text(at, MARKED_NODE_ID), at == null ? null : text(at, EGRESS_TP),
+            at == null ? null : text(at, NEXT_NODE_ID), at == null ? null : text(at, NEXT_INGRESS_TP),
+            at != null && Boolean.TRUE.equals(value(at, CERTAIN)), hops);
+    }
+
+    private static long count(final DataContainerNode node, final NodeIdentifier leaf) {
+        return value(node, leaf) instanceof Uint64 n ? Math.max(0, n.longValue()) : -1;
     }
 
     private static List<String> nodes(final @Nullable DataContainerNode direction) {

@@ -9,13 +9,17 @@ package io.rst.insight;
 
 import static java.util.Objects.requireNonNull;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import io.rst.insight.Sighting.Told;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,8 +49,15 @@ final class ProblemDetector {
      * @param flapEnded ...of which at least this many ended (rejected, timed out or closed)
      * @param halfSeenAfter seconds a one-way RC flow must have carried data (first to last sampled
      *     packet) with its other direction seen nowhere before it is half-seen
+     * @param congestedCeShare a data direction whose CE share at the last hop is above this is
+     *     congested (0 to 1)
+     * @param congestedCnpPerPacket ...and so is one answered by more CNPs than this per
+     *     ECN-capable sampled packet
+     * @param pfcStormShare a port and priority paused for more than this share of the agent's last
+     *     probe interval is a PFC storm (0 to 1)
      */
-    record Options(double halfClosedAfter, double flapWindow, int flapSetups, int flapEnded, double halfSeenAfter) {
+    record Options(double halfClosedAfter, double flapWindow, int flapSetups, int flapEnded, double halfSeenAfter,
+            double congestedCeShare, double congestedCnpPerPacket, double pfcStormShare) {
         static final Options DEFAULTS = new Options(5, 300, 3, 2, DEFAULTS_HALF_SEEN);
 
         Options {
@@ -56,13 +67,39 @@ final class ProblemDetector {
                     + ", flapWindow " + flapWindow + ", flapSetups " + flapSetups + ", flapEnded " + flapEnded
                     + ", halfSeenAfter " + halfSeenAfter);
             }
+            if (!(congestedCeShare >= 0 && congestedCeShare <= 1) || !(congestedCnpPerPacket >= 0)
+                    || Double.isInfinite(congestedCnpPerPacket) || !(pfcStormShare >= 0 && pfcStormShare <= 1)) {
+                throw new IllegalArgumentException("bad congestion thresholds: congested-ce-share " + congestedCeShare
+                    + " (0 to 1), congested-cnp-per-packet " + congestedCnpPerPacket + " (0 or more),"
+                    + " pfc-storm-paused-share " + pfcStormShare + " (0 to 1)");
+            }
+        }
+
+        /** The settings with the default congestion thresholds. */
+        Options(final double halfClosedAfter, final double flapWindow, final int flapSetups, final int flapEnded,
+                final double halfSeenAfter) {
+            this(halfClosedAfter, flapWindow, flapSetups, flapEnded, halfSeenAfter, DEFAULTS_CE_SHARE,
+                DEFAULTS_CNP_PER_PACKET, DEFAULTS_PFC_STORM_SHARE);
         }
 
         /** The settings with the default half-seen delay. */
         Options(final double halfClosedAfter, final double flapWindow, final int flapSetups, final int flapEnded) {
             this(halfClosedAfter, flapWindow, flapSetups, flapEnded, DEFAULTS_HALF_SEEN);
         }
+
+        /** The default settings with these congestion thresholds (etc/io.rst.insight.cfg). */
+        static Options congestion(final double ceShare, final double cnpPerPacket, final double pfcStormShare) {
+            return new Options(DEFAULTS.halfClosedAfter, DEFAULTS.flapWindow, DEFAULTS.flapSetups, DEFAULTS.flapEnded,
+                DEFAULTS.halfSeenAfter, ceShare, cnpPerPacket, pfcStormShare);
+        }
     }
+
+    /** The CE share above which a direction is congested, unless the settings say otherwise. */
+    static final double DEFAULTS_CE_SHARE = 0.05;
+    /** CNPs per ECN-capable sampled packet above which a direction is congested: 1 per 100. */
+    static final double DEFAULTS_CNP_PER_PACKET = 0.01;
+    /** The paused share above which a port and priority is a PFC storm. */
+    static final double DEFAULTS_PFC_STORM_SHARE = 0.5;
 
     /** Seconds of one-way data before a flow is half-seen, unless the settings say otherwise. */
     static final double DEFAULTS_HALF_SEEN = 60;
@@ -82,6 +119,9 @@ final class ProblemDetector {
         out.addAll(dataApart(index));
         out.addAll(halfSeen(index));
         out.addAll(agents(index));
+        out.addAll(congestedProblems(index));
+        out.addAll(pfcStorms(index));
+        out.addAll(pfcDeadlocks(index));
         out.sort(Comparator.comparing(Problem::severity).thenComparing(Comparator.comparingInt(Problem::count)
             .reversed()).thenComparing(Problem::id));
         return out;
@@ -530,6 +570,266 @@ final class ProblemDetector {
                 .getValue() + ": its flow table may miss sessions and CM messages",
             agent.switchId(), null, -1, count, null, null, 1, agent.droppingSince(), last, List.of(),
             List.of(new Problem.Place(agent.switchId(), null)));
+    }
+
+    /** Whether a data direction's figures are over the congestion thresholds (strictly above). */
+    boolean overThresholds(final PathFacts.@Nullable Ecn ecn) {
+        return ecn != null && (ecn.ceShare() > options.congestedCeShare()
+            || ecn.cnpPerPacket() > options.congestedCnpPerPacket());
+    }
+
+    /** How many sessions have a congested direction (each counted once). */
+    long congestedSessions(final FabricIndex index) {
+        final Set<String> sessions = new HashSet<>();
+        for (var entry : index.congestionByPlace().entrySet()) {
+            final String direction = direction(entry.getKey());
+            for (var sessionId : entry.getValue()) {
+                final var path = index.path(sessionId);
+                if (path != null && overThresholds(path.ecn(direction))) {
+                    sessions.add(sessionId);
+                }
+            }
+        }
+        return sessions.size();
+    }
+
+    /** The direction in a congestion group's key ({@link FabricIndex#congestionKey}). */
+    private static String direction(final String key) {
+        final int from = key.indexOf('|') + 1;
+        return key.substring(from, key.indexOf('|', from));
+    }
+
+    /**
+     * Sessions whose data, in one direction, arrived CE-marked or answered by CNPs beyond the
+     * thresholds: grouped by where the marking starts (marked-at) and the direction. The index
+     * keeps the directions with any sign of congestion apart; only those are read.
+     */
+    private List<Problem> congestedProblems(final FabricIndex index) {
+        final var out = new ArrayList<Problem>();
+        for (var entry : index.congestionByPlace().entrySet()) {
+            final var problem = congestedGroup(index, entry.getKey(), entry.getValue());
+            if (problem != null) {
+                out.add(problem);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A congestion group's congested sessions and their figures together.
+     */
+    @SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
+        justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
+    static final class Tally {
+        /** The first congested session's figures: the group's place. */
+        PathFacts.@Nullable Ecn place;
+        @Nullable String learnedFrom;
+        final List<String> sample = new ArrayList<>();
+        int count;
+        /** The highest CE share at the last hop, NaN where none. */
+        double maxShare = Double.NaN;
+        /** The most CNPs per ECN-capable sampled packet, NaN where none. */
+        double maxCnpRate = Double.NaN;
+        long ce;
+        long ect;
+        long cnp;
+        boolean certain = true;
+        double first = Double.NaN;
+        double last = Double.NaN;
+    }
+
+    /** The congested sessions of the congestion group {@code key}, and their figures. */
+    Tally tally(final FabricIndex index, final String key) {
+        final var ids = index.congestionByPlace().get(key);
+        return tally(index, key, ids == null ? List.of() : ids);
+    }
+
+    private Tally tally(final FabricIndex index, final String key, final Collection<String> ids) {
+        final String direction = direction(key);
+        final var tally = new Tally();
+        for (var sessionId : ids) {
+            final var path = index.path(sessionId);
+            final var ecn = path == null ? null : path.ecn(direction);
+            if (ecn == null || !overThresholds(ecn)) {
+                continue;
+            }
+            if (tally.place == null) {
+                tally.place = ecn;
+                tally.learnedFrom = path.learnedFrom();
+            }
+            tally.count++;
+            if (tally.sample.size() < SAMPLE) {
+                tally.sample.add(sessionId);
+            }
+            tally.maxShare = max(tally.maxShare, ecn.ceShare());
+            tally.maxCnpRate = max(tally.maxCnpRate, ecn.cnpPerPacket());
+            tally.ce += Math.max(0, ecn.cePackets());
+            tally.ect += Math.max(0, ecn.ectPackets());
+            tally.cnp += Math.max(0, ecn.cnpPackets());
+            if (!ecn.certain()) {
+                tally.certain = false;
+            }
+            final var seen = seen(index, sessionId);
+            tally.first = min(tally.first, seen[0]);
+            tally.last = max(tally.last, seen[1]);
+        }
+        return tally;
+    }
+
+    private @Nullable Problem congestedGroup(final FabricIndex index, final String key,
+            final Collection<String> ids) {
+        final String direction = direction(key);
+        final var tally = tally(index, key, ids);
+        final var place = tally.place;
+        if (place == null) {
+            return null;
+        }
+        final int count = tally.count;
+        final boolean certain = tally.certain;
+        final double maxShare = tally.maxShare;
+        final double maxCnpRate = tally.maxCnpRate;
+        final long ce = tally.ce;
+        final long ect = tally.ect;
+        final long cnp = tally.cnp;
+        final String node = place.markedNode();
+        final String tp = place.markedTp();
+        final String where = node == null ? "an unknown node" : tp == null ? node : node + " port " + tp;
+        final String marking;
+        if (!place.marked()) {
+            marking = "no hop of the path saw CE (CNPs only: the marking switch or the data's hops report no ECN"
+                + " figures)";
+        } else {
+            marking = "marked CE leaving " + where + (place.nextNode() == null ? ""
+                : ", on the link into " + place.nextNode() + (place.nextTp() == null ? "" : " on " + place.nextTp()))
+                + (certain ? "" : " (or further back: a hop before it reported no ECN figures)");
+        }
+        final String figures = "at the last hop a CE share up to " + share(maxShare) + " (" + ce + " CE-marked of "
+            + ect + " ECN-capable sampled packets in all), " + cnp + " CNPs (up to " + share(maxCnpRate)
+            + " per sampled packet)";
+        final String detail = count + (count == 1 ? " session's " : " sessions' ") + direction + " ("
+            + (Problem.FORWARD.equals(direction) ? "requester to responder" : "responder to requester") + "): "
+            + marking + "; " + figures + "; thresholds: CE share above " + options.congestedCeShare()
+            + " or CNPs per sampled packet above " + options.congestedCnpPerPacket();
+        return new Problem("congested|" + key, ProblemKind.Congested, Severity.Warning,
+            place.marked() ? "Congested: data marked CE at " + where : "Congested: CNPs, no CE seen", detail, node, tp,
+            -1, "CE share up to " + share(maxShare) + ", CNPs per sampled packet up to " + share(maxCnpRate), null,
+            null, count, tally.first, tally.last, tally.sample,
+            node == null ? List.of() : List.of(new Problem.Place(node, tp)), tally.learnedFrom, direction, -1, null,
+            -1);
+    }
+
+    /**
+     * Ports and priorities that PFC paused for more than the threshold share of their agent's last
+     * probe interval, with the sessions rpt/paused-port says the pause holds up. Agents that do
+     * not answer are left out: their figures are of an interval long past.
+     */
+    private List<Problem> pfcStorms(final FabricIndex index) {
+        final var out = new ArrayList<Problem>();
+        for (var agent : index.agents()) {
+            if (!agent.answers()) {
+                continue;
+            }
+            // two interfaces the port map gives one tp-id: the first one listed names the problem
+            final Set<String> listed = new HashSet<>();
+            for (var pfc : agent.pfc()) {
+                if (!(pfc.pausedShare() > options.pfcStormShare()) || !listed.add(pfc.tp() + "|" + pfc.priority())) {
+                    continue;
+                }
+                final var node = agent.switchId();
+                final var held = index.heldUp(node, pfc.tp(), pfc.priority());
+                final long heldUp = held == null ? 0 : held.count();
+                out.add(new Problem("pfc-storm|" + node + "|" + pfc.tp() + "|" + pfc.priority(), ProblemKind.PfcStorm,
+                    Severity.Critical, "PFC storm: " + node + " port " + pfc.tp() + " priority " + pfc.priority(),
+                    node + " port " + pfc.tp() + ": PFC frames from the neighbour paused priority " + pfc.priority()
+                        + " for " + share(pfc.pausedShare()) + " of the agent's last probe interval (above "
+                        + options.pfcStormShare() + "; " + (pfc.paused() ? "paused now" : "the last pause ended")
+                        + (pfc.frames() >= 0 ? "; " + pfc.frames() + " frames since the agent started" : "")
+                        + "): it holds up " + heldUp + (heldUp == 1 ? " session" : " sessions")
+                        + " whose data leaves through that port in that priority",
+                    node, pfc.tp(), -1, "paused " + share(pfc.pausedShare()) + " of the interval", null, null, 1,
+                    Double.NaN, pfc.last(), held == null ? List.of() : held.sessions(),
+                    List.of(new Problem.Place(node, pfc.tp())), null, null, pfc.priority(), null, heldUp));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Links paused both ways in one priority: port P of switch A and the port at the other end of
+     * P's link (the topology's) on switch B, both paused now or during their agents' last probe
+     * interval. One problem per link and priority.
+     */
+    private static List<Problem> pfcDeadlocks(final FabricIndex index) {
+        final Map<FabricIndex.PausedPort, AgentFacts.Pfc> paused = new HashMap<>();
+        for (var agent : index.agents()) {
+            if (agent.answers()) {
+                for (var pfc : agent.pfc()) {
+                    if (pfc.pausedLately()) {
+                        paused.putIfAbsent(new FabricIndex.PausedPort(agent.switchId(), pfc.tp(), pfc.priority()), pfc);
+                    }
+                }
+            }
+        }
+        final var out = new ArrayList<Problem>();
+        for (var entry : paused.entrySet()) {
+            final var one = entry.getKey();
+            final var peer = index.peer(one.node(), one.tp());
+            if (peer == null || peer.tp() == null) {
+                continue;
+            }
+            final var other = new FabricIndex.PausedPort(peer.node(), peer.tp(), one.priority());
+            final var otherPfc = paused.get(other);
+            // once per link: from the end that comes first by name
+            final int order = one.node().equals(other.node()) ? one.tp().compareTo(other.tp())
+                : one.node().compareTo(other.node());
+            if (otherPfc == null || order >= 0) {
+                continue;
+            }
+            final var heldOne = index.heldUp(one.node(), one.tp(), one.priority());
+            final var heldOther = index.heldUp(other.node(), other.tp(), other.priority());
+            final long heldUp = (heldOne == null ? 0 : heldOne.count()) + (heldOther == null ? 0 : heldOther.count());
+            final var sessions = new TreeSet<String>();
+            if (heldOne != null) {
+                sessions.addAll(heldOne.sessions());
+            }
+            if (heldOther != null) {
+                sessions.addAll(heldOther.sessions());
+            }
+            final String link = one.node() + " port " + one.tp() + " <-> " + other.node() + " port " + other.tp();
+            out.add(new Problem("pfc-deadlock-suspect|" + one.node() + "|" + one.tp() + "|" + other.node() + "|"
+                    + other.tp() + "|" + one.priority(), ProblemKind.PfcDeadlockSuspect, Severity.Critical,
+                "PFC deadlock suspect: " + link + ", priority " + one.priority(),
+                "both ends of the link " + link + " paused priority " + one.priority()
+                    + " during their agents' last probe intervals (" + pause(one.node(), entry.getValue()) + "; "
+                    + pause(other.node(), otherPfc) + "): each switch waits for the other, the shape of a PFC"
+                    + " deadlock; " + heldUp + (heldUp == 1 ? " session's" : " sessions'")
+                    + " data leaves through these ports in that priority",
+                one.node(), one.tp(), -1, "paused both ways in priority " + one.priority(), null, null, 1, Double.NaN,
+                max(entry.getValue().last(), otherPfc.last()), sessions.stream().limit(SAMPLE).toList(),
+                List.of(new Problem.Place(one.node(), one.tp()), new Problem.Place(other.node(), other.tp())), null,
+                null, one.priority(), new Problem.Place(other.node(), other.tp()), heldUp));
+        }
+        return out;
+    }
+
+    private static String pause(final String node, final AgentFacts.Pfc pfc) {
+        return node + (Double.isNaN(pfc.pausedShare()) ? "" : " paused " + share(pfc.pausedShare())
+            + " of its interval") + (pfc.paused() ? ", paused now" : "");
+    }
+
+    /** A share to four digits, or "?" where unknown. */
+    private static String share(final double value) {
+        return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.4f", value);
+    }
+
+    /** The greater of two values, NaN (unknown) giving way to the other. */
+    private static double max(final double one, final double two) {
+        return Double.isNaN(one) ? two : Double.isNaN(two) ? one : Math.max(one, two);
+    }
+
+    /** The lesser of two values, NaN (unknown) giving way to the other. */
+    private static double min(final double one, final double two) {
+        return Double.isNaN(one) ? two : Double.isNaN(two) ? one : Math.min(one, two);
     }
 
     /** Problems grouped by an ID: the first occurrence names the group, the rest count. */

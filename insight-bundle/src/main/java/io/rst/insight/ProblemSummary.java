@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.DataDirection;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Problems;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemsBuilder;
@@ -27,6 +28,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.problems.Sw
 import org.opendaylight.yangtools.binding.util.BindingMap;
 import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint8;
 
 /**
  * The problems summed fabric-wide, per switch and per port, and the rst-insight:problems
@@ -100,6 +102,18 @@ record ProblemSummary(List<Problem> problems, Map<ProblemKind, Long> byKind,
             .setReason(problem.reason())
             .setCount(Uint32.valueOf(problem.count())).setSessionId(problem.sessions().isEmpty() ? null
                 : new LinkedHashSet<>(problem.sessions()));
+        if (problem.direction() != null) {
+            builder.setDirection(DataDirection.forName(problem.direction()));
+        }
+        if (problem.priority() >= 0) {
+            builder.setPriority(Uint8.valueOf(problem.priority()));
+        }
+        if (problem.peer() != null) {
+            builder.setPeerNodeId(problem.peer().node()).setPeerTpId(problem.peer().tp());
+        }
+        if (problem.heldUp() >= 0) {
+            builder.setHeldUpSessions(uint32(problem.heldUp()));
+        }
         if (problem.rejectReason() >= 0) {
             builder.setRejectReason(Uint16.valueOf(problem.rejectReason()));
         }

@@ -28,12 +28,24 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind
  * @param originsBySwitch switch to origin and state ({@code cm|ESTABLISHED}, {@code data|ACTIVE}) to count
  * @param oneWayBySwitch switch to the controller's pairing of its one-way flows ({@code unpaired},
  *     {@code paired}, {@code ambiguous}) to count
+ * @param ecnByPort per switch and data ingress port, the paths' ECT, CE and CNP packets summed, in order
+ * @param congestedSessions sessions with a congested data direction
+ * @param heldUp per paused port and priority (rpt/paused-port), the sessions it holds up, in order
  */
 record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch, long fabricSessions, long paths,
         long incompletePaths, long asymmetricPaths, Map<ProblemKind, Long> problems, List<AgentFacts> agents,
         Map<String, Long> sessionUpdates, Map<String, Double> ingestLag, double takenAt, double recomputeSeconds,
         long pathFailedCommits, Map<String, Map<String, Long>> originsBySwitch,
-        Map<String, Map<String, Long>> oneWayBySwitch) {
+        Map<String, Map<String, Long>> oneWayBySwitch, List<PortEcn> ecnByPort, long congestedSessions,
+        List<HeldPort> heldUp) {
+
+    /** A switch's data ingress port's sums over the paths' data hops there. */
+    record PortEcn(String node, String port, long ect, long ce, long cnp) {
+    }
+
+    /** A paused port and priority, and how many sessions it holds up. */
+    record HeldPort(String node, String port, int priority, long sessions) {
+    }
 
     static final Snapshot INACTIVE = new Snapshot(false, Map.of(), 0, 0, 0, 0, Map.of(), List.of(), Map.of(), Map.of(),
         Double.NaN, 0, 0);
@@ -46,6 +58,21 @@ record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch,
         ingestLag = Map.copyOf(ingestLag);
         originsBySwitch = copy(originsBySwitch);
         oneWayBySwitch = copy(oneWayBySwitch);
+        ecnByPort = List.copyOf(ecnByPort);
+        heldUp = List.copyOf(heldUp);
+    }
+
+    /** A snapshot without congestion figures. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    Snapshot(final boolean active, final Map<String, Map<String, Long>> sessionsBySwitch, final long fabricSessions,
+            final long paths, final long incompletePaths, final long asymmetricPaths,
+            final Map<ProblemKind, Long> problems, final List<AgentFacts> agents,
+            final Map<String, Long> sessionUpdates, final Map<String, Double> ingestLag, final double takenAt,
+            final double recomputeSeconds, final long pathFailedCommits,
+            final Map<String, Map<String, Long>> originsBySwitch, final Map<String, Map<String, Long>> oneWayBySwitch) {
+        this(active, sessionsBySwitch, fabricSessions, paths, incompletePaths, asymmetricPaths, problems, agents,
+            sessionUpdates, ingestLag, takenAt, recomputeSeconds, pathFailedCommits, originsBySwitch, oneWayBySwitch,
+            List.of(), 0, List.of());
     }
 
     /** A snapshot without the sessions' origins (all learnt from CM, or not counted). */
@@ -70,6 +97,6 @@ record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch,
             final Map<String, Double> nowLag, final long nowPathFailedCommits) {
         return new Snapshot(active, sessionsBySwitch, fabricSessions, paths, incompletePaths, asymmetricPaths,
             problems, List.copyOf(nowAgents), nowUpdates, nowLag, takenAt, recomputeSeconds, nowPathFailedCommits,
-            originsBySwitch, oneWayBySwitch);
+            originsBySwitch, oneWayBySwitch, ecnByPort, congestedSessions, heldUp);
     }
 }

@@ -94,6 +94,40 @@ public class MetricsTextTest {
     }
 
     @Test
+    public void theCongestionFiguresAreServedPerPortAndPriorityWithoutSessionLabels() {
+        final var agent = new AgentFacts("leaf1", AgentState.CAPTURING, null, 1, 1, 7).withPfc(List.of(
+            new AgentFacts.Pfc("swp2", 3, 120, 2_500_000, true, 0.75, 1),
+            new AgentFacts.Pfc("swp2", 6, -1, -1, false, Double.NaN, Double.NaN)));
+        final var snapshot = new Snapshot(true, Map.of(), 0, 2, 0, 0, Map.of(ProblemKind.PfcStorm, 1L),
+            List.of(agent), Map.of(), Map.of(), 2, 0.001, 0, Map.of(), Map.of(),
+            List.of(new Snapshot.PortEcn("spine1", "swp1", 1000, 70, 12), new Snapshot.PortEcn("spine1", "", 5, 0, 0)),
+            3, List.of(new Snapshot.HeldPort("leaf1", "swp2", 3, 42)));
+        final var text = MetricsText.render(snapshot, 2);
+        for (var line : List.of("rst_sessions_congested 3",
+                "rst_data_ect_packets{switch=\"spine1\",port=\"swp1\"} 1000",
+                "rst_data_ce_packets{switch=\"spine1\",port=\"swp1\"} 70",
+                "rst_data_cnp_packets{switch=\"spine1\",port=\"swp1\"} 12",
+                "rst_data_ect_packets{switch=\"spine1\",port=\"\"} 5",
+                "rst_pfc_frames_total{switch=\"leaf1\",port=\"swp2\",priority=\"3\"} 120",
+                "rst_pfc_paused_seconds_total{switch=\"leaf1\",port=\"swp2\",priority=\"3\"} 2.500000",
+                "rst_pfc_paused_share{switch=\"leaf1\",port=\"swp2\",priority=\"3\"} 0.750000",
+                "rst_pfc_paused{switch=\"leaf1\",port=\"swp2\",priority=\"3\"} 1",
+                "rst_pfc_paused{switch=\"leaf1\",port=\"swp2\",priority=\"6\"} 0",
+                "rst_pfc_held_up_sessions{switch=\"leaf1\",port=\"swp2\",priority=\"3\"} 42",
+                "rst_problems{kind=\"pfc-storm\"} 1", "rst_problems{kind=\"congested\"} 0",
+                "rst_problems{kind=\"pfc-deadlock-suspect\"} 0",
+                "# TYPE rst_pfc_frames_total counter", "# TYPE rst_pfc_paused_share gauge",
+                "# TYPE rst_data_ce_packets gauge")) {
+            assertTrue(text.contains(line + "\n"), line + " in\n" + text);
+        }
+        // what the status does not say is not served as 0
+        assertFalse(text.contains("rst_pfc_frames_total{switch=\"leaf1\",port=\"swp2\",priority=\"6\"}"), text);
+        assertFalse(text.contains("rst_pfc_paused_share{switch=\"leaf1\",port=\"swp2\",priority=\"6\"}"), text);
+        // no series names a session
+        assertFalse(text.contains("session=") || text.contains("session_id="), text);
+    }
+
+    @Test
     public void labelValuesAreEscaped() {
         assertTrue(MetricsText.escape("a\"b\\c\nd").equals("a\\\"b\\\\c\\nd"));
     }

@@ -22,6 +22,7 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Learned
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.Rpt;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.Hop;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.HopBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.direction.MarkedAtBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataForwardBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.DataReverseBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.path.ForwardBuilder;
@@ -30,8 +31,11 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.Pat
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.path.table.rev261201.rpt.PathKey;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
+import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.TpId;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.yang.common.Decimal64;
 import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint64;
 import org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode;
 
 /**
@@ -75,6 +79,24 @@ public class PathLeavesTest extends AbstractConcurrentDataBrokerTest {
         paths.add(new PathBuilder().setSessionId("cm").setLearnedFrom(LearnedFrom.Cm)
             .setForward(new ForwardBuilder().setHop(hops("leaf1")).setComplete(true).build())
             .setDataForward(new DataForwardBuilder().setHop(hops("leaf9")).build()).build());
+        // congestion figures: per hop and per direction, marked-at, on a CM session's data paths
+        paths.add(1, new PathBuilder().setSessionId("marked").setLearnedFrom(LearnedFrom.Cm)
+            .setForward(new ForwardBuilder().setHop(hops("leaf1", "spine1")).setComplete(true).build())
+            .setDataForward(new DataForwardBuilder().setHop(List.of(
+                    new HopBuilder().setIndex(Uint16.ZERO).setNodeId(new NodeId("leaf1")).setIngressTp(new TpId("swp1"))
+                        .setEctPackets(Uint64.valueOf(100)).setCePackets(Uint64.ZERO).setCnpPackets(Uint64.valueOf(4))
+                        .build(),
+                    new HopBuilder().setIndex(Uint16.ONE).setNodeId(new NodeId("spine1")).setIngressTp(new TpId("swp2"))
+                        .setEctPackets(Uint64.valueOf(90)).setCePackets(Uint64.valueOf(9)).build(),
+                    new HopBuilder().setIndex(Uint16.valueOf(2)).setNodeId(new NodeId("leaf2")).build()))
+                .setCeShare(Decimal64.valueOf("0.1000")).setCePackets(Uint64.valueOf(9))
+                .setCnpPackets(Uint64.valueOf(4))
+                .setMarkedAt(new MarkedAtBuilder().setNodeId(new NodeId("leaf1")).setEgressTp(new TpId("swp7"))
+                    .setNextNodeId(new NodeId("spine1")).setNextIngressTp(new TpId("swp2"))
+                    .setHopIndex(Uint16.ONE).setCertain(true).build())
+                .build())
+            .setDataReverse(new DataReverseBuilder().setHop(hops("spine1")).setCnpPackets(Uint64.valueOf(2)).build())
+            .build());
         for (var path : paths) {
             final var id = DataObjectIdentifier.builder(Rpt.class).child(Path.class, new PathKey(path.getSessionId()))
                 .build();
@@ -90,6 +112,35 @@ public class PathLeavesTest extends AbstractConcurrentDataBrokerTest {
         org.junit.jupiter.api.Assertions.assertTrue(flow.oneWay() && flow.reverseComplete() && !flow.complete());
         assertEquals(List.of("leaf1"), PathFacts.of(paths.get(paths.size() - 1)).forward());
         assertEquals("cm", PathFacts.of(paths.get(paths.size() - 1)).learnedFrom());
+    }
+
+    @Test
+    public void aDirectionsCongestionFiguresAreReadWithItsHopsAndWhereMarkingStarts() {
+        final var path = new PathBuilder().setSessionId("m").setLearnedFrom(LearnedFrom.Data)
+            .setDataForward(new DataForwardBuilder().setHop(List.of(
+                    new HopBuilder().setIndex(Uint16.ZERO).setNodeId(new NodeId("leaf1")).setIngressTp(new TpId("swp1"))
+                        .setEctPackets(Uint64.valueOf(100)).setCePackets(Uint64.ZERO).build(),
+                    new HopBuilder().setIndex(Uint16.ONE).setNodeId(new NodeId("spine1"))
+                        .setEctPackets(Uint64.valueOf(80)).setCePackets(Uint64.valueOf(8)).build()))
+                .setCeShare(Decimal64.valueOf("0.1000")).setCePackets(Uint64.valueOf(8))
+                .setMarkedAt(new MarkedAtBuilder().setNodeId(new NodeId("leaf1")).setEgressTp(new TpId("swp7"))
+                    .setCertain(false).build())
+                .build())
+            .build();
+        final var facts = PathFacts.of(path);
+        final var ecn = facts.dataForwardEcn();
+        assertEquals(0.1, ecn.ceShare(), 0);
+        assertEquals(8, ecn.cePackets());
+        assertEquals(-1, ecn.cnpPackets());
+        // the most ECN-capable packets any hop sampled
+        assertEquals(100, ecn.ectPackets());
+        assertEquals("leaf1", ecn.markedNode());
+        assertEquals("swp7", ecn.markedTp());
+        org.junit.jupiter.api.Assertions.assertTrue(ecn.marked() && !ecn.certain());
+        assertEquals(List.of(new PathFacts.HopFigures("leaf1", "swp1", 100, 0, -1),
+            new PathFacts.HopFigures("spine1", null, 80, 8, -1)), ecn.hops());
+        org.junit.jupiter.api.Assertions.assertNull(facts.dataReverseEcn());
+        org.junit.jupiter.api.Assertions.assertTrue(Double.isNaN(ecn.cnpPerPacket()));
     }
 
     private static List<Hop> hops(final String... nodes) {
