@@ -15,6 +15,7 @@ import static org.junit.Assume.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rst.lab.Congestion;
 import io.rst.lab.DataPathCheck;
 import io.rst.lab.Fabric;
 import io.rst.lab.KernelPaths;
@@ -245,6 +246,102 @@ public class LabFabricIT {
         validateWithYanglint("data/rdma-path-table:rpt?content=nonconfig");
     }
 
+    /**
+     * Congestion made by the kernel: spine1's port towards leaf2 marks CE on every ECN-capable
+     * packet (nftables), the hosts answer CE with CNPs, and leaf1's neighbour on its uplink to spine1
+     * pauses priority 3 with PFC frames for 30 s. The sessions whose kernel path crosses the marked
+     * link, and only those, show CE from the hop after it on, with marked-at naming the link; the
+     * paused port lists exactly the sessions whose data leaves it in priority 3 (DSCP 26).
+     */
+    @Test
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the lab's progress goes to the test's output
+    public void c3_congestionShowsOnTheSessionsThatCrossTheMarkedLinkAndThePausedPort() throws Exception {
+        // an outside subscriber to insight's congestion notifications (server-sent events, JSON)
+        final String ns = "(urn:io:rst:rst-insight?revision=2026-12-01)";
+        final var created = rc.post("operations/sal-remote:create-notification-stream", JSON.readTree(
+            "{\"input\":{\"notifications\":[\"" + ns + "congested\",\"" + ns + "pfc-storm\"]}}"));
+        final String stream = created.findPath("notification-stream-identifier").asText();
+        assertFalse("a notification stream: " + created, stream.isEmpty());
+        final var http = java.net.http.HttpClient.newHttpClient();
+        final var events = new java.util.concurrent.CopyOnWriteArrayList<String>();
+        final var sse = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(rc.base() + "/streams/json/"
+            + stream)).header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
+                "admin:admin".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+            .header("Accept", "text/event-stream").build(), java.net.http.HttpResponse.BodyHandlers.ofLines());
+        assertEquals("the stream answers", 200, sse.statusCode());
+        final Thread reader = Thread.ofVirtual().start(() -> sse.body().forEach(events::add));
+
+        final var link = Congestion.link(fabric, "spine1:swp2");
+        Congestion.mark(lab, link, 0, System.out::println);
+        final var conns = run(new Traffic.Options(50, 1000, 60, 0, seed++, 8, false));
+        assertTrue("some sessions cross spine1", crosses(conns, "spine1"));
+        final var paused = Congestion.port(fabric, "leaf1", fabric.uplink(1, 1).name());
+        final int priority = Congestion.dataPriority(rc.get("data/rdma-path-table:rpt-settings"));
+        assertEquals("DSCP 26 is priority 3 by default", 3, priority);
+        final var pfcError = new java.util.concurrent.atomic.AtomicReference<Exception>();
+        // 15,000 frames of 65,535 quanta, one every 2 ms: the port stays paused for 30 s
+        final Thread pfc = new Thread(() -> {
+            try {
+                Congestion.pfc(lab, paused, priority, 65_535, 15_000, 2_000, priority, System.out::println);
+            } catch (IOException | LabException | IllegalArgumentException e) {
+                pfcError.set(e);
+            }
+        }, "it-pfc");
+        pfc.start();
+        try {
+            final var result = new java.util.concurrent.atomic.AtomicReference<Congestion.Result>();
+            // while the pause lasts: the marks and the paused port both equal the truth
+            waitFor("the marks and the paused port to equal the lab's truth", 25, () -> {
+                try {
+                    final var r = Congestion.check(lab, rc, System.currentTimeMillis());
+                    result.set(r);
+                    return r != null && r.ok() && r.pauses() > 0 && r.marked() > 0;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+            System.out.println(result.get().summary());
+            assertTrue("the pause still lasts", pfc.isAlive());
+            // insight: a congested problem at the marked link, a pfc-storm at the paused port, a
+            // notification of each to the subscriber, and their figures in /metrics
+            waitFor("a congested problem at spine1 swp2 and a pfc-storm at leaf1 " + paused.port(), 20, () -> {
+                final var problems = rc.get("data/rst-insight:problems?content=nonconfig").path("rst-insight:problems")
+                    .path("problem");
+                return problem(problems, "congested", "spine1", "swp2") != null
+                    && problem(problems, "pfc-storm", "leaf1", paused.port()) != null;
+            });
+            final var problems = rc.get("data/rst-insight:problems?content=nonconfig").path("rst-insight:problems")
+                .path("problem");
+            final var storm = problem(problems, "pfc-storm", "leaf1", paused.port());
+            assertEquals("the storm's priority: " + storm, priority, storm.path("priority").asInt());
+            final var listed = rc.get("data/rdma-path-table:rpt/paused-port=leaf1," + paused.port() + "," + priority
+                + "?content=nonconfig");
+            assertEquals("the storm holds up the sessions rpt/paused-port lists: " + storm + " " + listed,
+                listed.findPath("session-count").asLong(), storm.path("held-up-sessions").asLong());
+            waitFor("congested and pfc-storm notifications at the subscriber", 20, () ->
+                events.stream().anyMatch(e -> e.startsWith("data:") && e.contains("rst-insight:congested")
+                    && e.contains("spine1"))
+                && events.stream().anyMatch(e -> e.startsWith("data:") && e.contains("rst-insight:pfc-storm")
+                    && e.contains("leaf1")));
+            final var metrics = rc.metrics();
+            assertTrue("rst_problems of kind congested: " + metrics.get("rst_problems{kind=\"congested\"}"),
+                metrics.getOrDefault("rst_problems{kind=\"congested\"}", 0.0) >= 1);
+            assertTrue("sessions congested in /metrics", metrics.getOrDefault("rst_sessions_congested", 0.0) >= 1);
+        } catch (AssertionError e) {
+            final var r = Congestion.check(lab, rc, System.currentTimeMillis());
+            throw new AssertionError(e.getMessage() + "\n" + (r == null ? "no congestion in the truth"
+                : r.summary() + "\n" + String.join("\n", r.mismatches().subList(0, Math.min(30,
+                    r.mismatches().size())))), e);
+        } finally {
+            pfc.join();
+            reader.interrupt();
+        }
+        if (pfcError.get() != null) {
+            throw new AssertionError("the PFC frames were not sent", pfcError.get());
+        }
+        validateWithYanglint("data/rdma-path-table:rpt?content=nonconfig");
+    }
+
     @Test
     public void c_aLinkTakenDownMovesNewSessionsToTheOtherSpine() throws Exception {
         lab.setLink("leaf1", fabric.uplink(1, 1).name(), false, rc);
@@ -446,6 +543,19 @@ public class LabFabricIT {
     private static String agentDetail(final String node) {
         final JsonNode sw = rc.get("data/rdma-flow-table:rft/switch=" + node + "/agent-status?content=nonconfig");
         return sw.path("rdma-flow-table:agent-status").path("detail").asText();
+    }
+
+    /** The problem of that kind at that switch and port, or null. */
+    private static com.fasterxml.jackson.databind.JsonNode problem(
+            final com.fasterxml.jackson.databind.JsonNode problems, final String kind, final String node,
+            final String tp) {
+        for (var p : problems) {
+            if (kind.equals(p.path("kind").asText()) && node.equals(p.path("node-id").asText())
+                    && tp.equals(p.path("tp-id").asText())) {
+                return p;
+            }
+        }
+        return null;
     }
 
     private static void waitFor(final String what, final int seconds, final BooleanSupplier condition)

@@ -61,7 +61,7 @@ public final class Congestion {
     }
 
     /** {@code NODE:PORT} of the fabric as a link; it must join two switches. */
-    static Link link(final Fabric fabric, final String spec) {
+    public static Link link(final Fabric fabric, final String spec) {
         final int colon = spec.indexOf(':');
         if (colon <= 0 || colon == spec.length() - 1) {
             throw new IllegalArgumentException("--link wants NODE:PORT, got '" + spec + "'");
@@ -79,7 +79,7 @@ public final class Congestion {
     }
 
     /** A switch port of the fabric, with its peer (a switch or a host). */
-    static Link port(final Fabric fabric, final String node, final String port) {
+    public static Link port(final Fabric fabric, final String node, final String port) {
         if (!fabric.node(node).isSwitch()) {
             throw new IllegalArgumentException(node + " is not a switch");
         }
@@ -125,7 +125,8 @@ public final class Congestion {
      * Marks on {@code link} (replacing any marking of the lab: one link marks at a time) and
      * writes the fact, with the sessions of the truth so far whose data the kernel sends across it.
      */
-    static void mark(final Lab lab, final Link link, final long rate, final Consumer<String> log) throws IOException {
+    public static void mark(final Lab lab, final Link link, final long rate, final Consumer<String> log)
+            throws IOException {
         unmark(lab, null);
         Shell.run(List.of("ip", "netns", "exec", Fabric.NS_PREFIX + link.node(), "nft", "-f", "-"),
             nftScript(link.port(), rate), true);
@@ -145,7 +146,7 @@ public final class Congestion {
     }
 
     /** Removes the lab's marking from every switch; with {@code log}, writes the fact. */
-    static void unmark(final Lab lab, final Consumer<String> log) throws IOException {
+    public static void unmark(final Lab lab, final Consumer<String> log) throws IOException {
         int removed = 0;
         for (var sw : lab.fabric().switches()) {
             final String out = Shell.run(List.of("ip", "netns", "exec", sw.namespace(), "nft", "delete", "table",
@@ -171,7 +172,7 @@ public final class Congestion {
      * that priority (the lab's data is DSCP 26, priority {@code dataPriority}).
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
-    static void pfc(final Lab lab, final Link port, final int priority, final int quanta, final int frames,
+    public static void pfc(final Lab lab, final Link port, final int priority, final int quanta, final int frames,
             final long intervalUs, final int dataPriority, final Consumer<String> log) throws IOException {
         if (frames < 1 || intervalUs < 1) {
             throw new IllegalArgumentException("--frames and --interval-us must be positive");
@@ -322,7 +323,7 @@ public final class Congestion {
     }
 
     /** Checks RESTCONF against the truth file's last marking and pause; null when it has neither. */
-    static Result check(final Lab lab, final Restconf rc, final long nowMs) throws IOException {
+    public static Result check(final Lab lab, final Restconf rc, final long nowMs) throws IOException {
         final var congest = Truth.facts(lab.truthFile(), "congest");
         final var off = Truth.facts(lab.truthFile(), "congest-off");
         final var pfcs = Truth.facts(lab.truthFile(), "pfc");
@@ -359,7 +360,7 @@ public final class Congestion {
     }
 
     /** The priority of the lab's data (DSCP 26) by rpt-settings dscp-priority: listed, or its class selector. */
-    static int dataPriority(final JsonNode settings) {
+    public static int dataPriority(final JsonNode settings) {
         for (var e : settings.path("rdma-path-table:rpt-settings").path("dscp-priority")) {
             if (e.path("dscp").asInt(-1) == DATA_DSCP) {
                 return e.path("priority").asInt();
