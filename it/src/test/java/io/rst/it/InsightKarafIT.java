@@ -7,15 +7,19 @@
  */
 package io.rst.it;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.ops4j.pax.exam.CoreOptions.maven;
+import static org.ops4j.pax.exam.CoreOptions.mavenBundle;
 import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 import static org.ops4j.pax.exam.CoreOptions.systemTimeout;
 import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.editConfigurationFilePut;
 import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.karafDistributionConfiguration;
 import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.logLevel;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -27,7 +31,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import org.awaitility.core.ConditionFactory;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.Timeout;
@@ -83,6 +89,9 @@ public class InsightKarafIT {
                     + "file:${karaf.data}/kar@id=kar.repository@multi, "
                     + "file:" + System.getProperty("maven.repo.local", System.getProperty("user.home")
                         + "/.m2/repository") + "@id=local.m2@snapshots"),
+            // the tests wait with Awaitility, in the container
+            mavenBundle("org.awaitility", "awaitility").versionAsInProject(),
+            mavenBundle("org.hamcrest", "hamcrest").versionAsInProject(),
         };
     }
 
@@ -103,7 +112,7 @@ public class InsightKarafIT {
         assertTrue(bare.headers().firstValue("Location").orElse(""),
             bare.headers().firstValue("Location").orElse("").endsWith("/metrics/"));
         assertEquals(401, send("GET", "/metrics/", null, false).statusCode());
-        final var metrics = await("/metrics/", r -> r.statusCode() == 200
+        final var metrics = awaitAnswer("/metrics/", r -> r.statusCode() == 200
             && r.body().contains("rst_agent_up{switch=\"it-ins1\"} 0\n")
             && r.body().matches("(?s).*rst_agents\\{state=\"UNREACHABLE\"\\} [1-9].*")
             && r.body().matches("(?s).*rst_problems\\{kind=\"agent-unreachable\"\\} [1-9].*"));
@@ -115,7 +124,7 @@ public class InsightKarafIT {
             metrics.body().matches("(?s).*rst_problems\\{kind=\"agent-unreachable\"\\} [1-9].*"));
 
         // the same in RESTCONF, as rst-insight:problems
-        final var problems = await("/rests/data/rst-insight:problems", r -> r.statusCode() == 200
+        final var problems = awaitAnswer("/rests/data/rst-insight:problems", r -> r.statusCode() == 200
             && r.body().contains("agent-unreachable|it-ins1"));
         assertTrue(problems.body(), problems.body().contains("\"node-id\":\"it-ins1\""));
 
@@ -141,25 +150,20 @@ public class InsightKarafIT {
         try {
             final var query = "http://127.0.0.1:9090/api/v1/query?query="
                 + URLEncoder.encode("count(rst_agent_up{switch=\"it-ins1\"} == 0)", StandardCharsets.UTF_8);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            String last = "";
-            while (System.nanoTime() < deadline) {
+            final var request = HttpRequest.newBuilder(URI.create(query)).timeout(Duration.ofSeconds(10)).build();
+            waiting("Prometheus answers", Duration.ofSeconds(90), Duration.ofMillis(500)).untilAsserted(() -> {
+                String last;
                 try {
-                    last = http.send(HttpRequest.newBuilder(URI.create(query)).timeout(Duration.ofSeconds(10)).build(),
-                        HttpResponse.BodyHandlers.ofString()).body();
-                    // {"status":"success","data":{"resultType":"vector","result":[{"metric":{...},"value":[T,"1"]}]}}
-                    if (last.contains("\"status\":\"success\"")
-                            && last.matches("(?s).*\"value\":\\[[0-9.]+,\"1\"\\].*")) {
-                        break;
-                    }
-                } catch (java.io.IOException e) {
+                    last = http.send(request, HttpResponse.BodyHandlers.ofString()).body();
+                } catch (IOException e) {
                     last = e.toString();
                 }
-                Thread.sleep(500);
-            }
-            assertTrue("Prometheus never answered count(rst_agent_up{switch=it-ins1} == 0) = 1; last: " + last
-                + "\nlog: " + Files.readString(dir.resolve("prometheus.log")),
-                last.matches("(?s).*\"value\":\\[[0-9.]+,\"1\"\\].*"));
+                // {"status":"success","data":{"resultType":"vector","result":[{"metric":{...},"value":[T,"1"]}]}}
+                assertTrue("Prometheus never answered count(rst_agent_up{switch=it-ins1} == 0) = 1; last: " + last
+                    + "\nlog: " + Files.readString(dir.resolve("prometheus.log")),
+                    last.contains("\"status\":\"success\"")
+                        && last.matches("(?s).*\"value\":\\[[0-9.]+,\"1\"\\].*"));
+            });
             // and the scrape itself was healthy: the target is up
             final var up = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:9090/api/v1/query?query=up"))
                 .build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -249,7 +253,7 @@ public class InsightKarafIT {
                 final var failed = awaitEvent(events, "session-failed", "\"failure\":\"rejected\"");
                 assertTrue(failed, failed.contains("reject-reason"));
                 // and the problem is in RESTCONF
-                await("/rests/data/rst-insight:problems", r -> r.statusCode() == 200
+                awaitAnswer("/rests/data/rst-insight:problems", r -> r.statusCode() == 200
                     && r.body().contains("\"kind\":\"rejected\"") && r.body().contains("it-ins2"));
             } finally {
                 agent.destroy();
@@ -287,49 +291,45 @@ public class InsightKarafIT {
         return out;
     }
 
+    /** A wait for {@code what}: the first look at once, then one every {@code every}, for at most {@code atMost}. */
+    private static ConditionFactory waiting(final String what, final Duration atMost, final Duration every) {
+        return await(what).atMost(atMost).pollDelay(Duration.ZERO).pollInterval(every);
+    }
+
     /** The first event (an SSE data line) naming the notification and containing the text. */
     private static String awaitEvent(final java.util.List<String> events, final String notification,
-            final String text) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline) {
-            for (var line : events) {
-                if (line.startsWith("data:") && line.contains("rst-insight:" + notification) && line.contains(text)) {
-                    return line;
-                }
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("no " + notification + " event with " + text + " in " + events);
+            final String text) {
+        final var found = new AtomicReference<String>();
+        waiting("a " + notification + " event with " + text, Duration.ofSeconds(90), Duration.ofMillis(200))
+            .untilAsserted(() -> {
+                found.set(events.stream().filter(line -> line.startsWith("data:")
+                    && line.contains("rst-insight:" + notification) && line.contains(text)).findFirst().orElse(null));
+                assertNotNull("no " + notification + " event with " + text + " in " + events, found.get());
+            });
+        return found.get();
     }
 
-    private void awaitRestconf() throws Exception {
-        final long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-        while (true) {
+    private void awaitRestconf() {
+        waiting("RESTCONF answers", Duration.ofSeconds(180), Duration.ofMillis(500)).untilAsserted(() -> {
+            final HttpResponse<String> answer;
             try {
-                if (send("GET", "/rests/data/ietf-yang-library:yang-library?fields=module-set(name)", null, true)
-                        .statusCode() == 200) {
-                    return;
-                }
-            } catch (java.io.IOException e) {
-                // not listening yet
+                answer = send("GET", "/rests/data/ietf-yang-library:yang-library?fields=module-set(name)", null, true);
+            } catch (IOException e) {
+                throw new AssertionError("RESTCONF is not listening: " + e, e);
             }
-            assertTrue("RESTCONF never answered", System.nanoTime() < deadline);
-            Thread.sleep(500);
-        }
+            assertEquals("RESTCONF never answered: " + answer.body(), 200, answer.statusCode());
+        });
     }
 
-    private HttpResponse<String> await(final String path, final Predicate<HttpResponse<String>> condition)
-            throws Exception {
-        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        HttpResponse<String> last;
-        do {
-            last = send("GET", path, null, true);
-            if (condition.test(last)) {
-                return last;
-            }
-            Thread.sleep(250);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError(path + " never matched; last: " + last.statusCode() + " " + last.body());
+    /** The answer to GET {@code path} once it meets {@code condition} (60 s at most). */
+    private HttpResponse<String> awaitAnswer(final String path, final Predicate<HttpResponse<String>> condition) {
+        final var last = new AtomicReference<HttpResponse<String>>();
+        waiting(path + " matches", Duration.ofSeconds(60), Duration.ofMillis(250)).untilAsserted(() -> {
+            last.set(send("GET", path, null, true));
+            assertTrue(path + " never matched; last: " + last.get().statusCode() + " " + last.get().body(),
+                condition.test(last.get()));
+        });
+        return last.get();
     }
 
     HttpResponse<String> send(final String method, final String path, final String body, final boolean auth)

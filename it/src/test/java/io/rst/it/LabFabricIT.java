@@ -7,6 +7,7 @@
  */
 package io.rst.it;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -29,6 +30,7 @@ import io.rst.lab.Truth;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -386,8 +388,13 @@ public class LabFabricIT {
                 throw new IllegalStateException(e);
             }
         });
+        final long before = Truth.nextId(lab.truthFile()) - 1;
         during.start();
-        Thread.sleep(1000);
+        // the kill comes once the run is under way: a quarter of its connections started (each is
+        // in the truth file as it is started), or the run ended early, which the checks
+        // below report. Not counted by the packets sent: c2's long-lived QP pairs still send.
+        waitFor("a quarter of the run's connections to start", 60,
+            () -> !during.isAlive() || startedSince(before) >= 20);
         // bin/karaf server runs Java as its child: SIGKILL the JVM, as the OOM killer would
         final var jvms = karaf.descendants().toList();
         assertFalse("the controller's JVM runs", jvms.isEmpty());
@@ -502,6 +509,15 @@ public class LabFabricIT {
         return out;
     }
 
+    /** Connections of the truth file with an id above {@code id}. */
+    private static long startedSince(final long id) {
+        try {
+            return Truth.read(lab.truthFile()).stream().filter(c -> c.id() > id).count();
+        } catch (IOException e) {
+            throw new LabException("cannot read the truth file: " + e, e);
+        }
+    }
+
     private static void deleteTree(final Path root) throws IOException {
         if (Files.exists(root)) {
             try (Stream<Path> walk = Files.walk(root)) {
@@ -558,21 +574,12 @@ public class LabFabricIT {
         return null;
     }
 
-    private static void waitFor(final String what, final int seconds, final BooleanSupplier condition)
-            throws InterruptedException {
-        final long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        while (true) {
-            try {
-                if (condition.getAsBoolean()) {
-                    return;
-                }
-            } catch (LabException e) {
-                // not there yet
-            }
-            if (System.nanoTime() > deadline) {
-                fail("waited " + seconds + " s for " + what);
-            }
-            Thread.sleep(250);
-        }
+    /**
+     * Waits at most {@code seconds} for {@code what}: looks at once, then every 250 ms; a look the lab
+     * cannot answer yet ({@link LabException}) counts as not yet, and a timeout names the last one.
+     */
+    private static void waitFor(final String what, final int seconds, final BooleanSupplier condition) {
+        await(what).atMost(Duration.ofSeconds(seconds)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250))
+            .ignoreException(LabException.class).until(condition::getAsBoolean);
     }
 }

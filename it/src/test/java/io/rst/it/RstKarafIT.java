@@ -7,16 +7,19 @@
  */
 package io.rst.it;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.ops4j.pax.exam.CoreOptions.maven;
+import static org.ops4j.pax.exam.CoreOptions.mavenBundle;
 import static org.ops4j.pax.exam.CoreOptions.systemTimeout;
 import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.editConfigurationFilePut;
 import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.karafDistributionConfiguration;
 import static org.ops4j.pax.exam.karaf.options.KarafDistributionOption.logLevel;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,6 +31,7 @@ import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 import javax.inject.Inject;
 import org.apache.karaf.features.FeaturesService;
+import org.awaitility.core.ConditionFactory;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.Timeout;
@@ -40,7 +44,6 @@ import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
-import org.osgi.framework.InvalidSyntaxException;
 
 /**
  * Boots the RST distribution in a real Karaf and checks, from inside it, that the features are
@@ -83,6 +86,9 @@ public class RstKarafIT {
                     + "file:${karaf.data}/kar@id=kar.repository@multi, "
                     + "file:" + System.getProperty("maven.repo.local", System.getProperty("user.home")
                         + "/.m2/repository") + "@id=local.m2@snapshots"),
+            // the tests wait with Awaitility, in the container
+            mavenBundle("org.awaitility", "awaitility").versionAsInProject(),
+            mavenBundle("org.hamcrest", "hamcrest").versionAsInProject(),
         };
     }
 
@@ -153,11 +159,11 @@ public class RstKarafIT {
 
         // removing the switch removes its state
         assertEquals(204, send("DELETE", "/data/rdma-flow-table:rft/switch=it-leaf2", null).statusCode());
-        final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (send("GET", "/data/rdma-flow-table:rft/switch=it-leaf2?content=nonconfig", null).statusCode() != 409) {
-            assertTrue("it-leaf2's state outlived its configuration", System.nanoTime() < deadline);
-            Thread.sleep(200);
-        }
+        waiting("it-leaf2's state goes with its configuration", Duration.ofSeconds(30), Duration.ofMillis(200))
+            .untilAsserted(() -> {
+                final var state = send("GET", "/data/rdma-flow-table:rft/switch=it-leaf2?content=nonconfig", null);
+                assertEquals("it-leaf2's state outlived its configuration: " + state.body(), 409, state.statusCode());
+            });
     }
 
     @Test
@@ -181,12 +187,8 @@ public class RstKarafIT {
     public void webUiIsServedUnderRstOnTheRestconfPort() throws Exception {
         awaitRestconf();
         // the page needs no credentials (it holds no data; RESTCONF, which it reads, does)
-        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        HttpResponse<String> page;
-        while ((page = get("http://127.0.0.1:8181/rst/")).statusCode() != 200) {
-            assertTrue("GET /rst/ answers " + page.statusCode(), System.nanoTime() < deadline);
-            Thread.sleep(250);
-        }
+        final HttpResponse<String> page = waiting("GET /rst/ answers 200", Duration.ofSeconds(60),
+            Duration.ofMillis(250)).until(() -> get("http://127.0.0.1:8181/rst/"), r -> r.statusCode() == 200);
         assertTrue(page.body(), page.body().contains("<div id=\"app\">"));
         final var script = java.util.regex.Pattern.compile("src=\"\\./(assets/[^\"]+\\.js)\"").matcher(page.body());
         assertTrue("the page names no script: " + page.body(), script.find());
@@ -210,44 +212,36 @@ public class RstKarafIT {
         throw new AssertionError("bundle " + symbolicName + " is not installed");
     }
 
-    private void awaitBlueprint(final String symbolicName) throws InterruptedException, InvalidSyntaxException {
+    /** A wait for {@code what}: the first look at once, then one every {@code every}, for at most {@code atMost}. */
+    private static ConditionFactory waiting(final String what, final Duration atMost, final Duration every) {
+        return await(what).atMost(atMost).pollDelay(Duration.ZERO).pollInterval(every);
+    }
+
+    private void awaitBlueprint(final String symbolicName) {
         final var filter = "(osgi.blueprint.container.symbolicname=" + symbolicName + ")";
-        final long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (bundleContext.getServiceReferences("org.osgi.service.blueprint.container.BlueprintContainer",
-                filter) == null) {
-            assertTrue("Blueprint container of " + symbolicName + " never came up", System.nanoTime() < deadline);
-            Thread.sleep(250);
-        }
+        waiting("Blueprint container of " + symbolicName + " comes up", Duration.ofSeconds(120),
+            Duration.ofMillis(250)).until(() -> bundleContext.getServiceReferences(
+                "org.osgi.service.blueprint.container.BlueprintContainer", filter) != null);
     }
 
-    private void awaitRestconf() throws Exception {
-        final long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-        while (true) {
+    private void awaitRestconf() {
+        waiting("RESTCONF answers", Duration.ofSeconds(180), Duration.ofMillis(500)).untilAsserted(() -> {
+            final HttpResponse<String> answer;
             try {
-                if (send("GET", "/data/ietf-yang-library:yang-library?fields=module-set(name)", null)
-                        .statusCode() == 200) {
-                    return;
-                }
-            } catch (java.io.IOException e) {
-                // not listening yet
+                answer = send("GET", "/data/ietf-yang-library:yang-library?fields=module-set(name)", null);
+            } catch (IOException e) {
+                throw new AssertionError("RESTCONF is not listening: " + e, e);
             }
-            assertTrue("RESTCONF never answered", System.nanoTime() < deadline);
-            Thread.sleep(500);
-        }
+            assertEquals("RESTCONF never answered: " + answer.body(), 200, answer.statusCode());
+        });
     }
 
-    private void awaitBody(final String path, final String expected) throws Exception {
-        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        HttpResponse<String> last;
-        do {
-            last = send("GET", path, null);
-            if (last.statusCode() == 200 && last.body().contains(expected)) {
-                return;
-            }
-            Thread.sleep(250);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError(path + " never contained " + expected + "; last: " + last.statusCode() + " "
-            + last.body());
+    private void awaitBody(final String path, final String expected) {
+        waiting(path + " contains " + expected, Duration.ofSeconds(60), Duration.ofMillis(250)).untilAsserted(() -> {
+            final var last = send("GET", path, null);
+            assertTrue(path + " never contained " + expected + "; last: " + last.statusCode() + " " + last.body(),
+                last.statusCode() == 200 && last.body().contains(expected));
+        });
     }
 
     private HttpResponse<String> send(final String method, final String path, final String body) throws Exception {

@@ -7,6 +7,7 @@
  */
 package io.rst.rft.manager;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,9 +22,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,22 +62,69 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
     private static final String X = "10.0.0.1/-/10.0.0.2/qp0x000022";
     private static final String Y = "10.0.0.2/-/10.0.0.1/qp0x000011";
 
-    /** An agent stand-in: its snapshot, and events served once each after their seq. */
+    /**
+     * An agent stand-in: its snapshot, and events served after their seq. As the agent's long poll,
+     * {@code /v1/events} answers at once when there are events after the client's seq, and
+     * otherwise waits for one to be added, for at most the {@code wait} seconds the client asked.
+     */
     private static final class FakeAgent {
         final HttpServer server;
         // what the agent's table holds now: a stream that ends is followed by a snapshot
         volatile String snapshot;
-        final List<String> events = new CopyOnWriteArrayList<>();
+        private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
+        private final Lock lock = new ReentrantLock();
+        private final Condition added = lock.newCondition();
+        // guarded by lock: the events (the first has seq 2), and whether the stand-in is stopped
+        private final List<String> events = new ArrayList<>();
+        private boolean stopped;
 
         FakeAgent(final String snapshot, final String counters) throws IOException {
             this.snapshot = snapshot;
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            // a waiting long poll holds its own thread, not the one that serves the status
+            server.setExecutor(handlers);
             server.createContext("/v1/status", exchange -> send(exchange, "{\"capturing\":true,\"version\":\"t\","
                 + "\"last_seq\":1,\"counters\":{\"kernel_drops\":0,\"queue_drops\":0," + counters + "}}"));
             server.createContext("/v1/sessions", exchange -> send(exchange, this.snapshot));
             server.createContext("/v1/events", exchange -> {
                 final var query = exchange.getRequestURI().getQuery();
                 final long after = Long.parseLong(query.replaceAll(".*after=(\\d+).*", "$1"));
+                final long wait = query.matches(".*wait=\\d+.*")
+                    ? Long.parseLong(query.replaceAll(".*wait=(\\d+).*", "$1")) : 0;
+                // the answer's head at once, as the agent's stream: a client that stops following
+                // closes the body it is reading
+                exchange.sendResponseHeaders(200, 0);
+                try (var body = exchange.getResponseBody()) {
+                    body.write(eventsAfter(after, wait).getBytes(StandardCharsets.UTF_8));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    exchange.close();
+                }
+            });
+            server.start();
+        }
+
+        /** Adds an event (seq: the last one's + 1) and wakes the long polls waiting for one. */
+        void addEvent(final String session) {
+            lock.lock();
+            try {
+                events.add(session);
+                added.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** The events after seq {@code after}, as NDJSON; waits up to {@code waitSeconds} for one if none. */
+        private String eventsAfter(final long after, final long waitSeconds) throws InterruptedException {
+            lock.lock();
+            try {
+                long nanos = TimeUnit.SECONDS.toNanos(waitSeconds);
+                // the last event's seq is events.size() + 1
+                while (events.size() + 1 <= after && !stopped && nanos > 0) {
+                    nanos = added.awaitNanos(nanos);
+                }
                 final var out = new StringBuilder();
                 for (int i = 0; i < events.size(); i++) {
                     if (i + 2 > after) {
@@ -80,20 +132,26 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
                             .append(events.get(i)).append("}\n");
                     }
                 }
-                if (out.isEmpty()) {
-                    try {
-                        Thread.sleep(100);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                send(exchange, out.toString());
-            });
-            server.start();
+                return out.toString();
+            } finally {
+                lock.unlock();
+            }
         }
 
         int port() {
             return server.getAddress().getPort();
+        }
+
+        void stop() {
+            lock.lock();
+            try {
+                stopped = true;
+                added.signalAll();
+            } finally {
+                lock.unlock();
+            }
+            server.stop(0);
+            handlers.shutdownNow();
         }
 
         private static void send(final HttpExchange exchange, final String body) throws IOException {
@@ -122,7 +180,7 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
     @AfterEach
     public void tearDown() {
         worker.close();
-        agents.forEach(a -> a.server.stop(0));
+        agents.forEach(FakeAgent::stop);
     }
 
     private static String oneWay(final String id, final String src, final String dst, final int qpn,
@@ -176,7 +234,7 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
 
         final var sw1 = awaitSwitch("spine1", sw -> sw.getAgentStatus() != null
             && sw.getAgentStatus().getRefusedRecords() != null && sw.getAgentStatus().getDataFlows() != null);
-        // each snapshot refuses the two again (this stand-in's stream ends at once, so it snapshots often)
+        // every snapshot the follower reads refuses the two (again, if it reads more than one)
         final long refused = sw1.getAgentStatus().getRefusedRecords().longValue();
         final long unknown = sw1.getAgentStatus().getRefusedUnknownLearnedFrom().longValue();
         assertTrue(refused >= 2, refused + " refused");
@@ -205,7 +263,7 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
 
         // spine2's agent removes its flow (retention): spine1's is one-way again
         spine2.snapshot = "{\"seq\":2,\"instance\":\"s2\",\"sessions\":[]}";
-        spine2.events.add("{\"session_id\":\"" + Y + "\",\"removed\":true}");
+        spine2.addEvent("{\"session_id\":\"" + Y + "\",\"removed\":true}");
         awaitSwitch("spine2", sw -> sw.nonnullSession().isEmpty());
         final var alone = awaitSession("spine1", X, s -> s.getPairedSession() == null);
         assertNull(alone.getPairAmbiguous());
@@ -266,7 +324,7 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
         // the CM session gone (retention): the data records are on their own again, the flow in
         // the data-learned session another switch paired
         leaf1.snapshot = "{\"seq\":2,\"instance\":\"l1\",\"sessions\":[]}";
-        leaf1.events.add("{\"session_id\":\"" + CM + "\",\"removed\":true}");
+        leaf1.addEvent("{\"session_id\":\"" + CM + "\",\"removed\":true}");
         awaitSession("spine2", PAIRED, s -> s.getPairedSession() == null);
         awaitSession("spine1", X, s -> PAIRED.equals(s.getPairedSession()));
     }
@@ -284,7 +342,7 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
         putSwitch("leaf1", leaf1.port());
         awaitSession("spine1", Y, s -> s.getPairedSession() == null);
         // a switch that saw only the REQ (no responder QP): the requester's QP is enough for Y
-        leaf1.events.add(cmSession().replace(",\"responder_qpn\":34", ""));
+        leaf1.addEvent(cmSession().replace(",\"responder_qpn\":34", ""));
         awaitSession("leaf1", CM, s -> s.getResponderQpn() == null);
         final var y = awaitSession("spine1", Y, s -> CM.equals(s.getPairedSession()));
         assertEquals(SessionState.ACTIVE, y.getState());
@@ -299,27 +357,24 @@ public class DataSessionsFollowTest extends AbstractConcurrentDataBrokerTest {
         tx.commit().get(5, TimeUnit.SECONDS);
     }
 
-    private Session awaitSession(final String nodeId, final String id, final Predicate<Session> condition)
-            throws Exception {
+    private Session awaitSession(final String nodeId, final String id, final Predicate<Session> condition) {
         return awaitSwitch(nodeId, sw -> {
             final var session = sw.nonnullSession().get(new SessionKey(id));
             return session != null && condition.test(session);
         }).nonnullSession().get(new SessionKey(id));
     }
 
-    private Switch awaitSwitch(final String nodeId, final Predicate<Switch> condition) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        Optional<Switch> last;
-        do {
-            try (var tx = getDataBroker().newReadOnlyTransaction()) {
-                last = tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath(nodeId))
-                    .get(5, TimeUnit.SECONDS);
-            }
-            if (last.isPresent() && condition.test(last.orElseThrow())) {
-                return last.orElseThrow();
-            }
-            Thread.sleep(50);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("switch " + nodeId + " never reached the expected state; last: " + last);
+    private Switch awaitSwitch(final String nodeId, final Predicate<Switch> condition) {
+        final AtomicReference<Optional<Switch>> last = new AtomicReference<>(Optional.empty());
+        await("switch " + nodeId + " reaches the expected state").atMost(Duration.ofSeconds(20))
+            .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+                try (var tx = getDataBroker().newReadOnlyTransaction()) {
+                    last.set(tx.read(LogicalDatastoreType.OPERATIONAL, StatusWriter.switchPath(nodeId))
+                        .get(5, TimeUnit.SECONDS));
+                }
+                assertTrue(last.get().isPresent() && condition.test(last.get().orElseThrow()),
+                    "switch " + nodeId + " never reached the expected state; last: " + last.get());
+            });
+        return last.get().orElseThrow();
     }
 }

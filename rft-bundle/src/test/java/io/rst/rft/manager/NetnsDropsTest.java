@@ -11,25 +11,20 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rst.rft.pcap.CmTrafficGenerator;
+import io.rst.rft.testutil.Netns;
 import io.rst.yang.time.Times;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.HexFormat;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,16 +47,15 @@ import org.opendaylight.yangtools.yang.common.Uint16;
  * kernel buffer and queue, flooded by tcpreplay at top speed: it drops frames, and the RFT
  * manager's worker (against the real in-memory broker, over a management veth) carries its
  * kernel and queue drops into the switch's agent-status, with since when it is dropping. Needs
- * root, iproute2 and tcpreplay; skipped otherwise. The namespace is {@code PREFIX-RANDOM-sw}
- * (PREFIX from {@code -Drst.test.netnsPrefix}, default {@code rstt}) and always removed.
+ * root, iproute2 and tcpreplay; skipped otherwise. The namespace's name and the management link's
+ * addresses are this run's own ({@link Netns}), and the namespace is always removed.
  */
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 public class NetnsDropsTest extends AbstractConcurrentDataBrokerTest {
     private static final int PORT = 4807;
 
     private Path dir;
-    private String ns;
-    private String mgmtRoot;
+    private Netns net;
     private String mgmtAgent;
     private Process agent;
     private ScheduledExecutorService executor;
@@ -71,41 +65,24 @@ public class NetnsDropsTest extends AbstractConcurrentDataBrokerTest {
     public void namespaceAndAgent() throws Exception {
         // the broker: the base class sets it up with JUnit 4's @Before, which Jupiter does not run
         setup();
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
-        assumeTrue(Stream.of("ip", "tcpreplay").allMatch(
-            c -> Stream.of("/usr/sbin/", "/sbin/", "/usr/bin/").anyMatch(d -> Files.isExecutable(Path.of(d + c)))),
-            "needs iproute2 and tcpreplay");
+        Netns.assumeAvailable("tcpreplay");
         dir = Files.createTempDirectory("rst-netns-drops");
-        final byte[] random = new SecureRandom().generateSeed(3);
-        final String id = HexFormat.of().formatHex(random);
-        // a /30 of its own, so that tests running at once do not share addresses
-        final int net = (random[0] & 0x3f) * 4;
-        mgmtRoot = "10.79." + (random[1] & 0xff) + "." + (net + 1);
-        mgmtAgent = "10.79." + (random[1] & 0xff) + "." + (net + 2);
-        ns = System.getProperty("rst.test.netnsPrefix", "rstt") + "-" + id + "-sw";
-        final String rootIf = "rdr" + id;
-        sh("ip", "netns", "add", ns);
-        sh("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up");
-        sh("ip", "link", "add", rootIf, "type", "veth", "peer", "name", "mgmt-" + id);
-        sh("ip", "link", "set", "mgmt-" + id, "netns", ns);
-        sh("ip", "addr", "add", mgmtRoot + "/30", "dev", rootIf);
-        sh("ip", "link", "set", rootIf, "up");
-        sh("ip", "netns", "exec", ns, "ip", "addr", "add", mgmtAgent + "/30", "dev", "mgmt-" + id);
-        sh("ip", "netns", "exec", ns, "ip", "link", "set", "mgmt-" + id, "up");
+        // the switch's namespace, and a management link to it on a /30 of this run's own
+        net = Netns.create("sw");
+        net.exec("sw", "ip", "link", "set", "lo", "up");
+        mgmtAgent = net.management("sw", "mgmt");
         // the switch port the agent captures on, and its peer the flood comes from
-        sh("ip", "netns", "exec", ns, "ip", "link", "add", "swp1", "type", "veth", "peer", "name", "flood");
-        sh("ip", "netns", "exec", ns, "ip", "link", "set", "swp1", "up");
-        sh("ip", "netns", "exec", ns, "ip", "link", "set", "flood", "up");
+        net.exec("sw", "ip", "link", "add", "swp1", "type", "veth", "peer", "name", "flood");
+        net.exec("sw", "ip", "link", "set", "swp1", "up");
+        net.exec("sw", "ip", "link", "set", "flood", "up");
 
         Files.writeString(dir.resolve("token"), "drops-token\n");
         Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
-        agent = new ProcessBuilder(List.of("ip", "netns", "exec", ns,
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m", "-XX:TieredStopAtLevel=1",
-            "-cp", System.getProperty("java.class.path"), "io.rst.rft.cli.Main", "agent", "--interface", "swp1",
-            "--queue-frames", "64", "--buffer-mb", "1", "--retention", "1000000000", "--listen",
-            mgmtAgent + ":" + PORT, "--token-file", dir.resolve("token").toString(), "--state-dir",
-            dir.resolve("state").toString(), "--agent-id", "leaf1", "--plain-http"))
-            .redirectErrorStream(true).redirectOutput(dir.resolve("agent.log").toFile()).start();
+        agent = net.start("sw", ProcessBuilder.Redirect.to(dir.resolve("agent.log").toFile()), Netns.java("-Xmx96m",
+            "-XX:TieredStopAtLevel=1", "io.rst.rft.cli.Main", "agent", "--interface", "swp1", "--queue-frames", "64",
+            "--buffer-mb", "1", "--retention", "1000000000", "--listen", mgmtAgent + ":" + PORT, "--token-file",
+            dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--agent-id", "leaf1",
+            "--plain-http"));
         executor = Executors.newScheduledThreadPool(2);
         worker = new RftManager.Worker(TestStores.of(this), new HttpAgentProbe(executor, n -> "drops-token",
             Duration.ofSeconds(3)), Duration.ofMillis(300), executor, n -> "drops-token", Duration.ofSeconds(60));
@@ -125,8 +102,8 @@ public class NetnsDropsTest extends AbstractConcurrentDataBrokerTest {
                 agent.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         }
-        if (ns != null) {
-            new ProcessBuilder("ip", "netns", "del", ns).inheritIO().start().waitFor();
+        if (net != null) {
+            net.close();
         }
         if (dir != null) {
             try (var files = Files.walk(dir)) {
@@ -156,7 +133,7 @@ public class NetnsDropsTest extends AbstractConcurrentDataBrokerTest {
         final Path pcap = dir.resolve("flood.pcap");
         new CmTrafficGenerator(CmTrafficGenerator.Options.bench(5_000)).write(pcap);
         final double before = System.currentTimeMillis() / 1000.0;
-        sh("ip", "netns", "exec", ns, "tcpreplay", "-q", "-i", "flood", "--topspeed", pcap.toString());
+        net.exec("sw", "tcpreplay", "-q", "-i", "flood", "--topspeed", pcap.toString());
 
         final var dropping = awaitOper(sw -> sw.orElseThrow().getAgentStatus().getDroppingSince() != null)
             .orElseThrow().getAgentStatus();
@@ -181,12 +158,5 @@ public class NetnsDropsTest extends AbstractConcurrentDataBrokerTest {
                 + "; agent log: " + Files.readString(dir.resolve("agent.log")));
         });
         return last.get();
-    }
-
-    private static void sh(final String... cmd) throws Exception {
-        final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", cmd));
-        assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + out);
     }
 }

@@ -11,9 +11,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rst.rft.pcap.CmTrafficGenerator;
+import io.rst.rft.testutil.Netns;
 import io.rst.rft.wire.TlsFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +31,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,14 +58,11 @@ import org.opendaylight.yangtools.yang.common.Uint16;
  * mutual TLS refusing a controller without a client certificate and following one with it. A
  * packet capture on the management veth during the follow holds no session data and no token in
  * clear, where the same capture of a plain-HTTP agent (the control) holds both. Needs root,
- * iproute2, openssl and tcpdump; skipped otherwise. Namespaces are named
- * {@code PREFIX-RANDOM-sw} (PREFIX from {@code -Drst.test.netnsPrefix}, default {@code rstt}) and
- * always removed.
+ * iproute2, openssl and tcpdump; skipped otherwise. The namespace's name and the management
+ * link's addresses are this run's own ({@link Netns}), and the namespace is always removed.
  */
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
-    private static final String MGMT_ROOT = "10.78.9.1";
-    private static final String MGMT_AGENT = "10.78.9.2";
     private static final int SESSIONS = 50;
     private static final int PIN = 4801;
     private static final int OLD = 4802;
@@ -76,8 +72,8 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
 
     private Path dir;
     private Path certs;
-    private String ns;
-    private String rootIf;
+    private Netns net;
+    private String mgmtAgent;
     private String token;
     private final List<Process> processes = new ArrayList<>();
     private ScheduledExecutorService executor;
@@ -87,28 +83,18 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
     public void namespaceAndAgents() throws Exception {
         // the broker: the base class sets it up with JUnit 4's @Before, which Jupiter does not run
         setup();
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
-        assumeTrue(Stream.of("ip", "openssl", "tcpdump").allMatch(
-            c -> Stream.of("/usr/sbin/", "/sbin/", "/usr/bin/").anyMatch(d -> Files.isExecutable(Path.of(d + c)))),
-            "needs iproute2, openssl and tcpdump");
+        Netns.assumeAvailable("openssl", "tcpdump");
         dir = Files.createTempDirectory("rst-netns-tls");
-        final String id = HexFormat.of().formatHex(new SecureRandom().generateSeed(3));
-        ns = System.getProperty("rst.test.netnsPrefix", "rstt") + "-" + id + "-sw";
-        rootIf = "rtl" + id;
-        sh("ip", "netns", "add", ns);
-        sh("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up");
-        sh("ip", "link", "add", rootIf, "type", "veth", "peer", "name", "mgmt-" + id);
-        sh("ip", "link", "set", "mgmt-" + id, "netns", ns);
-        sh("ip", "addr", "add", MGMT_ROOT + "/30", "dev", rootIf);
-        sh("ip", "link", "set", rootIf, "up");
-        sh("ip", "netns", "exec", ns, "ip", "addr", "add", MGMT_AGENT + "/30", "dev", "mgmt-" + id);
-        sh("ip", "netns", "exec", ns, "ip", "link", "set", "mgmt-" + id, "up");
+        // the switch's namespace, and a management link to it on a /30 of this run's own
+        net = Netns.create("sw");
+        net.exec("sw", "ip", "link", "set", "lo", "up");
+        mgmtAgent = net.management("sw", "mgmt");
 
         certs = dir.resolve("pki");
         certs("ca", certs.toString());
-        certs("switch", certs.toString(), "leaf1", "--ip", MGMT_AGENT);
+        certs("switch", certs.toString(), "leaf1", "--ip", mgmtAgent);
         certs("switch", certs.toString(), "other", "--ip", "10.9.9.9");
-        certs("switch", certs.toString(), "old", "--ip", MGMT_AGENT, "--days", "-1");
+        certs("switch", certs.toString(), "old", "--ip", mgmtAgent, "--days", "-1");
         certs("switch", certs.toString(), "controller", "--client");
 
         token = "tok-" + HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
@@ -132,9 +118,9 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         }
-        if (ns != null) {
+        if (net != null) {
             // deleting the namespace deletes its veth end, and so the root one
-            new ProcessBuilder("ip", "netns", "del", ns).inheritIO().start().waitFor();
+            net.close();
         }
         if (dir != null) {
             try (var files = Files.walk(dir)) {
@@ -149,26 +135,23 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
 
     private void agent(final String name, final int port, final String... tls) throws IOException {
         final Path pcap = dir.resolve("traffic.pcap");
-        final List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns,
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m", "-XX:TieredStopAtLevel=1",
-            "-cp", System.getProperty("java.class.path"), "io.rst.rft.cli.Main", "agent", "--replay", pcap.toString(),
-            "--retention", "1000000000", "--listen", MGMT_AGENT + ":" + port, "--token-file",
-            dir.resolve("token").toString(), "--state-dir", dir.resolve("state-" + name).toString(), "--agent-id",
-            name));
+        final List<String> cmd = new ArrayList<>(List.of("-Xmx96m", "-XX:TieredStopAtLevel=1", "io.rst.rft.cli.Main",
+            "agent", "--replay", pcap.toString(), "--retention", "1000000000", "--listen", mgmtAgent + ":" + port,
+            "--token-file", dir.resolve("token").toString(), "--state-dir", dir.resolve("state-" + name).toString(),
+            "--agent-id", name));
         cmd.addAll(List.of(tls));
-        processes.add(new ProcessBuilder(cmd).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".log").toFile())).start());
+        processes.add(net.start("sw", ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".log").toFile()),
+            Netns.java(cmd.toArray(String[]::new))));
     }
 
-    /** tcpdump on the management veth, root side, writing every packet of {@code filter} as it comes. */
+    /** tcpdump on the management veth, the switch's end, writing every packet of {@code filter} as it comes. */
     private Process capture(final Path file, final String filter) throws Exception {
         // --immediate-mode: each packet handed to tcpdump as it comes, not held in the kernel's
         // buffer (from where the last ones would be lost when the capture stops)
-        final Process p = new ProcessBuilder("tcpdump", "--immediate-mode", "-i", rootIf, "-U", "-s", "0", "-w",
-            file.toString(), filter)
-            .redirectErrorStream(true).redirectOutput(dir.resolve(file.getFileName() + ".log").toFile()).start();
-        processes.add(p);
         final Path log = dir.resolve(file.getFileName() + ".log");
+        final Process p = net.start("sw", ProcessBuilder.Redirect.to(log.toFile()), "tcpdump", "--immediate-mode",
+            "-i", "mgmt", "-U", "-s", "0", "-w", file.toString(), filter);
+        processes.add(p);
         await("tcpdump starts").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
             assertTrue(p.isAlive(), "tcpdump did not start: " + Files.readString(log));
             return Files.readString(log).contains("listening on");
@@ -233,7 +216,7 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
         }
         assertUntrusted("wrong-pin", "does not match the pinned agent-tls-fingerprint");
         assertUntrusted("expired", "expired");
-        assertUntrusted("other-name", "is for other, 10.9.9.9, not " + MGMT_AGENT);
+        assertUntrusted("other-name", "is for other, 10.9.9.9, not " + mgmtAgent);
         // mutual TLS: a controller without a client certificate is refused, and told what it lacks
         assertUntrusted("mutual-without", "requires a client certificate (mutual TLS)");
         // the control: the plain-HTTP agent, followed and said to be in clear
@@ -291,7 +274,7 @@ public class NetnsTlsFollowTest extends AbstractConcurrentDataBrokerTest {
     private void putSwitch(final String nodeId, final int port, final AgentTransport transport,
             final String fingerprint) throws Exception {
         final var builder = new SwitchBuilder().setNodeId(new NodeId(nodeId)).setEnabled(true)
-            .setAgentAddress(new Host(new IpAddress(new Ipv4Address(MGMT_AGENT))))
+            .setAgentAddress(new Host(new IpAddress(new Ipv4Address(mgmtAgent))))
             .setAgentPort(new PortNumber(Uint16.valueOf(port))).setAgentTransport(transport)
             .setAgentTlsFingerprint(fingerprint);
         final var tx = getDataBroker().newWriteOnlyTransaction();

@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Test;
  * finishes its restart in time exits on its own; without a restart asked the watchdog stays off.
  */
 class RestartWatchdogTest {
+    /** The name of the thread the watchdog starts when armed. */
+    private static final String WATCHDOG_THREAD = "rst-restart-watchdog";
+
     /** A child JVM: asks for a restart, arms the watchdog, then hangs or exits. */
     public static final class Child {
         @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the test reads what the child prints
@@ -36,6 +39,9 @@ class RestartWatchdogTest {
             System.setProperty(RestartWatchdog.GRACE_PROPERTY, "1");
             System.out.println("armed=" + RestartWatchdog.armIfRestarting());
             System.out.println("again=" + RestartWatchdog.armIfRestarting());
+            // what could end this JVM: the watchdog's thread, if one was started
+            System.out.println("watchdog=" + Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> WATCHDOG_THREAD.equals(t.getName()) && t.isAlive()));
             System.out.flush();
             if ("exits".equals(args[0])) {
                 System.exit(0);
@@ -48,7 +54,7 @@ class RestartWatchdogTest {
                 }
             });
             if ("no-restart".equals(args[0])) {
-                Thread.sleep(3000);
+                // no watchdog thread runs (the child printed so): nothing is left to end it
                 System.exit(3);
             }
             stop.join();
@@ -74,6 +80,7 @@ class RestartWatchdogTest {
         assertEquals(RestartWatchdog.RESTART_STATUS, run.status(), run.out());
         assertTrue(run.out().contains("armed=true"), run.out());
         assertTrue(run.out().contains("again=false"), run.out());
+        assertTrue(run.out().contains("watchdog=true"), run.out());
         assertTrue(run.out().contains("did not finish in 1 s"), run.out());
         assertTrue(run.out().contains("\"Framework stop - test\""), run.out());
         assertTrue(run.out().contains("CountDownLatch.await"), run.out());
@@ -92,6 +99,7 @@ class RestartWatchdogTest {
         final var run = child("no-restart");
         assertEquals(3, run.status(), run.out());
         assertTrue(run.out().contains("armed=false"), run.out());
+        assertTrue(run.out().contains("watchdog=false"), run.out());
         assertFalse(run.out().contains("did not finish"), run.out());
     }
 
