@@ -250,10 +250,12 @@ public class LabFabricIT {
 
     /**
      * Congestion made by the kernel: spine1's port towards leaf2 marks CE on every ECN-capable
-     * packet (nftables), the hosts answer CE with CNPs, and leaf1's neighbour on its uplink to spine1
-     * pauses priority 3 with PFC frames for 30 s. The sessions whose kernel path crosses the marked
-     * link, and only those, show CE from the hop after it on, with marked-at naming the link; the
-     * paused port lists exactly the sessions whose data leaves it in priority 3 (DSCP 26).
+     * packet (nftables), the hosts answer CE with CNPs, and for 60 s both ends of leaf1's uplink to
+     * spine1 are paused in priority 3 by PFC frames from the other end. The sessions whose kernel
+     * path crosses the marked link, and only those, show CE from the hop after it on, with
+     * marked-at naming the link; each paused port lists exactly the sessions whose data leaves it
+     * in priority 3 (DSCP 26); insight raises congested, pfc-storm and pfc-deadlock-suspect, and a
+     * RESTCONF subscriber receives each.
      */
     @Test
     @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the lab's progress goes to the test's output
@@ -261,7 +263,8 @@ public class LabFabricIT {
         // an outside subscriber to insight's congestion notifications (server-sent events, JSON)
         final String ns = "(urn:io:rst:rst-insight?revision=2026-12-01)";
         final var created = rc.post("operations/sal-remote:create-notification-stream", JSON.readTree(
-            "{\"input\":{\"notifications\":[\"" + ns + "congested\",\"" + ns + "pfc-storm\"]}}"));
+            "{\"input\":{\"notifications\":[\"" + ns + "congested\",\"" + ns + "pfc-storm\",\"" + ns
+                + "pfc-deadlock-suspect\"]}}"));
         final String stream = created.findPath("notification-stream-identifier").asText();
         assertFalse("a notification stream: " + created, stream.isEmpty());
         final var http = java.net.http.HttpClient.newHttpClient();
@@ -280,16 +283,15 @@ public class LabFabricIT {
         final var paused = Congestion.port(fabric, "leaf1", fabric.uplink(1, 1).name());
         final int priority = Congestion.dataPriority(rc.get("data/rdma-path-table:rpt-settings"));
         assertEquals("DSCP 26 is priority 3 by default", 3, priority);
+        // and spine1's end of the same link, paused by leaf1 at the same time: both ends of one link
+        // paused in one priority, a deadlock suspect
+        final var reverse = Congestion.port(fabric, paused.nextNode(), paused.nextPort());
         final var pfcError = new java.util.concurrent.atomic.AtomicReference<Exception>();
-        // 15,000 frames of 65,535 quanta, one every 2 ms: the port stays paused for 30 s
-        final Thread pfc = new Thread(() -> {
-            try {
-                Congestion.pfc(lab, paused, priority, 65_535, 15_000, 2_000, priority, System.out::println);
-            } catch (IOException | LabException | IllegalArgumentException e) {
-                pfcError.set(e);
-            }
-        }, "it-pfc");
+        // 30,000 frames of 65,535 quanta, one every 2 ms: each port stays paused for 60 s
+        final Thread pfc = pfcSender(paused, priority, pfcError);
+        final Thread pfcBack = pfcSender(reverse, priority, pfcError);
         pfc.start();
+        pfcBack.start();
         try {
             final var result = new java.util.concurrent.atomic.AtomicReference<Congestion.Result>();
             // while the pause lasts: the marks and the paused port both equal the truth
@@ -320,11 +322,32 @@ public class LabFabricIT {
                 + "?content=nonconfig");
             assertEquals("the storm holds up the sessions rpt/paused-port lists: " + storm + " " + listed,
                 listed.findPath("session-count").asLong(), storm.path("held-up-sessions").asLong());
+            final var suspects = new java.util.concurrent.atomic.AtomicReference<java.util.Set<String>>();
+            waitFor("a pfc-deadlock-suspect of the link " + paused, 20, () -> {
+                final var found = new java.util.TreeSet<String>();
+                for (var p : rc.get("data/rst-insight:problems?content=nonconfig").path("rst-insight:problems")
+                        .path("problem")) {
+                    if ("pfc-deadlock-suspect".equals(p.path("kind").asText())) {
+                        found.add(p.path("node-id").asText() + ":" + p.path("tp-id").asText() + " "
+                            + p.path("peer-node-id").asText() + ":" + p.path("peer-tp-id").asText() + " priority "
+                            + p.path("priority").asText());
+                    }
+                }
+                suspects.set(found);
+                return !found.isEmpty();
+            });
+            final String end1 = paused.node() + ":" + paused.port();
+            final String end2 = reverse.node() + ":" + reverse.port();
+            assertTrue("the suspect names both ends of the paused link: " + suspects.get(), suspects.get().equals(
+                java.util.Set.of(end1 + " " + end2 + " priority " + priority))
+                || suspects.get().equals(java.util.Set.of(end2 + " " + end1 + " priority " + priority)));
             waitFor("congested and pfc-storm notifications at the subscriber", 20, () ->
                 events.stream().anyMatch(e -> e.startsWith("data:") && e.contains("rst-insight:congested")
                     && e.contains("spine1"))
                 && events.stream().anyMatch(e -> e.startsWith("data:") && e.contains("rst-insight:pfc-storm")
-                    && e.contains("leaf1")));
+                    && e.contains("leaf1"))
+                && events.stream().anyMatch(e -> e.startsWith("data:")
+                    && e.contains("rst-insight:pfc-deadlock-suspect") && e.contains("spine1") && e.contains("leaf1")));
             final var metrics = rc.metrics();
             assertTrue("rst_problems of kind congested: " + metrics.get("rst_problems{kind=\"congested\"}"),
                 metrics.getOrDefault("rst_problems{kind=\"congested\"}", 0.0) >= 1);
@@ -336,6 +359,7 @@ public class LabFabricIT {
                     r.mismatches().size())))), e);
         } finally {
             pfc.join();
+            pfcBack.join();
             reader.interrupt();
         }
         if (pfcError.get() != null) {
@@ -559,6 +583,19 @@ public class LabFabricIT {
     private static String agentDetail(final String node) {
         final JsonNode sw = rc.get("data/rdma-flow-table:rft/switch=" + node + "/agent-status?content=nonconfig");
         return sw.path("rdma-flow-table:agent-status").path("detail").asText();
+    }
+
+    /** A thread that pauses {@code port} in {@code priority} for 60 s; what fails goes to {@code error}. */
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the lab's progress goes to the test's output
+    private static Thread pfcSender(final Congestion.Link port, final int priority,
+            final java.util.concurrent.atomic.AtomicReference<Exception> error) {
+        return new Thread(() -> {
+            try {
+                Congestion.pfc(lab, port, priority, 65_535, 30_000, 2_000, priority, System.out::println);
+            } catch (IOException | LabException | IllegalArgumentException e) {
+                error.set(e);
+            }
+        }, "it-pfc-" + port.node());
     }
 
     /** The problem of that kind at that switch and port, or null. */
