@@ -352,7 +352,7 @@ public class LabFabricIT {
             assertTrue("rst_problems of kind congested: " + metrics.get("rst_problems{kind=\"congested\"}"),
                 metrics.getOrDefault("rst_problems{kind=\"congested\"}", 0.0) >= 1);
             assertTrue("sessions congested in /metrics", metrics.getOrDefault("rst_sessions_congested", 0.0) >= 1);
-        } catch (AssertionError e) {
+        } catch (AssertionError | org.awaitility.core.ConditionTimeoutException e) {
             final var r = Congestion.check(lab, rc, System.currentTimeMillis());
             throw new AssertionError(e.getMessage() + "\n" + (r == null ? "no congestion in the truth"
                 : r.summary() + "\n" + String.join("\n", r.mismatches().subList(0, Math.min(30,
