@@ -11,7 +11,7 @@
 // the marking starts (marked-at), and the direction's CE and CNP counts over the polls of an open
 // view. Pure, except for the history, which keeps a bounded number of samples.
 
-import type { Direction, Hop, MarkedAt } from './model';
+import type { Direction, Hop, MarkedAt, PausedPort, PfcEntry } from './model';
 import type { Route } from './pathgeo';
 
 /**
@@ -201,4 +201,41 @@ export function sparkPoints(values: readonly (number | undefined)[], width: numb
 
 function round(n: number): number {
   return Math.round(n * 10) / 10;
+}
+
+/** One priority of a port: the agent's PFC counts and the path table's paused-port entry, either may be missing. */
+export interface PortPriority {
+  readonly priority: number;
+  readonly pfc?: PfcEntry;
+  readonly paused?: PausedPort;
+}
+
+/**
+ * A port's priorities that PFC frames asked to pause, by priority: the switch's agent's counts
+ * for the port (its tp-id, or the interface where it maps none) and rpt/paused-port's entry.
+ */
+export function portPriorities(nodeId: string, tp: string, pfc: readonly PfcEntry[], paused: readonly PausedPort[]): PortPriority[] {
+  const byPriority = new Map<number, { pfc?: PfcEntry; paused?: PausedPort }>();
+  for (const e of pfc) {
+    if (e.tpId === tp || e.interface === tp) {
+      byPriority.set(e.priority, { ...byPriority.get(e.priority), pfc: e });
+    }
+  }
+  for (const p of paused) {
+    if (p.nodeId === nodeId && p.tpId === tp) {
+      byPriority.set(p.priority, { ...byPriority.get(p.priority), paused: p });
+    }
+  }
+  return [...byPriority.entries()].sort((a, b) => a[0] - b[0]).map(([priority, v]) => ({ priority, ...v }));
+}
+
+/** The ports of a switch that rpt/paused-port lists, with their paused priorities ("swp4" → [3]). */
+export function pausedPortsOf(nodeId: string, paused: readonly PausedPort[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const p of paused) {
+    if (p.nodeId === nodeId) {
+      out.set(p.tpId, [...(out.get(p.tpId) ?? []), p.priority]);
+    }
+  }
+  return out;
 }

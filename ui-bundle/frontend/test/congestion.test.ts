@@ -8,8 +8,8 @@
 
 import { describe, expect, it } from 'vitest';
 import {
-  CongestionHistory, directionCongestionText, gradeClass, hopCongestionText, hopGrade, markedAtText, sampleOf,
-  segmentClasses, sparkPoints,
+  CongestionHistory, directionCongestionText, gradeClass, hopCongestionText, hopGrade, markedAtText, pausedPortsOf,
+  portPriorities, sampleOf, segmentClasses, sparkPoints,
 } from '../src/congestion';
 import { dataDirections, parsePath, parsePaths, parsePausedPorts, parsePfc, type Hop } from '../src/model';
 import { indexLinks, routeOf } from '../src/pathgeo';
@@ -180,5 +180,30 @@ describe('a session\'s congestion over time', () => {
     expect(sparkPoints([0, 5, 10], 100, 20)).toBe('0,20 50,10 100,0');
     expect(sparkPoints([undefined, 0], 10, 10)).toBe('0,10 10,10');
     expect(sparkPoints([3], 10, 10)).toBe('');
+  });
+});
+
+describe('a port\'s pauses', () => {
+  const pfc = parsePfc({ 'agent-status': { pfc: [
+    { interface: 'Ethernet1/4', 'tp-id': 'swp4', priority: 3, frames: 10, paused: true },
+    { interface: 'Ethernet1/4', 'tp-id': 'swp4', priority: 0, frames: 1, paused: false, 'paused-share': '0.0000' },
+    { interface: 'Ethernet1/5', 'tp-id': 'swp5', priority: 3, frames: 7 }] } });
+  const paused = parsePausedPorts({ 'rdma-path-table:rpt': { 'paused-port': [
+    { 'node-id': 'spine1', 'tp-id': 'swp4', priority: 3, paused: true, 'session-count': 2, session: ['a', 'b'] },
+    { 'node-id': 'spine1', 'tp-id': 'swp4', priority: 5, 'paused-share': '0.1000', 'session-count': 0 },
+    { 'node-id': 'spine2', 'tp-id': 'swp4', priority: 3, 'session-count': 9 }] } });
+
+  it('joins the agent\'s counts and paused-port by priority, for that switch and port only', () => {
+    const rows = portPriorities('spine1', 'swp4', pfc, paused);
+    expect(rows.map(r => [r.priority, r.pfc?.frames, r.paused?.sessionCount])).toEqual([[0, 1, undefined], [3, 10, 2],
+      [5, undefined, 0]]);
+    // the agent's interface name finds the port too, where the port-map maps none
+    expect(portPriorities('spine1', 'Ethernet1/5', pfc, []).map(r => r.priority)).toEqual([3]);
+    expect(portPriorities('spine1', 'swp9', pfc, paused)).toEqual([]);
+  });
+
+  it('lists a switch\'s paused ports with their priorities', () => {
+    expect([...pausedPortsOf('spine1', paused)]).toEqual([['swp4', [3, 5]]]);
+    expect(pausedPortsOf('leaf1', paused).size).toBe(0);
   });
 });
