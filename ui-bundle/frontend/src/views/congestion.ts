@@ -60,14 +60,14 @@ export function historyBlock(hist: CongestionHistory): HTMLElement | null {
     || s.reverseCnp !== undefined)) {
     return null;
   }
-  const span = samples.length > 1 ? `over the last ${samples.length} polls, since ${formatClock(samples[0].at).slice(0, 8)}`
-    : 'from the first poll; the lines grow with each poll';
+  const span = samples.length > 2 ? `over the last ${samples.length} polls, since ${formatClock(samples[0].at).slice(0, 8)}`
+    : 'drawn from the third poll on';
   const rows = ROWS.filter(r => samples.some(s => s[r.ce] !== undefined || s[r.cnp] !== undefined));
   return h('section', { class: 'congestion-history', id: 'congestion-history', 'data-samples': samples.length },
     h('h3', null, 'CE marks and CNPs over time'),
     h('p', { class: 'muted small' }, `Counts as the path table has them (CE at the last hop, the most CNPs any switch saw); the lines `
       + `show what each poll added, ${span}. At most ${hist.capacity} polls are kept, while this view is open.`),
-    h('table', { class: 'grid' },
+    h('div', { class: 'scroll-x' }, h('table', { class: 'grid' },
       h('thead', null, h('tr', null, h('th', null, 'Direction'), h('th', { class: 'num' }, 'CE-marked'), h('th', null, 'CE added per poll'),
         h('th', { class: 'num' }, 'CNPs'), h('th', null, 'CNPs added per poll'))),
       h('tbody', null, rows.map(r => {
@@ -79,7 +79,7 @@ export function historyBlock(hist: CongestionHistory): HTMLElement | null {
           h('td', null, sparkline(ce, 'ce', `CE-marked packets added per poll: ${ce.map(v => v ?? '–').join(', ') || 'none yet'}`)),
           h('td', { class: 'num' }, last[r.cnp] === undefined ? '' : formatCount(last[r.cnp]!)),
           h('td', null, sparkline(cnp, 'cnp', `CNPs added per poll: ${cnp.map(v => v ?? '–').join(', ') || 'none yet'}`)));
-      }))));
+      })))));
 }
 
 /** A port view: #/port/NODE/TP. */
