@@ -15,6 +15,8 @@
 //   RST_EXPECT_GAP=1   fail, rather than skip, when turning the switch off leaves no gap in a path
 //   RST_EXPECT_DATA=1  fail, rather than skip, when no switch lists a session learnt from data
 //                      packets (connections without CM, as NCCL sets them up)
+//   RST_EXPECT_CONGESTION=1  fail, rather than skip, when the data has no CE-marked data path, no
+//                      paused port or no congestion problem
 //   RST_AGENT_TOKEN_DIR  the controller's agent token directory (one file per switch, as the lab
 //                      writes them): then the agent itself is asked whether its capture stopped
 //                      (over TLS when the switch's agent-transport is tls)
@@ -437,6 +439,149 @@ suite.step('find a session learnt from its data (no CM) and see both its QPs', a
   const title = await page.locator('h1').first().textContent();
   check(title?.includes(id), `the session page is titled "${title}"`);
   await suite.shot('a session learnt from data');
+});
+
+/** A path whose data some switch saw arrive CE-marked, as RESTCONF has it; undefined when none (or an older model). */
+async function markedPath() {
+  const dir = 'complete;marked-at(node-id;egress-tp;next-node-id;next-ingress-tp;certain);hop(node-id;observed;ce-packets;ce-share)';
+  const fields = `path(session-id;learned-from;data-forward(${dir});data-reverse(${dir}))`;
+  const r = await restconf(`data/rdma-path-table:rpt?fields=${enc(fields)}`);
+  for (const p of r.json?.['rdma-path-table:rpt']?.path ?? []) {
+    for (const d of [p['data-forward'], p['data-reverse']]) {
+      if (d?.['marked-at'] && (d.hop ?? []).some(h => Number(h['ce-packets'] ?? 0) > 0)) {
+        return { id: p['session-id'], dir: d, seenBy: (d.hop ?? []).find(h => h.observed)?.['node-id'] };
+      }
+    }
+  }
+  return undefined;
+}
+
+suite.step('see where a session\'s data is marked CE, hop by hop and on the fabric', async () => {
+  let found;
+  try {
+    found = await until(markedPath, 'skipped: no congestion in this data (no data path with a CE-marked hop)', 20000, 2000);
+  } catch (e) {
+    check(process.env.RST_EXPECT_CONGESTION !== '1', e.message);
+    skip(e.message);
+  }
+  const { id, dir } = found;
+  const m = dir['marked-at'];
+  await page.goto(`${BASE}/rst/#/paths/${enc(id)}`);
+  await page.locator('.paths[data-ready]').waitFor({ timeout: 60000 });
+  const marked = page.locator('#side .marked-at').first();
+  await marked.waitFor({ timeout: 30000 });
+  const text = await marked.textContent();
+  check(text?.startsWith(`marked at ${m['node-id'] ?? 'an unknown sender'}`) && text.includes(`→ ${m['next-node-id']}`),
+    `the direction says "${text}", marked-at is ${JSON.stringify(m)}`);
+  check(text.includes('(may be earlier)') === (m.certain === false), `"${text}" and certain ${m.certain} disagree`);
+  const graded = await page.locator('#side table.hops tr[data-grade^="ce-"]').evaluateAll(trs => trs.map(tr => tr.dataset.node));
+  const ceHops = (dir.hop ?? []).filter(h => Number(h['ce-packets'] ?? 0) > 0).map(h => h['node-id']);
+  check(ceHops.every(n => graded.includes(n)), `CE hops ${ceHops.join(', ')}, coloured rows ${graded.join(', ')}`);
+  const title = await page.locator(`#side table.hops tr[data-node="${ceHops[0]}"][data-grade^="ce-"]`).first().getAttribute('title');
+  check(/CE \d+/.test(title ?? ''), `the CE hop's tooltip is "${title}"`);
+  // the fabric draws the link where marking starts when the topology has both its ends
+  const drawn = await page.evaluate(() => window.rstFabric?.routeEdgeCount?.() ?? 0);
+  if (drawn > 0 && m['node-id'] !== undefined) {
+    const lines = await until(async () => {
+      const c = await page.evaluate(() => window.rstFabric?.routeCongestion?.() ?? []);
+      return c.some(x => x.includes('marked')) ? c : undefined;
+    }, 'no line of the fabric is marked where marking starts', 15000);
+    check(lines.some(x => /ce-[123]/.test(x)), `the fabric's lines carry no CE grade: ${lines.join(', ')}`);
+  } else {
+    console.log(`  (no fabric line to mark: ${drawn} lines lit, marked-at node ${m['node-id'] ?? 'unknown'})`);
+  }
+  await suite.shot('congestion on a path');
+});
+
+suite.step('see a session\'s CE marks and CNPs over time', async () => {
+  let found;
+  try {
+    found = await until(markedPath, 'skipped: no congestion in this data', 5000, 1000);
+  } catch (e) {
+    check(process.env.RST_EXPECT_CONGESTION !== '1', e.message);
+    skip(e.message);
+  }
+  if (!found.seenBy) {
+    skip('the marked session\'s data path has no observed hop to open it from');
+  }
+  await page.goto(`${BASE}/rst/#/switch/${enc(found.seenBy)}/session/${enc(found.id)}`);
+  await page.locator('.session[data-ready]').waitFor({ timeout: 30000 });
+  const hist = page.locator('#congestion-history');
+  await hist.waitFor({ timeout: 30000 });
+  // the view polls every 5 s or more: three samples (two increments) draw the lines
+  await until(async () => Number(await hist.getAttribute('data-samples')) >= 3, 'the history did not grow to three samples',
+    45000, 500);
+  await until(async () => await hist.locator('svg.spark polyline').count() > 0, 'no sparkline drawn after three samples', 5000);
+  await suite.shot('congestion over time');
+});
+
+suite.step('see a paused port, its pauses per priority and the sessions they hold up', async () => {
+  const r = await restconf('data/rdma-path-table:rpt?fields=paused-port');
+  const paused = r.json?.['rdma-path-table:rpt']?.['paused-port'] ?? [];
+  if (paused.length === 0) {
+    check(process.env.RST_EXPECT_CONGESTION !== '1', 'no port in rpt/paused-port');
+    // no pause now: a port whose agent counted PFC frames still shows them, per priority
+    const st = await restconf(`data/rdma-flow-table:rft?content=nonconfig&fields=${enc('switch(node-id;agent-status(pfc))')}`);
+    const sw = (st.json?.['rdma-flow-table:rft']?.switch ?? []).find(x => (x['agent-status']?.pfc ?? []).length > 0);
+    if (!sw) {
+      skip('skipped: no congestion in this data (no port in rpt/paused-port, no PFC frame counted)');
+    }
+    const e = sw['agent-status'].pfc[0];
+    const tp = e['tp-id'] ?? e.interface;
+    await page.goto(`${BASE}/rst/#/port/${enc(sw['node-id'])}/${enc(tp)}`);
+    await page.locator('.port[data-ready]').waitFor({ timeout: 30000 });
+    const row = page.locator(`#pfc tr[data-priority="${e.priority}"]`);
+    await row.waitFor({ timeout: 15000 });
+    const frames = (await row.locator('td:nth-child(4)').textContent())?.replace(/[^0-9]/g, '');
+    check(frames === String(e.frames), `PFC frames: shown ${frames}, the agent status ${e.frames}`);
+    await page.locator('#through h3').waitFor({ timeout: 60000 });
+    await suite.shot(`port ${sw['node-id']} ${tp}, not paused now`);
+    skip(`no port in rpt/paused-port (nothing paused now); ${sw['node-id']} ${tp}'s PFC counts shown`);
+  }
+  const p = paused.find(x => (x.session ?? []).length > 0) ?? paused[0];
+  await page.goto(`${BASE}/rst/#/port/${enc(p['node-id'])}/${enc(p['tp-id'])}`);
+  await page.locator('.port[data-ready]').waitFor({ timeout: 30000 });
+  const row = page.locator(`#pfc tr[data-priority="${p.priority}"]`);
+  await row.waitFor({ timeout: 15000 });
+  const held = (await row.locator('td.held-up strong').textContent())?.replace(/[^0-9]/g, '');
+  check(held === String(p['session-count'] ?? (p.session ?? []).length), `held up: shown ${held}, paused-port ${p['session-count']}`);
+  const links = await row.locator('.held-sessions a.mono').count();
+  check(links === (p.session ?? []).length, `${links} session links, paused-port names ${(p.session ?? []).length}`);
+  await page.locator('#through h3').waitFor({ timeout: 60000 });
+  await suite.shot(`port ${p['node-id']} ${p['tp-id']}`);
+  // and from the fabric: the switch's panel marks the port paused
+  await page.goto(`${BASE}/rst/#/paths`);
+  await page.locator('.paths[data-complete]').waitFor({ timeout: 120000 });
+  const node = page.locator(`#node-list button[data-node="${p['node-id']}"]`);
+  if (await node.count()) {
+    await node.click();
+    await page.locator(`#ports [data-paused="${p['tp-id']}"]`).waitFor({ timeout: 15000 });
+  }
+});
+
+suite.step('see the congestion problems with their places', async () => {
+  const r = await restconf('data/rst-insight:problems?content=nonconfig');
+  const kinds = ['congested', 'pfc-storm', 'pfc-deadlock-suspect'];
+  const listed = (r.json?.['rst-insight:problems']?.problem ?? []).filter(x => kinds.includes(x.kind));
+  if (listed.length === 0) {
+    check(process.env.RST_EXPECT_CONGESTION !== '1', 'no congestion problem in rst-insight:problems');
+    skip('skipped: no congestion in this data (no congested, pfc-storm or pfc-deadlock-suspect problem)');
+  }
+  await page.goto(`${BASE}/rst/#/problems`);
+  await page.locator('.problems[data-updated]').waitFor({ timeout: 60000 });
+  for (const want of listed) {
+    const row = page.locator(`#problems tr[data-id="${want.id.replace(/["\\]/g, '\\$&')}"]`);
+    await row.waitFor({ timeout: 30000 });
+    const tone = await row.locator('td:nth-child(1) .badge').getAttribute('class');
+    check(tone?.includes(want.severity === 'critical' ? 'tone-bad' : 'tone-warn'), `${want.id}: severity ${want.severity}, badge "${tone}"`);
+    const places = await row.locator('a.place').evaluateAll(as => as.map(a => a.getAttribute('href')));
+    const ends = want['peer-node-id'] ? 2 : want['node-id'] ? 1 : 0;
+    check(places.length === ends, `${want.id}: ${places.length} places shown, ${ends} in the problem`);
+    if (want['tp-id']) {
+      check(places[0] === `#/port/${enc(want['node-id'])}/${enc(want['tp-id'])}`, `${want.id}: its place links to ${places[0]}`);
+    }
+  }
+  await suite.shot('congestion problems');
 });
 
 suite.step('read it in the dark theme', async () => {

@@ -8,7 +8,7 @@
 
 // The shell around the views: sign-in, the header (with the "Traffic paths" button at the top
 // left), the banner that says when the controller cannot be reached, themes, and a hash router
-// (#/, #/switch/ID, #/switch/ID/session/SID, #/paths, #/paths/SID, #/problems), so that every view
+// (#/, #/switch/ID, #/switch/ID/session/SID, #/paths, #/paths/SID, #/port/ID/TP, #/problems), so that every view
 // has a URL an operator can bookmark or paste into a ticket.
 
 import { ApiError, Restconf, type Credentials } from './api';
@@ -20,6 +20,7 @@ import { fetchProblems, type ProblemReport } from './problem-source';
 import { Poller } from './poller';
 import { FlowTableView } from './views/flows';
 import { HomeView } from './views/home';
+import { PortView } from './views/congestion';
 import { PathsView } from './views/paths';
 import { ProblemsView } from './views/problems';
 import { SessionView } from './views/session';
@@ -151,6 +152,8 @@ export class App implements AppContext {
       next = new FlowTableView(this, parts[1]);
     } else if (parts[0] === 'paths') {
       next = new PathsView(this, parts.length > 1 ? parts.slice(1).join('/') : undefined);
+    } else if (parts[0] === 'port' && parts.length >= 3) {
+      next = new PortView(this, parts[1], parts.slice(2).join('/'));
     } else if (parts[0] === 'problems') {
       next = new ProblemsView(this);
     } else {

@@ -12,8 +12,9 @@
 
 import { ApiError, key, type Restconf } from './api';
 import {
-  EMPTY_TOPOLOGY, mergeSwitches, parseAgentStatus, parsePaths, parseSession, parseSwitchConfigs, parseSwitchSessions,
-  parseTopology, member, type AgentStatus, type Path, type Session, type SwitchConfig, type SwitchState, type Topology,
+  EMPTY_TOPOLOGY, mergeSwitches, parseAgentStatus, parsePaths, parsePausedPorts, parsePfc, parseSession, parseSwitchConfigs,
+  parseSwitchSessions, parseTopology, member, type AgentStatus, type Path, type PausedPort, type PfcEntry, type Session,
+  type SwitchConfig, type SwitchState, type Topology,
 } from './model';
 
 /**
@@ -193,6 +194,30 @@ export async function sessionsThrough(api: Restconf, nodeId: string, tpId?: stri
   const doc = await api.rpc('rdma-path-table:sessions-through', tpId ? { 'node-id': nodeId, 'tp-id': tpId } : { 'node-id': nodeId },
     { timeoutMs: 60000 });
   return doc === undefined ? [] : parsePaths(doc);
+}
+
+/**
+ * The ports and priorities PFC pauses, with the sessions they hold up (rpt/paused-port: one entry
+ * per paused port and priority, small whatever the number of sessions). Empty where the path
+ * table has none (no pause, or a controller whose model lacks the list).
+ */
+export async function fetchPausedPorts(api: Restconf, signal?: AbortSignal): Promise<PausedPort[]> {
+  try {
+    const doc = await api.get(RPT, { fields: 'paused-port' }, { signal });
+    return doc === undefined ? [] : parsePausedPorts(doc);
+  } catch (e) {
+    // a model without paused-port refuses the fields= (HTTP 400/500): nothing is paused that it knows of
+    if (e instanceof ApiError && e.kind === 'http') {
+      return [];
+    }
+    throw e;
+  }
+}
+
+/** A switch's PFC counts per interface and priority, from its agent status (empty when it has none). */
+export async function fetchPfc(api: Restconf, nodeId: string): Promise<PfcEntry[]> {
+  const doc = await api.get(`${RFT}/switch=${key(nodeId)}/agent-status`, { content: 'nonconfig' });
+  return doc === undefined ? [] : parsePfc(doc);
 }
 
 /**

@@ -33,6 +33,11 @@ export interface RouteLayer {
   readonly route: Route;
   readonly direction: 'forward' | 'reverse';
   readonly traffic: 'cm' | 'data';
+  /**
+   * Extra classes per segment, in the route's order: the data's congestion grade entering the
+   * segment's hop ('ect', 'ce-1'..'ce-3') and 'marked' where marking starts (congestion.ts).
+   */
+  readonly classes?: readonly string[];
 }
 
 function cssVar(name: string): string {
@@ -144,18 +149,20 @@ export class Fabric {
       this.cy.nodes().removeClass('onroute gapnode');
       let i = 0;
       for (const layer of layers) {
-        for (const s of layer.route.segments) {
+        layer.route.segments.forEach((s, j) => {
           if (this.cy.getElementById(s.from).empty() || this.cy.getElementById(s.to).empty()) {
-            continue;
+            return;
           }
+          const extra = layer.classes?.[j] ?? '';
           this.cy.add({
             group: 'edges',
-            classes: `route ${layer.direction} ${s.kind} ${layer.traffic}`,
-            data: { id: `R${i++}`, source: s.from, target: s.to },
+            classes: `route ${layer.direction} ${s.kind} ${layer.traffic} ${extra}`.trim(),
+            data: { id: `R${i++}`, source: s.from, target: s.to, label: !extra.includes('marked') ? ''
+              : extra.includes('uncertain') ? 'CE marked here (may be earlier)' : 'CE marked here' },
           });
           this.cy.getElementById(s.from).addClass('onroute');
           this.cy.getElementById(s.to).addClass('onroute');
-        }
+        });
         for (const g of layer.route.gapNodes) {
           this.cy.getElementById(g).addClass('gapnode');
         }
@@ -166,6 +173,12 @@ export class Fabric {
   /** How many hop lines are lit (for the browser tests: the canvas has no DOM to look into). */
   routeEdgeCount(): number {
     return this.cy.edges('.route').length;
+  }
+
+  /** The lit hop lines' congestion classes, e.g. ['ce-3 marked', 'ect'] (for the browser tests). */
+  routeCongestion(): string[] {
+    return this.cy.edges('.route').map(e => ['ect', 'ce-1', 'ce-2', 'ce-3', 'marked'].filter(c => e.hasClass(c)).join(' '))
+      .filter(c => c !== '');
   }
 
   /** The nodes drawn as gaps (for the browser tests). */
@@ -204,6 +217,7 @@ export class Fabric {
     const fwd = cssVar('--fwd');
     const rev = cssVar('--rev');
     const bad = cssVar('--bad');
+    const ce = [cssVar('--ce-1'), cssVar('--ce-2'), cssVar('--ce-3')];
     return [
       {
         selector: 'node',
@@ -243,6 +257,17 @@ export class Fabric {
       { selector: 'edge.route.inferred', style: { 'line-style': 'dashed' } },
       { selector: 'edge.route.data', style: { 'line-style': 'dotted', width: 4 } },
       { selector: 'edge.route.gap', style: { 'line-color': bad, 'target-arrow-color': bad, 'line-style': 'dashed' } },
+      // the data's CE marks entering a hop, graded by share; the link where marking starts labelled
+      { selector: 'edge.route.ce-1', style: { 'line-color': ce[0], 'target-arrow-color': ce[0] } },
+      { selector: 'edge.route.ce-2', style: { 'line-color': ce[1], 'target-arrow-color': ce[1], width: 4 } },
+      { selector: 'edge.route.ce-3', style: { 'line-color': ce[2], 'target-arrow-color': ce[2], width: 5 } },
+      {
+        selector: 'edge.route.marked',
+        style: {
+          label: 'data(label)', 'font-size': 10, color: fg, 'text-background-color': bg, 'text-background-opacity': 0.9,
+          'text-background-padding': '2px', 'line-style': 'solid', 'text-rotation': 'autorotate',
+        },
+      },
     ];
   }
 }

@@ -110,6 +110,30 @@ export interface Hop {
   readonly egressTp?: string;
   readonly observed: boolean;
   readonly traffic?: 'cm' | 'data';
+  /**
+   * Data paths only, what entered the switch (absent on inferred hops and where the agent reports
+   * none): the DSCP and the priority it maps to, the sampled ECN-capable and CE-marked packets, CE
+   * over ECN-capable, and the CNPs about the direction's data (every one, not sampled).
+   */
+  readonly dscp?: number;
+  readonly priority?: number;
+  readonly ectPackets?: number;
+  readonly cePackets?: number;
+  readonly ceShare?: number;
+  readonly cnpPackets?: number;
+}
+
+/** Where a data direction's marking starts: the link from node-id's egress-tp into next-node-id. */
+export interface MarkedAt {
+  /** The node whose egress queue marked (the hop before, or the sending host); absent where unknown. */
+  readonly nodeId?: string;
+  readonly egressTp?: string;
+  /** The first hop whose ingress saw CE, its ingress port and index. */
+  readonly nextNodeId?: string;
+  readonly nextIngressTp?: string;
+  readonly hopIndex?: number;
+  /** False when a hop before could have hidden an earlier mark (no ECN figures there). */
+  readonly certain: boolean;
 }
 
 export interface Direction {
@@ -121,6 +145,11 @@ export interface Direction {
   readonly sourceTp?: string;
   readonly destinationNode?: string;
   readonly destinationTp?: string;
+  /** Data paths only: the CE share and CE count at the last hop with ECN figures, the most CNPs any switch saw. */
+  readonly ceShare?: number;
+  readonly cePackets?: number;
+  readonly cnpPackets?: number;
+  readonly markedAt?: MarkedAt;
 }
 
 export interface Path {
@@ -141,6 +170,12 @@ export interface Path {
    */
   readonly forward: Direction;
   readonly reverse: Direction;
+  /**
+   * A CM session's data paths (data-forward, data-reverse), where agents sample its data; absent
+   * otherwise, and for a data-learned session, whose data paths are forward and reverse.
+   */
+  readonly dataForward?: Direction;
+  readonly dataReverse?: Direction;
   readonly asymmetric: boolean;
   readonly anomalies: readonly string[];
 }
@@ -530,6 +565,39 @@ function parseHop(o: Json, i: number): Hop {
     egressTp: str(f['egress-tp']),
     observed: bool(f['observed']) ?? false,
     traffic: traffic === 'cm' || traffic === 'data' ? traffic : undefined,
+    dscp: count(f['dscp']),
+    priority: count(f['priority']),
+    ectPackets: count(f['ect-packets']),
+    cePackets: count(f['ce-packets']),
+    ceShare: share(f['ce-share']),
+    cnpPackets: count(f['cnp-packets']),
+  };
+}
+
+/** A counter (uint, written as a number or, for 64 bits, a string); anything else is absent. */
+function count(v: unknown): number | undefined {
+  const n = num(v);
+  return n !== undefined && Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** A decimal64 share in 0..1; anything else is absent. */
+function share(v: unknown): number | undefined {
+  const n = num(v);
+  return n !== undefined && n >= 0 && n <= 1 ? n : undefined;
+}
+
+export function parseMarkedAt(o: unknown): MarkedAt | undefined {
+  if (!isObject(o)) {
+    return undefined;
+  }
+  const f = plain(o);
+  return {
+    nodeId: str(f['node-id']),
+    egressTp: str(f['egress-tp']),
+    nextNodeId: str(f['next-node-id']),
+    nextIngressTp: str(f['next-ingress-tp']),
+    hopIndex: count(f['hop-index']),
+    certain: bool(f['certain']) ?? false,
   };
 }
 
@@ -548,6 +616,10 @@ export function parseDirection(o: unknown): Direction {
     sourceTp: str(member(o, 'source-tp')),
     destinationNode: str(member(o, 'destination-node')),
     destinationTp: str(member(o, 'destination-tp')),
+    ceShare: share(member(o, 'ce-share')),
+    cePackets: count(member(o, 'ce-packets')),
+    cnpPackets: count(member(o, 'cnp-packets')),
+    markedAt: parseMarkedAt(member(o, 'marked-at')),
   };
 }
 
@@ -572,9 +644,82 @@ export function parsePath(o: Json): Path {
     state: oneOf(SESSION_STATES, f['state']),
     forward: parseDirection(data ? f['data-forward'] : f['forward']),
     reverse: parseDirection(data ? f['data-reverse'] : f['reverse']),
+    dataForward: !data && f['data-forward'] !== undefined ? parseDirection(f['data-forward']) : undefined,
+    dataReverse: !data && f['data-reverse'] !== undefined ? parseDirection(f['data-reverse']) : undefined,
     asymmetric: bool(f['asymmetric']) ?? false,
     anomalies: strings(f['anomaly']),
   };
+}
+
+/** A session's data paths: a data-learned session's directions, else its data-forward and data-reverse. */
+export function dataDirections(p: Path): { forward?: Direction; reverse?: Direction } {
+  return p.learnedFrom === 'data' ? { forward: p.forward, reverse: p.oneWay ? undefined : p.reverse }
+    : { forward: p.dataForward, reverse: p.dataReverse };
+}
+
+/** One port and priority that PFC pauses (rpt/paused-port), with the sessions whose data it holds up. */
+export interface PausedPort {
+  readonly nodeId: string;
+  readonly tpId: string;
+  readonly priority: number;
+  readonly paused?: boolean;
+  readonly pausedShare?: number;
+  readonly sessionCount?: number;
+  /** Up to 20 of those sessions' ids. */
+  readonly sessions: readonly string[];
+}
+
+/** rpt's paused-port list (from `rpt?fields=paused-port` or `rpt/paused-port=...`); entries without a key are left out. */
+export function parsePausedPorts(doc: unknown): PausedPort[] {
+  const root = member(doc, 'rpt') ?? doc;
+  const out: PausedPort[] = [];
+  for (const o of list(member(root, 'paused-port'))) {
+    const f = plain(o);
+    const nodeId = str(f['node-id']);
+    const tpId = str(f['tp-id']);
+    const priority = count(f['priority']);
+    if (!nodeId || !tpId || priority === undefined || priority > 7) {
+      continue;
+    }
+    out.push({ nodeId, tpId, priority, paused: bool(f['paused']), pausedShare: share(f['paused-share']),
+      sessionCount: count(f['session-count']), sessions: strings(f['session']) });
+  }
+  return out.sort((a, b) => naturalCompare(a.nodeId, b.nodeId) || naturalCompare(a.tpId, b.tpId) || a.priority - b.priority);
+}
+
+/** One interface and priority of an agent's PFC counts (agent-status pfc). */
+export interface PfcEntry {
+  readonly interface: string;
+  /** The port as paths name it (port-map's tp-id, else the interface). */
+  readonly tpId: string;
+  readonly priority: number;
+  readonly frames?: number;
+  readonly xon?: number;
+  readonly quanta?: number;
+  readonly pausedUs?: number;
+  readonly paused?: boolean;
+  /** Epoch seconds of the last frame. */
+  readonly last?: number;
+  readonly linkSpeedMbps?: number;
+  readonly pausedShare?: number;
+}
+
+/** The pfc list of an agent-status (or of an answer that holds one); entries without a key are left out. */
+export function parsePfc(doc: unknown): PfcEntry[] {
+  const status = member(doc, 'agent-status') ?? doc;
+  const out: PfcEntry[] = [];
+  for (const o of list(member(status, 'pfc'))) {
+    const f = plain(o);
+    const iface = str(f['interface']);
+    const priority = count(f['priority']);
+    if (!iface || priority === undefined || priority > 7) {
+      continue;
+    }
+    out.push({ interface: iface, tpId: str(f['tp-id']) ?? iface, priority, frames: count(f['frames']), xon: count(f['xon']),
+      quanta: count(f['quanta']), pausedUs: count(f['paused-us']), paused: bool(f['paused']), last: time(f['last']),
+      linkSpeedMbps: count(f['link-speed-mbps']), pausedShare: share(f['paused-share']) });
+  }
+  return out;
 }
 
 /** Paths from `rdma-path-table:rpt`, from `rpt/path=ID`, or from an RPC's output. */

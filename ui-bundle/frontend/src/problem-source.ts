@@ -74,6 +74,12 @@ function parseProblem(o: Json): Problem | undefined {
   const node = text(member(o, 'node-id'));
   const tp = text(member(o, 'tp-id'));
   const places: Place[] = node === undefined ? [] : [tp === undefined ? { node } : { node, tp }];
+  // a PFC deadlock suspect is a link: its other end is a place too
+  const peer = text(member(o, 'peer-node-id'));
+  const peerTp = text(member(o, 'peer-tp-id'));
+  if (peer !== undefined) {
+    places.push(peerTp === undefined ? { node: peer } : { node: peer, tp: peerTp });
+  }
   const ids = member(o, 'session-id');
   const switchId = SEEN_AT_NODE.has(kind) ? node : undefined;
   const sessions: ProblemSession[] = (Array.isArray(ids) ? ids : ids === undefined ? [] : [ids])
@@ -92,6 +98,9 @@ function parseProblem(o: Json): Problem | undefined {
     requesterIp: text(member(o, 'requester-ip')),
     responderIp: text(member(o, 'responder-ip')),
     learnedFrom: learned === 'cm' || learned === 'data' ? learned : undefined,
+    direction: text(member(o, 'direction')),
+    priority: integer(member(o, 'priority')),
+    heldUpSessions: integer(member(o, 'held-up-sessions')),
   };
 }
 

@@ -19,7 +19,7 @@ import { route } from './dom';
 /** The kinds rst-insight's problem-kind enumeration has (rst-insight@2026-12-01.yang). */
 export const PROBLEM_KINDS = ['rejected', 'req-unanswered', 'rep-unanswered', 'dreq-unanswered', 'flapping',
   'asymmetric-path', 'data-path-differs', 'agent-unreachable', 'half-seen', 'agent-dropping-packets',
-  'agent-not-capturing'] as const;
+  'agent-not-capturing', 'congested', 'pfc-storm', 'pfc-deadlock-suspect'] as const;
 export type KnownKind = (typeof PROBLEM_KINDS)[number];
 
 /**
@@ -67,6 +67,31 @@ export interface Problem {
   readonly responderIp?: string;
   /** For a problem about sessions: whether they were learnt from CM messages or from data packets. */
   readonly learnedFrom?: 'cm' | 'data';
+  /** Congestion kinds: the data direction (congested), the paused priority and the sessions it holds up (PFC kinds). */
+  readonly direction?: string;
+  readonly priority?: number;
+  readonly heldUpSessions?: number;
+}
+
+/** Kinds whose places are ports that PFC pauses: their links open the port view. */
+const PORT_KINDS: ReadonlySet<string> = new Set(['pfc-storm', 'pfc-deadlock-suspect', 'congested']);
+
+/**
+ * Where a problem's place links: a congestion problem's port to the port view (its pauses and the
+ * sessions through it); otherwise the first session's path, else the switch's flow table.
+ */
+export function placeRoute(p: Pick<Problem, 'kind' | 'sessions'>, place: Place): string {
+  if (place.tp !== undefined && PORT_KINDS.has(p.kind)) {
+    return route('port', place.node, place.tp);
+  }
+  return p.sessions[0] ? route('paths', p.sessions[0].sessionId) : route('switch', place.node);
+}
+
+/** A congestion problem's own figures in words ("priority 3 · 57 sessions held up · data-forward"); '' for others. */
+export function problemFacts(p: Pick<Problem, 'direction' | 'priority' | 'heldUpSessions'>): string {
+  return [p.priority !== undefined ? `priority ${p.priority}` : '',
+    p.heldUpSessions !== undefined ? `${p.heldUpSessions} session${p.heldUpSessions === 1 ? '' : 's'} held up` : '',
+    p.direction ?? ''].filter(x => x !== '').join(' · ');
 }
 
 /** Where a problem's session opens: in the flow table of a switch that saw it, else on its path. */
@@ -95,6 +120,9 @@ export const KIND_LABEL: Record<KnownKind, string> = {
   'agent-not-capturing': 'agents not capturing',
   'half-seen': 'half-seen data flows',
   'agent-dropping-packets': 'agents dropping packets',
+  congested: 'congested (CE marks, CNPs)',
+  'pfc-storm': 'PFC pause storm',
+  'pfc-deadlock-suspect': 'PFC deadlock suspected',
 };
 
 /** A kind in words: this UI's label, or the controller's own name for a kind it does not know. */

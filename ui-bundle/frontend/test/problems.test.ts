@@ -8,7 +8,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { parseProblems } from '../src/problem-source';
-import { countByKind, KIND_LABEL, kindLabel, PROBLEM_KINDS, sessionRoute } from '../src/problems';
+import { countByKind, KIND_LABEL, kindLabel, placeRoute, PROBLEM_KINDS, problemFacts, sessionRoute } from '../src/problems';
 
 /**
  * GET /rests/data/rst-insight:problems?content=nonconfig as RESTCONF answers it (RFC 7951 JSON of
@@ -26,6 +26,7 @@ function insightAnswer(): Record<string, unknown> {
         { kind: 'dreq-unanswered', count: 2 }, { kind: 'flapping', count: 4 }, { kind: 'asymmetric-path', count: 120 },
         { kind: 'data-path-differs', count: 2 }, { kind: 'agent-unreachable', count: 1 }, { kind: 'half-seen', count: 2 },
         { kind: 'agent-dropping-packets', count: 1 }, { kind: 'agent-not-capturing', count: 1 },
+        { kind: 'congested', count: 2 }, { kind: 'pfc-storm', count: 1 }, { kind: 'pfc-deadlock-suspect', count: 1 },
       ],
       switch: [{ 'node-id': 'leaf2', total: 5000, kind: [{ kind: 'rejected', count: 5000 }] }],
       port: [{ 'node-id': 'leaf2', 'tp-id': 'swp1', total: 5000, kind: [{ kind: 'rejected', count: 5000 }] }],
@@ -102,6 +103,27 @@ function insightAnswer(): Record<string, unknown> {
           detail: 'leaf3: the agent answers but does not capture; its sessions are not followed, and paths through it have a gap there',
           'node-id': 'leaf3', reason: 'STOPPED', count: 1,
         },
+        {
+          id: 'congested|data-forward|leaf1|leaf1-eth3', kind: 'congested', severity: 'warning',
+          title: 'Congested: marked CE leaving leaf1 leaf1-eth3',
+          detail: '2 sessions\' data-forward (requester to responder): marked CE leaving leaf1 port leaf1-eth3, on the link '
+            + 'into spine1 on spine1-eth1; at the last hop a CE share up to 0.2000',
+          'node-id': 'leaf1', 'tp-id': 'leaf1-eth3', direction: 'data-forward', 'learned-from': 'cm', count: 2,
+          'session-id': ['10.0.1.1/0x00000040/10.0.2.1', '10.0.1.1/0x00000041/10.0.2.1'],
+        },
+        {
+          id: 'pfc-storm|spine1|swp4|3', kind: 'pfc-storm', severity: 'critical', title: 'PFC storm: spine1 swp4 priority 3',
+          detail: 'spine1 port swp4 paused 0.6120 of the last interval in priority 3; 57 sessions held up',
+          'node-id': 'spine1', 'tp-id': 'swp4', priority: 3, 'held-up-sessions': 57, count: 1,
+          'session-id': ['10.0.3.13/0x86b4a993/10.0.4.12'],
+        },
+        {
+          id: 'pfc-deadlock-suspect|leaf2|swp51|spine1|swp2|3', kind: 'pfc-deadlock-suspect', severity: 'critical',
+          title: 'PFC deadlock suspected: leaf2 swp51 and spine1 swp2, priority 3',
+          detail: 'both ends of the link leaf2 swp51 - spine1 swp2 paused in priority 3',
+          'node-id': 'leaf2', 'tp-id': 'swp51', 'peer-node-id': 'spine1', 'peer-tp-id': 'swp2', priority: 3,
+          'held-up-sessions': '12', count: 1,
+        },
       ],
     },
   };
@@ -141,8 +163,9 @@ describe('problems read from the controller\'s rst-insight:problems', () => {
   it('puts the most urgent first, then the largest, whatever order RESTCONF lists them in', () => {
     const r = parseProblems(insightAnswer(), FETCHED);
     expect(r.problems.map(p => `${p.severity} ${p.count} ${p.kind}`)).toEqual([
-      'critical 5000 rejected', 'critical 3 req-unanswered', 'critical 1 agent-unreachable', 'critical 1 rep-unanswered',
-      'warning 4 flapping', 'warning 2 dreq-unanswered', 'warning 2 half-seen', 'warning 1 agent-dropping-packets',
+      'critical 5000 rejected', 'critical 3 req-unanswered', 'critical 1 agent-unreachable', 'critical 1 pfc-deadlock-suspect',
+      'critical 1 pfc-storm', 'critical 1 rep-unanswered',
+      'warning 4 flapping', 'warning 2 congested', 'warning 2 dreq-unanswered', 'warning 2 half-seen', 'warning 1 agent-dropping-packets',
       'warning 1 agent-not-capturing', 'notice 120 asymmetric-path', 'notice 2 data-path-differs']);
   });
 
@@ -198,6 +221,32 @@ describe('problems read from the controller\'s rst-insight:problems', () => {
     expect(r.problems[1].sessions).toEqual([{ sessionId: 'one-session' }]);
     expect(r.problems[0].firstSeen).toBeUndefined();
     expect(kindLabel('fabric-on-fire')).toBe('fabric-on-fire');
+  });
+
+  it('reads the congestion kinds: their port places (both ends of a deadlock suspect), priority and sessions held up', () => {
+    const r = parseProblems(insightAnswer(), FETCHED);
+    const storm = r.problems.find(p => p.kind === 'pfc-storm')!;
+    expect([storm.severity, storm.places, storm.priority, storm.heldUpSessions]).toEqual(['critical',
+      [{ node: 'spine1', tp: 'swp4' }], 3, 57]);
+    expect(problemFacts(storm)).toBe('priority 3 · 57 sessions held up');
+    expect(placeRoute(storm, storm.places[0])).toBe('#/port/spine1/swp4');
+    // a storm's sessions open on their paths: the paused switch need not have seen them
+    expect(sessionRoute(storm.sessions[0])).toBe('#/paths/10.0.3.13%2F0x86b4a993%2F10.0.4.12');
+    const deadlock = r.problems.find(p => p.kind === 'pfc-deadlock-suspect')!;
+    expect(deadlock.places).toEqual([{ node: 'leaf2', tp: 'swp51' }, { node: 'spine1', tp: 'swp2' }]);
+    expect(deadlock.places.map(pl => placeRoute(deadlock, pl))).toEqual(['#/port/leaf2/swp51', '#/port/spine1/swp2']);
+    expect(deadlock.heldUpSessions).toBe(12);
+    const congested = r.problems.find(p => p.kind === 'congested')!;
+    expect([congested.severity, congested.direction, congested.places]).toEqual(['warning', 'data-forward',
+      [{ node: 'leaf1', tp: 'leaf1-eth3' }]]);
+    expect(problemFacts(congested)).toBe('data-forward');
+    expect(kindLabel('pfc-storm')).toBe('PFC pause storm');
+    // the other kinds' places still open the first session's path, or the switch
+    const rej = r.problems.find(p => p.kind === 'rejected')!;
+    expect(placeRoute(rej, rej.places[0])).toBe('#/paths/10.0.1.1%2F0x0000000a%2F10.0.2.1');
+    const agent = r.problems.find(p => p.kind === 'agent-unreachable')!;
+    expect(placeRoute(agent, agent.places[0])).toBe('#/switch/spine2');
+    expect(problemFacts(agent)).toBe('');
   });
 
   it('has a word for every kind of the model', () => {

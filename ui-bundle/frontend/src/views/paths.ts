@@ -13,16 +13,18 @@
 // keyboard from the side panel.
 
 import type { AppContext, View } from '../app';
-import { fetchPath, fetchPathList, fetchPathListQuick, fetchSwitchStates, sessionsThrough } from '../data';
+import { CongestionHistory, pausedPortsOf, sampleOf } from '../congestion';
+import { fetchPath, fetchPathList, fetchPathListQuick, fetchPausedPorts, fetchSwitchStates, sessionsThrough } from '../data';
 import { badge, h, replace, route } from '../dom';
 import { Fabric, type LinkRef } from '../fabric';
 import { agentTone, agentWord, formatCount, sessionTone, sessionWord, type Tone } from '../format';
 import { isHost } from '../layout';
-import { naturalCompare, type Path, type SwitchState, type Topology } from '../model';
+import { dataDirections, naturalCompare, type Path, type PausedPort, type SwitchState, type Topology } from '../model';
 import { Poller } from '../poller';
 import { learnedText, PATH_TABLE } from '../session-table';
 import { applyView, indexRows, warmUp, type IndexedTable, type SortDir, type TableDef } from '../table';
 import { VirtualTable } from '../vtable';
+import { historyBlock } from './congestion';
 import { renderPath, routeLayers } from './pathpanel';
 
 const PATH_WIDTHS: Record<string, string> = {
@@ -71,6 +73,9 @@ export class PathsView implements View {
   private data: IndexedTable<Path> | undefined;
   private selected: string | undefined;
   private selectedPath: Path | undefined;
+  /** The selected session's CE and CNP counts at each poll (bounded; starts over with another session). */
+  private history: CongestionHistory | undefined;
+  private paused: PausedPort[] = [];
   private sideMode: 'nodes' | 'session' | 'node' = 'nodes';
   private sideNode: string | undefined;
   private frame = 0;
@@ -102,7 +107,9 @@ export class PathsView implements View {
           h('p', { class: 'legend small' },
             h('span', { class: 'swatch forward', 'aria-hidden': 'true' }), ' forward ',
             h('span', { class: 'swatch reverse', 'aria-hidden': 'true' }), ' reverse · dashed: inferred · ',
-            h('span', { class: 'tone-text-bad' }, 'red: gap'), ' · click a switch or a link for the sessions through it')),
+            h('span', { class: 'tone-text-bad' }, 'red: gap'), ' · data arriving CE-marked: ',
+            h('span', { class: 'ce-chip ce-1' }, 'some'), ' ', h('span', { class: 'ce-chip ce-2' }, '>1 %'), ' ',
+            h('span', { class: 'ce-chip ce-3' }, '>5 %'), ' · click a switch or a link for the sessions through it')),
         this.side),
       h('section', { class: 'panel path-list', 'aria-labelledby': 'paths-h' },
         h('div', { class: 'controls' }, h('h2', { id: 'paths-h' }, 'Sessions and their paths'), this.search, this.count),
@@ -175,11 +182,14 @@ export class PathsView implements View {
           this.el.dataset.ready = 'true';
         }
       }
-      const [switches, paths, selected] = await Promise.all([
+      const [switches, paths, selected, paused] = await Promise.all([
         fetchSwitchStates(this.app.api, topology),
         fetchPathList(this.app.api, this.abort.signal),
         this.selected ? fetchPath(this.app.api, this.selected) : Promise.resolve(undefined),
+        fetchPausedPorts(this.app.api, this.abort.signal),
       ]);
+      this.paused = paused;
+      this.record(selected);
       this.topology = topology;
       this.switches = switches;
       this.drawFabric(topology, switches);
@@ -208,6 +218,18 @@ export class PathsView implements View {
       this.errorEl.hidden = false;
       throw e;
     }
+  }
+
+  /** Adds the selected session's counts to its history (a new one when the selection changed). */
+  private record(path: Path | undefined): void {
+    if (!path || path.sessionId !== this.selected) {
+      return;
+    }
+    if (this.history?.sessionId !== path.sessionId) {
+      this.history = new CongestionHistory(path.sessionId);
+    }
+    const d = dataDirections(path);
+    this.history.add(sampleOf(Date.now() / 1000, d.forward, d.reverse));
   }
 
   private drawFabric(topology: Topology, switches: readonly SwitchState[]): void {
@@ -330,6 +352,7 @@ export class PathsView implements View {
       h('p', null, badge(sessionTone(p.state), sessionWord(p.state)), ' ', badge(p.learnedFrom === 'data' ? 'busy' : 'idle',
         learnedText(p)), ' QPNs ', `${p.requesterQpn ?? (p.oneWay ? 'unknown' : '?')} ↔ ${p.responderQpn ?? '?'} `,
         seenBy ? h('a', { href: route('switch', seenBy, 'session', p.sessionId), id: 'open-session' }, 'timeline') : null),
+      this.history?.sessionId === p.sessionId ? historyBlock(this.history) : null,
       renderPath(p, (n, tp) => void this.showThrough(n, tp)),
       h('div', { id: 'through' }),
       this.backToNodes());
@@ -344,6 +367,7 @@ export class PathsView implements View {
     }
     const sw = this.switches.find(s => s.nodeId === id);
     const host = this.topology ? isHost(this.topology, id) : false;
+    const pausedHere = pausedPortsOf(id, this.paused);
     replace(this.side,
       h('h2', null, id),
       host ? h('p', null, 'host ', n.ips.join(', '))
@@ -353,9 +377,12 @@ export class PathsView implements View {
       host ? null : h('p', null, h('button', { type: 'button', class: 'btn', onclick: () => void this.showThrough(id, undefined) },
         `Sessions through ${id}`)),
       h('h3', null, 'Ports'),
-      h('ul', { class: 'ports', id: 'ports' }, n.tps.map(tp => h('li', null, host ? tp : h('button', {
+      host ? null : h('p', { class: 'muted small' }, 'A port: the sessions through it; "pauses": its PFC pauses per priority'
+        + ' and the sessions they hold up.'),
+      h('ul', { class: 'ports', id: 'ports' }, n.tps.map(tp => h('li', null, host ? tp : [h('button', {
         type: 'button', class: 'link port', 'data-node': id, 'data-tp': tp, onclick: () => void this.showThrough(id, tp),
-      }, tp)))),
+      }, tp), ' ', h('a', { href: route('port', id, tp), class: 'small port-view', 'data-tp': tp }, 'pauses'),
+      pausedHere.has(tp) ? [' ', badge('bad', `paused: priority ${pausedHere.get(tp)!.join(', ')}`, { 'data-paused': tp })] : null]))),
       h('div', { id: 'through' }),
       this.backToNodes());
   }

@@ -11,18 +11,23 @@
 // links to the sessions concerned.
 
 import type { AppContext, View } from '../app';
-import { badge, h, replace, route } from '../dom';
+import { badge, h, replace } from '../dom';
 import { formatClock, formatCount, formatTime } from '../format';
 import type { ProblemReport } from '../problem-source';
-import { countByKind, kindLabel, sessionRoute, type Problem, type ProblemKind, type Severity } from '../problems';
+import { countByKind, kindLabel, placeRoute, problemFacts, sessionRoute, type Problem, type ProblemKind,
+  type Severity } from '../problems';
 
 const SEVERITY_TONE: Record<Severity, 'bad' | 'warn' | 'idle'> = { critical: 'bad', warning: 'warn', notice: 'idle' };
+/** A severity's colour and word; one the UI does not know (never parsed, but kept safe) in the neutral tone. */
+function severityBadge(s: Severity): HTMLElement {
+  return badge(SEVERITY_TONE[s] ?? 'idle', s);
+}
 
 /** One line for the home page's glance: severity, what, where, how many. */
 export function problemLine(p: Problem): HTMLElement {
   const first = p.sessions[0];
   return h('span', { class: 'problem-line', 'data-kind': p.kind, 'data-id': p.id },
-    badge(SEVERITY_TONE[p.severity], p.severity),
+    severityBadge(p.severity),
     h('strong', null, p.title),
     p.count > 1 ? h('span', { class: 'muted' }, ` ×${formatCount(p.count)}`) : null,
     ' — ', h('span', { class: 'where' }, p.where),
@@ -44,7 +49,8 @@ export class ProblemsView implements View {
       h('section', { class: 'panel' },
         h('h1', null, 'Problems'),
         h('p', { class: 'muted' }, 'Rejected, unanswered, half-closed and flapping sessions, asymmetric paths and data '
-          + 'apart from its CM, half-seen data flows, and agents the controller cannot use, grouped by cause and place: '
+          + 'apart from its CM, half-seen data flows, congested data (CE marks, CNPs), PFC pause storms and suspected '
+          + 'PFC deadlocks, and agents the controller cannot use, grouped by cause and place: '
           + 'the controller\'s own rst-insight:problems, as /metrics and the notifications report them.'),
         this.filters, this.asOf,
         h('div', { class: 'scroll-x' },
@@ -108,13 +114,14 @@ export class ProblemsView implements View {
       return;
     }
     replace(this.body, shown.map(p => h('tr', { 'data-kind': p.kind, 'data-id': p.id },
-      h('td', null, badge(SEVERITY_TONE[p.severity], p.severity)),
+      h('td', null, severityBadge(p.severity)),
       h('td', null, h('strong', null, p.title), h('div', { class: 'muted small' }, kindLabel(p.kind))),
       h('td', { class: 'where' }, p.where,
         p.places.length ? h('div', { class: 'small' }, 'on the fabric: ',
-          p.places.map((pl, i) => [i ? ', ' : '', h('a', {
-            href: p.sessions[0] ? route('paths', p.sessions[0].sessionId) : route('switch', pl.node),
-          }, pl.tp ? `${pl.node} ${pl.tp}` : pl.node)])) : null),
+          p.places.map((pl, i) => [i ? (p.kind === 'pfc-deadlock-suspect' ? ' ⇄ ' : ', ') : '', h('a', {
+            href: placeRoute(p, pl), class: 'place', 'data-node': pl.node, 'data-tp': pl.tp,
+          }, pl.tp ? `${pl.node} ${pl.tp}` : pl.node)])) : null,
+        problemFacts(p) ? h('div', { class: 'small facts' }, problemFacts(p)) : null),
       h('td', { class: 'num' }, formatCount(p.count)),
       h('td', null, formatTime(p.latest)),
       h('td', { class: 'sessions' }, p.sessions.slice(0, 3).map((s, i) => [i ? h('br') : null,

@@ -15,8 +15,10 @@ import { badge, h, replace, route } from '../dom';
 import { Fabric } from '../fabric';
 import { dataKindWord, formatDelta, formatMicros, formatTime, hex, isDataSessionId, joinedToCm, learnedWord,
   rejectReasonText, sessionTone, sessionWord } from '../format';
-import type { Path, Session, Topology } from '../model';
+import { CongestionHistory, sampleOf } from '../congestion';
+import { dataDirections, type Path, type Session, type Topology } from '../model';
 import { Poller } from '../poller';
+import { historyBlock } from './congestion';
 import { renderPath, routeLayers } from './pathpanel';
 import { portSessions } from './paths';
 
@@ -42,6 +44,9 @@ export class SessionView implements View {
   private readonly timeline = h('div', { class: 'timeline' });
   private readonly pathEl = h('div', { class: 'path-words' });
   private readonly portEl = h('div', { class: 'port-sessions', id: 'port-sessions' });
+  private readonly historyEl = h('div', { class: 'history' });
+  /** The session's CE and CNP counts at each poll while this view is open (bounded). */
+  private readonly history: CongestionHistory;
   private readonly fabricEl = h('div', { class: 'fabric small', role: 'img', 'aria-label': 'The session\'s path on the fabric' });
   private readonly errorEl = h('p', { class: 'error', role: 'alert', hidden: true });
   private readonly poller: Poller;
@@ -53,6 +58,7 @@ export class SessionView implements View {
 
   constructor(private readonly app: AppContext, private readonly nodeId: string, private readonly sessionId: string) {
     this.title = `Session ${sessionId}`;
+    this.history = new CongestionHistory(sessionId);
     this.poller = new Poller(() => this.refresh(), { minMs: 5000, maxMs: 60000, costFactor: 10 });
     this.el = h('div', { class: 'view session' },
       h('section', { class: 'panel' },
@@ -66,7 +72,7 @@ export class SessionView implements View {
         h('section', { class: 'panel', 'aria-labelledby': 'path-h' },
           h('h2', { id: 'path-h' }, 'Path ', h('a', { href: route('paths', sessionId), class: 'small', id: 'show-on-fabric' },
             'show on the fabric')),
-          this.fabricEl, this.pathEl, this.portEl)));
+          this.fabricEl, this.historyEl, this.pathEl, this.portEl)));
   }
 
   start(): void {
@@ -93,6 +99,11 @@ export class SessionView implements View {
       this.errorEl.hidden = true;
       this.app.updated();
       // redraw only what changed, so a refresh does not reset what the operator looks at
+      if (path) {
+        const d = dataDirections(path);
+        this.history.add(sampleOf(Date.now() / 1000, d.forward, d.reverse));
+      }
+      replace(this.historyEl, historyBlock(this.history));
       const sig = JSON.stringify([session, path]);
       if (sig !== this.signature) {
         this.signature = sig;
