@@ -288,8 +288,8 @@ public class LabFabricIT {
         final var reverse = Congestion.port(fabric, paused.nextNode(), paused.nextPort());
         final var pfcError = new java.util.concurrent.atomic.AtomicReference<Exception>();
         // 30,000 frames of 65,535 quanta, one every 2 ms: each port stays paused for 60 s
-        final Thread pfc = pfcSender(paused, priority, pfcError);
-        final Thread pfcBack = pfcSender(reverse, priority, pfcError);
+        final Thread pfc = pfcSender(paused, priority, 30_000, pfcError);
+        final Thread pfcBack = pfcSender(reverse, priority, 30_000, pfcError);
         pfc.start();
         pfcBack.start();
         try {
@@ -463,10 +463,36 @@ public class LabFabricIT {
         pb.environment().put("RST_EXPECT_GAP", "1");
         // c2 left NCCL-style QP pairs, learnt from their data: the suite must find one
         pb.environment().put("RST_EXPECT_DATA", "1");
-        final Process p = pb.start();
-        final boolean ended = p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
-        if (!ended) {
-            p.destroyForcibly();
+        // c3's marking stays on, and leaf1's uplink is paused again, 10 s at a time, until the suite
+        // ends: the suite must find a marked hop, a paused port and congestion problems
+        pb.environment().put("RST_EXPECT_CONGESTION", "1");
+        final var suiteRuns = new java.util.concurrent.atomic.AtomicBoolean(true);
+        final var pfcError = new java.util.concurrent.atomic.AtomicReference<Exception>();
+        final var uplink = Congestion.port(fabric, "leaf1", fabric.uplink(1, 1).name());
+        final int priority = Congestion.dataPriority(rc.get("data/rdma-path-table:rpt-settings"));
+        final Thread pause = new Thread(() -> {
+            while (suiteRuns.get() && pfcError.get() == null) {
+                final Thread batch = pfcSender(uplink, priority, 5_000, pfcError);
+                batch.run();
+            }
+        }, "it-pfc-suite");
+        pause.start();
+        waitFor("leaf1's uplink to show paused", 30, () -> rc.get("data/rdma-path-table:rpt?content=nonconfig")
+            .path("rdma-path-table:rpt").path("paused-port").size() > 0);
+        final boolean ended;
+        final Process p;
+        try {
+            p = pb.start();
+            ended = p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS);
+            if (!ended) {
+                p.destroyForcibly();
+            }
+        } finally {
+            suiteRuns.set(false);
+            pause.join();
+        }
+        if (pfcError.get() != null) {
+            throw new AssertionError("the PFC frames were not sent", pfcError.get());
         }
         final String out = Files.readString(work.resolve("browser.log"));
         System.out.println(out);
@@ -585,13 +611,16 @@ public class LabFabricIT {
         return sw.path("rdma-flow-table:agent-status").path("detail").asText();
     }
 
-    /** A thread that pauses {@code port} in {@code priority} for 60 s; what fails goes to {@code error}. */
+    /**
+     * A thread that pauses {@code port} in {@code priority}: {@code frames} frames of 65,535
+     * quanta, one every 2 ms; what fails goes to {@code error}.
+     */
     @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the lab's progress goes to the test's output
-    private static Thread pfcSender(final Congestion.Link port, final int priority,
+    private static Thread pfcSender(final Congestion.Link port, final int priority, final int frames,
             final java.util.concurrent.atomic.AtomicReference<Exception> error) {
         return new Thread(() -> {
             try {
-                Congestion.pfc(lab, port, priority, 65_535, 30_000, 2_000, priority, System.out::println);
+                Congestion.pfc(lab, port, priority, 65_535, frames, 2_000, priority, System.out::println);
             } catch (IOException | LabException | IllegalArgumentException e) {
                 error.set(e);
             }

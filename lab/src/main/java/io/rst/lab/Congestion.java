@@ -474,9 +474,9 @@ public final class Congestion {
 
     /**
      * {@code rpt/paused-port} against the pauses the lab sent: while a pause goes on (or just
-     * ended), its port and priority are listed with exactly the sessions whose data leaves the port
-     * in that priority (of those rdma-path-table shows with data); no other port is listed. Returns
-     * the pauses compared.
+     * ended), its port and priority are listed with exactly the sessions whose data the kernel
+     * sends out of the port in that priority (of those whose data rdma-path-table shows seen at
+     * that switch, with its figures); no other port is listed. Returns the pauses compared.
      */
     static int comparePauses(final List<JsonNode> pfcs, final List<Direction> dirs,
             final Map<KernelPaths.Flow, List<KernelPaths.Hop>> kernel, final int dataPriority, final JsonNode rpt,
@@ -484,10 +484,17 @@ public final class Congestion {
         final Map<String, JsonNode> listed = new LinkedHashMap<>();
         rpt.path("paused-port").forEach(e -> listed.put(e.path("node-id").asText() + ":" + e.path("tp-id").asText()
             + "/" + e.path("priority").asInt(), e));
-        final Set<String> withData = new HashSet<>();
+        // session|direction|switch of each data direction's hop whose switch saw the data (its figures:
+        // the DSCP that gives the priority); a switch that did not capture (turned off, say) cannot
+        // say what its pause holds up
+        final Set<String> seenAt = new HashSet<>();
         rpt.path("path").forEach(p -> {
-            if (!p.path("data-forward").path("hop").isEmpty() || !p.path("data-reverse").path("hop").isEmpty()) {
-                withData.add(p.path("session-id").asText());
+            for (var dir : List.of("data-forward", "data-reverse")) {
+                p.path(dir).path("hop").forEach(h -> {
+                    if (h.has("dscp")) {
+                        seenAt.add(p.path("session-id").asText() + "|" + dir + "|" + h.path("node-id").asText());
+                    }
+                });
             }
         });
         final Set<String> recent = new HashSet<>();
@@ -517,8 +524,9 @@ public final class Congestion {
             final int priority = f.path("priority").asInt();
             final Set<String> expected = new TreeSet<>();
             if (priority == dataPriority) {
-                for (var d : leaving(kernel, dirs, f.path("node").asText(), f.path("port").asText())) {
-                    if (withData.contains(d.sessionId())) {
+                final String node = f.path("node").asText();
+                for (var d : leaving(kernel, dirs, node, f.path("port").asText())) {
+                    if (seenAt.contains(d.sessionId() + "|" + d.path() + "|" + node)) {
                         expected.add(d.sessionId());
                     }
                 }

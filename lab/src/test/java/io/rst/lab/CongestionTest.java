@@ -175,7 +175,8 @@ class CongestionTest {
         final ObjectNode dir = p.putObject("data-forward");
         final ArrayNode hops = dir.putArray("hop");
         for (int i = 0; i < nodes.length; i++) {
-            hops.addObject().put("index", i).put("node-id", nodes[i]).put("ect-packets", 10).put("ce-packets", ce[i]);
+            hops.addObject().put("index", i).put("node-id", nodes[i]).put("dscp", 26).put("ect-packets", 10)
+                .put("ce-packets", ce[i]);
         }
         if (markedAt != null) {
             dir.putObject("marked-at").put("node-id", markedAt[0]).put("egress-tp", markedAt[1])
@@ -261,11 +262,16 @@ class CongestionTest {
     }
 
     private static List<String> pauses(final int priority, final long nowMs, final ObjectNode... entries) {
+        return pausesWith(priority, nowMs, path("a", VIA1, new long[] {0, 0, 0}, null), entries);
+    }
+
+    private static List<String> pausesWith(final int priority, final long nowMs, final ObjectNode pathA,
+            final ObjectNode... entries) {
         final ObjectNode pfc = Restconf.JSON.createObjectNode().put("kind", "pfc").put("node", "leaf1")
             .put("port", "swp3").put("priority", priority).put("atMs", 900).put("endMs", 2000);
         final ObjectNode rpt = Restconf.JSON.createObjectNode();
         final ArrayNode paths = rpt.putArray("path");
-        paths.add(path("a", VIA1, new long[] {0, 0, 0}, null));
+        paths.add(pathA);
         paths.add(path("b", VIA2, new long[] {0, 0, 0}, null));
         final ArrayNode pp = rpt.putArray("paused-port");
         for (var e : entries) {
@@ -292,6 +298,18 @@ class CongestionTest {
             missing.get(0));
         assertEquals(List.of(), pauses(5, 1500, pausedPort("leaf1", "swp3", 5, 0)),
             "the lab's data is in priority 3: a pause of 5 holds none of it up");
+    }
+
+    @Test
+    void aSwitchThatDidNotSeeTheDataIsNotExpectedToListIt() {
+        // leaf1 did not capture session a's data (no figures at its hop): its pause cannot name it
+        final ObjectNode unseen = path("a", VIA1, new long[] {0, 0, 0}, null);
+        ((ObjectNode) unseen.path("data-forward").path("hop").get(0)).remove("dscp");
+        assertEquals(List.of(), pausesWith(3, 1500, unseen, pausedPort("leaf1", "swp3", 3, 0)));
+        final var listed = pausesWith(3, 1500, unseen, pausedPort("leaf1", "swp3", 3, 1, "a"));
+        assertEquals(2, listed.size(), listed.toString());
+        assertTrue(listed.get(0).contains("lists 1 sessions whose data the kernel does not send out of it"),
+            listed.get(0));
     }
 
     @Test
