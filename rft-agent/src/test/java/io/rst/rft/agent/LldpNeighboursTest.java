@@ -69,7 +69,8 @@ class LldpNeighboursTest {
              "port_id":"swp1","port_id_subtype":"interface_name","port_description":"to leaf1",
              "system_name":"spine1-renamed","system_description":null,
              "management_addresses":["10.0.0.7","fd00::7"],"ttl":120,"age_seconds":10,
-             "first_seen":"2026-01-01T00:00:00Z","last_seen":"2026-01-01T00:00:30Z"}""").toString(), l.get(0).toString());
+             "first_seen":"2026-01-01T00:00:00Z","last_seen":"2026-01-01T00:00:30Z"}""").toString(),
+            l.get(0).toString());
         assertEquals("swp2", l.get(1).path("port_id").asText());
         assertEquals("swp8", l.get(2).path("interface").asText());
         // 120 s after each was last heard: gone, the renamed one 29 s later than the others
