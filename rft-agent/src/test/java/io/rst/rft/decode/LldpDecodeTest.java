@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (cut TLVs, lengths past the end, missing or misplaced mandatory TLVs, unknown subtypes, bad
  * lengths) as counted skips; no allocation once warm; and tshark's reading of the same frames.
  */
-class LldpDecodeTest {
+public class LldpDecodeTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] V4 = {10, 1, 2, 3};
     private static final byte[] V6 = HexFormat.of().parseHex("fd000000000000000000000000000042");
