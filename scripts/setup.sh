@@ -5,7 +5,7 @@
 #   - Maven 3.9 (odlparent's enforcer refuses Debian 12's 3.8.7), fetched from Maven Central
 #     with whatever Maven the machine has (Debian's, installed if missing)
 #   - Node.js and npm for the web UI's build (the machine's, else Debian's nodejs and npm)
-#   - with --test-deps: the Debian packages the tests use (libpcap, tshark, tcpdump, iproute2,
+#   - with --test-deps: the Debian packages the tests use (libpcap, tshark, tcpdump, iproute2, lldpd,
 #     chromium for the UI's browser tests, and what --image-deps installs)
 #   - with --image-deps: what building and running the agent's container image needs
 #     (mmdebstrap, umoci, skopeo, podman, runc, jq; see scripts/agent-image.sh)
@@ -161,7 +161,8 @@ command -v dpkg >/dev/null || die "this set-up knows Debian and Ubuntu only: ins
 apt_install ca-certificates libpcap0.8 curl
 setup_node
 if [ $test_deps = 1 ]; then
-  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc jq iputils-ping chromium libyang2-tools prometheus nftables
+  apt_install tshark tcpdump iproute2 procps curl tcpreplay bc jq iputils-ping chromium libyang2-tools prometheus nftables \
+    lldpd
 fi
 if [ $image_deps = 1 ]; then
   apt_install mmdebstrap umoci skopeo podman runc jq

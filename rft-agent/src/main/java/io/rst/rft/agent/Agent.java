@@ -59,7 +59,8 @@ public final class Agent implements AutoCloseable {
      * Bytes kept of each frame: a CM MAD frame is at most 358 (two VLAN tags, IPv6, BTH, DETH,
      * MAD, ICRC); of data packets (--all-roce) only the headers are decoded.
      */
-    private static final int SNAP_BYTES = 512;
+    /** The capture's snap length: the bytes kept of each frame. */
+    static final int SNAP_BYTES = 512;
 
 
     private final AgentOptions options;

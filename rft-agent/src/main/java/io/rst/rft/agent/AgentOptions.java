@@ -55,13 +55,15 @@ import java.util.Map;
  *        ({@code --no-congestion} turns it off)
  * @param linkSpeedMbps the link speed PFC pause quanta are timed with where
  *        {@code /sys/class/net/IF/speed} does not say (replays, virtual interfaces)
+ * @param lldp capture LLDP frames and keep each interface's neighbours ({@code --no-lldp} turns
+ *        it off)
  */
 public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Path tokenFile, Path stateDir,
         boolean allRoce, int udpPort, int maxSessions, long retentionSeconds, int retainEvents, long retainBytes,
         Map<String, Path> replays,
         String agentId, int queueFrames, int bufferBytes, int flushMs, long walBytes, Tls tls, boolean plainHttp,
         int dataSample, int eventHoldMs, int maxFlows, int dataIdleSeconds, int dataReportMs, boolean congestion,
-        int linkSpeedMbps) {
+        int linkSpeedMbps, boolean lldp) {
 
     /**
      * The API's TLS files (PEM).
@@ -85,7 +87,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
                          [--queue-frames N] [--buffer-mb N] [--flush-ms N] [--wal-mb N]
                          [--tls-cert F --tls-key F [--tls-client-ca F] | --plain-http] [--data-sample N]
                          [--max-flows N] [--data-idle S] [--data-report-ms N] [--event-hold-ms N]
-                         [--no-congestion] [--link-speed-mbps N]
+                         [--no-congestion] [--link-speed-mbps N] [--no-lldp]
           --interface IF     capture inbound on IF (repeatable); default: every up non-loopback interface
           --listen HOST:PORT API address (default 0.0.0.0:4791)
           --token-file F     file holding the bearer token (default: STATE_DIR/agent.token, generated
@@ -141,6 +143,8 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --link-speed-mbps N
                              the link speed PFC pauses are timed with (a quantum is 512 bit
                              times) where /sys/class/net/IF/speed does not say (default 100000)
+          --no-lldp          capture no LLDP frames (by default every LLDP frame is kept and each
+                             interface's neighbours are listed in the status, at most 64 each)
           -h, --help         this text
         Without --tls-cert and --plain-http the agent serves plain HTTP with a warning. A token or
         key file that its group or others may read or write is refused (exit status 1).
@@ -209,11 +213,14 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
 
     /** The BPF filter the options ask for. */
     public String filter() {
+        final String roce;
         if (allRoce) {
-            return CaptureFilters.allRoce(udpPort, congestion);
+            roce = CaptureFilters.allRoce(udpPort, congestion);
+        } else {
+            roce = dataSample > 0 ? CaptureFilters.cmAndSampledData(udpPort, dataSample, congestion)
+                : CaptureFilters.cmOnly(udpPort, congestion);
         }
-        return dataSample > 0 ? CaptureFilters.cmAndSampledData(udpPort, dataSample, congestion)
-            : CaptureFilters.cmOnly(udpPort, congestion);
+        return lldp ? CaptureFilters.withLldp(roce) : roce;
     }
 
     /**
@@ -249,12 +256,14 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         int dataReportMs = 5000;
         boolean congestion = true;
         int linkSpeedMbps = 100_000;
+        boolean lldp = true;
         for (int i = 0; i < args.size(); i++) {
             final String a = args.get(i);
             switch (a) {
                 case "--all-roce" -> allRoce = true;
                 case "--plain-http" -> plainHttp = true;
                 case "--no-congestion" -> congestion = false;
+                case "--no-lldp" -> lldp = false;
                 case "--interface", "--listen", "--token-file", "--state-dir", "--udp-port", "--max-sessions",
                     "--retention", "--retain-events", "--retain-mb", "--replay", "--agent-id", "--queue-frames",
                     "--buffer-mb", "--flush-ms", "--wal-mb", "--tls-cert", "--tls-key", "--tls-client-ca",
@@ -327,7 +336,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         return new AgentOptions(ifs, listen, tokenFile, stateDir, allRoce, udpPort, maxSessions, retention,
             retainEvents, (long) retainMb << 20, Map.copyOf(replay), agentId, queueFrames, bufferMb << 20,
             flushMs, (long) walMb << 20, tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsClientCa), plainHttp,
-            dataSample, eventHoldMs, maxFlows, dataIdle, dataReportMs, congestion, linkSpeedMbps);
+            dataSample, eventHoldMs, maxFlows, dataIdle, dataReportMs, congestion, linkSpeedMbps, lldp);
     }
 
     static InetSocketAddress parseListen(final String value) {

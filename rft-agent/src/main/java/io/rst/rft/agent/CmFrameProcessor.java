@@ -49,6 +49,9 @@ final class CmFrameProcessor implements FrameProcessor {
     /** CNPs counted for the sessions' data and PFC frames per interface; false: both ignored. */
     private final boolean congestion;
     private final PfcCounters pfc;
+    /** LLDP neighbours per interface, kept unless {@code --no-lldp}. */
+    private final boolean lldpOn;
+    private final LldpNeighbours lldp = new LldpNeighbours();
 
     CmFrameProcessor(final AgentOptions options, final SessionEvents events) {
         this(options, events, options.replays().isEmpty() ? PfcCounters::sysfsSpeed : port -> -1);
@@ -62,6 +65,7 @@ final class CmFrameProcessor implements FrameProcessor {
     CmFrameProcessor(final AgentOptions options, final SessionEvents events,
             final java.util.function.ToIntFunction<String> speedOf) {
         congestion = options.congestion();
+        lldpOn = options.lldp();
         pfc = new PfcCounters(speedOf, options.linkSpeedMbps());
         decoder = new FrameDecoder(options.udpPort());
         final SessionConfig d = SessionConfig.DEFAULT;
@@ -84,7 +88,9 @@ final class CmFrameProcessor implements FrameProcessor {
         frames++;
         lastMicros = tsMicros;
         message.setCapture(frames, tsMicros * 1000L);
-        final DecodeResult r = decoder.decodeEthernet(buf, off, len, message);
+        // a frame as long as the capture's snap length may have been cut by it
+        final DecodeResult r = decoder.decodeEthernet(buf, off, len, len >= Agent.SNAP_BYTES ? Integer.MAX_VALUE : len,
+            message);
         results[r.ordinal()]++;
         if (r == DecodeResult.CM_MAD) {
             table.accept(message, port);
@@ -100,6 +106,8 @@ final class CmFrameProcessor implements FrameProcessor {
             }
         } else if (r == DecodeResult.PFC && congestion) {
             pfc.frame(port, tsMicros * 1000L, message);
+        } else if (r == DecodeResult.LLDP && lldpOn) {
+            lldp.frame(port, tsMicros, message.lldp());
         }
         if (congestion) {
             // pauses run on the capture's clock: every frame moves it
@@ -121,6 +129,9 @@ final class CmFrameProcessor implements FrameProcessor {
         table.drainChanges(json, toEvents);
         pfc.advance(nowMicros * 1000L);
         pfc.refreshSpeeds();
+        if (lldpOn) {
+            lldp.expire(nowMicros);
+        }
     }
 
     @Override
@@ -234,12 +245,29 @@ final class CmFrameProcessor implements FrameProcessor {
             counters.put("pfc_frames", pfc.frames());
             counters.put("pfc_untabled", pfc.untabled());
         }
+        if (lldpOn) {
+            long malformed = 0;
+            for (DecodeResult r : RESULTS) {
+                if (r.isMalformedLldp()) {
+                    malformed += results[r.ordinal()];
+                }
+            }
+            counters.put("lldp_frames", lldp.frames());
+            counters.put("lldp_malformed", malformed);
+            counters.put("lldp_neighbours", lldp.size());
+            counters.put("lldp_refused", lldp.refused());
+            counters.put("lldp_aged_out", lldp.agedOut());
+            counters.put("lldp_shutdowns", lldp.shutdowns());
+        }
     }
 
     @Override
     public void addStatus(final ObjectNode status) {
         if (congestion) {
             pfc.write(status.putArray("pfc"));
+        }
+        if (lldpOn) {
+            lldp.write(status.putArray("lldp"));
         }
     }
 }

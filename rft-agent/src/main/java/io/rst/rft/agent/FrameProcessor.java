@@ -72,13 +72,14 @@ public interface FrameProcessor {
      * {@code evictions}, {@code restored_sessions}; with data sampling the {@code data_*} ones too
      * ({@code data_flows}, {@code data_sessions}, {@code data_one_way}, {@code data_flows_evicted},
      * {@code data_pair_ambiguous}, {@code data_bth_rejected} ...); with congestion counting
-     * {@code cnps}, {@code cnp_unmatched}, {@code pfc_frames}, {@code pfc_untabled}.
+     * {@code cnps}, {@code cnp_unmatched}, {@code pfc_frames}, {@code pfc_untabled}; with LLDP
+     * {@code lldp_frames}, {@code lldp_malformed}, {@code lldp_neighbours} ...
      */
     void addCounters(ObjectNode counters);
 
     /**
-     * Adds this processor's own top-level status fields (the PFC table, {@code pfc}); none by
-     * default.
+     * Adds this processor's own top-level status fields (the PFC table, {@code pfc}; the LLDP
+     * neighbours, {@code lldp}); none by default.
      */
     default void addStatus(final ObjectNode status) {
         // nothing beyond the counters by default

@@ -44,9 +44,14 @@
  *     "truncated", "reader"?, "error"?}], "counters":{"frames", "cm_mads", "data_packets",
  *     "skipped":{reason:n}, "queue_drops", "kernel_drops", "queue_backlog", "decode_failures",
  *     "events", "sessions_live", "evictions", "expired", "timed_out", "restored_sessions", "cnps",
- *     "cnp_unmatched", "pfc_frames", "pfc_untabled"}, "pfc":[{"interface", "priority", "frames", "xon",
- *     "quanta", "paused_us", "paused", "last", "link_speed_mbps"}], "last_seq", "first_retained_seq"}}
- *     ({@code pfc} and the CNP and PFC counters unless {@code --no-congestion}).
+ *     "cnp_unmatched", "pfc_frames", "pfc_untabled", "lldp_frames", "lldp_malformed",
+ *     "lldp_neighbours", "lldp_refused", "lldp_aged_out", "lldp_shutdowns"}, "pfc":[{"interface",
+ *     "priority", "frames", "xon", "quanta", "paused_us", "paused", "last", "link_speed_mbps"}],
+ *     "lldp":[{"interface", "chassis_id", "chassis_id_subtype", "port_id", "port_id_subtype",
+ *     "port_description", "system_name", "system_description", "management_addresses", "ttl",
+ *     "age_seconds", "first_seen", "last_seen"}], "last_seq", "first_retained_seq"}}
+ *     ({@code pfc} and the CNP and PFC counters unless {@code --no-congestion}, {@code lldp} and the
+ *     LLDP counters unless {@code --no-lldp}).
  *     {@code first_retained_seq} is {@code last_seq + 1} when no event is retained. {@code reader}
  *     (live capture): {@code pcap_next_ex} (frames read by libpcap straight into the ring) or
  *     {@code pcap4j}. {@code restored_sessions}: sessions put back into the table at start from the

@@ -27,7 +27,8 @@ package io.rst.rft.capture;
  * <p>With congestion counting, CNPs (BTH opcode 0x81, {@code udp[8]}; IPv6 {@code ip6[48]}) pass
  * whatever the sampling, as do PFC frames (MAC control, ethertype 0x8808 with opcode 0x0101 in
  * the two bytes after it, {@code ether[14:2]}; never VLAN-tagged), tested first: libpcap's
- * {@code vlan} moves the offsets of every test after it.
+ * {@code vlan} moves the offsets of every test after it. LLDP frames (ethertype 0x88cc, never
+ * VLAN-tagged) are kept with {@link #withLldp(String)}, tested first for the same reason.
  */
 public final class CaptureFilters {
     /** The IANA port of RoCEv2. */
@@ -119,6 +120,17 @@ public final class CaptureFilters {
     /** As {@link #allRoce(int)}; with {@code congestion} PFC frames too (CNPs are RoCEv2). */
     public static String allRoce(final int udpPort, final boolean congestion) {
         return (congestion ? PFC + " or " : "") + allRoce(udpPort);
+    }
+
+    /**
+     * {@code filter}, and every LLDP frame (IEEE 802.1AB, ethertype 0x88cc), tested first: a
+     * {@code vlan} in {@code filter} moves the offsets of every test after it.
+     *
+     * @param filter a libpcap filter expression
+     * @return a libpcap filter expression
+     */
+    public static String withLldp(final String filter) {
+        return "(ether proto 0x88cc) or " + filter;
     }
 
     private static void checkPort(final int udpPort) {

@@ -59,13 +59,15 @@ final class FileCommands {
             m.setTimeDigits(reader.timeDigits());
             final PacketHandler h = (frame, ns, linkType, ifId, buf, off, capLen, origLen) -> {
                 m.setCapture(frame, ns);
-                final DecodeResult r = decoder.decode(linkType, buf, off, capLen, m);
+                final DecodeResult r = decoder.decode(linkType, buf, off, capLen, origLen, m);
                 counts[r.ordinal()]++;
-                if (r == DecodeResult.CM_MAD || r == DecodeResult.PFC) {
+                if (r == DecodeResult.CM_MAD || r == DecodeResult.PFC || r == DecodeResult.LLDP) {
                     if (r == DecodeResult.CM_MAD) {
                         m.appendJson(json);
-                    } else {
+                    } else if (r == DecodeResult.PFC) {
                         m.appendPfcJson(json);
+                    } else {
+                        m.appendLldpJson(json);
                     }
                     json.raw('\n');
                     if (json.length() >= FLUSH_AT) {
@@ -152,9 +154,9 @@ final class FileCommands {
 
     static final String DECODE_USAGE = """
         usage: rst decode [--port UDP_PORT] FILE.pcap|FILE.pcapng
-          One JSON object per line on stdout for every CM MAD and every PFC frame in the file, and
-          one summary line on stderr (packets read, CM MADs, RoCE data and CNPs among them, PFC
-          frames, skipped by reason).
+          One JSON object per line on stdout for every CM MAD, every PFC frame and every LLDP frame
+          in the file, and one summary line on stderr (packets read, CM MADs, RoCE data and CNPs
+          among them, PFC frames, LLDP frames, skipped by reason).
           --port UDP_PORT   the RoCEv2 UDP port (default 4791)
           Exit status: 0 done, 1 the file is missing, unreadable or not a capture, 2 bad usage.""";
 
@@ -398,6 +400,9 @@ final class FileCommands {
         }
         if (counts[DecodeResult.PFC.ordinal()] > 0) {
             sb.append(", ").append(counts[DecodeResult.PFC.ordinal()]).append(" PFC frames");
+        }
+        if (counts[DecodeResult.LLDP.ordinal()] > 0) {
+            sb.append(", ").append(counts[DecodeResult.LLDP.ordinal()]).append(" LLDP frames");
         }
         sb.append(", ").append(skipped).append(" skipped");
         if (skipped > 0) {

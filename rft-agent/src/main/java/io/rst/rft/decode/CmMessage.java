@@ -82,6 +82,8 @@ public final class CmMessage {
     long srcMac;
     int pfcEnable;
     final int[] pfcQuanta = new int[8];
+    // LLDP (IEEE 802.1AB, DecodeResult.LLDP); srcMac is the sender's too
+    final LldpPdu lldp = new LldpPdu();
 
     /** Resets the CM part (the decoder calls this before each MAD). */
     void clearCm() {
@@ -159,6 +161,7 @@ public final class CmMessage {
         srcMac = other.srcMac;
         pfcEnable = other.pfcEnable;
         System.arraycopy(other.pfcQuanta, 0, pfcQuanta, 0, 8);
+        lldp.copyFrom(other.lldp);
     }
 
     /** Sets the capture metadata (frame number, time); readers call this before decoding. */
@@ -323,7 +326,10 @@ public final class CmMessage {
 
     // ---- PFC ----
 
-    /** A PFC frame's source MAC address (48 bits), the neighbour that asks for the pause. */
+    /**
+     * A PFC or LLDP frame's source MAC address (48 bits): the neighbour that asks for the pause,
+     * or that sent the LLDPDU (0 when the link header has none).
+     */
     public long srcMac() {
         return srcMac;
     }
@@ -339,6 +345,13 @@ public final class CmMessage {
     /** A PFC frame's pause time for priority {@code priority} (0 to 7), in quanta of 512 bit times. */
     public int pfcQuanta(final int priority) {
         return pfcQuanta[priority];
+    }
+
+    // ---- LLDP ----
+
+    /** The LLDPDU of a {@link DecodeResult#LLDP} frame (the same view, reused, for every frame). */
+    public LldpPdu lldp() {
+        return lldp;
     }
 
     // ---- MAD ----
@@ -614,6 +627,29 @@ public final class CmMessage {
      * wire (those of priorities not enabled included). Allocation-free once {@code out} has grown.
      */
     public void appendPfcJson(final JsonBytes out) {
+        appendMacHead(out);
+        out.raw(K_PFC).decimal(pfcEnable).raw(K_QUANTA);
+        for (int p = 0; p < 8; p++) {
+            if (p > 0) {
+                out.raw(',');
+            }
+            out.decimal(pfcQuanta[p]);
+        }
+        out.raw(']').raw('}');
+    }
+
+    /**
+     * Appends this LLDP frame ({@link DecodeResult#LLDP}) as one JSON object (no newline): frame,
+     * time, source MAC, {@code "msg":"LLDP"}, the IDs and their subtypes, the TTL, the optional TLVs
+     * present and the management addresses. Allocation-free once {@code out} has grown.
+     */
+    public void appendLldpJson(final JsonBytes out) {
+        appendMacHead(out);
+        lldp.appendJson(out);
+        out.raw('}');
+    }
+
+    private void appendMacHead(final JsonBytes out) {
         out.raw(K_FRAME).decimal(frame);
         out.raw(K_TIME).seconds(timeNanos, timeDigits);
         out.raw(K_SRC_MAC);
@@ -624,14 +660,6 @@ public final class CmMessage {
                 out.raw(':');
             }
         }
-        out.raw(K_PFC).decimal(pfcEnable).raw(K_QUANTA);
-        for (int p = 0; p < 8; p++) {
-            if (p > 0) {
-                out.raw(',');
-            }
-            out.decimal(pfcQuanta[p]);
-        }
-        out.raw(']').raw('}');
     }
 
     /**

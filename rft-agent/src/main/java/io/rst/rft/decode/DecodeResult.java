@@ -10,8 +10,9 @@ package io.rst.rft.decode;
 import java.util.Locale;
 
 /**
- * What {@link FrameDecoder} made of one frame: a CM MAD, a RoCE data packet, a PFC frame, or
- * the reason it was skipped. Callers count skips per value (e.g. an {@code long[values().length]}).
+ * What {@link FrameDecoder} made of one frame: a CM MAD, a RoCE data packet, a PFC frame, an
+ * LLDPDU, or the reason it was skipped. Callers count skips per value (e.g. an
+ * {@code long[values().length]}).
  */
 public enum DecodeResult {
     /** A CM MAD: the {@link CmMessage} holds it. */
@@ -22,7 +23,7 @@ public enum DecodeResult {
     TRUNCATED(true),
     /** Linktype we do not read. */
     UNSUPPORTED_LINKTYPE(true),
-    /** Neither IPv4, IPv6, RoCEv1 nor PFC (ARP, LLDP, 802.3x PAUSE ...). */
+    /** Neither IPv4, IPv6, RoCEv1, PFC nor LLDP (ARP, 802.3x PAUSE ...). */
     NOT_IP(true),
     /** An IP header that is not valid (version, header length, total length). */
     BAD_IP_HEADER(true),
@@ -48,7 +49,24 @@ public enum DecodeResult {
      */
     PFC(false),
     /** A PFC frame that ends before its priority-enable vector and its 8 pause times. */
-    BAD_PFC(true);
+    BAD_PFC(true),
+    /**
+     * An LLDPDU (ethertype 0x88cc, IEEE 802.1AB) with its Chassis ID, Port ID and TTL: the
+     * {@link CmMessage#lldp()} view holds it, {@link CmMessage#srcMac()} its sender.
+     */
+    LLDP(false),
+    /** An LLDPDU with a TLV header or a TLV's value past the end of the frame. */
+    LLDP_TRUNCATED(true),
+    /** An LLDPDU that does not start with the Chassis ID, Port ID and TTL TLVs in that order. */
+    LLDP_MISSING_TLV(true),
+    /**
+     * An LLDPDU with a TLV whose length does not fit its type (an empty or 256-byte ID, a TTL
+     * shorter than 2 bytes, a management address whose lengths disagree, a network address of the
+     * wrong length for its family), or a second Chassis ID, Port ID or TTL.
+     */
+    LLDP_BAD_TLV(true),
+    /** An LLDPDU whose Chassis ID or Port ID subtype is not one of 1 to 7. */
+    LLDP_UNKNOWN_SUBTYPE(true);
 
     private static final DecodeResult[] VALUES = values();
 
@@ -61,6 +79,12 @@ public enum DecodeResult {
     /** True when the frame was not decoded, this value being the reason. */
     public boolean isSkipped() {
         return skipped;
+    }
+
+    /** True for the reasons an LLDPDU was skipped ({@code lldp_truncated} ...). */
+    public boolean isMalformedLldp() {
+        return this == LLDP_TRUNCATED || this == LLDP_MISSING_TLV || this == LLDP_BAD_TLV
+            || this == LLDP_UNKNOWN_SUBTYPE;
     }
 
     /** The reason in lower case, as printed in summaries ("truncated", "not_ip" ...). */

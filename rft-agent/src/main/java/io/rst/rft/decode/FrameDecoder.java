@@ -15,8 +15,8 @@ import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
  * RoCEv2 port, BTH, DETH and the CM MAD; RoCEv1 (ethertype 0x8915, GRH + BTH) too. Each layer
  * checks only itself and names the next; a frame that cannot be decoded yields the reason as a
  * {@link DecodeResult}, never an exception. PFC frames (MAC control, IEEE 802.1Qbb) are decoded too
- * ({@link DecodeResult#PFC}). No allocation, no copy beyond the fixed address
- * arrays of the output view. The field diagrams are in the package documentation.
+ * ({@link DecodeResult#PFC}), and so are LLDPDUs (IEEE 802.1AB, {@link DecodeResult#LLDP}). No
+ * allocation, no copy beyond the fixed arrays of the output view. The field diagrams are in the package documentation.
  *
  * <p>One decoder per thread (it has no state but its configuration, so sharing is harmless, but
  * the {@link CmMessage} it fills is not thread-safe).
@@ -44,6 +44,15 @@ public final class FrameDecoder {
     /** A PFC frame after its ethertype: opcode(2) priority-enable vector(2) 8 x pause time(2). */
     private static final int PFC_LEN = 20;
     private static final int MAX_VLAN_TAGS = 4;
+    /** IEEE 802.1AB Link Layer Discovery Protocol. */
+    private static final int ETHERTYPE_LLDP = 0x88cc;
+    private static final int LLDP_CHASSIS_ID = 1;
+    private static final int LLDP_PORT_ID = 2;
+    private static final int LLDP_TTL = 3;
+    private static final int LLDP_PORT_DESCRIPTION = 4;
+    private static final int LLDP_SYSTEM_NAME = 5;
+    private static final int LLDP_SYSTEM_DESCRIPTION = 6;
+    private static final int LLDP_MANAGEMENT_ADDRESS = 8;
 
     private static final int BTH_LEN = 12;
     private static final int DETH_LEN = 8;
@@ -108,6 +117,15 @@ public final class FrameDecoder {
         };
     }
 
+    /**
+     * Decodes an Ethernet frame of {@code wireLen} bytes of which {@code buf[off, off + len)} were
+     * captured (see {@link #decode(int, byte[], int, int, int, CmMessage)}).
+     */
+    public DecodeResult decodeEthernet(final byte[] buf, final int off, final int len, final int wireLen,
+            final CmMessage out) {
+        return decode(LINKTYPE_ETHERNET, buf, off, len, wireLen, out);
+    }
+
     /** Decodes an Ethernet frame {@code buf[off, off + len)}. */
     public DecodeResult decodeEthernet(final byte[] buf, final int off, final int len, final CmMessage out) {
         return decode(LINKTYPE_ETHERNET, buf, off, len, out);
@@ -119,33 +137,48 @@ public final class FrameDecoder {
      * {@link DecodeResult#CM_MAD} every field of the message type is set; for
      * {@link DecodeResult#ROCE_DATA} the addresses, UDP port and BTH fields are.
      */
+    public DecodeResult decode(final int linkType, final byte[] buf, final int off, final int len,
+            final CmMessage out) {
+        return decode(linkType, buf, off, len, len, out);
+    }
+
+    /**
+     * As {@link #decode(int, byte[], int, int, CmMessage)}, for a frame of {@code wireLen} bytes on
+     * the wire of which the capture kept {@code len}: an LLDPDU the capture cut after its Chassis
+     * ID, Port ID and TTL is decoded up to the cut ({@link LldpPdu#isCut()}) rather than skipped as
+     * {@link DecodeResult#LLDP_TRUNCATED}. Pass {@link Integer#MAX_VALUE} when the frame may have
+     * been cut but its length is not known.
+     */
     @SuppressFBWarnings(value = "NP_STORE_INTO_NONNULL_FIELD",
         justification = "CmMessage.type is @Nullable (no CM MAD): SpotBugs reads no TYPE_USE @Nullable on fields")
     public DecodeResult decode(final int linkType, final byte[] buf, final int off, final int len,
-            final CmMessage out) {
+            final int wireLen, final CmMessage out) {
         if (off < 0 || len < 0 || off > buf.length - len) {
             return DecodeResult.TRUNCATED;
         }
         final int end = off + len;
+        final boolean cut = wireLen > len;
         out.type = null;
         switch (linkType) {
             case LINKTYPE_ETHERNET:
                 if (len < 14) {
                     return DecodeResult.TRUNCATED;
                 }
-                return etherType(buf, off + 14, end, u16(buf, off + 12), off + 6, out);
+                return etherType(buf, off + 14, end, u16(buf, off + 12), off + 6, cut, out);
             case LINKTYPE_LINUX_SLL:
                 if (len < 16) {
                     return DecodeResult.TRUNCATED;
                 }
                 // SLL: packet type(2) ARPHRD(2) address length(2) address(8) protocol(2)
-                return etherType(buf, off + 16, end, u16(buf, off + 14), u16(buf, off + 4) == 6 ? off + 6 : -1, out);
+                return etherType(buf, off + 16, end, u16(buf, off + 14), u16(buf, off + 4) == 6 ? off + 6 : -1, cut,
+                    out);
             case LINKTYPE_LINUX_SLL2:
                 if (len < 20) {
                     return DecodeResult.TRUNCATED;
                 }
                 // SLL2: protocol(2) rsvd(2) ifindex(4) ARPHRD(2) packet type(1) address length(1) address(8)
-                return etherType(buf, off + 20, end, u16(buf, off), (buf[off + 11] & 0xff) == 6 ? off + 12 : -1, out);
+                return etherType(buf, off + 20, end, u16(buf, off), (buf[off + 11] & 0xff) == 6 ? off + 12 : -1, cut,
+                    out);
             case LINKTYPE_RAW, LINKTYPE_RAW_BSD, LINKTYPE_RAW_OPENBSD, LINKTYPE_IPV4, LINKTYPE_IPV6:
                 if (len < 1) {
                     return DecodeResult.TRUNCATED;
@@ -162,10 +195,11 @@ public final class FrameDecoder {
 
     /**
      * The frame after its link header: {@code firstType} the ethertype, {@code macAt} where the
-     * source MAC address is (-1: the link header has none).
+     * source MAC address is (-1: the link header has none), {@code cut} whether the capture cut
+     * the frame.
      */
     private DecodeResult etherType(final byte[] buf, final int start, final int end, final int firstType,
-            final int macAt, final CmMessage out) {
+            final int macAt, final boolean cut, final CmMessage out) {
         int pos = start;
         int type = firstType;
         // 802.1Q (0x8100), 802.1ad (0x88a8) and the old QinQ 0x9100: 2 bytes TCI, 2 bytes next type
@@ -184,8 +218,172 @@ public final class FrameDecoder {
             case ETHERTYPE_IPV6 -> ipv6(buf, pos, end, out);
             case ETHERTYPE_ROCEV1 -> roceV1(buf, pos, end, out);
             case ETHERTYPE_MAC_CONTROL -> pfc(buf, pos, end, macAt, out);
+            case ETHERTYPE_LLDP -> lldp(buf, pos, end, macAt, cut, out);
             default -> DecodeResult.NOT_IP;
         };
+    }
+
+    private static long mac(final byte[] buf, final int macAt) {
+        return macAt < 0 ? 0L : (long) u16(buf, macAt) << 32 | i32(buf, macAt + 2) & 0xffffffffL;
+    }
+
+    /**
+     * An LLDPDU: TLVs of a 7-bit type and a 9-bit length, the Chassis ID, Port ID and TTL first and
+     * in that order, up to the End TLV (type 0) or the frame's end. Optional TLVs of other types
+     * (System Capabilities, organisationally specific ...) are stepped over.
+     */
+    private static DecodeResult lldp(final byte[] buf, final int pos, final int end, final int macAt,
+            final boolean cut, final CmMessage out) {
+        final LldpPdu p = out.lldp;
+        p.clear();
+        out.srcMac = mac(buf, macAt);
+        int seen = 0;
+        int at = pos;
+        while (at < end) {
+            if (at + 2 > end) {
+                return lldpCut(seen, cut, p);
+            }
+            final int type = (buf[at] & 0xff) >>> 1;
+            final int len = (buf[at] & 1) << 8 | buf[at + 1] & 0xff;
+            final int v = at + 2;
+            if (type == 0) {
+                break;
+            }
+            if (seen < LLDP_TTL && type != seen + 1) {
+                return DecodeResult.LLDP_MISSING_TLV;
+            }
+            if (v + len > end) {
+                return lldpCut(seen, cut, p);
+            }
+            // LLDP: this TLV is good
+            final DecodeResult bad = switch (type) {
+                case LLDP_CHASSIS_ID, LLDP_PORT_ID -> seen >= LLDP_TTL ? DecodeResult.LLDP_BAD_TLV
+                    : lldpId(buf, v, len, type == LLDP_CHASSIS_ID, p);
+                case LLDP_TTL -> {
+                    if (seen >= LLDP_TTL || len < 2) {
+                        yield DecodeResult.LLDP_BAD_TLV;
+                    }
+                    p.ttl = u16(buf, v);
+                    yield DecodeResult.LLDP;
+                }
+                case LLDP_PORT_DESCRIPTION -> {
+                    if (len > LldpPdu.MAX_STRING) {
+                        yield DecodeResult.LLDP_BAD_TLV;
+                    }
+                    if (p.portDescriptionLength < 0) {
+                        System.arraycopy(buf, v, p.portDescription, 0, len);
+                        p.portDescriptionLength = len;
+                    }
+                    yield DecodeResult.LLDP;
+                }
+                case LLDP_SYSTEM_NAME -> {
+                    if (len > LldpPdu.MAX_STRING) {
+                        yield DecodeResult.LLDP_BAD_TLV;
+                    }
+                    if (p.systemNameLength < 0) {
+                        System.arraycopy(buf, v, p.systemName, 0, len);
+                        p.systemNameLength = len;
+                    }
+                    yield DecodeResult.LLDP;
+                }
+                case LLDP_SYSTEM_DESCRIPTION -> {
+                    if (len > LldpPdu.MAX_STRING) {
+                        yield DecodeResult.LLDP_BAD_TLV;
+                    }
+                    if (p.systemDescriptionLength < 0) {
+                        System.arraycopy(buf, v, p.systemDescription, 0, len);
+                        p.systemDescriptionLength = len;
+                    }
+                    yield DecodeResult.LLDP;
+                }
+                case LLDP_MANAGEMENT_ADDRESS -> lldpManagement(buf, v, len, p);
+                default -> DecodeResult.LLDP;
+            };
+            if (bad != DecodeResult.LLDP) {
+                return bad;
+            }
+            if (type <= LLDP_TTL) {
+                seen = type;
+            }
+            at = v + len;
+        }
+        if (seen < LLDP_TTL) {
+            return cut && at >= end ? DecodeResult.LLDP_TRUNCATED : DecodeResult.LLDP_MISSING_TLV;
+        }
+        return DecodeResult.LLDP;
+    }
+
+    /** The frame ends inside a TLV: the capture's cut after the mandatory TLVs, or a damaged LLDPDU. */
+    private static DecodeResult lldpCut(final int seen, final boolean cut, final LldpPdu pdu) {
+        if (cut && seen == LLDP_TTL) {
+            pdu.cut = true;
+            return DecodeResult.LLDP;
+        }
+        return DecodeResult.LLDP_TRUNCATED;
+    }
+
+    /** A Chassis ID or Port ID TLV's value: subtype, then 1 to 255 bytes as the subtype says. */
+    private static DecodeResult lldpId(final byte[] buf, final int val, final int len, final boolean chassis,
+            final LldpPdu pdu) {
+        if (len < 2 || len > LldpPdu.MAX_STRING + 1) {
+            return DecodeResult.LLDP_BAD_TLV;
+        }
+        final int subtype = buf[val] & 0xff;
+        if (subtype < 1 || subtype > 7) {
+            return DecodeResult.LLDP_UNKNOWN_SUBTYPE;
+        }
+        final int idLen = len - 1;
+        final LldpPdu.IdKind kind = chassis ? LldpPdu.chassisKind(subtype) : LldpPdu.portKind(subtype);
+        if (kind == LldpPdu.IdKind.MAC && idLen != 6 && idLen != 8
+                || kind == LldpPdu.IdKind.NETWORK_ADDRESS && !addressFits(buf[val + 1] & 0xff, idLen - 1)) {
+            return DecodeResult.LLDP_BAD_TLV;
+        }
+        if (chassis) {
+            pdu.chassisIdSubtype = subtype;
+            pdu.chassisIdLength = idLen;
+            System.arraycopy(buf, val + 1, pdu.chassisId, 0, idLen);
+        } else {
+            pdu.portIdSubtype = subtype;
+            pdu.portIdLength = idLen;
+            System.arraycopy(buf, val + 1, pdu.portId, 0, idLen);
+        }
+        return DecodeResult.LLDP;
+    }
+
+    /** Whether an address of this many bytes fits IANA address family {@code family} (1 IPv4, 2 IPv6). */
+    private static boolean addressFits(final int family, final int addressLen) {
+        return switch (family) {
+            case 1 -> addressLen == 4;
+            case 2 -> addressLen == 16;
+            default -> addressLen >= 1;
+        };
+    }
+
+    /**
+     * A Management Address TLV's value: address string length (1 + the address's), the address
+     * subtype (IANA family), the address, the interface numbering subtype (1) and number (4), the
+     * OID string length (1) and the OID. IPv4 and IPv6 addresses are kept, up to
+     * {@link LldpPdu#MAX_MANAGEMENT}.
+     */
+    private static DecodeResult lldpManagement(final byte[] buf, final int val, final int len, final LldpPdu pdu) {
+        if (len < 9) {
+            return DecodeResult.LLDP_BAD_TLV;
+        }
+        final int strLen = buf[val] & 0xff;
+        if (strLen < 2 || strLen > 32 || 1 + strLen + 6 > len) {
+            return DecodeResult.LLDP_BAD_TLV;
+        }
+        final int oidLen = buf[val + 1 + strLen + 5] & 0xff;
+        final int family = buf[val + 1] & 0xff;
+        if (1 + strLen + 6 + oidLen != len || !addressFits(family, strLen - 1)) {
+            return DecodeResult.LLDP_BAD_TLV;
+        }
+        if ((family == 1 || family == 2) && pdu.managementCount < LldpPdu.MAX_MANAGEMENT) {
+            final int i = pdu.managementCount++;
+            pdu.managementVersion[i] = family == 1 ? 4 : 6;
+            System.arraycopy(buf, val + 2, pdu.managementAddress, 16 * i, strLen - 1);
+        }
+        return DecodeResult.LLDP;
     }
 
     /**
@@ -207,7 +405,7 @@ public final class FrameDecoder {
         for (int p = 0; p < 8; p++) {
             out.pfcQuanta[p] = u16(buf, pos + 4 + 2 * p);
         }
-        out.srcMac = macAt < 0 ? 0L : (long) u16(buf, macAt) << 32 | i32(buf, macAt + 2) & 0xffffffffL;
+        out.srcMac = mac(buf, macAt);
         return DecodeResult.PFC;
     }
 
