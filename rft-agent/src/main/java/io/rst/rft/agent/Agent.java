@@ -380,6 +380,7 @@ public final class Agent implements AutoCloseable {
         for (CaptureSource src : capture.sources()) {
             final ObjectNode i = ifs.addObject();
             i.put("name", src.name());
+            i.put("mac", src.mac());
             if (src instanceof PcapLiveSource live) {
                 i.put("up", CaptureGroup.isUp(src.name()));
                 if (live.reader() != null) {

@@ -21,8 +21,8 @@ import java.util.Map;
 
 /**
  * The LLDP neighbours heard on each capture interface, keyed by (interface, Chassis ID, Port ID):
- * what each last said (subtypes, port description, system name and description, management
- * addresses, TTL) and when it was first and last heard. A neighbour is forgotten when its TTL has
+ * what each last said (subtypes, port description, system name and description, capabilities,
+ * management addresses, TTL) and when it was first and last heard. A neighbour is forgotten when its TTL has
  * passed since its last LLDPDU, or at once on an LLDPDU with TTL 0 (the sender shuts down). Bounded:
  * at most {@link #MAX_PER_INTERFACE} neighbours on an interface and {@link #MAX_INTERFACES}
  * interfaces; the LLDPDUs of neighbours beyond are counted as refused. Decode thread only; an
@@ -51,6 +51,10 @@ final class LldpNeighbours {
         String systemNameText;
         byte[] systemDescription;
         String systemDescriptionText;
+        int systemCapabilities = -1;
+        int enabledCapabilities = -1;
+        List<String> capabilities = List.of();
+        List<String> enabledNames = List.of();
         int managementCount;
         final int[] managementVersion = new int[LldpPdu.MAX_MANAGEMENT];
         final byte[] managementAddress = new byte[16 * LldpPdu.MAX_MANAGEMENT];
@@ -79,6 +83,12 @@ final class LldpNeighbours {
             if (!pdu.systemDescriptionEquals(systemDescription, length(systemDescription))) {
                 systemDescription = pdu.systemDescriptionBytes();
                 systemDescriptionText = pdu.systemDescriptionText();
+            }
+            if (pdu.systemCapabilities() != systemCapabilities || pdu.enabledCapabilities() != enabledCapabilities) {
+                systemCapabilities = pdu.systemCapabilities();
+                enabledCapabilities = pdu.enabledCapabilities();
+                capabilities = LldpPdu.capabilityNames(systemCapabilities);
+                enabledNames = LldpPdu.capabilityNames(enabledCapabilities);
             }
             managementCount = pdu.managementCount();
             for (int i = 0; i < managementCount; i++) {
@@ -218,6 +228,7 @@ final class LldpNeighbours {
      * neighbours in the order they were first heard: {@code interface}, {@code chassis_id},
      * {@code chassis_id_subtype}, {@code port_id}, {@code port_id_subtype}, {@code port_description},
      * {@code system_name}, {@code system_description} (null when not sent), {@code management_addresses},
+     * {@code capabilities} and {@code enabled_capabilities} (capability names; null when not sent),
      * {@code ttl}, {@code age_seconds} (since the last LLDPDU, at the clock), {@code first_seen} and
      * {@code last_seen} (ISO 8601 UTC).
      */
@@ -238,6 +249,13 @@ final class LldpNeighbours {
                 for (int k = 0; k < n.managementCount; k++) {
                     m.add(io.rst.rft.decode.JsonBytes.ipString(Arrays.copyOfRange(n.managementAddress, 16 * k,
                         16 * k + 16), n.managementVersion[k]));
+                }
+                if (n.systemCapabilities < 0) {
+                    o.putNull("capabilities");
+                    o.putNull("enabled_capabilities");
+                } else {
+                    n.capabilities.forEach(o.putArray("capabilities")::add);
+                    n.enabledNames.forEach(o.putArray("enabled_capabilities")::add);
                 }
                 o.put("ttl", n.ttl);
                 o.put("age_seconds", Math.max(0L, now - n.lastSeenMicros) / 1_000_000L);

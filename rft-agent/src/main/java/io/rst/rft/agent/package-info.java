@@ -40,7 +40,7 @@
  * <li>Every other request needs {@code Authorization: Bearer TOKEN}, else 401.</li>
  * <li>{@code GET /v1/status}: {@code {"version", "agent_id", "instance", "uptime_s",
  *     "capturing" (the operator's switch), "capture_running", "mode" ("live"|"replay"), "filter",
- *     "interfaces":[{"name", "up", "running", "packets", "kernel_drops", "if_drops", "queue_drops",
+ *     "interfaces":[{"name", "mac", "up", "running", "packets", "kernel_drops", "if_drops", "queue_drops",
  *     "truncated", "reader"?, "error"?}], "counters":{"frames", "cm_mads", "data_packets",
  *     "skipped":{reason:n}, "queue_drops", "kernel_drops", "queue_backlog", "decode_failures",
  *     "events", "sessions_live", "evictions", "expired", "timed_out", "restored_sessions", "cnps",
@@ -48,8 +48,9 @@
  *     "lldp_neighbours", "lldp_refused", "lldp_aged_out", "lldp_shutdowns"}, "pfc":[{"interface",
  *     "priority", "frames", "xon", "quanta", "paused_us", "paused", "last", "link_speed_mbps"}],
  *     "lldp":[{"interface", "chassis_id", "chassis_id_subtype", "port_id", "port_id_subtype",
- *     "port_description", "system_name", "system_description", "management_addresses", "ttl",
- *     "age_seconds", "first_seen", "last_seen"}], "last_seq", "first_retained_seq"}}
+ *     "port_description", "system_name", "system_description", "management_addresses",
+ *     "capabilities", "enabled_capabilities", "ttl", "age_seconds", "first_seen", "last_seen"}],
+ *     "last_seq", "first_retained_seq"}}
  *     ({@code pfc} and the CNP and PFC counters unless {@code --no-congestion}, {@code lldp} and the
  *     LLDP counters unless {@code --no-lldp}).
  *     {@code first_retained_seq} is {@code last_seq + 1} when no event is retained. {@code reader}

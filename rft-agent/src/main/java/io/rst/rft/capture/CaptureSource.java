@@ -146,6 +146,14 @@ public abstract class CaptureSource {
         return Long.MAX_VALUE;
     }
 
+    /**
+     * The interface's MAC address as lower-case colon-separated hex, read once when capture
+     * starts, or null when unknown (a replayed file, an interface without one).
+     */
+    public @Nullable String mac() {
+        return null;
+    }
+
     /** True when the source will deliver no more frames (a file read to its end, a stopped source). */
     public boolean exhausted() {
         return !running;

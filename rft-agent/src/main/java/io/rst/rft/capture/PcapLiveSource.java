@@ -8,7 +8,12 @@
 package io.rst.rft.capture;
 
 import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Timestamp;
+import java.util.Locale;
 import org.eclipse.jdt.annotation.Nullable;
 import org.pcap4j.core.BpfProgram.BpfCompileMode;
 import org.pcap4j.core.NotOpenException;
@@ -36,6 +41,7 @@ public final class PcapLiveSource extends CaptureSource {
     private final int timeoutMillis;
     private volatile @Nullable PcapHandle handle;
     private volatile @Nullable String reader;
+    private volatile @Nullable String mac;
 
     /**
      * Makes a source; nothing is opened until {@link #start()}.
@@ -56,8 +62,29 @@ public final class PcapLiveSource extends CaptureSource {
     }
 
     @Override
+    public @Nullable String mac() {
+        return mac;
+    }
+
+    /**
+     * The MAC address in {@code file} (the kernel's {@code /sys/class/net/IF/address}), lower case,
+     * or null when the file is missing or holds no 6-byte colon-separated address (or all zeros,
+     * as a loopback's).
+     */
+    static @Nullable String readMac(final Path file) {
+        final String text;
+        try {
+            text = Files.readString(file, StandardCharsets.US_ASCII).trim().toLowerCase(Locale.ROOT);
+        } catch (IOException | SecurityException e) {
+            return null;
+        }
+        return text.matches("[0-9a-f]{2}(:[0-9a-f]{2}){5}") && !"00:00:00:00:00:00".equals(text) ? text : null;
+    }
+
+    @Override
     @SuppressWarnings("checkstyle:IllegalCatch") // whatever keeps pcap_next_ex from opening, pcap4j reads
     protected void capture() {
+        mac = readMac(Path.of("/sys/class/net", name(), "address"));
         final PcapHandle h;
         try {
             h = new PcapHandle.Builder(name())

@@ -52,6 +52,7 @@ public final class FrameDecoder {
     private static final int LLDP_PORT_DESCRIPTION = 4;
     private static final int LLDP_SYSTEM_NAME = 5;
     private static final int LLDP_SYSTEM_DESCRIPTION = 6;
+    private static final int LLDP_SYSTEM_CAPABILITIES = 7;
     private static final int LLDP_MANAGEMENT_ADDRESS = 8;
 
     private static final int BTH_LEN = 12;
@@ -229,8 +230,9 @@ public final class FrameDecoder {
 
     /**
      * An LLDPDU: TLVs of a 7-bit type and a 9-bit length, the Chassis ID, Port ID and TTL first and
-     * in that order, up to the End TLV (type 0) or the frame's end. Optional TLVs of other types
-     * (System Capabilities, organisationally specific ...) are stepped over.
+     * in that order, up to the End TLV (type 0) or the frame's end. The System Capabilities TLV
+     * must be 4 bytes (2 of system, 2 of enabled capabilities). Optional TLVs of other types
+     * (organisationally specific ...) are stepped over.
      */
     private static DecodeResult lldp(final byte[] buf, final int pos, final int end, final int macAt,
             final boolean cut, final CmMessage out) {
@@ -293,6 +295,16 @@ public final class FrameDecoder {
                     if (p.systemDescriptionLength < 0) {
                         System.arraycopy(buf, v, p.systemDescription, 0, len);
                         p.systemDescriptionLength = len;
+                    }
+                    yield DecodeResult.LLDP;
+                }
+                case LLDP_SYSTEM_CAPABILITIES -> {
+                    if (len != 4) {
+                        yield DecodeResult.LLDP_BAD_TLV;
+                    }
+                    if (p.systemCapabilities < 0) {
+                        p.systemCapabilities = u16(buf, v);
+                        p.enabledCapabilities = u16(buf, v + 2);
                     }
                     yield DecodeResult.LLDP;
                 }

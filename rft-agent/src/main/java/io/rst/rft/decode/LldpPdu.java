@@ -8,14 +8,16 @@
 package io.rst.rft.decode;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * A reusable, mutable view of one decoded LLDPDU (IEEE 802.1AB), filled by {@link FrameDecoder}
  * for {@link DecodeResult#LLDP}: the mandatory Chassis ID, Port ID and Time To Live TLVs, and the
- * optional Port Description, System Name, System Description and the IPv4 and IPv6 Management
- * Address TLVs. Every value is copied into fixed arrays of the largest size the standard allows,
+ * optional Port Description, System Name, System Description, System Capabilities and the IPv4
+ * and IPv6 Management Address TLVs. Every value is copied into fixed arrays of the largest size the standard allows,
  * so that decoding allocates nothing; the text forms ({@link #chassisIdText()} ...) allocate and
  * are for the slow path. Not thread-safe; the decoder reuses it.
  *
@@ -47,6 +49,14 @@ public final class LldpPdu {
     private static final String[] PORT_SUBTYPES = {"", "interface_alias", "port_component", "mac_address",
         "network_address", "interface_name", "agent_circuit_id", "local"};
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    /**
+     * The System Capabilities bits of IEEE 802.1AB (bit 0 the least significant of the 16-bit
+     * field): other, repeater, bridge, WLAN access point, router, telephone, DOCSIS cable device,
+     * station only; the higher bits (C-VLAN, S-VLAN, two-port MAC relay of later editions) are named
+     * by their bit number.
+     */
+    private static final String[] CAPABILITY_NAMES = {"other", "repeater", "bridge", "wlan_access_point",
+        "router", "telephone", "docsis", "station"};
 
     int chassisIdSubtype;
     final byte[] chassisId = new byte[MAX_STRING];
@@ -67,6 +77,9 @@ public final class LldpPdu {
     final int[] managementVersion = new int[MAX_MANAGEMENT];
     /** 16 bytes per management address (IPv4 in the first 4). */
     final byte[] managementAddress = new byte[16 * MAX_MANAGEMENT];
+    /** The System Capabilities' two 16-bit fields; -1: no (valid) System Capabilities TLV. */
+    int systemCapabilities = -1;
+    int enabledCapabilities = -1;
     /** The capture cut the frame after its mandatory TLVs: what came later is missing. */
     boolean cut;
 
@@ -80,6 +93,8 @@ public final class LldpPdu {
         systemNameLength = -1;
         systemDescriptionLength = -1;
         managementCount = 0;
+        systemCapabilities = -1;
+        enabledCapabilities = -1;
         cut = false;
     }
 
@@ -101,6 +116,8 @@ public final class LldpPdu {
         managementCount = other.managementCount;
         System.arraycopy(other.managementVersion, 0, managementVersion, 0, MAX_MANAGEMENT);
         System.arraycopy(other.managementAddress, 0, managementAddress, 0, managementAddress.length);
+        systemCapabilities = other.systemCapabilities;
+        enabledCapabilities = other.enabledCapabilities;
         cut = other.cut;
     }
 
@@ -139,6 +156,39 @@ public final class LldpPdu {
 
     public boolean hasSystemDescription() {
         return systemDescriptionLength >= 0;
+    }
+
+    /** Whether a System Capabilities TLV was sent. */
+    public boolean hasCapabilities() {
+        return systemCapabilities >= 0;
+    }
+
+    /** The system capabilities bits (16 bits; -1 when not sent). */
+    public int systemCapabilities() {
+        return systemCapabilities;
+    }
+
+    /** The enabled capabilities bits (16 bits; -1 when not sent). */
+    public int enabledCapabilities() {
+        return enabledCapabilities;
+    }
+
+    /**
+     * The names of the capability bits set in {@code bits}, lowest bit first ({@code bridge},
+     * {@code router}, {@code station} ...; a bit above the eight named ones as {@code bitN});
+     * empty for -1 (allocates).
+     */
+    public static List<String> capabilityNames(final int bits) {
+        if (bits <= 0) {
+            return List.of();
+        }
+        final List<String> names = new ArrayList<>(4);
+        for (int bit = 0; bit < 16; bit++) {
+            if ((bits & 1 << bit) != 0) {
+                names.add(bit < CAPABILITY_NAMES.length ? CAPABILITY_NAMES[bit] : "bit" + bit);
+            }
+        }
+        return names;
     }
 
     /** The IPv4 and IPv6 management addresses kept (at most {@link #MAX_MANAGEMENT}). */
@@ -320,8 +370,20 @@ public final class LldpPdu {
     private static final byte[] K_SYSTEM_DESCRIPTION = JsonBytes.ascii(",\"system_description\":");
     private static final byte[] K_MANAGEMENT = JsonBytes.ascii(",\"management_addresses\":[");
     private static final byte[] K_CUT = JsonBytes.ascii(",\"cut\":true");
+    private static final byte[] K_CAPABILITIES = JsonBytes.ascii(",\"capabilities\":[");
+    private static final byte[] K_ENABLED_CAPABILITIES = JsonBytes.ascii(",\"enabled_capabilities\":[");
+
     private static final byte[][] CHASSIS_SUBTYPE_BYTES = asciiAll(CHASSIS_SUBTYPES);
     private static final byte[][] PORT_SUBTYPE_BYTES = asciiAll(PORT_SUBTYPES);
+    private static final byte[][] CAPABILITY_BYTES = capabilityBytes();
+
+    private static byte[][] capabilityBytes() {
+        final byte[][] out = new byte[16][];
+        for (int bit = 0; bit < 16; bit++) {
+            out[bit] = JsonBytes.ascii(bit < CAPABILITY_NAMES.length ? CAPABILITY_NAMES[bit] : "bit" + bit);
+        }
+        return out;
+    }
 
     private static byte[][] asciiAll(final String[] names) {
         final byte[][] out = new byte[names.length][];
@@ -334,7 +396,8 @@ public final class LldpPdu {
     /**
      * Appends the LLDP part of a decode line, from {@code "msg":"LLDP"} on (the caller wrote the
      * frame, time and the opening quote's key {@code "src_mac":"...}): IDs, subtypes, TTL, the
-     * optional TLVs present, the management addresses, {@code "cut":true} when the capture cut it.
+     * optional TLVs present, the management addresses, {@code capabilities} and
+     * {@code enabled_capabilities} (names) when sent, {@code "cut":true} when the capture cut it.
      */
     void appendJson(final JsonBytes out) {
         out.raw(K_LLDP);
@@ -361,9 +424,27 @@ public final class LldpPdu {
             out.ip(managementAddress, 16 * i, managementVersion[i]);
         }
         out.raw(']');
+        if (systemCapabilities >= 0) {
+            appendCapabilities(out.raw(K_CAPABILITIES), systemCapabilities);
+            appendCapabilities(out.raw(K_ENABLED_CAPABILITIES), enabledCapabilities);
+        }
         if (cut) {
             out.raw(K_CUT);
         }
+    }
+
+    private static void appendCapabilities(final JsonBytes out, final int bits) {
+        boolean first = true;
+        for (int bit = 0; bit < 16; bit++) {
+            if ((bits & 1 << bit) != 0) {
+                if (!first) {
+                    out.raw(',');
+                }
+                out.raw('"').raw(CAPABILITY_BYTES[bit]).raw('"');
+                first = false;
+            }
+        }
+        out.raw(']');
     }
 
     private static void appendId(final JsonBytes out, final IdKind kind, final byte[] id, final int length) {

@@ -16,7 +16,7 @@ import java.util.Arrays;
  * Builds LLDP frames (IEEE 802.1AB) for tests and generated captures: to the nearest-bridge
  * address 01:80:c2:00:00:0e, ethertype 0x88cc, then TLVs (a 7-bit type and a 9-bit length, then
  * the value): Chassis ID, Port ID, TTL, the optional Port Description, System Name, System
- * Description and Management Addresses that were set, any raw TLVs added, and the End TLV,
+ * Description, System Capabilities and Management Addresses that were set, any raw TLVs added, and the End TLV,
  * padded to Ethernet's minimum of 60 bytes (no FCS). Values are written as given (no validation):
  * tests build malformed LLDPDUs on purpose ({@link #tlv}, {@link #omitEnd}, {@link #order}).
  *
@@ -48,6 +48,8 @@ public final class LldpFrameBuilder {
     private byte[] portDescription;
     private byte[] systemName;
     private byte[] systemDescription;
+    private int systemCapabilities = -1;
+    private int enabledCapabilities;
     private final ByteArrayOutputStream management = new ByteArrayOutputStream();
     private final ByteArrayOutputStream extra = new ByteArrayOutputStream();
     private boolean end = true;
@@ -102,6 +104,16 @@ public final class LldpFrameBuilder {
 
     public LldpFrameBuilder systemDescription(final String text) {
         systemDescription = text.getBytes(StandardCharsets.UTF_8);
+        return this;
+    }
+
+    /**
+     * A System Capabilities TLV: the 16-bit system capabilities and enabled capabilities (IEEE
+     * 802.1AB bits: 0x04 bridge, 0x10 router, 0x80 station ...).
+     */
+    public LldpFrameBuilder capabilities(final int system, final int enabled) {
+        systemCapabilities = system;
+        enabledCapabilities = enabled;
         return this;
     }
 
@@ -207,6 +219,10 @@ public final class LldpFrameBuilder {
         }
         if (systemDescription != null) {
             writeTlv(f, SYSTEM_DESCRIPTION, systemDescription, systemDescription.length);
+        }
+        if (systemCapabilities >= 0) {
+            writeTlv(f, SYSTEM_CAPABILITIES, new byte[] {(byte) (systemCapabilities >>> 8), (byte) systemCapabilities,
+                (byte) (enabledCapabilities >>> 8), (byte) enabledCapabilities}, 4);
         }
         f.write(management.toByteArray(), 0, management.size());
         f.write(extra.toByteArray(), 0, extra.size());

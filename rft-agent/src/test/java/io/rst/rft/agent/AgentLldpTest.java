@@ -59,7 +59,7 @@ class AgentLldpTest {
         // a replay ages its neighbours on the capture's clock, running on from its last frame
         final long now = System.currentTimeMillis() * 1000L;
         final LldpFrameBuilder spine = new LldpFrameBuilder().srcMac(0x0c42a1000011L).chassisMac(0x0c42a1000001L)
-            .portName("swp31").portDescription("to leaf1 swp7").systemName("spine1").ttl(3600)
+            .portName("swp31").portDescription("to leaf1 swp7").systemName("spine1").ttl(3600).capabilities(0x14, 0x14)
             .managementAddress(new byte[] {10, 0, 0, 11}, 5)
             .managementAddress(new byte[] {(byte) 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11}, 5);
         final LldpFrameBuilder leaving = new LldpFrameBuilder()
@@ -124,7 +124,12 @@ class AgentLldpTest {
         assertEquals("spine1", n.path("system_name").asText());
         assertTrue(n.path("system_description").isNull(), n.toString());
         assertEquals("[\"10.0.0.11\",\"fd00::11\"]", n.path("management_addresses").toString());
+        assertEquals("[\"bridge\",\"router\"]", n.path("capabilities").toString());
+        assertEquals("[\"bridge\",\"router\"]", n.path("enabled_capabilities").toString());
         assertEquals(3600, n.path("ttl").asInt());
+        // a replayed file is no interface of this host: no MAC
+        assertTrue(status.path("interfaces").path(0).has("mac"), status.path("interfaces").toString());
+        assertTrue(status.path("interfaces").path(0).path("mac").isNull(), status.path("interfaces").toString());
         assertTrue(n.path("age_seconds").asLong() >= 0 && n.path("age_seconds").asLong() < 3600, n.toString());
         assertEquals(1, Instant.parse(n.path("last_seen").asText()).getEpochSecond()
             - Instant.parse(n.path("first_seen").asText()).getEpochSecond(), n.toString());

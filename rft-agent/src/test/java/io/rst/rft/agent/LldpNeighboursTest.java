@@ -68,7 +68,8 @@ class LldpNeighboursTest {
             {"interface":"swp7","chassis_id":"0c:42:a1:00:00:01","chassis_id_subtype":"mac_address",
              "port_id":"swp1","port_id_subtype":"interface_name","port_description":"to leaf1",
              "system_name":"spine1-renamed","system_description":null,
-             "management_addresses":["10.0.0.7","fd00::7"],"ttl":120,"age_seconds":10,
+             "management_addresses":["10.0.0.7","fd00::7"],
+             "capabilities":null,"enabled_capabilities":null,"ttl":120,"age_seconds":10,
              "first_seen":"2026-01-01T00:00:00Z","last_seen":"2026-01-01T00:00:30Z"}""").toString(),
             l.get(0).toString());
         assertEquals("swp2", l.get(1).path("port_id").asText());

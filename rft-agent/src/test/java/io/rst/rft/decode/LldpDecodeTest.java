@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * LLDPDUs as the decoder reads them: every Chassis ID and Port ID subtype, the optional TLVs,
- * IPv4 and IPv6 management addresses, a shutdown (TTL 0), VLAN-tagged frames; malformed ones
+ * IPv4 and IPv6 management addresses, system capabilities, a shutdown (TTL 0), VLAN-tagged frames; malformed ones
  * (cut TLVs, lengths past the end, missing or misplaced mandatory TLVs, unknown subtypes, bad
  * lengths) as counted skips; no allocation once warm; and tshark's reading of the same frames.
  */
@@ -124,8 +124,7 @@ public class LldpDecodeTest {
             .managementAddress(V4, 2).managementAddress(V6, 2)
             // a MAC management address (family 6): valid, not an IP, not kept
             .managementAddress(6, new byte[] {2, 0, 0, 0, 0, 1}, 2)
-            // System Capabilities and an organisationally specific TLV are stepped over
-            .tlv(LldpFrameBuilder.SYSTEM_CAPABILITIES, new byte[] {0, 0x14, 0, 0x10})
+            // an organisationally specific TLV is stepped over
             .tlv(LldpFrameBuilder.ORGANIZATION_SPECIFIC, new byte[] {0, 0x12, 0x0f, 1, 3, 0x6c, 0, 0, 0x10})
             .build();
         assertEquals(DecodeResult.LLDP, decode(f));
@@ -160,6 +159,48 @@ public class LldpDecodeTest {
         assertEquals(DecodeResult.LLDP, decode(many.build()));
         assertEquals(LldpPdu.MAX_MANAGEMENT, p.managementCount());
         assertEquals("10.0.0.3", p.managementAddressText(3));
+    }
+
+    @Test
+    void systemCapabilitiesAsBitsAndNames() throws Exception {
+        final byte[] f = new LldpFrameBuilder().systemName("leaf1").capabilities(0x14, 0x10).build();
+        assertEquals(DecodeResult.LLDP, decode(f));
+        final LldpPdu p = msg.lldp();
+        assertTrue(p.hasCapabilities());
+        assertEquals(0x14, p.systemCapabilities());
+        assertEquals(0x10, p.enabledCapabilities());
+        assertEquals(List.of("bridge", "router"), LldpPdu.capabilityNames(p.systemCapabilities()));
+        assertEquals(List.of("router"), LldpPdu.capabilityNames(p.enabledCapabilities()));
+        assertEquals(List.of("other", "repeater", "bridge", "wlan_access_point", "router", "telephone", "docsis",
+            "station", "bit8", "bit15"), LldpPdu.capabilityNames(0x81ff));
+        assertEquals(List.of(), LldpPdu.capabilityNames(0));
+        assertEquals(List.of(), LldpPdu.capabilityNames(-1));
+
+        // the next frame without the TLV: none
+        assertEquals(DecodeResult.LLDP, decode(new LldpFrameBuilder().build()));
+        assertFalse(p.hasCapabilities());
+        assertEquals(-1, p.systemCapabilities());
+        assertEquals(-1, p.enabledCapabilities());
+
+        // a System Capabilities TLV of another length than 4 is malformed
+        for (int len : new int[] {0, 2, 3, 5, 6}) {
+            final byte[] bad = new LldpFrameBuilder().tlv(LldpFrameBuilder.SYSTEM_CAPABILITIES, new byte[len]).build();
+            final DecodeResult r = decode(bad);
+            assertEquals(DecodeResult.LLDP_BAD_TLV, r, "capabilities of " + len + " bytes");
+            assertTrue(r.isMalformedLldp(), "capabilities of " + len + " bytes");
+        }
+
+        // as JSON: both lists, by name
+        final JsonBytes j = new JsonBytes(16);
+        assertEquals(DecodeResult.LLDP, decode(new LldpFrameBuilder().capabilities(0x94, 0x80).build()));
+        msg.appendLldpJson(j);
+        final JsonNode n = JSON.readTree(j.toString());
+        assertEquals("[\"bridge\",\"router\",\"station\"]", n.path("capabilities").toString());
+        assertEquals("[\"station\"]", n.path("enabled_capabilities").toString());
+        j.reset();
+        assertEquals(DecodeResult.LLDP, decode(new LldpFrameBuilder().build()));
+        msg.appendLldpJson(j);
+        assertFalse(JSON.readTree(j.toString()).has("capabilities"), j.toString());
     }
 
     @Test
@@ -304,7 +345,8 @@ public class LldpDecodeTest {
     void decodingLldpAllocatesNothing() {
         final byte[][] frames = {
             new LldpFrameBuilder().systemName("leaf1").portDescription("p").managementAddress(V4, 1)
-                .managementAddress(V6, 1).build(),
+                .managementAddress(V6, 1).capabilities(0x94, 0x14).build(),
+            new LldpFrameBuilder().tlv(LldpFrameBuilder.SYSTEM_CAPABILITIES, new byte[3]).build(),
             new LldpFrameBuilder().chassisId(5, network(2, V6)).portId(3, new byte[6]).ttl(0).build(),
             new LldpFrameBuilder().order(2, 1, 3).build(),
             new LldpFrameBuilder().chassisId(9, ascii("x")).build(),
@@ -349,7 +391,8 @@ public class LldpDecodeTest {
             {0, 1}, ascii("7")};
         for (int s = 1; s <= 7; s++) {
             frames.add(new LldpFrameBuilder().chassisId(s, chassis[s - 1]).portId(s, ports[s - 1]).ttl(s * 10)
-                .systemName("sys-" + s).managementAddress(V4, s).managementAddress(V6, s).build());
+                .systemName("sys-" + s).managementAddress(V4, s).managementAddress(V6, s)
+                .capabilities(CAPABILITY_CASES[s - 1][0], CAPABILITY_CASES[s - 1][1]).build());
         }
         frames.add(new LldpFrameBuilder().chassisId(5, network(2, V6)).portId(4, network(1, V4)).ttl(0).build());
         final Path pcap = tmp.resolve("lldp.pcap");
@@ -369,11 +412,15 @@ public class LldpDecodeTest {
         }
     }
 
+    /** System and enabled capabilities of the frames tshark reads. */
+    private static final int[][] CAPABILITY_CASES = {{0x14, 0x10}, {0x04, 0x04}, {0x80, 0x80}, {0x14, 0},
+        {0xff, 0x01}, {0x20, 0x20}, {0x48, 0x08}};
+
     /** The tshark fields {@link #assertSameAsTshark} compares, in its order. */
     public static final List<String> TSHARK_FIELDS = List.of("lldp.chassis.subtype", "lldp.chassis.id",
         "lldp.chassis.id.mac", "lldp.chassis.id.ip4", "lldp.chassis.id.ip6", "lldp.port.subtype", "lldp.port.id",
         "lldp.port.id.mac", "lldp.port.id.ip4", "lldp.port.id.ip6", "lldp.time_to_live", "lldp.tlv.system.name",
-        "lldp.mgn.addr.ip4", "lldp.mgn.addr.ip6");
+        "lldp.mgn.addr.ip4", "lldp.mgn.addr.ip6", "lldp.tlv.system_cap", "lldp.tlv.enable_system_cap");
 
     /** Asserts that tshark's {@link #TSHARK_FIELDS} of a frame say what {@code pdu} says. */
     public static void assertSameAsTshark(final LldpPdu pdu, final String[] fields, final String what) {
@@ -397,6 +444,10 @@ public class LldpDecodeTest {
         }
         assertEquals(String.join(",", v4), c[12], row);
         assertEquals(String.join(",", v6), c[13], row);
+        assertEquals(pdu.hasCapabilities() ? pdu.systemCapabilities() : -1, c[14].isEmpty() ? -1 : Tshark.number(c[14]),
+            row);
+        assertEquals(pdu.hasCapabilities() ? pdu.enabledCapabilities() : -1,
+            c[15].isEmpty() ? -1 : Tshark.number(c[15]), row);
     }
 
     /** tshark's ID: the MAC, IPv4 or IPv6 field where it has one, else its text or bytes field. */
