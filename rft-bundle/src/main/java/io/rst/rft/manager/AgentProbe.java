@@ -31,9 +31,18 @@ interface AgentProbe {
          * @param queueDrops frames the agent dropped with its capture queue full, since it started
          * @param data its data-sampling counters, or null where it reports none
          * @param congestion its CNP and PFC figures, or null where it reports none
+         * @param lldp its name, interfaces and LLDP neighbours, or null where it reports none
          */
         record Answered(boolean capturing, String version, long lastSeq, boolean encrypted, long kernelDrops,
-                long queueDrops, @Nullable DataCounters data, @Nullable Congestion congestion) implements Result {
+                long queueDrops, @Nullable DataCounters data, @Nullable Congestion congestion, @Nullable Lldp lldp)
+                implements Result {
+            /** An answer without LLDP neighbours. */
+            Answered(final boolean capturing, final String version, final long lastSeq, final boolean encrypted,
+                    final long kernelDrops, final long queueDrops, final @Nullable DataCounters data,
+                    final @Nullable Congestion congestion) {
+                this(capturing, version, lastSeq, encrypted, kernelDrops, queueDrops, data, congestion, null);
+            }
+
             /** An answer without drop counters. */
             Answered(final boolean capturing, final String version, final long lastSeq, final boolean encrypted) {
                 this(capturing, version, lastSeq, encrypted, 0, 0);
@@ -137,6 +146,61 @@ interface AgentProbe {
             if (priority < 0 || priority > 7) {
                 throw new IllegalArgumentException("PFC priority out of range: " + priority);
             }
+        }
+    }
+
+    /** The most LLDP neighbours a status keeps: the agent's own bound, 256 interfaces of 64. */
+    int MAX_LLDP = 16384;
+    /** The most capture interfaces a status keeps. */
+    int MAX_INTERFACES = 1024;
+
+    /**
+     * What an agent's status says of its place in the fabric: its name ({@code agent_id}), its
+     * capture interfaces with their MACs ({@code interfaces}) and the LLDP neighbours it hears
+     * ({@code lldp}).
+     *
+     * @param agentId the agent's name, or null
+     * @param interfaces interface name to its MAC (lower-case colon hex, or null when unknown), in the agent's order
+     * @param neighbours the neighbours, in the agent's order, each (interface, chassis ID, port ID) once
+     * @param skipped neighbours of the agent's list left out: without an interface, a chassis ID or
+     *        a port ID, listed before, beyond {@link #MAX_LLDP}, or a list that is not one
+     */
+    record Lldp(@Nullable String agentId, java.util.Map<String, java.util.Optional<String>> interfaces,
+            List<Neighbour> neighbours, int skipped) {
+        public Lldp {
+            interfaces = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(interfaces));
+            neighbours = List.copyOf(neighbours);
+        }
+    }
+
+    /**
+     * One LLDP neighbour an agent hears.
+     *
+     * @param iface the switch's interface its LLDPDUs entered
+     * @param chassisId its Chassis ID as the agent writes it
+     * @param chassisIdSubtype the Chassis ID's subtype name ({@code mac_address} ...), or null
+     * @param portId its Port ID as the agent writes it
+     * @param portIdSubtype the Port ID's subtype name, or null
+     * @param portDescription its port description, or null
+     * @param systemName its system name, or null
+     * @param managementAddresses its IP management addresses (valid IP literals only)
+     * @param capabilities the capabilities it has (names), empty when not sent
+     * @param enabledCapabilities those enabled, empty when not sent
+     * @param ttl its TTL in seconds, or -1
+     * @param ageSeconds seconds since its last LLDPDU, or -1
+     * @param lastSeen its last LLDPDU's capture time (ISO 8601 UTC), or null
+     */
+    record Neighbour(String iface, String chassisId, @Nullable String chassisIdSubtype, String portId,
+            @Nullable String portIdSubtype, @Nullable String portDescription, @Nullable String systemName,
+            List<String> managementAddresses, List<String> capabilities, List<String> enabledCapabilities, int ttl,
+            long ageSeconds, @Nullable String lastSeen) {
+        public Neighbour {
+            java.util.Objects.requireNonNull(iface);
+            java.util.Objects.requireNonNull(chassisId);
+            java.util.Objects.requireNonNull(portId);
+            managementAddresses = List.copyOf(managementAddresses);
+            capabilities = List.copyOf(capabilities);
+            enabledCapabilities = List.copyOf(enabledCapabilities);
         }
     }
 

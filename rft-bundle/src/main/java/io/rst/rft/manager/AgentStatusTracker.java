@@ -104,6 +104,9 @@ final class AgentStatusTracker implements AutoCloseable {
         /** Its PFC figures per interface and priority, and the list last written. */
         final PfcFigures pfc = new PfcFigures();
         List<Pfc> pfcWritten = List.of();
+        /** Its name, interfaces and LLDP neighbours as it last reported them, and as last written. */
+        AgentProbe.@Nullable Lldp lldp;
+        AgentProbe.@Nullable Lldp lldpWritten;
         /** The follower's refused records (all, of which for an unknown learned_from) as last written. */
         long refusedWritten;
         long unknownWritten;
@@ -442,6 +445,7 @@ final class AgentStatusTracker implements AutoCloseable {
         entry.congestion = congestion == null ? List.of() : List.of(congestion.cnps(), congestion.cnpUnmatched(),
             congestion.pfcFrames(), congestion.pfcUntabled(), (long) congestion.pfcSkipped());
         entry.pfc.update(congestion, now);
+        entry.lldp = answered.lldp();
     }
 
     /** Says where the agent address came from when the operator did not configure it. */
@@ -481,7 +485,8 @@ final class AgentStatusTracker implements AutoCloseable {
         final List<Pfc> pfc = PfcFigures.toStatus(entry.pfc.rows(), entry.config.portMap());
         final boolean countersChanged = !Objects.equals(entry.data, entry.dataWritten)
             || refused != entry.refusedWritten || unknown != entry.unknownWritten
-            || !entry.congestion.equals(entry.congestionWritten) || !pfc.equals(entry.pfcWritten);
+            || !entry.congestion.equals(entry.congestionWritten) || !pfc.equals(entry.pfcWritten)
+            || !Objects.equals(entry.lldp, entry.lldpWritten);
         // last-contact and last-event-seq follow the stream: a poll that brought news of either
         // is written, so that the status is never more than a poll interval behind
         if (follower != null) {
@@ -496,6 +501,7 @@ final class AgentStatusTracker implements AutoCloseable {
         entry.dataWritten = entry.data;
         entry.congestionWritten = entry.congestion;
         entry.pfcWritten = pfc;
+        entry.lldpWritten = entry.lldp;
         entry.refusedWritten = refused;
         entry.unknownWritten = unknown;
         if (changed) {
@@ -553,6 +559,7 @@ final class AgentStatusTracker implements AutoCloseable {
         if (!pfc.isEmpty()) {
             builder.setPfc(org.opendaylight.yangtools.binding.util.BindingMap.ordered(pfc));
         }
+        LldpStatus.apply(builder, entry.lldp);
         writer.write(entry.config.nodeId(), builder.build());
     }
 

@@ -17,7 +17,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -31,6 +35,8 @@ import java.util.function.Function;
  */
 final class HttpAgentProbe implements AgentProbe {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** An interface MAC as the agent writes it, lower case. */
+    private static final java.util.regex.Pattern MAC = java.util.regex.Pattern.compile("[0-9a-f]{2}(:[0-9a-f]{2}){5}");
 
     private final AgentLinks links;
     private final Function<String, String> tokens;
@@ -184,7 +190,8 @@ final class HttpAgentProbe implements AgentProbe {
             return new Result.Answered(status.path("capturing").asBoolean(false),
                 status.path("version").asText(""), status.path("last_seq").asLong(0), encrypted,
                 Math.max(0, counters.path("kernel_drops").asLong(0)),
-                Math.max(0, counters.path("queue_drops").asLong(0)), dataCounters(counters), congestion(status));
+                Math.max(0, counters.path("queue_drops").asLong(0)), dataCounters(counters), congestion(status),
+                lldp(status));
         } catch (IOException e) {
             return new Result.Unreachable("agent status is not JSON: " + e.getMessage());
         }
@@ -252,6 +259,98 @@ final class HttpAgentProbe implements AgentProbe {
             skipped++;
         }
         return new AgentProbe.Congestion(cnps, unmatched, frames, untabled, pfc, skipped);
+    }
+
+    /**
+     * The agent's name, capture interfaces (with their MACs) and LLDP neighbours of its status, or
+     * null when it reports no {@code lldp} list (an older agent, or one started with
+     * {@code --no-lldp}) and no interface MAC. A neighbour without an interface, a chassis ID or a
+     * port ID (text, not empty), or whose (interface, chassis ID, port ID) came before, is skipped
+     * and counted, and so is any beyond {@link AgentProbe#MAX_LLDP}; of a neighbour's other
+     * fields, what is not what it should be is left out (a management address that is no IP
+     * literal, a capability that is no text, a TTL that is no whole number).
+     */
+    static AgentProbe.@org.eclipse.jdt.annotation.Nullable Lldp lldp(final JsonNode status) {
+        final var list = status.path("lldp");
+        final Map<String, Optional<String>> interfaces = new LinkedHashMap<>();
+        boolean anyMac = false;
+        for (var entry : status.path("interfaces").isArray() ? status.path("interfaces") : List.<JsonNode>of()) {
+            final var name = entry.path("name");
+            if (!name.isTextual() || name.asText().isEmpty() || interfaces.size() == AgentProbe.MAX_INTERFACES) {
+                continue;
+            }
+            final var mac = entry.path("mac");
+            final String text = mac.isTextual() ? mac.asText().toLowerCase(Locale.ROOT) : null;
+            final boolean valid = text != null && MAC.matcher(text).matches();
+            anyMac |= valid;
+            interfaces.putIfAbsent(name.asText(), Optional.ofNullable(valid ? text : null));
+        }
+        if ((list.isMissingNode() || list.isNull()) && !anyMac) {
+            return null;
+        }
+        final List<AgentProbe.Neighbour> neighbours = new ArrayList<>();
+        final Set<List<String>> seen = new HashSet<>();
+        int skipped = 0;
+        for (var entry : list.isArray() ? list : List.<JsonNode>of()) {
+            final String iface = text(entry.path("interface"));
+            final String chassis = text(entry.path("chassis_id"));
+            final String port = text(entry.path("port_id"));
+            if (neighbours.size() == AgentProbe.MAX_LLDP || iface == null || chassis == null || port == null
+                    || !seen.add(List.of(iface, chassis, port))) {
+                skipped++;
+                continue;
+            }
+            final List<String> addresses = new ArrayList<>();
+            for (var a : entry.path("management_addresses")) {
+                if (a.isTextual() && com.google.common.net.InetAddresses.isInetAddress(a.asText())) {
+                    addresses.add(a.asText());
+                }
+            }
+            final var ttl = entry.path("ttl");
+            final var lastSeen = entry.path("last_seen");
+            neighbours.add(new AgentProbe.Neighbour(iface, chassis, text(entry.path("chassis_id_subtype")), port,
+                text(entry.path("port_id_subtype")), optionalText(entry.path("port_description")),
+                optionalText(entry.path("system_name")), addresses, names(entry.path("capabilities")),
+                names(entry.path("enabled_capabilities")),
+                ttl.isIntegralNumber() && ttl.asLong() >= 0 && ttl.asLong() <= 0xffff ? ttl.asInt() : -1,
+                count(entry.path("age_seconds")), lastSeen.isTextual() && isInstant(lastSeen.asText())
+                    ? lastSeen.asText() : null));
+        }
+        if (!list.isMissingNode() && !list.isNull() && !list.isArray()) {
+            skipped++;
+        }
+        final String agentId = text(status.path("agent_id"));
+        return new AgentProbe.Lldp(agentId, interfaces, neighbours, skipped);
+    }
+
+    /** A text value that is not empty, or null. */
+    private static @org.eclipse.jdt.annotation.Nullable String text(final JsonNode value) {
+        return value.isTextual() && !value.asText().isEmpty() ? value.asText() : null;
+    }
+
+    /** A text value (empty allowed), or null. */
+    private static @org.eclipse.jdt.annotation.Nullable String optionalText(final JsonNode value) {
+        return value.isTextual() ? value.asText() : null;
+    }
+
+    /** The texts of a list of names (others left out), empty for what is no list. */
+    private static List<String> names(final JsonNode list) {
+        final List<String> out = new ArrayList<>();
+        for (var n : list.isArray() ? list : List.<JsonNode>of()) {
+            if (n.isTextual() && !n.asText().isEmpty() && out.size() < 16) {
+                out.add(n.asText());
+            }
+        }
+        return out;
+    }
+
+    private static boolean isInstant(final String text) {
+        try {
+            java.time.Instant.parse(text);
+            return true;
+        } catch (java.time.format.DateTimeParseException e) {
+            return false;
+        }
     }
 
     /** A counter of the agent's: a whole number from 0, or -1 for anything else. */
