@@ -193,7 +193,11 @@ final class LldpFabric {
                 disagreements.put(id, new Disagreement(id, false, here, far, join(others), detail));
             }
         }
-        return new Graph(Map.copyOf(nodes), Map.copyOf(links), Map.copyOf(disagreements));
+        return new Graph(sorted(nodes), sorted(links), sorted(disagreements));
+    }
+
+    private static <V> Map<String, V> sorted(final Map<String, V> map) {
+        return java.util.Collections.unmodifiableMap(new TreeMap<>(map));
     }
 
     private static String join(final Collection<End> ends) {
