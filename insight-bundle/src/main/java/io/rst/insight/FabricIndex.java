@@ -134,6 +134,30 @@ final class FabricIndex {
     private final Map<PausedPort, HeldUp> pausedPorts = new HashMap<>();
     /** The topology's links, each end to the other (both ways). */
     private Map<Problem.Place, Problem.Place> peers = Map.of();
+    /** The LLDP topology's disagreements, and its links. */
+    private List<LldpDisagreement> lldpDisagreements = List.of();
+    private long lldpLinks;
+
+    /** The operational topology the controller builds from the agents' LLDP neighbours. */
+    static final String LLDP_TOPOLOGY = "rst-lldp";
+
+    /**
+     * A link the LLDP neighbours contradict, as rst-lldp's lldp-disagreement lists it.
+     *
+     * @param kind {@code mismatch} or {@code claimed-twice}
+     * @param claimer the switch port whose agent heard the neighbour
+     * @param far the node and port the neighbour resolved to
+     * @param peerSays what the far end says instead
+     * @param detail the disagreement in words
+     */
+    record LldpDisagreement(String id, String kind, Problem.Place claimer, Problem.Place far, String peerSays,
+            String detail) {
+        LldpDisagreement {
+            Objects.requireNonNull(id);
+            Objects.requireNonNull(claimer);
+            Objects.requireNonNull(far);
+        }
+    }
 
     /** A switch port and priority. */
     record PausedPort(String node, String tp, int priority) {
@@ -519,6 +543,20 @@ final class FabricIndex {
     /** The topology's links, as pairs of ends (each link listed once or both ways). */
     void links(final Map<Problem.Place, Problem.Place> byEnd) {
         peers = Map.copyOf(byEnd);
+    }
+
+    /** The LLDP topology's disagreements and its number of links (each direction one). */
+    void lldp(final List<LldpDisagreement> disagreements, final long links) {
+        lldpDisagreements = List.copyOf(disagreements);
+        lldpLinks = links;
+    }
+
+    List<LldpDisagreement> lldpDisagreements() {
+        return lldpDisagreements;
+    }
+
+    long lldpLinks() {
+        return lldpLinks;
     }
 
     /** The other end of the link at {@code node}'s port {@code tp}, or null where the topology has none. */

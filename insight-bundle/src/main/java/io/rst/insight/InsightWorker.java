@@ -50,12 +50,14 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.AgentUnreac
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Congested;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.CongestedBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.DataDirection;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.LldpDisagreementBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.PathChangedBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.PfcDeadlockSuspectBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.PfcStormBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.Problems;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.SessionFailedBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstLldpTopologyAttributes;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NetworkTopology;
 import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.network.topology.Topology;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
@@ -237,7 +239,7 @@ final class InsightWorker implements AutoCloseable {
         return new Snapshot(true, bySwitch, index.sessionCount(), index.pathCount(), index.incompletePaths(),
             index.asymmetricPaths(), summary.byKind(), List.copyOf(index.agents()), index.sessionUpdates(),
             index.ingestLag(), now, took, pathFailedCommits, index.originsBySwitch(), index.oneWayBySwitch(), ecn,
-            detector.congestedSessions(index), held);
+            detector.congestedSessions(index), held, index.lldpLinks(), index.lldpDisagreements().size());
     }
 
     private void onAgents(final List<DataTreeModification<AgentStatus>> changes) {
@@ -442,8 +444,14 @@ final class InsightWorker implements AutoCloseable {
                     }
                 }
                 byId.put(id, links);
+                if (store == LogicalDatastoreType.OPERATIONAL && FabricIndex.LLDP_TOPOLOGY.equals(id)) {
+                    lldp(present.dataAfter());
+                }
             } else {
                 byId.remove(id);
+                if (store == LogicalDatastoreType.OPERATIONAL && FabricIndex.LLDP_TOPOLOGY.equals(id)) {
+                    index.lldp(List.of(), 0);
+                }
             }
         }
         final Map<Problem.Place, Problem.Place> peers = new HashMap<>();
@@ -457,6 +465,26 @@ final class InsightWorker implements AutoCloseable {
         }
         index.links(peers);
         dirty = true;
+    }
+
+    /** The LLDP topology's links and the disagreements the controller listed with it. */
+    private void lldp(final Topology topology) {
+        final var attributes = topology.augmentation(RstLldpTopologyAttributes.class);
+        final List<FabricIndex.LldpDisagreement> disagreements = new ArrayList<>();
+        if (attributes != null) {
+            for (var d : attributes.nonnullLldpDisagreement().values()) {
+                if (d.getNodeId() == null || d.getTpId() == null || d.getPeerNodeId() == null
+                        || d.getPeerTpId() == null) {
+                    continue;
+                }
+                disagreements.add(new FabricIndex.LldpDisagreement(d.getId(),
+                    d.getKind() == null ? "" : d.getKind().getName(),
+                    new Problem.Place(d.getNodeId().getValue(), String.valueOf(d.getTpId().getValue())),
+                    new Problem.Place(d.getPeerNodeId().getValue(), String.valueOf(d.getPeerTpId().getValue())),
+                    d.getPeerSays() == null ? "" : d.getPeerSays(), d.getDetail() == null ? "" : d.getDetail()));
+            }
+        }
+        index.lldp(disagreements, topology.nonnullLink().size());
     }
 
     private void onPaths(final List<DataTreeCandidate> changes) {
@@ -587,15 +615,16 @@ final class InsightWorker implements AutoCloseable {
     }
 
     /**
-     * Publishes the congestion problems (congested, pfc-storm, pfc-deadlock-suspect) that were not
-     * there at the last recomputation: once when each appears, again only after it went.
+     * Publishes the congestion problems (congested, pfc-storm, pfc-deadlock-suspect) and the LLDP
+     * disagreements (lldp-disagreement) that were not there at the last recomputation: once when
+     * each appears, again only after it went.
      */
     private void announce(final List<Problem> problems, final double now) {
         final Set<String> current = new HashSet<>();
         for (var problem : problems) {
             final var kind = problem.kind();
             if (kind != ProblemKind.Congested && kind != ProblemKind.PfcStorm
-                    && kind != ProblemKind.PfcDeadlockSuspect) {
+                    && kind != ProblemKind.PfcDeadlockSuspect && kind != ProblemKind.LldpDisagreement) {
                 continue;
             }
             current.add(problem.id());
@@ -637,6 +666,11 @@ final class InsightWorker implements AutoCloseable {
                 }
                 yield builder.build();
             }
+            case LldpDisagreement -> new LldpDisagreementBuilder().setProblemId(problem.id())
+                .setNodeId(problem.node()).setTpId(problem.tp()).setDetail(problem.detail()).setCount(count)
+                .setTime(time).setPeerNodeId(problem.peer() == null ? null : problem.peer().node())
+                .setPeerTpId(problem.peer() == null ? null : problem.peer().tp()).setDisagreement(problem.reason())
+                .build();
             default -> new PfcDeadlockSuspectBuilder().setProblemId(problem.id()).setNodeId(problem.node())
                 .setTpId(problem.tp()).setDetail(problem.detail()).setCount(count).setSessionId(sessions)
                 .setTime(time).setPriority(Uint8.valueOf(problem.priority()))

@@ -71,6 +71,11 @@ final class MetricsText {
         gauge(out, "rst_paths_asymmetric", "Paths whose reverse does not retrace the forward.");
         out.append("rst_paths_asymmetric ").append(snapshot.asymmetricPaths()).append('\n');
 
+        gauge(out, "rst_lldp_links", "Links of the LLDP topology rst-lldp (each direction one).");
+        out.append("rst_lldp_links ").append(snapshot.lldpLinks()).append('\n');
+        gauge(out, "rst_lldp_disagreements", "Links the agents' LLDP neighbours contradict, left out of rst-lldp.");
+        out.append("rst_lldp_disagreements ").append(snapshot.lldpDisagreements()).append('\n');
+
         gauge(out, "rst_problems", "Problems by kind, as rst-insight:problems counts them.");
         for (var kind : ProblemKind.values()) {
             out.append("rst_problems{kind=\"").append(kind.getName()).append("\"} ")

@@ -122,6 +122,7 @@ final class ProblemDetector {
         out.addAll(congestedProblems(index));
         out.addAll(pfcStorms(index));
         out.addAll(pfcDeadlocks(index));
+        out.addAll(lldpDisagreements(index));
         out.sort(Comparator.comparing(Problem::severity).thenComparing(Comparator.comparingInt(Problem::count)
             .reversed()).thenComparing(Problem::id));
         return out;
@@ -808,6 +809,27 @@ final class ProblemDetector {
                 max(entry.getValue().last(), otherPfc.last()), sessions.stream().limit(SAMPLE).toList(),
                 List.of(new Problem.Place(one.node(), one.tp()), new Problem.Place(other.node(), other.tp())), null,
                 null, one.priority(), new Problem.Place(other.node(), other.tp()), heldUp));
+        }
+        return out;
+    }
+
+    /**
+     * The links the agents' LLDP neighbours contradict (the LLDP topology's lldp-disagreement):
+     * one problem each, placed at both ends, the claiming switch port first.
+     */
+    private static List<Problem> lldpDisagreements(final FabricIndex index) {
+        final var out = new ArrayList<Problem>();
+        for (var d : index.lldpDisagreements()) {
+            final var claimer = d.claimer();
+            final var far = d.far();
+            final String link = claimer.node() + " port " + claimer.tp() + " <-> " + far.node() + " port " + far.tp();
+            out.add(new Problem("lldp-disagreement|" + claimer.node() + "|" + claimer.tp() + "|" + far.node() + "|"
+                    + far.tp(), ProblemKind.LldpDisagreement, Severity.Warning, "LLDP disagreement: " + link,
+                (d.detail().isEmpty() ? "the LLDP neighbours contradict the link " + link : d.detail())
+                    + " (" + ("mismatch".equals(d.kind()) ? "the far end's agent hears " + d.peerSays()
+                        + " on " + far.tp() : "also claimed: " + d.peerSays()) + ")",
+                claimer.node(), claimer.tp(), -1, d.kind(), null, null, 1, Double.NaN, Double.NaN, List.of(),
+                List.of(claimer, far), null, null, -1, far, -1));
         }
         return out;
     }

@@ -31,13 +31,15 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rst.insight.rev261201.ProblemKind
  * @param ecnByPort per switch and data ingress port, the paths' ECT, CE and CNP packets summed, in order
  * @param congestedSessions sessions with a congested data direction
  * @param heldUp per paused port and priority (rpt/paused-port), the sessions it holds up, in order
+ * @param lldpLinks links (each direction one) of the LLDP topology rst-lldp
+ * @param lldpDisagreements links the LLDP neighbours contradict (rst-lldp's lldp-disagreement)
  */
 record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch, long fabricSessions, long paths,
         long incompletePaths, long asymmetricPaths, Map<ProblemKind, Long> problems, List<AgentFacts> agents,
         Map<String, Long> sessionUpdates, Map<String, Double> ingestLag, double takenAt, double recomputeSeconds,
         long pathFailedCommits, Map<String, Map<String, Long>> originsBySwitch,
         Map<String, Map<String, Long>> oneWayBySwitch, List<PortEcn> ecnByPort, long congestedSessions,
-        List<HeldPort> heldUp) {
+        List<HeldPort> heldUp, long lldpLinks, long lldpDisagreements) {
 
     /** A switch's data ingress port's sums over the paths' data hops there. */
     record PortEcn(String node, String port, long ect, long ce, long cnp) {
@@ -60,6 +62,20 @@ record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch,
         oneWayBySwitch = copy(oneWayBySwitch);
         ecnByPort = List.copyOf(ecnByPort);
         heldUp = List.copyOf(heldUp);
+    }
+
+    /** A snapshot without LLDP figures. */
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    Snapshot(final boolean active, final Map<String, Map<String, Long>> sessionsBySwitch, final long fabricSessions,
+            final long paths, final long incompletePaths, final long asymmetricPaths,
+            final Map<ProblemKind, Long> problems, final List<AgentFacts> agents,
+            final Map<String, Long> sessionUpdates, final Map<String, Double> ingestLag, final double takenAt,
+            final double recomputeSeconds, final long pathFailedCommits,
+            final Map<String, Map<String, Long>> originsBySwitch, final Map<String, Map<String, Long>> oneWayBySwitch,
+            final List<PortEcn> ecnByPort, final long congestedSessions, final List<HeldPort> heldUp) {
+        this(active, sessionsBySwitch, fabricSessions, paths, incompletePaths, asymmetricPaths, problems, agents,
+            sessionUpdates, ingestLag, takenAt, recomputeSeconds, pathFailedCommits, originsBySwitch, oneWayBySwitch,
+            ecnByPort, congestedSessions, heldUp, 0, 0);
     }
 
     /** A snapshot without congestion figures. */
@@ -97,6 +113,6 @@ record Snapshot(boolean active, Map<String, Map<String, Long>> sessionsBySwitch,
             final Map<String, Double> nowLag, final long nowPathFailedCommits) {
         return new Snapshot(active, sessionsBySwitch, fabricSessions, paths, incompletePaths, asymmetricPaths,
             problems, List.copyOf(nowAgents), nowUpdates, nowLag, takenAt, recomputeSeconds, nowPathFailedCommits,
-            originsBySwitch, oneWayBySwitch, ecnByPort, congestedSessions, heldUp);
+            originsBySwitch, oneWayBySwitch, ecnByPort, congestedSessions, heldUp, lldpLinks, lldpDisagreements);
     }
 }
