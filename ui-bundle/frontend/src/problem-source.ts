@@ -74,7 +74,7 @@ function parseProblem(o: Json): Problem | undefined {
   const node = text(member(o, 'node-id'));
   const tp = text(member(o, 'tp-id'));
   const places: Place[] = node === undefined ? [] : [tp === undefined ? { node } : { node, tp }];
-  // a PFC deadlock suspect is a link: its other end is a place too
+  // a PFC deadlock suspect or an LLDP disagreement is a link: its other end is a place too
   const peer = text(member(o, 'peer-node-id'));
   const peerTp = text(member(o, 'peer-tp-id'));
   if (peer !== undefined) {

@@ -19,7 +19,7 @@ import { route } from './dom';
 /** The kinds rst-insight's problem-kind enumeration has (rst-insight@2026-12-01.yang). */
 export const PROBLEM_KINDS = ['rejected', 'req-unanswered', 'rep-unanswered', 'dreq-unanswered', 'flapping',
   'asymmetric-path', 'data-path-differs', 'agent-unreachable', 'half-seen', 'agent-dropping-packets',
-  'agent-not-capturing', 'congested', 'pfc-storm', 'pfc-deadlock-suspect'] as const;
+  'agent-not-capturing', 'congested', 'pfc-storm', 'pfc-deadlock-suspect', 'lldp-disagreement'] as const;
 export type KnownKind = (typeof PROBLEM_KINDS)[number];
 
 /**
@@ -74,7 +74,8 @@ export interface Problem {
 }
 
 /** Kinds whose places are ports that PFC pauses: their links open the port view. */
-const PORT_KINDS: ReadonlySet<string> = new Set(['pfc-storm', 'pfc-deadlock-suspect', 'congested']);
+const PORT_KINDS: ReadonlySet<string> = new Set(['pfc-storm', 'pfc-deadlock-suspect', 'congested',
+  'lldp-disagreement']);
 
 /**
  * Where a problem's place links: a congestion problem's port to the port view (its pauses and the
@@ -123,6 +124,7 @@ export const KIND_LABEL: Record<KnownKind, string> = {
   congested: 'congested (CE marks, CNPs)',
   'pfc-storm': 'PFC pause storm',
   'pfc-deadlock-suspect': 'PFC deadlock suspected',
+  'lldp-disagreement': 'LLDP neighbours disagree',
 };
 
 /** A kind in words: this UI's label, or the controller's own name for a kind it does not know. */

@@ -27,6 +27,7 @@ function insightAnswer(): Record<string, unknown> {
         { kind: 'data-path-differs', count: 2 }, { kind: 'agent-unreachable', count: 1 }, { kind: 'half-seen', count: 2 },
         { kind: 'agent-dropping-packets', count: 1 }, { kind: 'agent-not-capturing', count: 1 },
         { kind: 'congested', count: 2 }, { kind: 'pfc-storm', count: 1 }, { kind: 'pfc-deadlock-suspect', count: 1 },
+        { kind: 'lldp-disagreement', count: 1 },
       ],
       switch: [{ 'node-id': 'leaf2', total: 5000, kind: [{ kind: 'rejected', count: 5000 }] }],
       port: [{ 'node-id': 'leaf2', 'tp-id': 'swp1', total: 5000, kind: [{ kind: 'rejected', count: 5000 }] }],
@@ -124,6 +125,13 @@ function insightAnswer(): Record<string, unknown> {
           'node-id': 'leaf2', 'tp-id': 'swp51', 'peer-node-id': 'spine1', 'peer-tp-id': 'swp2', priority: 3,
           'held-up-sessions': '12', count: 1,
         },
+        {
+          id: 'lldp-disagreement|leaf1|swp1|spine1|swp1', kind: 'lldp-disagreement', severity: 'warning',
+          title: 'LLDP disagreement: leaf1 port swp1 <-> spine1 port swp1',
+          detail: 'leaf1:swp1 says its neighbour is spine1:swp1, but spine1\'s agent hears leaf2:swp3 on swp1',
+          'node-id': 'leaf1', 'tp-id': 'swp1', 'peer-node-id': 'spine1', 'peer-tp-id': 'swp1', reason: 'mismatch',
+          count: 1,
+        },
       ],
     },
   };
@@ -166,7 +174,7 @@ describe('problems read from the controller\'s rst-insight:problems', () => {
       'critical 5000 rejected', 'critical 3 req-unanswered', 'critical 1 agent-unreachable', 'critical 1 pfc-deadlock-suspect',
       'critical 1 pfc-storm', 'critical 1 rep-unanswered',
       'warning 4 flapping', 'warning 2 congested', 'warning 2 dreq-unanswered', 'warning 2 half-seen', 'warning 1 agent-dropping-packets',
-      'warning 1 agent-not-capturing', 'notice 120 asymmetric-path', 'notice 2 data-path-differs']);
+      'warning 1 agent-not-capturing', 'warning 1 lldp-disagreement', 'notice 120 asymmetric-path', 'notice 2 data-path-differs']);
   });
 
   it('takes the controller\'s time and counts, which cover the groups it did not list', () => {
@@ -232,6 +240,9 @@ describe('problems read from the controller\'s rst-insight:problems', () => {
     expect(placeRoute(storm, storm.places[0])).toBe('#/port/spine1/swp4');
     // a storm's sessions open on their paths: the paused switch need not have seen them
     expect(sessionRoute(storm.sessions[0])).toBe('#/paths/10.0.3.13%2F0x86b4a993%2F10.0.4.12');
+    const lldp = r.problems.find(p => p.kind === 'lldp-disagreement')!;
+    expect(lldp.places).toEqual([{ node: 'leaf1', tp: 'swp1' }, { node: 'spine1', tp: 'swp1' }]);
+    expect(lldp.places.map(pl => placeRoute(lldp, pl))).toEqual(['#/port/leaf1/swp1', '#/port/spine1/swp1']);
     const deadlock = r.problems.find(p => p.kind === 'pfc-deadlock-suspect')!;
     expect(deadlock.places).toEqual([{ node: 'leaf2', tp: 'swp51' }, { node: 'spine1', tp: 'swp2' }]);
     expect(deadlock.places.map(pl => placeRoute(deadlock, pl))).toEqual(['#/port/leaf2/swp51', '#/port/spine1/swp2']);

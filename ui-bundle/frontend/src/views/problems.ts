@@ -118,7 +118,7 @@ export class ProblemsView implements View {
       h('td', null, h('strong', null, p.title), h('div', { class: 'muted small' }, kindLabel(p.kind))),
       h('td', { class: 'where' }, p.where,
         p.places.length ? h('div', { class: 'small' }, 'on the fabric: ',
-          p.places.map((pl, i) => [i ? (p.kind === 'pfc-deadlock-suspect' ? ' ⇄ ' : ', ') : '', h('a', {
+          p.places.map((pl, i) => [i ? (p.kind === 'pfc-deadlock-suspect' || p.kind === 'lldp-disagreement' ? ' ⇄ ' : ', ') : '', h('a', {
             href: placeRoute(p, pl), class: 'place', 'data-node': pl.node, 'data-tp': pl.tp,
           }, pl.tp ? `${pl.node} ${pl.tp}` : pl.node)])) : null,
         problemFacts(p) ? h('div', { class: 'small facts' }, problemFacts(p)) : null),
