@@ -268,6 +268,148 @@ public class InsightKarafIT {
     }
 
     /**
+     * Three real agents replay captures of LLDP frames (written here, in a temp directory): it-l1
+     * hears it-s1 on swp1 and a host on swp5, it-s1 hears it-l1 on swp1 and a bridge without
+     * agent on swp3, and it-l2's capture says its swp1 faces it-s1's swp3, which it-s1's agent
+     * contradicts. The controller's topology rst-lldp, read over RESTCONF, has the it-l1 - it-s1
+     * link both ways, the host with its address, no link for the contested port, the disagreement
+     * listed, and insight names it a problem.
+     */
+    @Test
+    public void theAgentsLldpNeighboursDrawTheLldpTopology() throws Exception {
+        awaitRestconf();
+        final var dir = Files.createTempDirectory("rst-lldp-it");
+        final long now = System.currentTimeMillis() * 1000L - 1_000_000L;
+        // switches name themselves (system name = node-id) and their ports, as lldpd with portidsubtype ifname
+        lldpCapture(dir.resolve("l1-swp1.pcap"), now, lldp(0x020000000a01L, "it-s1", "swp1", 0x14, 0x04, null));
+        lldpCapture(dir.resolve("l1-swp5.pcap"), now, lldp(0x020000000b05L, "it-h1", "eth0", 0x80, 0x80,
+            new byte[] {10, 9, 0, 5}));
+        lldpCapture(dir.resolve("s1-swp1.pcap"), now, lldp(0x020000000101L, "it-l1", "swp1", 0x14, 0x04, null));
+        lldpCapture(dir.resolve("s1-swp3.pcap"), now, lldp(0x020000000c09L, "it-x9", "eth9", 0x04, 0x04, null));
+        lldpCapture(dir.resolve("l2-swp1.pcap"), now, lldp(0x020000000a03L, "it-s1", "swp3", 0x14, 0x04, null));
+        final var agents = new java.util.ArrayList<Process>();
+        final String[][] fabric = {{"it-l1", "4811", "swp1=l1-swp1.pcap", "swp5=l1-swp5.pcap"},
+            {"it-s1", "4812", "swp1=s1-swp1.pcap", "swp3=s1-swp3.pcap"}, {"it-l2", "4813", "swp1=l2-swp1.pcap"}};
+        try {
+            final var launcher = javaCommand();
+            final var jar = System.getProperty("rst.it.agentJar");
+            assertTrue("no agent jar at " + jar, jar != null && Files.isRegularFile(Path.of(jar)));
+            for (var sw : fabric) {
+                final var args = new java.util.ArrayList<>(java.util.List.of("-Xmx96m", "-jar", jar, "agent",
+                    "--listen", "127.0.0.1:" + sw[1], "--token-file", System.getProperty("rst.it.agentToken"),
+                    "--state-dir", dir.resolve(sw[0] + "-state").toString(), "--plain-http", "--agent-id", sw[0]));
+                for (int i = 2; i < sw.length; i++) {
+                    final int eq = sw[i].indexOf('=');
+                    args.addAll(java.util.List.of("--replay", sw[i].substring(0, eq) + "="
+                        + dir.resolve(sw[i].substring(eq + 1))));
+                }
+                agents.add(new ProcessBuilder(command(launcher, args.toArray(String[]::new))).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve(sw[0] + ".log").toFile()).start());
+                final var put = send("PUT", "/rests/data/rdma-flow-table:rft/switch=" + sw[0],
+                    "{\"rdma-flow-table:switch\":[{\"node-id\":\"" + sw[0] + "\",\"agent-address\":\"127.0.0.1\","
+                        + "\"agent-port\":" + sw[1] + ",\"agent-transport\":\"plain-http\",\"enabled\":true}]}", true);
+                assertTrue(put.statusCode() + " " + put.body(), put.statusCode() == 201 || put.statusCode() == 204);
+            }
+            // each agent's neighbours in its status
+            awaitAnswer("/rests/data/rdma-flow-table:rft/switch=it-l1/agent-status?content=nonconfig",
+                r -> r.statusCode() == 200 && r.body().contains("\"lldp-neighbour\"") && r.body().contains("it-h1"));
+            final String topology = "/rests/data/network-topology:network-topology/topology=rst-lldp";
+            // the link both ways
+            final var there = awaitAnswer(topology + "/link=" + enc("it-l1:swp1") + "?content=nonconfig",
+                r -> r.statusCode() == 200);
+            assertTrue(there.body(), there.body().contains("\"dest-node\":\"it-s1\"")
+                && there.body().contains("\"dest-tp\":\"swp1\"") && there.body().contains("\"source-node\":\"it-l1\""));
+            final var back = awaitAnswer(topology + "/link=" + enc("it-s1:swp1") + "?content=nonconfig",
+                r -> r.statusCode() == 200);
+            assertTrue(back.body(), back.body().contains("\"dest-node\":\"it-l1\"")
+                && back.body().contains("\"dest-tp\":\"swp1\""));
+            // the host with its address, and its link
+            final var host = awaitAnswer(topology + "/node=it-h1?content=nonconfig", r -> r.statusCode() == 200);
+            assertTrue(host.body(), host.body().contains("\"rst-topology:node-kind\":\"host\"")
+                && host.body().contains("10.9.0.5"));
+            final var toHost = awaitAnswer(topology + "/link=" + enc("it-l1:swp5") + "?content=nonconfig",
+                r -> r.statusCode() == 200);
+            assertTrue(toHost.body(), toHost.body().contains("\"dest-node\":\"it-h1\""));
+            // the contested port: no link, the disagreement listed, and a problem
+            final var whole = awaitAnswer(topology + "?content=nonconfig", r -> r.statusCode() == 200
+                && r.body().contains("it-l2:swp1->it-s1:swp3"));
+            assertTrue(whole.body(), whole.body().contains("\"kind\":\"mismatch\""));
+            assertEquals(409, send("GET", topology + "/link=" + enc("it-l2:swp1") + "?content=nonconfig", null,
+                true).statusCode());
+            final var problems = awaitAnswer("/rests/data/rst-insight:problems", r -> r.statusCode() == 200
+                && r.body().contains("\"kind\":\"lldp-disagreement\""));
+            assertTrue(problems.body(), problems.body().contains("lldp-disagreement|it-l2|swp1|it-s1|swp3"));
+            final var metrics = awaitAnswer("/metrics/", r -> r.statusCode() == 200
+                && r.body().contains("rst_lldp_disagreements "));
+            assertTrue(metrics.body(), !metrics.body().contains("rst_lldp_disagreements 0\n"));
+        } finally {
+            for (var agent : agents) {
+                agent.destroy();
+                if (!agent.waitFor(10, TimeUnit.SECONDS)) {
+                    agent.destroyForcibly();
+                }
+            }
+            for (var sw : fabric) {
+                send("DELETE", "/rests/data/rdma-flow-table:rft/switch=" + sw[0], null, true);
+            }
+        }
+    }
+
+    private static String enc(final String key) {
+        return URLEncoder.encode(key, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * An LLDP frame (IEEE 802.1AB): Chassis ID (a MAC), Port ID (an interface name), TTL 3600,
+     * System Name, System Capabilities, an IPv4 Management Address if given, End.
+     */
+    private static byte[] lldp(final long chassisMac, final String systemName, final String port, final int system,
+            final int enabled, final byte[] management) {
+        final var out = new java.io.ByteArrayOutputStream();
+        final byte[] mac = new byte[6];
+        for (int i = 0; i < 6; i++) {
+            mac[i] = (byte) (chassisMac >>> 8 * (5 - i));
+        }
+        out.writeBytes(new byte[] {1, (byte) 0x80, (byte) 0xc2, 0, 0, 0x0e});
+        out.writeBytes(mac);
+        out.writeBytes(new byte[] {(byte) 0x88, (byte) 0xcc});
+        final byte[] chassis = new byte[7];
+        chassis[0] = 4;
+        System.arraycopy(mac, 0, chassis, 1, 6);
+        tlv(out, 1, chassis);
+        final byte[] name = port.getBytes(StandardCharsets.US_ASCII);
+        final byte[] portId = new byte[name.length + 1];
+        portId[0] = 5;
+        System.arraycopy(name, 0, portId, 1, name.length);
+        tlv(out, 2, portId);
+        tlv(out, 3, new byte[] {0x0e, 0x10});
+        tlv(out, 5, systemName.getBytes(StandardCharsets.US_ASCII));
+        tlv(out, 7, new byte[] {(byte) (system >>> 8), (byte) system, (byte) (enabled >>> 8), (byte) enabled});
+        if (management != null) {
+            tlv(out, 8, new byte[] {5, 1, management[0], management[1], management[2], management[3], 2, 0, 0, 0, 1,
+                0});
+        }
+        out.writeBytes(new byte[] {0, 0});
+        final byte[] frame = out.toByteArray();
+        return frame.length >= 60 ? frame : java.util.Arrays.copyOf(frame, 60);
+    }
+
+    private static void tlv(final java.io.ByteArrayOutputStream out, final int type, final byte[] value) {
+        out.write(type << 1 | value.length >>> 8 & 1);
+        out.write(value.length & 0xff);
+        out.writeBytes(value);
+    }
+
+    /** A pcap file (microsecond times, Ethernet) of one frame at {@code micros}. */
+    private static void lldpCapture(final Path file, final long micros, final byte[] frame) throws IOException {
+        final var b = java.nio.ByteBuffer.allocate(24 + 16 + frame.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65_535).putInt(1);
+        b.putInt((int) (micros / 1_000_000L)).putInt((int) (micros % 1_000_000L)).putInt(frame.length)
+            .putInt(frame.length).put(frame);
+        Files.write(file, b.array());
+    }
+
+    /**
      * How this JVM was started, up to its java binary: on Debian 12 the set-up runs Debian 13's JDK
      * under Debian 13's own loader ({@code ld-linux... --library-path ... .../bin/java}), so the
      * binary alone would not start.
