@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.eclipse.jdt.annotation.Nullable;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
 
 /**
  * Keeps the LLDP topology ({@code rst-lldp}) in step with the switches' agent status: each
@@ -50,9 +50,9 @@ final class LldpTopology {
         this.sink = sink;
     }
 
-    /** A switch of rdma-flow-table's operational list changed ({@code after} null: it went). */
-    void changed(final String nodeId, final @Nullable Switch after) {
-        final var now = after == null ? null : of(after);
+    /** A switch's agent status changed ({@code after} null: it went, with its switch). */
+    void changed(final String nodeId, final @Nullable AgentStatus after) {
+        final var now = after == null ? null : of(nodeId, after);
         final var before = now == null ? switches.remove(nodeId) : switches.put(nodeId, now);
         if (java.util.Objects.equals(before, now)) {
             return;
@@ -91,15 +91,10 @@ final class LldpTopology {
     }
 
     /**
-     * A switch of the operational list in {@link LldpFabric}'s terms, or null when its agent
-     * reports no interfaces and no neighbours (none: such a switch only matters by its node-id,
-     * agent id or address when it reports something).
+     * A switch's agent status in {@link LldpFabric}'s terms, or null when its agent reports no
+     * name, no interfaces and no neighbours (an agent without LLDP: it takes no part).
      */
-    static LldpFabric.@Nullable Switch of(final Switch sw) {
-        final var status = sw.getAgentStatus();
-        if (status == null) {
-            return null;
-        }
+    static LldpFabric.@Nullable Switch of(final String nodeId, final AgentStatus status) {
         final Map<String, String> interfaces = new LinkedHashMap<>();
         status.nonnullInterface().values().forEach(i -> interfaces.put(i.getName(),
             i.getMac() == null ? "" : i.getMac().getValue().toLowerCase(java.util.Locale.ROOT)));
@@ -117,7 +112,7 @@ final class LldpTopology {
             return null;
         }
         final var address = status.getAgentAddress();
-        return new LldpFabric.Switch(sw.getNodeId().getValue(), status.getAgentId(),
+        return new LldpFabric.Switch(nodeId, status.getAgentId(),
             address == null ? null : address.stringValue(), interfaces, neighbours);
     }
 }

@@ -29,6 +29,7 @@ import org.opendaylight.mdsal.singleton.api.ClusterSingletonServiceProvider;
 import org.opendaylight.mdsal.singleton.api.ServiceGroupIdentifier;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstLldpTopologyAttributesBuilder;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstNodeAttributes;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rst.topology.rev261201.RstNodeAttributesBuilder;
@@ -58,8 +59,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The LLDP topology service, a Blueprint bean: while {@code lldp-topology} is on (etc/io.rst.rft.cfg,
- * the default), one member of a cluster (the singleton's owner) follows the operational
- * {@code rdma-flow-table:rft/switch} list and writes the operational network-topology
+ * the default), one member of a cluster (the singleton's owner) follows the switches' agent status
+ * in the operational {@code rdma-flow-table:rft/switch} list and writes the operational network-topology
  * {@value LldpFabric#TOPOLOGY_ID}: the nodes and links the agents' LLDP neighbours draw
  * ({@link LldpFabric}) and the links they contradict ({@code rst-topology:lldp-disagreement}). The
  * RPT reads its links and hosts as any topology's; its switches without agent are listed as
@@ -90,13 +91,15 @@ public final class LldpTopologyService implements ClusterSingletonService, AutoC
         Running(final DataBroker broker) {
             topology = new LldpTopology(r -> executor.schedule(r, COALESCE_MS, TimeUnit.MILLISECONDS),
                 graph -> write(broker, graph));
+            // the agent status only: the switches' sessions change far more often and say nothing of links
             listener = broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
-                DataObjectReference.builder(Rft.class).child(Switch.class).build(), changes -> {
+                DataObjectReference.builder(Rft.class).child(Switch.class).child(AgentStatus.class).build(),
+                changes -> {
                     final List<Runnable> work = new ArrayList<>();
                     for (var change : changes) {
                         final var root = change.getRootNode();
-                        final String node = root.coerceKeyStep(Switch.class).key().getNodeId().getValue();
-                        final Switch after = root instanceof DataObjectDeleted ? null : root.dataAfter();
+                        final String node = change.path().toLegacy().firstKeyOf(Switch.class).getNodeId().getValue();
+                        final AgentStatus after = root instanceof DataObjectDeleted ? null : root.dataAfter();
                         work.add(() -> topology.changed(node, after));
                     }
                     executor.execute(() -> work.forEach(Runnable::run));

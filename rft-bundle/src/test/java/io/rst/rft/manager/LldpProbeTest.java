@@ -77,9 +77,7 @@ class LldpProbeTest {
         assertEquals(120, written.getTtl().intValue());
         assertNull(status.getLldpSkipped());
         // and read back for the topology
-        final var sw = LldpTopology.of(new org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft
-            .SwitchBuilder().setNodeId(new org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology
-                .rev131021.NodeId("leaf1")).setAgentStatus(status).build());
+        final var sw = LldpTopology.of("leaf1", status);
         assertNotNull(sw);
         assertEquals("0c:42:a1:00:00:01", sw.interfaces().get("swp1"));
         assertEquals("", sw.interfaces().get("swp2"));

@@ -15,10 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.Switch;
-import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatus;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatusBuilder;
-import org.opendaylight.yang.gen.v1.urn.tbd.params.xml.ns.yang.network.topology.rev131021.NodeId;
 
 /**
  * The LLDP topology kept in step with the switches' status: a burst of changes makes one
@@ -31,12 +29,12 @@ class LldpTopologyTest {
     private final List<LldpFabric.Graph> written = new ArrayList<>();
     private final LldpTopology topology = new LldpTopology(scheduled::add, written::add);
 
-    /** A switch whose agent hears {@code neighbours} ({interface, system name, port} each), at this age. */
-    private static Switch sw(final String id, final long age, final String[]... neighbours) {
+    /** The status of a switch whose agent hears {@code neighbours} ({interface, system name, port}), at this age. */
+    private static AgentStatus sw(final String id, final long age, final String[]... neighbours) {
         return sw(id, age, List.of("bridge"), neighbours);
     }
 
-    private static Switch sw(final String id, final long age, final List<String> capabilities,
+    private static AgentStatus sw(final String id, final long age, final List<String> capabilities,
             final String[]... neighbours) {
         final List<AgentProbe.Neighbour> list = new ArrayList<>();
         for (var n : neighbours) {
@@ -45,7 +43,7 @@ class LldpTopologyTest {
         }
         final var b = new AgentStatusBuilder().setState(AgentState.CAPTURING);
         LldpStatus.apply(b, new AgentProbe.Lldp(id, java.util.Map.of(), list, 0));
-        return new SwitchBuilder().setNodeId(new NodeId(id)).setAgentStatus(b.build()).build();
+        return b.build();
     }
 
     private void runScheduled() {
