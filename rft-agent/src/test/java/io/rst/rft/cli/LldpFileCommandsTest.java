@@ -33,7 +33,8 @@ class LldpFileCommandsTest {
     @Test
     void decodeListsLldpFrames() throws Exception {
         final byte[] lldp = new LldpFrameBuilder().srcMac(0x020000000002L).chassisMac(0x020000000001L)
-            .portName("swp1").ttl(120).systemName("spine1").managementAddress(new byte[] {10, 0, 0, 1}, 3).build();
+            .portName("swp1").ttl(120).systemName("spine1").managementAddress(new byte[] {10, 0, 0, 1}, 3)
+            .capabilities(0x14, 0x10).build();
         final byte[] pfc = new PfcFrameBuilder().pause(3, 7).build();
         final Path f = tmp.resolve("l.pcap");
         try (PcapWriter w = PcapWriter.pcap(f, FrameDecoder.LINKTYPE_ETHERNET, false, false)) {
@@ -55,7 +56,8 @@ class LldpFileCommandsTest {
         assertEquals("{\"frame\":1,\"time\":1767225600.000000,\"src_mac\":\"02:00:00:00:00:02\",\"msg\":\"LLDP\","
             + "\"chassis_id\":\"02:00:00:00:00:01\",\"chassis_id_subtype\":\"mac_address\",\"port_id\":\"swp1\","
             + "\"port_id_subtype\":\"interface_name\",\"ttl\":120,\"system_name\":\"spine1\","
-            + "\"management_addresses\":[\"10.0.0.1\"]}", lines.get(0));
+            + "\"management_addresses\":[\"10.0.0.1\"],\"capabilities\":[\"bridge\",\"router\"],"
+            + "\"enabled_capabilities\":[\"router\"]}", lines.get(0));
         assertEquals("PFC", new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(1)).path("msg")
             .asText());
         assertEquals("{\"frame\":5,\"time\":1767225600.000004,\"src_mac\":\"02:00:00:00:00:02\",\"msg\":\"LLDP\","
