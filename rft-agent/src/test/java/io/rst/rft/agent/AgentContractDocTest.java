@@ -62,7 +62,7 @@ class AgentContractDocTest {
         Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
         final AgentOptions options = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
-            pcap.toString(), "--data-sample", "1", "--agent-id", "leaf1"));
+            pcap.toString(), "--data-sample", "1", "--agent-id", "leaf1", "--plain-http"));
         agent = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
         agent.start();
 
