@@ -161,7 +161,8 @@ class AgentTlsTest {
         final Agent other = tlsAgent("other");
         final var links2 = new AgentLinks(certs.resolve("ca.crt"), null, null, executor, Duration.ofSeconds(5), true,
             (node, fingerprint, pinned) -> pins.add(fingerprint));
-        assertUntrusted(probe(links2, other, AgentLinks.Transport.UNSET, null), "is for other, 10.9.9.9, not 127.0.0.1");
+        assertUntrusted(probe(links2, other, AgentLinks.Transport.UNSET, null),
+            "is for other, 10.9.9.9, not 127.0.0.1");
         assertEquals(List.of(), pins);
     }
 
