@@ -77,7 +77,8 @@ final class AgentStatusTracker implements AutoCloseable {
     @SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
         justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
     private static final class Entry {
-        final SwitchConfig config;
+        /** Replaced only by the controller's own first-use pin (see applyConfig). */
+        SwitchConfig config;
         /** Where config's agent address came from; null when it has none. */
         final @Nullable AgentAddressSource addressSource;
         final CaptureDrops drops = new CaptureDrops();
@@ -308,6 +309,13 @@ final class AgentStatusTracker implements AutoCloseable {
         final var old = entries.get(config.nodeId());
         if (old != null) {
             if (old.config.equals(config)) {
+                return;
+            }
+            if (old.config.tlsFingerprint() == null && config.pinnedOnFirstUse()
+                    && old.config.withPin(config.tlsFingerprint(), config.firstUse()).equals(config)) {
+                // the controller's own pin of the certificate it trusted on first use: the follower
+                // goes on (its client trusts that one certificate), the next probe reports the pin
+                old.config = config;
                 return;
             }
             cancel(old);

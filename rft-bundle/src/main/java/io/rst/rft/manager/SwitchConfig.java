@@ -77,6 +77,12 @@ record SwitchConfig(String nodeId, @Nullable String agentAddress, int agentPort,
         return new SwitchConfig(nodeId, address, agentPort, enabled, transport, tlsFingerprint, portMap, firstUse);
     }
 
+    /** The same switch, its agent's certificate pinned as {@code fingerprint}. */
+    SwitchConfig withPin(final @Nullable String fingerprint, final @Nullable FirstUse pinnedFirstUse) {
+        return new SwitchConfig(nodeId, agentAddress, agentPort, enabled, transport, fingerprint, portMap,
+            pinnedFirstUse);
+    }
+
     /** Whether the operator configured an agent address. */
     boolean hasAgentAddress() {
         return agentAddress != null && !agentAddress.isBlank();

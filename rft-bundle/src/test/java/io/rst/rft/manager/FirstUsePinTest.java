@@ -127,6 +127,23 @@ public class FirstUsePinTest extends AbstractConcurrentDataBrokerTest {
             listed.getDetail());
         assertTrue(listed.getDetail().contains("set enabled true"), listed.getDetail());
 
+        // the flow table of the switch as it changes: the controller's own pin restarts nothing, so
+        // no session it wrote goes away for a moment
+        final java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger fell = new java.util.concurrent.atomic.AtomicInteger();
+        final var sessions = getDataBroker().registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
+            org.opendaylight.yangtools.binding.DataObjectReference.builder(
+                org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.Rft.class).child(Switch.class)
+                .build(), changes -> {
+                    for (var change : changes) {
+                        final var after = change.getRootNode().dataAfter();
+                        final int now = after == null ? 0 : after.nonnullSession().size();
+                        if (now < most.getAndAccumulate(now, Math::max)) {
+                            fell.incrementAndGet();
+                        }
+                    }
+                });
+
         // enabled, and nothing else (the port only because this test's agent listens on a free one)
         final var tx = getDataBroker().newWriteOnlyTransaction();
         tx.put(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("leaf1"), new SwitchBuilder()
@@ -151,6 +168,11 @@ public class FirstUsePinTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(on.getPinnedOnFirstUse(), config.getAgentTlsFirstUse().getPinned());
         assertEquals(Boolean.TRUE, config.getEnabled(), "the rest of the configuration kept");
         assertNull(config.getAgentAddress());
+        awaitOper(sw -> sw.orElseThrow().getAgentStatus().getPinnedOnFirstUse() != null
+            && sw.orElseThrow().nonnullSession().size() == 20);
+        sessions.close();
+        assertEquals(20, most.get());
+        assertEquals(0, fell.get(), "sessions went away while the certificate was pinned");
 
         // the agent comes back with another certificate: untrusted, the detail naming both
         final String pinned = agent.tlsFingerprint();
