@@ -78,6 +78,8 @@ public class FirstUsePinTest extends AbstractConcurrentDataBrokerTest {
     private Agent agent;
     private RftManager.Worker worker;
     private java.util.concurrent.ScheduledExecutorService executor;
+    /** Whether the pinner writes at once rather than after the sessions are in. */
+    private volatile boolean pinsAtOnce;
 
     @BeforeEach
     public void setUp() throws Exception {
@@ -92,8 +94,17 @@ public class FirstUsePinTest extends AbstractConcurrentDataBrokerTest {
         new CmTrafficGenerator(CmTrafficGenerator.Options.bench(20)).write(dir.resolve("leaf1.pcap"));
         agent = startAgent("state");
         executor = Executors.newSingleThreadScheduledExecutor();
-        final var links = new AgentLinks(null, null, null, executor, Duration.ofSeconds(2), true,
-            new FirstUsePins(getDataBroker()));
+        // the pin written once the follower has put the agent's sessions into the flow table (it may
+        // come sooner, or later, in a controller): so that a restart of the follower would show
+        final var pins = new FirstUsePins(getDataBroker());
+        final AgentLinks.Pinner pinner = (node, fingerprint, at) -> java.util.concurrent.CompletableFuture.runAsync(
+            () -> {
+                await("the sessions before the pin").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> read(LogicalDatastoreType.OPERATIONAL).map(sw -> sw.nonnullSession().size())
+                        .orElse(0) == 20 || pinsAtOnce);
+                pins.pin(node, fingerprint, at);
+            });
+        final var links = new AgentLinks(null, null, null, executor, Duration.ofSeconds(2), true, pinner);
         worker = new RftManager.Worker(TestStores.of(this), true, new HttpAgentProbe(links, node -> TOKEN,
             Duration.ofSeconds(2)), Duration.ofMillis(200), executor, node -> TOKEN, Duration.ofSeconds(60), Set.of());
     }
@@ -189,6 +200,7 @@ public class FirstUsePinTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(pinned, still.getAgentTlsFingerprint(), "the pin is not replaced");
 
         // the operator removes the pin: the new certificate is trusted on first use and pinned
+        pinsAtOnce = true;
         final var unpin = getDataBroker().newWriteOnlyTransaction();
         unpin.put(LogicalDatastoreType.CONFIGURATION, StatusWriter.switchPath("leaf1"), new SwitchBuilder()
             .setNodeId(new NodeId("leaf1")).setEnabled(true).setAgentPort(new PortNumber(Uint16.valueOf(port)))
