@@ -285,8 +285,9 @@ final class AgentLinks {
     }
 
     /**
-     * Verifies an agent's certificate by its pinned fingerprint or against the CA file, and keeps
-     * what was wrong in words (the handshake's own exception says little).
+     * Verifies an agent's certificate by its pinned fingerprint, against the CA file, or on first
+     * use; keeps what was wrong in words (the handshake's own exception says little), the
+     * fingerprint of the certificate the agent showed, and how the one it accepted was trusted.
      */
     @SuppressFBWarnings(value = { "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD" },
         justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
@@ -322,6 +323,8 @@ final class AgentLinks {
                 failure = null;
             } catch (CertificateException e) {
                 failure = e.getMessage();
+                // not trusted now, whatever an earlier handshake found
+                trusted = null;
                 throw e;
             }
         }
@@ -332,6 +335,8 @@ final class AgentLinks {
                 throw new CertificateException("the agent sent no certificate");
             }
             final X509Certificate leaf = chain[0];
+            final String actual = TlsFiles.fingerprint(leaf);
+            offered = actual;
             try {
                 leaf.checkValidity();
             } catch (CertificateExpiredException e) {
@@ -341,8 +346,6 @@ final class AgentLinks {
                 throw new CertificateException("the agent's certificate is valid only from "
                     + leaf.getNotBefore().toInstant(), e);
             }
-            final String actual = TlsFiles.fingerprint(leaf);
-            offered = actual;
             if (pinned != null) {
                 if (!actual.equals(pinned)) {
                     throw new CertificateException("the agent's certificate fingerprint " + display(actual)

@@ -176,7 +176,11 @@ class AgentTlsTest {
     @Test
     void expiredCertificateIsUntrusted() throws Exception {
         final Agent a = tlsAgent("old");
-        assertUntrusted(probe(links(certs.resolve("ca.crt")), a, AgentLinks.Transport.TLS, null), "expired");
+        final var links = links(certs.resolve("ca.crt"));
+        assertUntrusted(probe(links, a, AgentLinks.Transport.TLS, null), "expired");
+        // the status shows the certificate the agent offered, and no trust
+        assertEquals(AgentLinks.display(fingerprint("old")), links.trust("leaf1").fingerprint());
+        assertEquals(null, links.trust("leaf1").kind());
     }
 
     @Test
