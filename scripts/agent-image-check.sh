@@ -242,4 +242,51 @@ seq=$(jq .last_seq <<< "$st")
 [ "$(jq .first_retained_seq <<< "$st")" -le "$last_seq" ] || fail "the events before the stop are kept: $st"
 [ "$(jq .counters.restored_sessions <<< "$st")" -ge 8 ] || fail "the table is back: $st"
 [ "$(jq .counters.sessions_live <<< "$st")" -ge 8 ] || fail "in the live table: $st"
+
+# --- no certificate mounted: the agent's own, made in the state volume, kept across containers ---
+podman stop -t 30 "$P-agent" >/dev/null || fail "podman stop failed"
+mkdir -p "$W/conf-self" "$W/state-self"
+cp "$W/conf/token" "$W/conf-self/token"
+start_self() { # [ENV...]: a container with CONF-self (a token, no certificate) and STATE-self
+  podman rm -f "$P-agent" >/dev/null 2>&1 || true
+  nsenter --net="/run/netns/$P-sw" podman run -d --name "$P-agent" --network host \
+    --cap-add NET_RAW --cap-add NET_ADMIN \
+    -v "$W/state-self:/var/lib/rst-agent" -v "$W/conf-self:/etc/rst-agent:ro" \
+    -e RST_AGENT_INTERFACES="s1" -e RST_AGENT_LISTEN="$MGMT:4791" \
+    -e RST_AGENT_TOKEN_FILE=/etc/rst-agent/token "$@" "$IMAGE_ID" >/dev/null || fail "podman run failed"
+}
+# the certificate names the listen address: curl trusts it as itself
+self_get() { curl -sf --max-time 10 --cacert "$W/state-self/agent-tls.crt" -H "Authorization: Bearer $TOKEN" "$URL$1"; }
+await_self() { # the status over TLS with the self-made certificate, once the agent answers (60 s at most)
+  local deadline=$((SECONDS + 60)) st
+  while true; do
+    if [ -f "$W/state-self/agent-tls.crt" ] && st=$(self_get /v1/status 2>/dev/null); then echo "$st"; return 0; fi
+    [ "$(podman inspect --format '{{.State.Running}}' "$P-agent")" = true ] || {
+      podman logs "$P-agent" > "$W/agent.log" 2>&1; fail "the agent's container stopped (no certificate mounted)"; }
+    [ $SECONDS -lt $deadline ] || { podman logs "$P-agent" > "$W/agent.log" 2>&1; fail "no TLS answer within 60 s (no certificate mounted)"; }
+    sleep 0.2
+  done
+}
+start_self
+st=$(await_self)
+expect "$(jq -r .transport <<< "$st")" tls "transport without a mounted certificate"
+expect "$(jq -r .tls_certificate <<< "$st")" self-made "tls_certificate without a mounted certificate"
+made=$(jq -r .tls_fingerprint <<< "$st")
+expect "$(openssl x509 -noout -fingerprint -sha256 -in "$W/state-self/agent-tls.crt" | sed 's/^[^=]*=//')" "$made" "openssl's fingerprint of the state volume's certificate"
+expect "$(stat -c %a "$W/state-self/agent-tls.key")" 600 "the self-made key's mode"
+podman logs "$P-agent" 2>&1 | grep -q "TLS certificate SHA-256 fingerprint $made (self-made, /var/lib/rst-agent/agent-tls.crt)" ||
+  fail "no fingerprint line in the agent's log: $(podman logs "$P-agent" 2>&1 | grep -i fingerprint)"
+podman stop -t 30 "$P-agent" >/dev/null || fail "podman stop failed"
+start_self
+st=$(await_self)
+expect "$(jq -r .tls_fingerprint <<< "$st")" "$made" "the fingerprint after a new container on the same volume"
+log "without a mounted certificate: TLS with the self-made one ($made), the same after a restart"
+podman stop -t 30 "$P-agent" >/dev/null || fail "podman stop failed"
+start_self -e RST_AGENT_PLAIN_HTTP=true
+deadline=$((SECONDS + 60))
+until [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://$MGMT:4791/v1/health" || true)" = 200 ]; do
+  [ $SECONDS -lt $deadline ] || fail "RST_AGENT_PLAIN_HTTP=true: no plain HTTP answer within 60 s"
+  sleep 0.2
+done
+expect "$(curl -sf --max-time 10 -H "Authorization: Bearer $TOKEN" "http://$MGMT:4791/v1/status" | jq -r .transport)" plain-http "transport with RST_AGENT_PLAIN_HTTP=true"
 log "passed in $((SECONDS - t_start)) s (image $NAME)"

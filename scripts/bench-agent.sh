@@ -85,7 +85,7 @@ rss() { grep VmRSS "/proc/$1/status" 2>/dev/null | awk '{print $2, $3}'; }
 start_agent() { # XMX STATE_DIR LOG extra-args...
   local xmx=$1 sd=$2 logf=$3; shift 3
   ip netns exec "$P-sw" java -Xmx"$xmx" -jar "$JAR" agent --listen 127.0.0.1:14791 --token-file "$W/token" \
-    --state-dir "$sd" "$@" > "$logf" 2>&1 &
+    --state-dir "$sd" --plain-http "$@" > "$logf" 2>&1 &
   AGENT_PID=$!
   for _ in $(seq 150); do api /v1/health 2>/dev/null | grep -q ok && return 0; sleep 0.2; done
   echo "agent did not start:"; cat "$logf"; exit 1

@@ -62,7 +62,7 @@ if [ $PREPARE = 1 ]; then
   java -Xmx256m -jar "$JAR" gen --out "$W/bench.pcap" --sessions $((SESSIONS * 11 / 10)) --all-types --ip 4 --vlans 0 >&2
   PORT=$(( 47000 + RANDOM % 1000 ))
   java -Xmx512m -jar "$JAR" agent --replay "$W/bench.pcap" --listen 127.0.0.1:$PORT --token-file "$TOKEN" \
-    --state-dir "$W/state" --agent-id bench-ui --retention 999999999 --max-sessions $((SESSIONS * 2)) > "$W/agent.log" 2>&1 &
+    --state-dir "$W/state" --plain-http --agent-id bench-ui --retention 999999999 --max-sessions $((SESSIONS * 2)) > "$W/agent.log" 2>&1 &
   AGENT_PID=$!
   sleep 3
   curl -s -f -o /dev/null -u "$AUTH" -X PUT -H 'Content-Type: application/json' \

@@ -80,6 +80,9 @@ public final class Agent implements AutoCloseable {
     /** This process among the agent's lives: a client tells a restart by it. */
     private final String boot = java.util.UUID.randomUUID().toString();
     private volatile @Nullable AgentApi api;
+    /** The API certificate's SHA-256 fingerprint (openssl's form) and where it came from; null for plain HTTP. */
+    private volatile @Nullable String tlsFingerprint;
+    private volatile @Nullable String tlsCertificate;
     /** What the start found in the state directory. */
     private final EventStore.LoadReport restored;
     private final long restoredSessions;
@@ -226,6 +229,27 @@ public final class Agent implements AutoCloseable {
 
     /** Starts the decode thread, the persister and the API, and capture if the switch is on. */
     public synchronized void start() throws IOException {
+        // the API's certificate first: a state directory whose own certificate cannot be used starts nothing
+        java.nio.file.Path certFile = null;
+        java.nio.file.Path keyFile = null;
+        if (!options.plainHttp()) {
+            final AgentOptions.Tls tls = options.tls();
+            if (tls == null) {
+                // no certificate given: the agent's own, made in the state directory at the first start
+                final SelfMadeTls.Material own = SelfMadeTls.loadOrMake(options.stateDir(), AgentOptions.hostName(),
+                    options.listen());
+                if (own.made()) {
+                    LOG.info("made a TLS key {} and a self-signed certificate {}", own.key(), own.cert());
+                }
+                certFile = own.cert();
+                keyFile = own.key();
+            } else {
+                certFile = tls.certChain();
+                keyFile = tls.key();
+            }
+            tlsFingerprint = SelfMadeTls.opensslFingerprint(TlsFiles.certificates(certFile).get(0));
+            tlsCertificate = tls == null ? "self-made" : "file";
+        }
         if (options.flushMs() > 0) {
             // never append after what may be a torn tail: each start writes a file of its own
             store.startWal(log.lastSeq() + 1);
@@ -242,16 +266,16 @@ public final class Agent implements AutoCloseable {
                 persister.execute(this::checkpointNow);
             }
         }
-        final AgentOptions.Tls tls = options.tls();
-        if (tls != null) {
-            api = new AgentApi(this, TlsFiles.bindTls(options.listen(), tls.certChain(), tls.key(), tls.clientCa()),
-                tls.clientCa() == null ? "tls" : "mtls", token, mapper);
-        } else {
-            if (!options.plainHttp()) {
-                LOG.warn("serving plain HTTP because no certificate was given (--tls-cert, --tls-key): the token and "
-                    + "the sessions cross the network in clear; say --plain-http to mean it");
-            }
+        if (options.plainHttp()) {
+            LOG.warn("serving plain HTTP (--plain-http): the token and the sessions cross the network in clear");
             api = new AgentApi(this, AgentApi.bindPlain(options.listen()), "plain-http", token, mapper);
+        } else {
+            final AgentOptions.Tls tls = options.tls();
+            api = new AgentApi(this, TlsFiles.bindTls(options.listen(), certFile, keyFile,
+                tls == null ? null : tls.clientCa()), tls == null || tls.clientCa() == null ? "tls" : "mtls", token,
+                mapper);
+            LOG.info("TLS certificate SHA-256 fingerprint {} ({}{})", tlsFingerprint, tls == null ? "self-made, " : "",
+                certFile);
         }
         if (state.capturing()) {
             capture.start();
@@ -260,6 +284,14 @@ public final class Agent implements AutoCloseable {
         }
         LOG.info("agent {} listening on {}, capturing on {}", options.agentId(), api.address(),
             capture.sources().stream().map(CaptureSource::name).toList());
+    }
+
+    /**
+     * The SHA-256 fingerprint of the certificate the API serves, as {@code openssl x509 -noout
+     * -fingerprint -sha256} prints it, or null when it serves plain HTTP.
+     */
+    public @Nullable String tlsFingerprint() {
+        return tlsFingerprint;
     }
 
     /** Where the API listens. */
@@ -447,6 +479,11 @@ public final class Agent implements AutoCloseable {
         final AgentApi a = api;
         if (a != null) {
             a.addStatus(s);
+        }
+        final String fingerprint = tlsFingerprint;
+        if (fingerprint != null) {
+            s.put("tls_fingerprint", fingerprint);
+            s.put("tls_certificate", tlsCertificate);
         }
         return s;
     }

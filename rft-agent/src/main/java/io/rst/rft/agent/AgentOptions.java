@@ -22,7 +22,8 @@ import java.util.Map;
  * @param interfaces interfaces to capture on; empty means every up, non-loopback interface
  * @param listen where the API listens
  * @param tokenFile file holding the API token, or null to use (or generate) STATE_DIR/agent.token
- * @param stateDir where the on/off switch, the event log and the token are kept
+ * @param stateDir where the on/off switch, the event log, the token and the self-made TLS
+ *        certificate are kept
  * @param allRoce capture all RoCEv2, not only CM (QP1)
  * @param udpPort the RoCEv2 UDP port
  * @param maxSessions the session table's limit (evictions beyond)
@@ -38,8 +39,8 @@ import java.util.Map;
  *        most); 0: no write-ahead log, the table is saved only at a clean stop
  * @param walBytes the write-ahead log's size that makes a new checkpoint
  * @param tls where the API's certificate, key and (for mutual TLS) client CA are, or null for
- *        plain HTTP
- * @param plainHttp plain HTTP asked for in so many words ({@code --plain-http})
+ *        the agent's own certificate (made in {@code stateDir}), or plain HTTP
+ * @param plainHttp plain HTTP instead of TLS ({@code --plain-http})
  * @param dataSample 0: no data packets; N (a power of two): data packets whose BTH PSN is a
  *        multiple of N are sampled, matched to sessions, and tell where each session's data enters
  * @param eventHoldMs how long a session's changes are gathered into one event at most: the
@@ -93,7 +94,8 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --token-file F     file holding the bearer token (default: STATE_DIR/agent.token, generated
                              at the first start with mode 0600); there is no --token: it would show
                              in the process list
-          --state-dir D      the on/off switch, the event log, the saved table and the default token
+          --state-dir D      the on/off switch, the event log, the saved table, the default token
+                             and the self-made TLS certificate
                              (default /var/lib/rst-agent as root, else $XDG_STATE_HOME/rst-agent or
                              ~/.local/state/rst-agent)
           --all-roce         capture all RoCEv2 (data BTH too), not only CM MADs to QP1
@@ -114,12 +116,15 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --wal-mb N         write-ahead log size below which no checkpoint is written
                              (default 64; beyond it, one at two events per session)
           --tls-cert F       serve the API over TLS (1.3, 1.2) with this PEM certificate (chain: leaf
-                             first)
+                             first); without it the agent serves TLS with a certificate of its own
+                             (EC P-256, self-signed, 10 years): STATE_DIR/agent-tls.crt and
+                             agent-tls.key (mode 0600), made at the first start and kept
           --tls-key F        the certificate's PEM PKCS#8 private key, unencrypted (RSA, EC or
                              Ed25519; mode 0600 or stricter)
           --tls-client-ca F  mutual TLS: require a client certificate from these PEM CAs (the bearer
                              token stays required)
-          --plain-http       serve plain HTTP (unencrypted: the token and the sessions in clear)
+          --plain-http       serve plain HTTP instead of TLS (unencrypted: the token and the sessions
+                             in clear)
           --data-sample N    sample data packets too, 1 in N (a power of two; 1: all; default 0:
                              none): each session then says on which port and from which UDP
                              source port its data enters, for its data path; data of QPs no CM
@@ -146,8 +151,11 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
           --no-lldp          capture no LLDP frames (by default every LLDP frame is kept and each
                              interface's neighbours are listed in the status, at most 64 each)
           -h, --help         this text
-        Without --tls-cert and --plain-http the agent serves plain HTTP with a warning. A token or
-        key file that its group or others may read or write is refused (exit status 1).
+        At start the agent prints its certificate's SHA-256 fingerprint (as openssl x509 -fingerprint
+        -sha256 does): pin it in the switch's agent-tls-fingerprint, or let the controller trust it
+        on first use. A token or key file that its group or others may read or write, and a
+        self-made key or certificate that cannot be read, are refused (exit status 1; the message
+        says which file, and to remove it to make a new one).
         Live capture needs root (or CAP_NET_RAW); --replay does not.
         The HTTP API (bearer token): GET /v1/status, POST /v1/start and /v1/stop, GET /v1/sessions,
         GET /v1/events?after=SEQ, GET /v1/health (no token); see docs/agent-api.md in RST's repository.
@@ -373,7 +381,7 @@ public record AgentOptions(List<String> interfaces, InetSocketAddress listen, Pa
         return base.resolve("rst-agent");
     }
 
-    private static String hostName() {
+    static String hostName() {
         try {
             return java.net.InetAddress.getLocalHost().getHostName();
         } catch (java.net.UnknownHostException e) {

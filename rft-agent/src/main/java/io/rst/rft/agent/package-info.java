@@ -30,6 +30,9 @@
  * the RoCEv2 port whose BTH destination QP is 1 (IPv4, IPv6, 802.1Q), or all UDP to that port with
  * {@code --all-roce}. {@code --replay} reads pcap files instead, each as the capture of one ingress
  * port ({@code PORT=FILE}; {@code replay} without a port).
+ * The API is TLS: with {@code --tls-cert} and {@code --tls-key}, or else with the agent's own
+ * certificate, made in the state directory at the first start and kept ({@link SelfMadeTls});
+ * plain HTTP only with {@code --plain-http}. The start logs the certificate's SHA-256 fingerprint.
  * Logs go to stdout; SIGTERM stops capture, drains the queues, saves state and closes the API.
  *
  * <h2>HTTP API</h2>

@@ -74,8 +74,8 @@ class AgentApiTest {
         Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
         final AgentOptions o = AgentOptions.parse(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
-            pcap.toString(), "--retain-events", Integer.toString(retain), "--agent-id", "leaf1", "--event-hold-ms",
-            cm ? "0" : "50"));
+            pcap.toString(), "--retain-events", Integer.toString(retain), "--agent-id", "leaf1", "--plain-http",
+            "--event-hold-ms", cm ? "0" : "50"));
         final Agent a = new Agent(o, cm ? events -> AgentCommand.cmProcessor(o, events) : EventPerFrameProcessor::new);
         a.start();
         return a;

@@ -115,7 +115,7 @@ class AgentCongestionTest {
         Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
         final List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
-            "swp7=" + pcap, "--data-sample", "64", "--agent-id", "leaf1", "--event-hold-ms", "0"));
+            "swp7=" + pcap, "--data-sample", "64", "--agent-id", "leaf1", "--event-hold-ms", "0", "--plain-http"));
         if (!congestion) {
             args.add("--no-congestion");
         }

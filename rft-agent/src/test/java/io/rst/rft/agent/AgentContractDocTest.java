@@ -66,8 +66,13 @@ class AgentContractDocTest {
         agent = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
         agent.start();
 
-        final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        final String base = "http://127.0.0.1:" + agent.address().getPort();
+        // over TLS with the agent's self-made certificate (the status then has its TLS fields too),
+        // trusted as itself by a client with the name check on: it names the listen address
+        final javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
+        tls.init(null, io.rst.rft.wire.TlsFiles.trustManagers(dir.resolve("state").resolve(SelfMadeTls.CERT_FILE))
+            .getTrustManagers(), null);
+        final HttpClient http = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).build();
+        final String base = "https://127.0.0.1:" + agent.address().getPort();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
             .until(() -> get(http, base + "/v1/status").path("interfaces").path(0).path("finished").asBoolean());
         final JsonNode status = get(http, base + "/v1/status");

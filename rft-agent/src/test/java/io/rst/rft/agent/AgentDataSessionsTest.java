@@ -186,7 +186,7 @@ class AgentDataSessionsTest {
         }
         final List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", state.toString(), "--replay", pcap.toString(),
-            "--data-sample", "1"));
+            "--data-sample", "1", "--plain-http"));
         args.addAll(List.of(extra));
         final AgentOptions o = AgentOptions.parse(args);
         final Agent a = new Agent(o, events -> new CmFrameProcessor(o, events));

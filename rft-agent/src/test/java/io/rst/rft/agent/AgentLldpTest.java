@@ -88,7 +88,7 @@ class AgentLldpTest {
         Files.setPosixFilePermissions(dir.resolve("token"), PosixFilePermissions.fromString("rw-------"));
         final List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
-            "swp7=" + pcap, "--agent-id", "leaf1"));
+            "swp7=" + pcap, "--agent-id", "leaf1", "--plain-http"));
         args.addAll(List.of(extra));
         final AgentOptions o = AgentOptions.parse(args);
         agent = new Agent(o, events -> AgentCommand.cmProcessor(o, events));

@@ -60,7 +60,7 @@ class AgentRestoreTest {
             java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         final List<String> args = new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--token-file",
             dir.resolve("token").toString(), "--state-dir", state.toString(), "--replay", pcap.toString(),
-            "--agent-id", "leaf1"));
+            "--agent-id", "leaf1", "--plain-http"));
         args.addAll(List.of(extra));
         final AgentOptions o = AgentOptions.parse(args);
         final Agent a = new Agent(o, EventPerFrameProcessor::new);

@@ -62,7 +62,7 @@ public final class AgentProcess implements AutoCloseable {
         Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
         command = new ArrayList<>(List.of(Netns.java(heap, "io.rst.rft.cli.Main", "agent", "--listen",
             address + ":" + PORT, "--token-file", tokenFile.toString(), "--state-dir", dir.resolve("state")
-            .toString())));
+            .toString(), "--plain-http")));
         command.addAll(List.of(options));
     }
 

@@ -204,6 +204,11 @@ interface AgentProbe {
         }
     }
 
+    /** How the switch's agent is trusted, and the certificate it last showed; null where not known. */
+    default AgentLinks.@Nullable Trust trust(final String nodeId) {
+        return null;
+    }
+
     /** {@code GET /v1/status}. */
     CompletionStage<Result> probe(String nodeId, String host, int port);
 

@@ -23,6 +23,7 @@ import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.inet.types.
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentAddressSource;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentState;
+import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.AgentStatus.TlsTrust;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.agent.status.Pfc;
 import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._switch.AgentStatusBuilder;
 import org.opendaylight.yangtools.yang.common.Uint64;
@@ -76,7 +77,8 @@ final class AgentStatusTracker implements AutoCloseable {
     @SuppressFBWarnings(value = "NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR",
         justification = "SpotBugs reads no TYPE_USE @Nullable on fields: these fields are @Nullable")
     private static final class Entry {
-        final SwitchConfig config;
+        /** Replaced only by the controller's own first-use pin (see applyConfig). */
+        SwitchConfig config;
         /** Where config's agent address came from; null when it has none. */
         final @Nullable AgentAddressSource addressSource;
         final CaptureDrops drops = new CaptureDrops();
@@ -110,6 +112,9 @@ final class AgentStatusTracker implements AutoCloseable {
         /** The follower's refused records (all, of which for an unknown learned_from) as last written. */
         long refusedWritten;
         long unknownWritten;
+        /** How the agent is trusted and the certificate it showed, as last found and as last written. */
+        AgentLinks.@Nullable Trust trust;
+        AgentLinks.@Nullable Trust trustWritten;
         /** The last event the controller applied from this agent's stream, as last written. */
         long appliedSeq;
         /** What the status in the datastore says: contact and applied event, -1 before any write. */
@@ -279,8 +284,8 @@ final class AgentStatusTracker implements AutoCloseable {
         final long now = clock.millis();
         unconfigured.forEach((node, listed) -> {
             final var known = inventory.get(node);
-            final String why = known == null ? listed : listed + "; its agent address defaults to " + known.host()
-                + " (" + known.from() + ")";
+            // a NETCONF device's host is its agent address: turning RFT on is all it takes
+            final String why = known == null ? listed : readyToEnable(known);
             if (!configs.containsKey(node) && !why.equals(listedUnconfigured.get(node))) {
                 final var status = new AgentStatusBuilder().setState(AgentState.NOTCONFIGURED).setDetail(why)
                     .setLastChange(time(now));
@@ -294,6 +299,12 @@ final class AgentStatusTracker implements AutoCloseable {
         });
     }
 
+    /** The detail of a switch without configuration whose agent address the inventory knows. */
+    static String readyToEnable(final InventoryAddresses.Address known) {
+        return "ready to enable: agent at " + known.host() + " (NETCONF inventory: " + known.from() + "); set"
+            + " enabled true in rdma-flow-table:rft (configuration) to trace it, no agent-address needed";
+    }
+
     private void applyConfig(final SwitchConfig raw) {
         listedUnconfigured.remove(raw.nodeId());
         // no agent-address configured: the inventory's, if it knows the switch
@@ -301,6 +312,13 @@ final class AgentStatusTracker implements AutoCloseable {
         final var old = entries.get(config.nodeId());
         if (old != null) {
             if (old.config.equals(config)) {
+                return;
+            }
+            if (old.config.tlsFingerprint() == null && config.pinnedOnFirstUse()
+                    && old.config.withPin(config.tlsFingerprint(), config.firstUse()).equals(config)) {
+                // the controller's own pin of the certificate it trusted on first use: the follower
+                // goes on (its client trusts that one certificate), the next probe reports the pin
+                old.config = config;
                 return;
             }
             cancel(old);
@@ -410,6 +428,7 @@ final class AgentStatusTracker implements AutoCloseable {
                     publish(entry, AgentState.UNREACHABLE, "probe failed: " + failure);
                     return;
                 }
+                entry.trust = probe.trust(config.nodeId());
                 switch (result) {
                     case AgentProbe.Result.Answered answered -> {
                         answered(entry, answered);
@@ -483,7 +502,8 @@ final class AgentStatusTracker implements AutoCloseable {
         final long refused = follower == null ? entry.refusedWritten : follower.badRecords();
         final long unknown = follower == null ? entry.unknownWritten : follower.unknownLearnedFrom();
         final List<Pfc> pfc = PfcFigures.toStatus(entry.pfc.rows(), entry.config.portMap());
-        final boolean countersChanged = !Objects.equals(entry.data, entry.dataWritten)
+        final boolean countersChanged = !Objects.equals(entry.trust, entry.trustWritten)
+            || !Objects.equals(entry.data, entry.dataWritten)
             || refused != entry.refusedWritten || unknown != entry.unknownWritten
             || !entry.congestion.equals(entry.congestionWritten) || !pfc.equals(entry.pfcWritten)
             || !Objects.equals(entry.lldp, entry.lldpWritten);
@@ -499,6 +519,7 @@ final class AgentStatusTracker implements AutoCloseable {
         entry.contactWritten = entry.lastContactMillis;
         entry.appliedWritten = entry.appliedSeq;
         entry.dataWritten = entry.data;
+        entry.trustWritten = entry.trust;
         entry.congestionWritten = entry.congestion;
         entry.pfcWritten = pfc;
         entry.lldpWritten = entry.lldp;
@@ -526,6 +547,21 @@ final class AgentStatusTracker implements AutoCloseable {
         final var address = entry.config.agentAddress();
         if (address != null && !address.isBlank()) {
             builder.setAgentAddress(IetfInetUtil.hostFor(address)).setAgentAddressSource(entry.addressSource);
+        }
+        final var trust = entry.trust;
+        if (trust != null) {
+            if (trust.kind() != null) {
+                builder.setTlsTrust(switch (trust.kind()) {
+                    case CA -> TlsTrust.Ca;
+                    case PINNED -> TlsTrust.Pinned;
+                    case FIRST_USE -> TlsTrust.TrustOnFirstUse;
+                    case PLAIN_HTTP -> TlsTrust.PlainHttp;
+                });
+            }
+            builder.setTlsFingerprint(trust.fingerprint());
+            if (trust.pinnedOnFirstUse() != null) {
+                builder.setPinnedOnFirstUse(new DateAndTime(trust.pinnedOnFirstUse()));
+            }
         }
         if (drops.known()) {
             builder.setDroppedPackets(Uint64.valueOf(drops.total())).setKernelDrops(Uint64.valueOf(drops.kernel()))

@@ -69,6 +69,11 @@ final class HttpAgentProbe implements AgentProbe {
     }
 
     @Override
+    public AgentLinks.Trust trust(final String nodeId) {
+        return links.trust(nodeId);
+    }
+
+    @Override
     public CompletionStage<Result> probe(final String nodeId, final String host, final int port) {
         return send(nodeId, host, port, "/v1/status", false);
     }

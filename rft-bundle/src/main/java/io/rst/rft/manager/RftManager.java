@@ -223,6 +223,9 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
      * @param agentClientKeyFile the client certificate's PEM PKCS#8 key (mode 0600), or blank
      * @param topologies comma-separated ids of the network topologies whose switches are listed,
      *        blank for all
+     * @param agentTrustOnFirstUse whether the certificate of an agent with no pinned fingerprint that
+     *        does not chain to the CA is trusted on first use, its fingerprint pinned in the switch's
+     *        configuration
      */
     @SuppressWarnings("checkstyle:ParameterNumber")
     public RftManager(final DataBroker broker, final DOMDataBroker domBroker,
@@ -230,7 +233,8 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
             final EntityOwnershipService ownershipService, final ActorSystemProvider actors,
             final @Nullable String agentTokenFile, final @Nullable String agentTokenDir, final int pollIntervalSeconds,
             final @Nullable String agentCaFile, final @Nullable String agentClientCertFile,
-            final @Nullable String agentClientKeyFile, final @Nullable String topologies) {
+            final @Nullable String agentClientKeyFile, final @Nullable String topologies,
+            final boolean agentTrustOnFirstUse) {
         requireNonNull(broker);
         requireNonNull(domBroker);
         final var tokens = AgentTokens.of(agentTokenFile, agentTokenDir);
@@ -249,7 +253,7 @@ public final class RftManager implements ClusterSingletonService, AutoCloseable 
         httpExecutor = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
             Thread.ofPlatform().name("rst-rft-http-", 0).daemon().factory());
         final var links = AgentLinks.of(agentCaFile, agentClientCertFile, agentClientKeyFile, httpExecutor,
-            pollInterval);
+            pollInterval, agentTrustOnFirstUse, new FirstUsePins(broker));
         worker = new Worker(new Stores(broker, domBroker, codec), true,
             new HttpAgentProbe(links, tokens::tokenFor, pollInterval), pollInterval, executor, tokens::tokenFor,
             RESYNC_INTERVAL, topologyIds,

@@ -11,6 +11,7 @@ import io.rst.rft.wire.TlsFiles;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.mdsal.binding.api.DataObjectDeleted;
 import org.opendaylight.mdsal.binding.api.DataObjectModified;
 import org.opendaylight.mdsal.binding.api.DataObjectWritten;
@@ -64,6 +65,16 @@ final class SwitchConfigListener implements DataTreeChangeListener<Switch> {
             transport == null ? AgentLinks.Transport.UNSET : switch (transport) {
                 case Tls -> AgentLinks.Transport.TLS;
                 case PlainHttp -> AgentLinks.Transport.PLAIN_HTTP;
-            }, fingerprint == null ? null : TlsFiles.normalizeFingerprint(fingerprint), ports);
+            }, fingerprint == null ? null : TlsFiles.normalizeFingerprint(fingerprint), ports, firstUse(sw));
+    }
+
+    /** What the controller pinned on first use, when the configuration has all of it. */
+    private static SwitchConfig.@Nullable FirstUse firstUse(final Switch sw) {
+        final var firstUse = sw.getAgentTlsFirstUse();
+        if (firstUse == null || firstUse.getFingerprint() == null || firstUse.getPinned() == null) {
+            return null;
+        }
+        return new SwitchConfig.FirstUse(TlsFiles.normalizeFingerprint(firstUse.getFingerprint()),
+            firstUse.getPinned().getValue());
     }
 }

@@ -100,7 +100,8 @@ public class AgentFollowerTest extends AbstractConcurrentDataBrokerTest {
             startNanos)).write(pcap);
         final var options = AgentOptions.parse(List.of("--listen", "127.0.0.1:" + port, "--token-file",
             dir.resolve("token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
-            pcap.toString(), "--retention", Long.toString(retentionSeconds), "--agent-id", "leaf1"));
+            pcap.toString(), "--retention", Long.toString(retentionSeconds), "--agent-id", "leaf1",
+            "--plain-http"));
         final var started = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
         started.start();
         return started;

@@ -129,8 +129,10 @@ class AgentTlsTest {
     @Test
     void pinnedFingerprintIsTrusted() throws Exception {
         final Agent a = tlsAgent("leaf1");
-        final var r = probe(links(null), a, AgentLinks.Transport.TLS, fingerprint("leaf1"));
+        final var links = links(null);
+        final var r = probe(links, a, AgentLinks.Transport.TLS, fingerprint("leaf1"));
         assertTrue(assertInstanceOf(AgentProbe.Result.Answered.class, r, r.toString()).encrypted());
+        assertEquals(AgentLinks.TrustKind.PINNED, links.trust("leaf1").kind());
     }
 
     @Test
@@ -144,6 +146,27 @@ class AgentTlsTest {
     }
 
     @Test
+    void withTrustOnFirstUseACaSignedCertificateIsStillTrustedByTheCaAndNothingIsPinned() throws Exception {
+        final Agent a = tlsAgent("leaf1");
+        final List<String> pins = new ArrayList<>();
+        final var links = new AgentLinks(certs.resolve("ca.crt"), null, null, executor, Duration.ofSeconds(5), true,
+            (node, fingerprint, pinned) -> pins.add(fingerprint));
+        final var r = probe(links, a, AgentLinks.Transport.UNSET, null);
+        assertTrue(assertInstanceOf(AgentProbe.Result.Answered.class, r, r.toString()).encrypted());
+        final var trust = links.trust("leaf1");
+        assertEquals(AgentLinks.TrustKind.CA, trust.kind());
+        assertEquals(AgentLinks.display(fingerprint("leaf1")), trust.fingerprint());
+        assertEquals(List.of(), pins, "a certificate the CA signed is not pinned");
+        // nor is a certificate of the CA for another name: that is no first use, it is the wrong agent
+        final Agent other = tlsAgent("other");
+        final var links2 = new AgentLinks(certs.resolve("ca.crt"), null, null, executor, Duration.ofSeconds(5), true,
+            (node, fingerprint, pinned) -> pins.add(fingerprint));
+        assertUntrusted(probe(links2, other, AgentLinks.Transport.UNSET, null),
+            "is for other, 10.9.9.9, not 127.0.0.1");
+        assertEquals(List.of(), pins);
+    }
+
+    @Test
     void wrongFingerprintIsUntrusted() throws Exception {
         final Agent a = tlsAgent("leaf1");
         assertUntrusted(probe(links(certs.resolve("ca.crt")), a, AgentLinks.Transport.TLS, fingerprint("other")),
@@ -153,7 +176,11 @@ class AgentTlsTest {
     @Test
     void expiredCertificateIsUntrusted() throws Exception {
         final Agent a = tlsAgent("old");
-        assertUntrusted(probe(links(certs.resolve("ca.crt")), a, AgentLinks.Transport.TLS, null), "expired");
+        final var links = links(certs.resolve("ca.crt"));
+        assertUntrusted(probe(links, a, AgentLinks.Transport.TLS, null), "expired");
+        // the status shows the certificate the agent offered, and no trust
+        assertEquals(AgentLinks.display(fingerprint("old")), links.trust("leaf1").fingerprint());
+        assertEquals(null, links.trust("leaf1").kind());
     }
 
     @Test

@@ -105,7 +105,8 @@ public class CaptureToggleTest extends AbstractConcurrentDataBrokerTest {
         }
         final var options = AgentOptions.parse(List.of("--listen", "127.0.0.1:" + port, "--token-file",
             dir.resolve("agent-token").toString(), "--state-dir", dir.resolve("state").toString(), "--replay",
-            pcap.toString(), "--retention", "1000000000", "--agent-id", "leaf1"));
+            pcap.toString(), "--retention", "1000000000", "--agent-id", "leaf1",
+            "--plain-http"));
         final var started = new Agent(options, events -> AgentCommand.cmProcessor(options, events));
         started.start();
         return started;

@@ -116,8 +116,9 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
             && sw.orElseThrow().getAgentStatus().getAgentAddress() != null).orElseThrow().getAgentStatus();
         assertEquals("127.0.0.1", listed.getAgentAddress().stringValue());
         assertEquals(AgentAddressSource.NetconfTopology, listed.getAgentAddressSource());
-        assertTrue(listed.getDetail().contains("defaults to 127.0.0.1 (the host of NETCONF device"
-            + " leaf1 in network-topology topology-netconf)"), listed.getDetail());
+        assertEquals("ready to enable: agent at 127.0.0.1 (NETCONF inventory: the host of NETCONF device leaf1 in"
+            + " network-topology topology-netconf); set enabled true in rdma-flow-table:rft (configuration) to trace"
+            + " it, no agent-address needed", listed.getDetail());
 
         // turned on without an agent-address: followed at the NETCONF host, its port named by the map
         configure(null, Map.of("Ethernet1/7", "swp7"));
@@ -173,7 +174,7 @@ public class InventoryAddressTest extends AbstractConcurrentDataBrokerTest {
             .orElseThrow().getAgentStatus();
         assertNull(listed.getAgentAddressSource());
         assertTrue(listed.getDetail().contains("switch of topology fabric"), listed.getDetail());
-        assertTrue(!listed.getDetail().contains("defaults to"), listed.getDetail());
+        assertTrue(!listed.getDetail().contains("ready to enable"), listed.getDetail());
         configure(null, Map.of());
         final var status = awaitOper(sw -> state(sw) == AgentState.NOADDRESS).orElseThrow().getAgentStatus();
         assertNull(status.getAgentAddress());
