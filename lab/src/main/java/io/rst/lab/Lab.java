@@ -566,9 +566,9 @@ public final class Lab {
     }
 
     /**
-     * Waits (20 s at most) until every node's lldpd hears the far end of each of its links that
-     * is up, by name and port; a {@link LabException} naming the ports that hear nothing, or the
-     * wrong neighbour, otherwise.
+     * Waits (20 s at most) until every node's lldpd, and every switch's agent, hears the far end
+     * of each of its links that is up, by name and port; a {@link LabException} naming the ports
+     * that hear nothing, or the wrong neighbour, otherwise.
      */
     private void waitForLldp(final Fabric fabric, final Consumer<String> log) {
         final long start = System.nanoTime();
@@ -577,7 +577,8 @@ public final class Lab {
             final List<String> missing = unheardLinks(fabric);
             if (missing.isEmpty()) {
                 log.accept("lab: lldpd in " + fabric.nodes().size() + " namespaces (transmit every "
-                    + LLDP_TX_INTERVAL + " s, TTL " + LLDP_TTL_SECONDS + " s): every link heard both ways after "
+                    + LLDP_TX_INTERVAL + " s, TTL " + LLDP_TTL_SECONDS + " s): every link heard both ways, by lldpd"
+                    + " and by the agents, after "
                     + (System.nanoTime() - start) / 1_000_000 + " ms");
                 return;
             }
@@ -589,12 +590,33 @@ public final class Lab {
         }
     }
 
-    /** The node ports whose lldpd does not hear the far end of their link as the wiring has it. */
+    /**
+     * The node ports whose lldpd does not hear the far end of their link as the wiring has it,
+     * and the switch ports whose agent does not list it in its status' {@code lldp} (by system
+     * name and port description).
+     */
     public List<String> unheardLinks(final Fabric fabric) {
+        final List<String> out = unheard(fabric, "lldpd", this::heardNeighbours, fabric.nodes());
+        out.addAll(unheard(fabric, "the agent", this::agentNeighbours, fabric.switches()));
+        return out;
+    }
+
+    /** What a switch's agent lists in its status' {@code lldp}: by interface, {@code SYSTEM-NAME:PORT-DESCRIPTION}. */
+    public Map<String, String> agentNeighbours(final String switchId) {
+        final Map<String, String> out = new TreeMap<>();
+        for (var n : agentStatus(switchId).path("lldp")) {
+            out.put(n.path("interface").asText(), n.path("system_name").asText() + ":"
+                + n.path("port_description").asText());
+        }
+        return out;
+    }
+
+    private List<String> unheard(final Fabric fabric, final String who,
+            final java.util.function.Function<String, Map<String, String>> heardBy, final List<Fabric.Node> nodes) {
         final Set<String> down = downLinks();
         final List<String> out = new ArrayList<>();
-        for (var n : fabric.nodes()) {
-            final Map<String, String> heard = heardNeighbours(n.id());
+        for (var n : nodes) {
+            final Map<String, String> heard = heardBy.apply(n.id());
             for (var p : fabric.ports(n.id())) {
                 final String name = n.isSwitch() ? fabric.fabricLinkName(n.id(), p.name()) : null;
                 if (name != null && down.contains(name)) {
@@ -604,7 +626,8 @@ public final class Lab {
                 final String want = far.node() + ":" + far.name();
                 final String got = heard.get(p.name());
                 if (!want.equals(got)) {
-                    out.add(n.id() + ":" + p.name() + " hears " + (got == null ? "nothing" : got) + ", not " + want);
+                    out.add(who + " at " + n.id() + ":" + p.name() + " hears " + (got == null ? "nothing" : got)
+                        + ", not " + want);
                 }
             }
         }
