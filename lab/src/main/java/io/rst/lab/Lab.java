@@ -275,6 +275,10 @@ public final class Lab {
         final Map<String, List<String>> perNs = new LinkedHashMap<>();
         for (var n : fabric.nodes()) {
             perNs.put(n.namespace(), new ArrayList<>(List.of("link set lo up")));
+            if (fabric.dualHomed().contains(n.id())) {
+                // its RDMA address, reachable over either link (its default route's source)
+                perNs.get(n.namespace()).add("addr add " + fabric.hostIp(n.id()) + "/32 dev lo");
+            }
         }
         for (var link : fabric.links()) {
             final String ta = "rstt" + linkIndex + "a";
@@ -477,8 +481,9 @@ public final class Lab {
      * switch's {@code mgmt0}), its chassis ID the first of their MACs, its management address the
      * switch's agent address or the host's RDMA address, and its configuration (read by lldpd
      * through {@code lldpcli -u SOCKET} before it sends anything) from {@code DIR/lldpd/NODE.conf}:
-     * the node id as system name (the namespaces share the host name), a transmit interval of
-     * {@link #LLDP_TX_INTERVAL} s and a hold of {@link #LLDP_TX_HOLD}. Each one drops root to
+     * the node id as system name (the namespaces share the host name), ports named by interface
+     * name, a switch's capabilities, a transmit interval of {@link #LLDP_TX_INTERVAL} s and a hold
+     * of {@link #LLDP_TX_HOLD} ({@link #lldpdConfig}). Each one drops root to
      * {@code _lldpd} in lldpd's chroot, which they share.
      */
     private void startLldpd(final Fabric fabric, final ObjectNode labState) {
@@ -494,7 +499,7 @@ public final class Lab {
             final String ports = String.join(",", fabric.ports(n.id()).stream().map(Fabric.Port::name).toList());
             final Path conf = lldpdDir().resolve(n.id() + ".conf");
             try {
-                Files.writeString(conf, lldpdConfig(n.id()));
+                Files.writeString(conf, lldpdConfig(n.id(), n.isSwitch()));
             } catch (IOException e) {
                 throw new LabException("cannot write " + conf + ": " + e.getMessage(), e);
             }
@@ -526,17 +531,23 @@ public final class Lab {
         }
     }
 
-    /** What a node's lldpd is configured with at its start (lldpcli commands). */
-    static String lldpdConfig(final String node) {
+    /**
+     * What a node's lldpd is configured with at its start (lldpcli commands): its name, its ports
+     * named by interface name (port ID subtype 5, as switch operating systems send it), a switch's
+     * capabilities bridge and router enabled (a host's stay lldpd's own: station), and the timers.
+     */
+    static String lldpdConfig(final String node, final boolean isSwitch) {
         return "configure system hostname " + node + "\n"
+            + "configure lldp portidsubtype ifname\n"
+            + (isSwitch ? "configure system capabilities enabled bridge,router\n" : "")
             + "configure lldp tx-interval " + LLDP_TX_INTERVAL + "\n"
             + "configure lldp tx-hold " + LLDP_TX_HOLD + "\n";
     }
 
     /**
      * What a node's lldpd hears now: by its interface, the neighbour's system name and port
-     * description ({@code NODE:PORT}, as lldpd describes a port by its interface name), from
-     * {@code lldpcli -u SOCKET -f keyvalue show neighbors}.
+     * ({@code NODE:PORT}: its port ID when that is an interface name, else its description),
+     * from {@code lldpcli -u SOCKET -f keyvalue show neighbors}.
      */
     public Map<String, String> heardNeighbours(final String node) {
         return parseNeighbours(Shell.run("lldpcli", "-u", lldpdSocket(node).toString(), "-f", "keyvalue", "show",
@@ -547,6 +558,7 @@ public final class Lab {
     static Map<String, String> parseNeighbours(final String keyvalue) {
         final Map<String, String> names = new LinkedHashMap<>();
         final Map<String, String> ports = new LinkedHashMap<>();
+        final Map<String, String> descriptions = new LinkedHashMap<>();
         for (var line : keyvalue.split("\n")) {
             final int eq = line.indexOf('=');
             if (!line.startsWith("lldp.") || eq < 0) {
@@ -556,12 +568,15 @@ public final class Lab {
             final String value = line.substring(eq + 1).strip();
             if (key.endsWith(".chassis.name")) {
                 names.put(key.substring(0, key.length() - ".chassis.name".length()), value);
+            } else if (key.endsWith(".port.ifname")) {
+                ports.put(key.substring(0, key.length() - ".port.ifname".length()), value);
             } else if (key.endsWith(".port.descr")) {
-                ports.put(key.substring(0, key.length() - ".port.descr".length()), value);
+                descriptions.put(key.substring(0, key.length() - ".port.descr".length()), value);
             }
         }
         final Map<String, String> out = new TreeMap<>();
-        names.forEach((ifc, name) -> out.put(ifc, name + ":" + ports.getOrDefault(ifc, "?")));
+        names.forEach((ifc, name) -> out.put(ifc, name + ":" + ports.getOrDefault(ifc,
+            descriptions.getOrDefault(ifc, "?"))));
         return out;
     }
 
@@ -601,12 +616,17 @@ public final class Lab {
         return out;
     }
 
-    /** What a switch's agent lists in its status' {@code lldp}: by interface, {@code SYSTEM-NAME:PORT-DESCRIPTION}. */
+    /**
+     * What a switch's agent lists in its status' {@code lldp}: by interface, {@code NAME:PORT}
+     * (the system name; the port ID when its subtype is an interface name, else the port
+     * description).
+     */
     public Map<String, String> agentNeighbours(final String switchId) {
         final Map<String, String> out = new TreeMap<>();
         for (var n : agentStatus(switchId).path("lldp")) {
             out.put(n.path("interface").asText(), n.path("system_name").asText() + ":"
-                + n.path("port_description").asText());
+                + ("interface_name".equals(n.path("port_id_subtype").asText()) ? n.path("port_id").asText()
+                    : n.path("port_description").asText()));
         }
         return out;
     }
