@@ -477,7 +477,8 @@ public final class Lab {
     /**
      * Starts one lldpd in every namespace, as every switch and host of a real fabric runs one: in
      * the foreground ({@code -dd}, its log in {@code DIR/lldpd/NODE.log}) with its own control
-     * socket and pid file, sending and listening on the node's fabric interfaces only (never a
+     * socket and its own pid file named ({@code -p}, which lldpd writes only when it daemonizes:
+     * the lab keeps the pid in its state), sending and listening on the node's fabric interfaces only (never a
      * switch's {@code mgmt0}), its chassis ID the first of their MACs, its management address the
      * switch's agent address or the host's RDMA address, and its configuration (read by lldpd
      * through {@code lldpcli -u SOCKET} before it sends anything) from {@code DIR/lldpd/NODE.conf}:
@@ -608,7 +609,7 @@ public final class Lab {
     /**
      * The node ports whose lldpd does not hear the far end of their link as the wiring has it,
      * and the switch ports whose agent does not list it in its status' {@code lldp} (by system
-     * name and port description).
+     * name and port).
      */
     public List<String> unheardLinks(final Fabric fabric) {
         final List<String> out = unheard(fabric, "lldpd", this::heardNeighbours, fabric.nodes());
