@@ -43,7 +43,7 @@ import org.eclipse.jdt.annotation.Nullable;
  * What it made is kept in {@code DIR/lab.json} (default {@code /run/rst-lab}), so that
  * {@code down} works from another process; {@code down} also removes whatever a crashed run left
  * (every process in an {@code rst-*} namespace, those namespaces, the {@code rst-mgmt} bridge,
- * the {@code rst-lab-*} containers).
+ * {@link #LLDPD_RUN}, the {@code rst-lab-*} containers).
  */
 public final class Lab {
     public static final Path DEFAULT_DIR = Path.of("/run/rst-lab");
@@ -59,6 +59,12 @@ public final class Lab {
     public static final int LLDP_TTL_SECONDS = LLDP_TX_INTERVAL * LLDP_TX_HOLD;
     /** Names of the agents' containers ({@code up} with a container image): this and the switch. */
     public static final String CONTAINER_PREFIX = "rst-lab-";
+    /**
+     * The lldpd daemons' control sockets and configuration files: lldpcli drops root for lldpd's
+     * group before it opens them, so they live in a folder that group can reach whatever the
+     * lab's directory is (one lab per machine, as its namespaces' names are the machine's).
+     */
+    public static final Path LLDPD_RUN = Path.of("/run/rst-lldpd");
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -464,7 +470,7 @@ public final class Lab {
 
     /** The control socket of a node's lldpd ({@code lldpcli -u SOCKET}). */
     public Path lldpdSocket(final String node) {
-        return lldpdDir().resolve(node + ".socket");
+        return LLDPD_RUN.resolve(node + ".socket");
     }
 
     /** The pids of the lab's lldpd daemons, by node. */
@@ -477,28 +483,32 @@ public final class Lab {
     /**
      * Starts one lldpd in every namespace, as every switch and host of a real fabric runs one: in
      * the foreground ({@code -dd}, its log in {@code DIR/lldpd/NODE.log}) with its own control
-     * socket and its own pid file named ({@code -p}, which lldpd writes only when it daemonizes:
-     * the lab keeps the pid in its state), sending and listening on the node's fabric interfaces only (never a
-     * switch's {@code mgmt0}), its chassis ID the first of their MACs, its management address the
-     * switch's agent address or the host's RDMA address, and its configuration (read by lldpd
-     * through {@code lldpcli -u SOCKET} before it sends anything) from {@code DIR/lldpd/NODE.conf}:
-     * the node id as system name (the namespaces share the host name), ports named by interface
-     * name, a switch's capabilities, a transmit interval of {@link #LLDP_TX_INTERVAL} s and a hold
-     * of {@link #LLDP_TX_HOLD} ({@link #lldpdConfig}). Each one drops root to
-     * {@code _lldpd} in lldpd's chroot, which they share.
+     * socket ({@link #LLDPD_RUN}{@code /NODE.socket}) and its own pid file named ({@code -p},
+     * which lldpd writes only when it daemonizes: the lab keeps the pid in its state), sending and
+     * listening on the node's fabric interfaces only (never a switch's {@code mgmt0}), its
+     * chassis ID the first of their MACs, its management address the switch's agent address or
+     * the host's RDMA address, and its configuration (read by lldpd through {@code lldpcli -u
+     * SOCKET} before it sends anything) from {@link #LLDPD_RUN}{@code /NODE.conf}: the node id as
+     * system name (the namespaces share the host name), ports named by interface name, a switch's
+     * capabilities, a transmit interval of {@link #LLDP_TX_INTERVAL} s and a hold of
+     * {@link #LLDP_TX_HOLD} ({@link #lldpdConfig}). Each one drops root to {@code _lldpd} in
+     * lldpd's chroot, which they share.
      */
     private void startLldpd(final Fabric fabric, final ObjectNode labState) {
         final ObjectNode pids = (ObjectNode) labState.get("lldpd");
         try {
             Files.createDirectories(lldpdDir());
-            // the socket's folder: lldpcli and lldpd's unprivileged side both reach into it
-            Files.setPosixFilePermissions(lldpdDir(), PosixFilePermissions.fromString("rwxr-xr-x"));
+            // a crashed run's sockets and files go: a socket left there would be taken as a daemon's
+            deleteTree(LLDPD_RUN);
+            Files.createDirectories(LLDPD_RUN);
+            // lldpcli, having dropped root for lldpd's group, and lldpd's unprivileged side reach into it
+            Files.setPosixFilePermissions(LLDPD_RUN, PosixFilePermissions.fromString("rwxr-xr-x"));
         } catch (IOException e) {
-            throw new LabException("cannot make " + lldpdDir() + ": " + e.getMessage(), e);
+            throw new LabException("cannot make " + LLDPD_RUN + ": " + e.getMessage(), e);
         }
         for (var n : fabric.nodes()) {
             final String ports = String.join(",", fabric.ports(n.id()).stream().map(Fabric.Port::name).toList());
-            final Path conf = lldpdDir().resolve(n.id() + ".conf");
+            final Path conf = LLDPD_RUN.resolve(n.id() + ".conf");
             try {
                 Files.writeString(conf, lldpdConfig(n.id(), n.isSwitch()));
             } catch (IOException e) {
@@ -977,6 +987,7 @@ public final class Lab {
             Shell.quiet("ip", "netns", "del", ns);
         }
         Shell.quiet("ip", "link", "del", Fabric.MGMT_BRIDGE);
+        deleteTree(LLDPD_RUN);
         deleteTree(dir);
         log.accept("lab: removed " + namespaces.size() + " namespaces" + (containers > 0 ? ", " + containers
             + " agent containers" : "") + ", the management bridge and " + dir);
