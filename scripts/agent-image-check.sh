@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The agent's container image, tested as a switch runs it (root): ./rst agent-image check [--image FILE]
+# The agent's container image, tested as a switch runs it (root): ./rst agent-image check [--image FILE] [--lab]
 #
 # Loads the image (FILE, else one built now by scripts/agent-image.sh) into podman and runs it with
 #   podman run --network host --cap-add NET_RAW --cap-add NET_ADMIN -v STATE:/var/lib/rst-agent
@@ -15,13 +15,19 @@
 # files in /etc/rst-agent reach the agent.
 # Names: namespaces rsti-RANDOM-{h1,sw,h2}, the management veth rsti-RANDOM-m, containers
 # rsti-RANDOM-agent; all removed on exit, and the image too when this run loaded it first.
+# --lab: then the lab fabric with every switch's agent as the image (lab up --containers, which
+# returns once each agent hears its LLDP neighbours), CM traffic across it, every agent capturing
+# and the leaves' agents holding at least every connection between them; lab down removes every
+# rst-lab-* container. Needs the lab's jar (mvn -pl lab -am package) and no lab up.
 # Exit status 0 all checks passed, 1 a check failed (it says which), 2 bad usage.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 IMAGE_FILE=
+LAB=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --image) [ $# -ge 2 ] || { echo "agent-image check: --image needs a file" >&2; exit 2; }; IMAGE_FILE=$2; shift ;;
+    --lab) LAB=1 ;;
     *) echo "agent-image check: unknown option '$1' (see: ./rst agent-image --help)" >&2; exit 2 ;;
   esac
   shift
@@ -33,6 +39,13 @@ for t in ip curl openssl nsenter; do
   command -v "$t" >/dev/null || { echo "agent-image check: $t is missing (./rst test installs what the tests need)" >&2; exit 1; }
 done
 export CONTAINERS_CONF=$ROOT/packaging/podman/containers.conf
+LAB_JAR=
+if [ $LAB = 1 ]; then
+  LAB_JAR=$(ls "$ROOT"/lab/target/rst-lab-*-run.jar 2>/dev/null | head -1 || true)
+  [ -n "$LAB_JAR" ] || { echo "agent-image check: --lab needs the lab's jar: mvn -B -ntp -q -pl lab -am package -DskipTests" >&2; exit 1; }
+  ! ip netns list | grep -q '^rst-' || { echo "agent-image check: --lab: a lab is up (rst-* namespaces): ./rst lab down first" >&2; exit 1; }
+fi
+LAB_UP=0
 
 P=rsti-$(head -c3 /dev/urandom | od -An -tx1 | tr -d ' \n')
 W=$(mktemp -d "${TMPDIR:-/tmp}/$P.XXXXXX")
@@ -42,8 +55,10 @@ IMAGE_ID=
 LOADED_NEW=0
 fail() { echo "agent-image check: FAILED: $*" >&2; exit 1; }
 log() { echo "agent-image check: $*" >&2; }
+lab() { RST_LAB_DIR=$W/lab java -Xmx512m -jar "$LAB_JAR" "$@"; }
 cleanup() {
   local rc=$?
+  if [ $LAB_UP = 1 ]; then lab down >&2 || true; fi
   podman rm -f -t 5 "$P-agent" >/dev/null 2>&1 || true
   if [ $rc != 0 ] && [ -f "$W/agent.log" ]; then
     echo "agent-image check: the agent's last output:" >&2
@@ -289,4 +304,30 @@ until [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://$MGMT:479
   sleep 0.2
 done
 expect "$(curl -sf --max-time 10 -H "Authorization: Bearer $TOKEN" "http://$MGMT:4791/v1/status" | jq -r .transport)" plain-http "transport with RST_AGENT_PLAIN_HTTP=true"
+# --- --lab: the lab fabric, every switch's agent the image -------------------------------------------
+if [ $LAB = 1 ]; then
+  podman rm -f -t 5 "$P-agent" >/dev/null 2>&1 || true
+  t0=$SECONDS
+  LAB_UP=1
+  lab up --no-register --containers "$NAME" >&2 || fail "lab up --containers $NAME"
+  log "the lab is up with its agents as $NAME in $((SECONDS - t0)) s, every LLDP neighbour heard"
+  [ "$(podman ps --format '{{.Names}}' | grep -c '^rst-lab-')" = 6 ] || fail "six rst-lab-* containers: $(podman ps --format '{{.Names}}')"
+  lab traffic --connections 40 --rate 40 --live-only --nccl-share 0 >&2 || fail "lab traffic"
+  # each agent reports its sessions once its writer flushed them: wait for the leaves to hold them
+  deadline=$((SECONDS + 20))
+  while true; do
+    st=$(lab status)
+    leaves=$(echo "$st" | sed -n 's/^ *leaf[0-9]* .* sessions=\([0-9]*\).*/\1/p' | awk '{n += $1} END {print n + 0}')
+    # a connection under one leaf is seen there, one between two leaves at both: at least 40
+    [ "${leaves:-0}" -lt 40 ] || break
+    [ $SECONDS -lt $deadline ] || fail "the leaves' agents hold $leaves live sessions of 40 connections: $st"
+    sleep 1
+  done
+  [ "$(echo "$st" | grep -c 'container rst-lab-.* running .* capturing=true')" = 6 ] ||
+    fail "every agent container running and capturing: $st"
+  lab down >&2 || fail "lab down"
+  LAB_UP=0
+  [ "$(podman ps -a --format '{{.Names}}' | grep -c '^rst-lab-')" = 0 ] || fail "rst-lab-* containers left after lab down"
+  log "the lab with the image: $leaves live sessions at the leaves' agents for 40 connections; lab down removed the containers"
+fi
 log "passed in $((SECONDS - t_start)) s (image $NAME)"

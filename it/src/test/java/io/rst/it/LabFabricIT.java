@@ -22,6 +22,7 @@ import io.rst.lab.Fabric;
 import io.rst.lab.KernelPaths;
 import io.rst.lab.Lab;
 import io.rst.lab.LabException;
+import io.rst.lab.LinkCheck;
 import io.rst.lab.NcclTraffic;
 import io.rst.lab.PathCheck;
 import io.rst.lab.Restconf;
@@ -50,10 +51,13 @@ import org.junit.runners.MethodSorters;
  * End to end, the whole system as an operator runs it: the real RST distribution (Karaf, MD-SAL,
  * RESTCONF) as a process of its own, the lab fabric (2 spines, 4 leaves, 8 hosts in network
  * namespaces, kernel ECMP on the L4 hash), one real agent per switch capturing on its interfaces,
- * and CM plus data traffic from the hosts. Every session's forward and reverse CM path in RESTCONF
- * must equal the kernel's own forwarding hop by hop, and every state what the traffic did; a
- * switch turned off over RESTCONF stops capturing and shows as a gap exactly there; a link taken
- * down moves new sessions to the other spine. Nothing of the lab is left afterwards. Needs root
+ * and CM plus data traffic from the hosts. No topology is written anywhere: lldpd runs in every
+ * namespace, and the controller learns the links from the agents' LLDP neighbours (topology
+ * rst-lldp), which must equal the lab's wiring before any path is checked. Every session's forward
+ * and reverse CM path in RESTCONF must equal the kernel's own forwarding hop by hop, and every
+ * state what the traffic did; a switch turned off over RESTCONF stops capturing and shows as a gap
+ * exactly there; a link taken down leaves rst-lldp within the LLDP TTL plus the status poll and
+ * moves new sessions to the other spine. Nothing of the lab is left afterwards. Needs root
  * (network namespaces): without it the class is skipped with its reason.
  */
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
@@ -74,6 +78,8 @@ public class LabFabricIT {
     private static Truth.Writer truthWriter;
     private static Traffic traffic;
     private static long seed = 11;
+    /** The lab's lldpd daemons, for the check that none is left. */
+    private static java.util.Map<String, Long> lldpd = java.util.Map.of();
 
     @BeforeClass
     @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the lab's progress goes to the test's output
@@ -106,9 +112,19 @@ public class LabFabricIT {
         fabric = Fabric.defaults();
         lab.up(fabric, List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m", "-cp",
             System.getProperty("java.class.path"), "io.rst.rft.cli.Main"), System.out::println);
+        lldpd = lab.lldpdPids();
+        assertEquals("an lldpd per namespace", fabric.nodes().size(), lldpd.size());
         lab.register(rc);
         waitFor("every switch to capture", 60, () -> fabric.switches().stream().allMatch(sw ->
             "CAPTURING".equals(agentState(sw.id()))));
+        // the lab wrote no topology: the configuration datastore has none
+        assertEquals("no topology in the configuration datastore", 0, rc.get(
+            "data/network-topology:network-topology?content=config").path("network-topology:network-topology")
+            .path("topology").size());
+        // the links as the controller learnt them from LLDP, before any path needs them
+        final var links = LinkCheck.checkUntil(fabric, lab.downLinks(), rc, 60);
+        System.out.println(links.summary());
+        assertTrue(links.summary() + "\n" + String.join("\n", links.differences()), links.ok());
         // TLS is the lab's default: every switch's status says its agent is followed encrypted
         assertTrue("the lab's agents serve TLS", lab.tls());
         for (var sw : fabric.switches()) {
@@ -145,6 +161,10 @@ public class LabFabricIT {
                 .contains("io.rst.rft.cli.Main agent")).filter(p -> p.info().commandLine().orElse("")
                 .contains(lab.dir().toString())).count();
             assertEquals("no lab agent runs", 0, agents);
+            // lldpd names its processes "lldpd: ...": by the pids the lab started
+            final var lldpdLeft = lldpd.entrySet().stream().filter(e -> ProcessHandle.of(e.getValue())
+                .map(ProcessHandle::isAlive).orElse(false)).map(java.util.Map.Entry::getKey).toList();
+            assertEquals("no lab lldpd runs", List.of(), lldpdLeft);
         }
     }
 
@@ -369,9 +389,24 @@ public class LabFabricIT {
     }
 
     @Test
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the measured times go to the test's output
     public void c_aLinkTakenDownMovesNewSessionsToTheOtherSpine() throws Exception {
-        lab.setLink("leaf1", fabric.uplink(1, 1).name(), false, rc);
+        final String uplink = fabric.uplink(1, 1).name();
+        final int poll = pollIntervalSeconds();
+        // the agents forget the silent neighbour after the TTL, the controller hears of it at its
+        // next status poll of each agent; 2 s more for the agents' ageing tick and the write
+        final int bound = Lab.LLDP_TTL_SECONDS + poll + 2;
+        lab.setLink("leaf1", uplink, false);
+        final long downAt = System.nanoTime();
         try {
+            waitForLinks("leaf1:" + uplink + " to leave " + Lab.LLDP_TOPOLOGY_ID + " in both directions", bound + 30);
+            final double gone = (System.nanoTime() - downAt) / 1e9;
+            final String took = String.format("the downed link left %s %.1f s after link down: the LLDP TTL (%d s)"
+                + " plus the status poll (%d s) and 2 s allow %d s", Lab.LLDP_TOPOLOGY_ID, gone,
+                Lab.LLDP_TTL_SECONDS, poll, bound);
+            System.out.println(took);
+            assertTrue(took, gone <= bound);
+
             final var conns = run(new Traffic.Options(50, 1000, 80, 0, seed++, 2, false));
             final var leaf1Hosts = conns.stream().filter(c -> c.requester().startsWith("h1")
                 || c.responder().startsWith("h1")).toList();
@@ -392,8 +427,43 @@ public class LabFabricIT {
                 }
             }
         } finally {
-            lab.setLink("leaf1", fabric.uplink(1, 1).name(), true, rc);
+            lab.setLink("leaf1", uplink, true);
         }
+        // back up: lldpd sends on it at once, the agents hear it within the transmit interval
+        final long upAt = System.nanoTime();
+        final int backBound = Lab.LLDP_TX_INTERVAL + poll + 2;
+        waitForLinks("leaf1:" + uplink + " to come back into " + Lab.LLDP_TOPOLOGY_ID, backBound + 30);
+        final double back = (System.nanoTime() - upAt) / 1e9;
+        final String took = String.format("the link came back into %s %.1f s after link up: the transmit interval"
+            + " (%d s) plus the status poll (%d s) and 2 s allow %d s", Lab.LLDP_TOPOLOGY_ID, back,
+            Lab.LLDP_TX_INTERVAL, poll, backBound);
+        System.out.println(took);
+        assertTrue(took, back <= backBound);
+    }
+
+    /**
+     * Waits until topology rst-lldp equals the lab's wiring (without its links that are down);
+     * fails naming the differences.
+     */
+    private static void waitForLinks(final String what, final int seconds) {
+        final var last = new java.util.concurrent.atomic.AtomicReference<LinkCheck.Result>();
+        try {
+            waitFor(what, seconds, () -> {
+                last.set(LinkCheck.check(fabric, lab.downLinks(), rc));
+                return last.get().ok();
+            });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            final var r = last.get();
+            throw new AssertionError(e.getMessage() + (r == null ? "" : "\n" + r.summary() + "\n"
+                + String.join("\n", r.differences())), e);
+        }
+    }
+
+    /** The controller's status poll period ({@code poll-interval-seconds} in etc/io.rst.rft.cfg; 5 unless set). */
+    private static int pollIntervalSeconds() throws IOException {
+        final var m = java.util.regex.Pattern.compile("(?m)^poll-interval-seconds *= *(\\d+)").matcher(
+            Files.readString(karafHome.resolve("etc/io.rst.rft.cfg")));
+        return m.find() ? Integer.parseInt(m.group(1)) : 5;
     }
 
     /**

@@ -28,21 +28,43 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.eclipse.jdt.annotation.Nullable;
 
 /**
- * The lab fabric on this machine: makes the namespaces, links, addresses, routes and one RFT agent
- * per switch that a {@link Fabric} describes, tells a controller about them, and removes every
- * trace again. What it made is kept in {@code DIR/lab.json} (default {@code /run/rst-lab}), so
- * that {@code down} works from another process; {@code down} also removes whatever a crashed run
- * left (every {@code rst-*} namespace, the {@code rst-mgmt} bridge).
+ * The lab fabric on this machine: makes the namespaces, links, addresses, routes, one lldpd per
+ * namespace and one RFT agent per switch (a process, or the agent's container image) that a
+ * {@link Fabric} describes, registers the switches with a controller, and removes every trace
+ * again. It writes no topology for a live fabric: the controller learns it from the agents' LLDP
+ * neighbours, as on a real fabric, and {@link LinkCheck} compares that with the lab's wiring.
+ * What it made is kept in {@code DIR/lab.json} (default {@code /run/rst-lab}), so that
+ * {@code down} works from another process; {@code down} also removes whatever a crashed run left
+ * (every process in an {@code rst-*} namespace, those namespaces, the {@code rst-mgmt} bridge,
+ * {@link #LLDPD_RUN}, the {@code rst-lab-*} containers).
  */
 public final class Lab {
     public static final Path DEFAULT_DIR = Path.of("/run/rst-lab");
+    /** The configuration topology of a replayed lab, which has no links to hear LLDP on. */
     public static final String TOPOLOGY_ID = "rst-lab";
+    /** The operational topology the controller learns from the agents' LLDP neighbours. */
+    public static final String LLDP_TOPOLOGY_ID = "rst-lldp";
+    /** lldpd's transmit interval in the lab (s): a neighbour is heard every second. */
+    public static final int LLDP_TX_INTERVAL = 1;
+    /** lldpd's hold multiplier: the TTL its LLDPDUs carry is interval times hold. */
+    public static final int LLDP_TX_HOLD = 3;
+    /** How long a neighbour is kept after its last LLDPDU (s): a link that went silent is gone then. */
+    public static final int LLDP_TTL_SECONDS = LLDP_TX_INTERVAL * LLDP_TX_HOLD;
+    /** Names of the agents' containers ({@code up} with a container image): this and the switch. */
+    public static final String CONTAINER_PREFIX = "rst-lab-";
+    /**
+     * The lldpd daemons' control sockets and configuration files: lldpcli drops root for lldpd's
+     * group before it opens them, so they live in a folder that group can reach whatever the
+     * lab's directory is (one lab per machine, as its namespaces' names are the machine's).
+     */
+    public static final Path LLDPD_RUN = Path.of("/run/rst-lldpd");
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -200,6 +222,18 @@ public final class Lab {
      */
     public void up(final Fabric fabric, final List<String> agentCommand, final boolean plainHttp,
             final int dataSample, final Consumer<String> log) {
+        up(fabric, agentCommand, plainHttp, dataSample, null, log);
+    }
+
+    /**
+     * Builds the fabric and starts its agents as above; with a {@code containerImage} (a podman
+     * image name, loaded already) each switch's agent runs as that image in its switch's namespace
+     * ({@code podman run --network ns:/run/netns/rst-NODE}, container {@code rst-lab-NODE}) with
+     * the same token, certificate and state directory as the agent process would have. podman takes
+     * its settings from {@code CONTAINERS_CONF} ({@code ./rst} sets packaging/podman/containers.conf).
+     */
+    public void up(final Fabric fabric, final List<String> agentCommand, final boolean plainHttp,
+            final int dataSample, final @Nullable String containerImage, final Consumer<String> log) {
         if (dataSample < 1 || Integer.bitCount(dataSample) != 1) {
             throw new LabException("--data-sample must be a power of two, got " + dataSample);
         }
@@ -227,7 +261,11 @@ public final class Lab {
         s.putArray("down_links");
         s.put("tls", !plainHttp);
         s.put("data_sample", dataSample);
+        if (containerImage != null) {
+            s.put("image", containerImage);
+        }
         s.putObject("agents");
+        s.putObject("lldpd");
         writeState(s);
         // a new CA for every lab: never one a crashed run left behind
         deleteTree(certs().dir());
@@ -243,6 +281,10 @@ public final class Lab {
         final Map<String, List<String>> perNs = new LinkedHashMap<>();
         for (var n : fabric.nodes()) {
             perNs.put(n.namespace(), new ArrayList<>(List.of("link set lo up")));
+            if (fabric.dualHomed().contains(n.id())) {
+                // its RDMA address, reachable over either link (its default route's source)
+                perNs.get(n.namespace()).add("addr add " + fabric.hostIp(n.id()) + "/32 dev lo");
+            }
         }
         for (var link : fabric.links()) {
             final String ta = "rstt" + linkIndex + "a";
@@ -284,9 +326,18 @@ public final class Lab {
         }
         log.accept("lab: namespaces, links, addresses and ECMP routes made");
         warmNeighbours(fabric);
+        startLldpd(fabric, s);
+        writeState(s);
 
         final ObjectNode agents = (ObjectNode) s.get("agents");
         for (var sw : fabric.switches()) {
+            if (containerImage != null) {
+                final List<String> args = new ArrayList<>(LabMain.agentExtraArgs());
+                args.addAll(List.of("--data-sample", Integer.toString(dataSample)));
+                agents.put(sw.id(), startContainer(sw.id(), fabric, containerImage, args, !plainHttp));
+                writeState(s);
+                continue;
+            }
             final List<String> cmd = new ArrayList<>(List.of("setsid", "ip", "netns", "exec", sw.namespace()));
             cmd.addAll(agentCommand);
             cmd.add("agent");
@@ -302,6 +353,35 @@ public final class Lab {
         }
         writeState(s);
         waitForAgents(fabric, log);
+        waitForLldp(fabric, log);
+    }
+
+    /** A new random token for a switch's agent in its file (mode 0600), and the agent's state directory. */
+    private Path newToken(final String switchId) {
+        final byte[] t = new byte[32];
+        RANDOM.nextBytes(t);
+        final Path tokenFile = tokenDir().resolve(switchId);
+        try {
+            Files.writeString(tokenFile, HexFormat.of().formatHex(t) + "\n");
+            Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
+            Files.createDirectories(agentStateDir(switchId));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return tokenFile;
+    }
+
+    private Path agentStateDir(final String switchId) {
+        return dir.resolve("agents").resolve(switchId);
+    }
+
+    /** The switch's certificate for its node-id and {@code listen}, of the lab's CA (made first). */
+    private void newCertificate(final String switchId, final String listen) {
+        final var certs = certs();
+        if (!Files.exists(certs.caFile())) {
+            certs.makeCa();
+        }
+        certs.makeSwitch(switchId, listen);
     }
 
     /**
@@ -309,27 +389,14 @@ public final class Lab {
      * for its node-id and {@code listen} (the CA made first); its pid.
      */
     private long startAgent(final String switchId, final String listen, final List<String> cmd, final boolean tls) {
-        final byte[] t = new byte[32];
-        RANDOM.nextBytes(t);
-        final Path tokenFile = tokenDir().resolve(switchId);
-        try {
-            Files.writeString(tokenFile, HexFormat.of().formatHex(t) + "\n");
-            Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
-            Files.createDirectories(dir.resolve("agents").resolve(switchId));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        final Path tokenFile = newToken(switchId);
         final List<String> all = new ArrayList<>(cmd);
         all.addAll(List.of("--listen", listen + ":" + Fabric.AGENT_PORT, "--token-file", tokenFile.toString(),
-            "--state-dir", dir.resolve("agents").resolve(switchId).toString(), "--agent-id", switchId));
+            "--state-dir", agentStateDir(switchId).toString(), "--agent-id", switchId));
         if (tls) {
-            final var certs = certs();
-            if (!Files.exists(certs.caFile())) {
-                certs.makeCa();
-            }
-            certs.makeSwitch(switchId, listen);
-            all.addAll(List.of("--tls-cert", certs.cert(switchId).toString(), "--tls-key",
-                certs.key(switchId).toString()));
+            newCertificate(switchId, listen);
+            all.addAll(List.of("--tls-cert", certs().cert(switchId).toString(), "--tls-key",
+                certs().key(switchId).toString()));
         } else {
             all.add("--plain-http");
         }
@@ -340,6 +407,267 @@ public final class Lab {
         } catch (IOException e) {
             throw new LabException("cannot start the agent of " + switchId + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Starts a switch's agent as the container image in the switch's namespace: the state
+     * directory the agent process would have as its state volume, and a directory with copies of
+     * its token, certificate and key (mode 0600) as its read-only {@code /etc/rst-agent}; its
+     * interfaces, address and name in the entry point's variables, {@code args} (and
+     * {@code --plain-http} without TLS) in {@code RST_AGENT_ARGS}. The pid of the agent in the
+     * container.
+     */
+    private long startContainer(final String switchId, final Fabric fabric, final String image,
+            final List<String> args, final boolean tls) {
+        final String listen = fabric.mgmtIp(switchId);
+        final Path tokenFile = newToken(switchId);
+        final Path conf = dir.resolve("agents").resolve(switchId + ".conf");
+        final List<String> agentArgs = new ArrayList<>(args);
+        try {
+            Files.createDirectories(conf);
+            Files.setPosixFilePermissions(conf, PosixFilePermissions.fromString("rwx------"));
+            copyPrivate(tokenFile, conf.resolve("agent.token"));
+            if (tls) {
+                newCertificate(switchId, listen);
+                copyPrivate(certs().cert(switchId), conf.resolve("agent.crt"));
+                copyPrivate(certs().key(switchId), conf.resolve("agent.key"));
+            } else {
+                agentArgs.add("--plain-http");
+            }
+        } catch (IOException e) {
+            throw new LabException("cannot write " + conf + ": " + e.getMessage(), e);
+        }
+        final String name = CONTAINER_PREFIX + switchId;
+        final List<String> ports = fabric.ports(switchId).stream().map(Fabric.Port::name).toList();
+        Shell.quiet("podman", "rm", "-f", name);
+        Shell.run(List.of("podman", "run", "-d", "--name", name, "--network", "ns:/run/netns/" + Fabric.NS_PREFIX
+            + switchId, "--cap-add", "NET_RAW", "--cap-add", "NET_ADMIN", "-v", agentStateDir(switchId)
+            + ":/var/lib/rst-agent", "-v", conf + ":/etc/rst-agent:ro", "-e", "RST_AGENT_INTERFACES="
+            + String.join(",", ports), "-e", "RST_AGENT_LISTEN=" + listen + ":" + Fabric.AGENT_PORT, "-e",
+            "RST_AGENT_ID=" + switchId, "-e", "RST_AGENT_ARGS=" + String.join(" ", agentArgs), image));
+        final String pid = Shell.run("podman", "inspect", "--format", "{{.State.Pid}}", name).strip();
+        try {
+            return Long.parseLong(pid);
+        } catch (NumberFormatException e) {
+            throw new LabException("podman gives no pid for " + name + ": " + pid, e);
+        }
+    }
+
+    private static void copyPrivate(final Path from, final Path to) throws IOException {
+        Files.copy(from, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.setPosixFilePermissions(to, PosixFilePermissions.fromString("rw-------"));
+    }
+
+    /** The podman image the lab's agents run as, or null when they run as processes. */
+    public @Nullable String containerImage() {
+        final var image = state().path("image");
+        return image.isMissingNode() ? null : image.asText();
+    }
+
+    private Path lldpdDir() {
+        return dir.resolve("lldpd");
+    }
+
+    /** The control socket of a node's lldpd ({@code lldpcli -u SOCKET}). */
+    public Path lldpdSocket(final String node) {
+        return LLDPD_RUN.resolve(node + ".socket");
+    }
+
+    /** The pids of the lab's lldpd daemons, by node. */
+    public Map<String, Long> lldpdPids() {
+        final Map<String, Long> out = new LinkedHashMap<>();
+        state().path("lldpd").properties().forEach(e -> out.put(e.getKey(), e.getValue().asLong()));
+        return out;
+    }
+
+    /**
+     * Starts one lldpd in every namespace, as every switch and host of a real fabric runs one: in
+     * the foreground ({@code -dd}, its log in {@code DIR/lldpd/NODE.log}) with its own control
+     * socket ({@link #LLDPD_RUN}{@code /NODE.socket}) and its own pid file named ({@code -p},
+     * which lldpd writes only when it daemonizes: the lab keeps the pid in its state), sending and
+     * listening on the node's fabric interfaces only (never a switch's {@code mgmt0}), its
+     * chassis ID the first of their MACs, its management address the switch's agent address or
+     * the host's RDMA address, and its configuration (read by lldpd through {@code lldpcli -u
+     * SOCKET} before it sends anything) from {@link #LLDPD_RUN}{@code /NODE.conf}: the node id as
+     * system name (the namespaces share the host name), ports named by interface name, a switch's
+     * capabilities, a transmit interval of {@link #LLDP_TX_INTERVAL} s and a hold of
+     * {@link #LLDP_TX_HOLD} ({@link #lldpdConfig}). Each one drops root to {@code _lldpd} in
+     * lldpd's chroot, which they share.
+     */
+    private void startLldpd(final Fabric fabric, final ObjectNode labState) {
+        final ObjectNode pids = (ObjectNode) labState.get("lldpd");
+        try {
+            Files.createDirectories(lldpdDir());
+            // a crashed run's sockets and files go: a socket left there would be taken as a daemon's
+            deleteTree(LLDPD_RUN);
+            Files.createDirectories(LLDPD_RUN);
+            // lldpcli, having dropped root for lldpd's group, and lldpd's unprivileged side reach into it
+            Files.setPosixFilePermissions(LLDPD_RUN, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (IOException e) {
+            throw new LabException("cannot make " + LLDPD_RUN + ": " + e.getMessage(), e);
+        }
+        for (var n : fabric.nodes()) {
+            final String ports = String.join(",", fabric.ports(n.id()).stream().map(Fabric.Port::name).toList());
+            final Path conf = LLDPD_RUN.resolve(n.id() + ".conf");
+            try {
+                Files.writeString(conf, lldpdConfig(n.id(), n.isSwitch()));
+            } catch (IOException e) {
+                throw new LabException("cannot write " + conf + ": " + e.getMessage(), e);
+            }
+            final List<String> cmd = List.of("setsid", "ip", "netns", "exec", n.namespace(), "lldpd", "-d", "-d",
+                "-u", lldpdSocket(n.id()).toString(), "-p", lldpdDir().resolve(n.id() + ".pid").toString(),
+                "-I", ports, "-C", ports, "-m", n.isSwitch() ? fabric.mgmtIp(n.id()) : fabric.hostIp(n.id()),
+                "-O", conf.toString());
+            try {
+                pids.put(n.id(), new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(
+                    ProcessBuilder.Redirect.appendTo(lldpdDir().resolve(n.id() + ".log").toFile())).start().pid());
+            } catch (IOException e) {
+                throw new LabException("cannot start lldpd (scripts/setup.sh --test-deps installs it): "
+                    + e.getMessage(), e);
+            }
+        }
+        writeState(labState);
+        final long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        for (var n : fabric.nodes()) {
+            while (!Files.exists(lldpdSocket(n.id()))) {
+                final boolean alive = ProcessHandle.of(pids.path(n.id()).asLong()).map(ProcessHandle::isAlive)
+                    .orElse(false);
+                if (!alive || System.nanoTime() > deadline) {
+                    final var logFile = lldpdDir().resolve(n.id() + ".log");
+                    throw new LabException("lldpd in " + n.namespace() + (alive ? " made no socket within 20 s"
+                        : " ended") + "; its log " + logFile + " ends: " + lastLine(logFile));
+                }
+                sleep(100);
+            }
+        }
+    }
+
+    /**
+     * What a node's lldpd is configured with at its start (lldpcli commands): its name, its ports
+     * named by interface name (port ID subtype 5, as switch operating systems send it), a switch's
+     * capabilities bridge and router enabled (a host's stay lldpd's own: station), and the timers.
+     */
+    static String lldpdConfig(final String node, final boolean isSwitch) {
+        return "configure system hostname " + node + "\n"
+            + "configure lldp portidsubtype ifname\n"
+            + (isSwitch ? "configure system capabilities enabled bridge,router\n" : "")
+            + "configure lldp tx-interval " + LLDP_TX_INTERVAL + "\n"
+            + "configure lldp tx-hold " + LLDP_TX_HOLD + "\n";
+    }
+
+    /**
+     * What a node's lldpd hears now: by its interface, the neighbour's system name and port
+     * ({@code NODE:PORT}: its port ID when that is an interface name, else its description),
+     * from {@code lldpcli -u SOCKET -f keyvalue show neighbors}.
+     */
+    public Map<String, String> heardNeighbours(final String node) {
+        return parseNeighbours(Shell.run("lldpcli", "-u", lldpdSocket(node).toString(), "-f", "keyvalue", "show",
+            "neighbors"));
+    }
+
+    /** {@link #heardNeighbours} from lldpcli's keyvalue lines ({@code lldp.IF.chassis.name=...}). */
+    static Map<String, String> parseNeighbours(final String keyvalue) {
+        final Map<String, String> names = new LinkedHashMap<>();
+        final Map<String, String> ports = new LinkedHashMap<>();
+        final Map<String, String> descriptions = new LinkedHashMap<>();
+        for (var line : keyvalue.split("\n")) {
+            final int eq = line.indexOf('=');
+            if (!line.startsWith("lldp.") || eq < 0) {
+                continue;
+            }
+            final String key = line.substring(5, eq);
+            final String value = line.substring(eq + 1).strip();
+            if (key.endsWith(".chassis.name")) {
+                names.put(key.substring(0, key.length() - ".chassis.name".length()), value);
+            } else if (key.endsWith(".port.ifname")) {
+                ports.put(key.substring(0, key.length() - ".port.ifname".length()), value);
+            } else if (key.endsWith(".port.descr")) {
+                descriptions.put(key.substring(0, key.length() - ".port.descr".length()), value);
+            }
+        }
+        final Map<String, String> out = new TreeMap<>();
+        names.forEach((ifc, name) -> out.put(ifc, name + ":" + ports.getOrDefault(ifc,
+            descriptions.getOrDefault(ifc, "?"))));
+        return out;
+    }
+
+    /**
+     * Waits (20 s at most) until every node's lldpd, and every switch's agent, hears the far end
+     * of each of its links that is up, by name and port; a {@link LabException} naming the ports
+     * that hear nothing, or the wrong neighbour, otherwise.
+     */
+    private void waitForLldp(final Fabric fabric, final Consumer<String> log) {
+        final long start = System.nanoTime();
+        final long deadline = start + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            final List<String> missing = unheardLinks(fabric);
+            if (missing.isEmpty()) {
+                log.accept("lab: lldpd in " + fabric.nodes().size() + " namespaces (transmit every "
+                    + LLDP_TX_INTERVAL + " s, TTL " + LLDP_TTL_SECONDS + " s): every link heard both ways, by lldpd"
+                    + " and by the agents, after "
+                    + (System.nanoTime() - start) / 1_000_000 + " ms");
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new LabException("lldpd: not every link is heard after 20 s: " + String.join("; ",
+                    missing.subList(0, Math.min(10, missing.size()))) + " (logs in " + lldpdDir() + ")");
+            }
+            sleep(250);
+        }
+    }
+
+    /**
+     * The node ports whose lldpd does not hear the far end of their link as the wiring has it,
+     * and the switch ports whose agent does not list it in its status' {@code lldp} (by system
+     * name and port).
+     */
+    public List<String> unheardLinks(final Fabric fabric) {
+        final List<String> out = unheard(fabric, "lldpd", this::heardNeighbours, fabric.nodes());
+        out.addAll(unheard(fabric, "the agent", this::agentNeighbours, fabric.switches()));
+        return out;
+    }
+
+    /**
+     * What a switch's agent lists in its status' {@code lldp}: by interface, {@code NAME:PORT}
+     * (the system name; the port ID when its subtype is an interface name, else the port
+     * description).
+     */
+    public Map<String, String> agentNeighbours(final String switchId) {
+        final Map<String, String> out = new TreeMap<>();
+        for (var n : agentStatus(switchId).path("lldp")) {
+            out.put(n.path("interface").asText(), n.path("system_name").asText() + ":"
+                + ("interface_name".equals(n.path("port_id_subtype").asText()) ? n.path("port_id").asText()
+                    : n.path("port_description").asText()));
+        }
+        return out;
+    }
+
+    private List<String> unheard(final Fabric fabric, final String who,
+            final java.util.function.Function<String, Map<String, String>> heardBy, final List<Fabric.Node> nodes) {
+        final Set<String> down = downLinks();
+        final List<String> out = new ArrayList<>();
+        for (var n : nodes) {
+            final Map<String, String> heard = heardBy.apply(n.id());
+            for (var p : fabric.ports(n.id())) {
+                final String name = n.isSwitch() ? fabric.fabricLinkName(n.id(), p.name()) : null;
+                if (name != null && down.contains(name)) {
+                    continue;
+                }
+                final var far = fabric.peer(n.id(), p.name());
+                final String want = far.node() + ":" + far.name();
+                final String got = heard.get(p.name());
+                if (!want.equals(got)) {
+                    out.add(who + " at " + n.id() + ":" + p.name() + " hears " + (got == null ? "nothing" : got)
+                        + ", not " + want);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String lastLine(final Path file) {
+        final var lines = read(file).strip().split("\n");
+        return lines[lines.length - 1];
     }
 
     /**
@@ -465,10 +793,16 @@ public final class Lab {
                 final boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
                 if (!alive || System.nanoTime() > deadline) {
                     final var logFile = dir.resolve("agents").resolve(sw.id() + ".log");
-                    final var lines = read(logFile).strip().split("\n");
+                    if (containerImage() != null) {
+                        try {
+                            Files.writeString(logFile, Shell.quiet("podman", "logs", CONTAINER_PREFIX + sw.id()));
+                        } catch (IOException e) {
+                            // the message below says what the file holds
+                        }
+                    }
                     throw new LabException("the agent of " + sw.id()
                         + (alive ? " did not answer within 90 s" : " ended")
-                        + "; its log " + logFile + " ends: " + lines[lines.length - 1]);
+                        + "; its log " + logFile + " ends: " + lastLine(logFile));
                 }
                 sleep(200);
             }
@@ -494,15 +828,18 @@ public final class Lab {
     }
 
     /**
-     * Writes the lab's topology into network-topology (configuration, topology {@code rst-lab}:
-     * switches and hosts, termination points named after the interfaces, links both ways, each
-     * host's address) and its switches, with their agents' addresses, into rdma-flow-table: with
-     * TLS {@code agent-transport tls} and each agent's certificate fingerprint pinned (so the
-     * controller needs no CA file for the lab), otherwise {@code agent-transport plain-http}.
+     * Writes the lab's switches, with their agents' addresses, into rdma-flow-table: with TLS
+     * {@code agent-transport tls} and each agent's certificate fingerprint pinned (so the
+     * controller needs no CA file for the lab), otherwise {@code agent-transport plain-http}. No
+     * topology: the controller learns the links from the agents' LLDP neighbours (topology
+     * {@code rst-lldp}). A replayed lab, which has no links to hear LLDP on, writes its wiring as
+     * the configuration topology {@code rst-lab} instead.
      */
     public void register(final Restconf rc) {
         final var fabric = fabric();
-        rc.put("data/network-topology:network-topology/topology=" + TOPOLOGY_ID, topology(fabric, downLinks()));
+        if (replay()) {
+            rc.put("data/network-topology:network-topology/topology=" + TOPOLOGY_ID, topology(fabric, downLinks()));
+        }
         for (var sw : fabric.switches()) {
             final ObjectNode body = switchConfig(sw.id());
             rc.put("data/rdma-flow-table:rft/switch=" + sw.id(), body);
@@ -528,13 +865,26 @@ public final class Lab {
         for (var sw : fabric.switches()) {
             rc.delete("data/rdma-flow-table:rft/switch=" + sw.id());
         }
-        rc.delete("data/network-topology:network-topology/topology=" + TOPOLOGY_ID);
+        if (replay()) {
+            rc.delete("data/network-topology:network-topology/topology=" + TOPOLOGY_ID);
+        }
     }
 
+    /**
+     * The lab's wiring as a network-topology topology ({@code topology-id} {@code id}): every
+     * node with its node-kind, each host with its address, every interface as a termination
+     * point, every link that is up in both directions with {@code link-id} {@code NODE:TP} of its
+     * source. What a replayed lab registers, and what {@link LinkCheck} expects the controller to
+     * learn.
+     */
     static ObjectNode topology(final Fabric fabric, final Set<String> down) {
+        return topology(fabric, down, TOPOLOGY_ID);
+    }
+
+    static ObjectNode topology(final Fabric fabric, final Set<String> down, final String id) {
         final ObjectNode body = Restconf.JSON.createObjectNode();
         final ObjectNode topo = body.putArray("network-topology:topology").addObject();
-        topo.put("topology-id", TOPOLOGY_ID);
+        topo.put("topology-id", id);
         final ArrayNode nodes = topo.putArray("node");
         for (var n : fabric.nodes()) {
             final ObjectNode node = nodes.addObject();
@@ -565,11 +915,16 @@ public final class Lab {
     }
 
     /**
-     * Takes a leaf-spine link down or up again: the interface at {@code node}, the fabric's routes
-     * (as a routing protocol would withdraw and restore them), and, when a controller is given, the
-     * topology's link in both directions.
+     * Takes a leaf-spine link down or up again: the interface at {@code node} and the fabric's
+     * routes (as a routing protocol would withdraw and restore them). The controller sees it as
+     * a real fabric's would: lldpd stops hearing the far end, the agents forget the neighbour
+     * after its TTL ({@link #LLDP_TTL_SECONDS}), and the link leaves topology {@code rst-lldp};
+     * back up, lldpd hears it again within its transmit interval.
      */
-    public void setLink(final String node, final String port, final boolean up, final Restconf rc) {
+    public void setLink(final String node, final String port, final boolean up) {
+        if (replay()) {
+            throw new LabException("a replayed lab has no links to take down");
+        }
         final var fabric = fabric();
         final String name = fabric.fabricLinkName(node, port);
         if (name == null) {
@@ -593,9 +948,6 @@ public final class Lab {
             }
             lines.addAll(fabric.routes(sw.id(), down));
             Shell.ipBatch(sw.namespace(), lines, false);
-        }
-        if (rc != null) {
-            rc.put("data/network-topology:network-topology/topology=" + TOPOLOGY_ID, topology(fabric, down));
         }
     }
 
@@ -621,10 +973,12 @@ public final class Lab {
         }
         if (isUp()) {
             stopAgents();
+            stopLldpd();
         }
+        final int containers = removeContainers();
         final List<String> namespaces = leftovers();
         for (var ns : namespaces) {
-            // anything still running inside (an agent started by a crashed run)
+            // anything still running inside (an agent or an lldpd started by a crashed run)
             for (var pid : Shell.quiet("ip", "netns", "pids", ns).split("\\s+")) {
                 if (!pid.isBlank()) {
                     ProcessHandle.of(Long.parseLong(pid.strip())).ifPresent(ProcessHandle::destroyForcibly);
@@ -633,20 +987,55 @@ public final class Lab {
             Shell.quiet("ip", "netns", "del", ns);
         }
         Shell.quiet("ip", "link", "del", Fabric.MGMT_BRIDGE);
+        deleteTree(LLDPD_RUN);
         deleteTree(dir);
-        log.accept("lab: removed " + namespaces.size() + " namespaces, the management bridge and " + dir);
+        log.accept("lab: removed " + namespaces.size() + " namespaces" + (containers > 0 ? ", " + containers
+            + " agent containers" : "") + ", the management bridge and " + dir);
     }
 
     private void stopAgents() {
-        final var agents = state().path("agents");
-        agents.properties().forEach(e -> ProcessHandle.of(e.getValue().asLong()).ifPresent(ProcessHandle::destroy));
-        final long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        agents.properties().forEach(e -> ProcessHandle.of(e.getValue().asLong()).ifPresent(p -> {
+        stopAll(state().path("agents"), Duration.ofSeconds(15));
+    }
+
+    private void stopLldpd() {
+        stopAll(state().path("lldpd"), Duration.ofSeconds(5));
+    }
+
+    /** SIGTERM to each pid of {@code pids} (name to pid), SIGKILL to those still alive after {@code grace}. */
+    private static void stopAll(final JsonNode pids, final Duration grace) {
+        pids.properties().forEach(e -> ProcessHandle.of(e.getValue().asLong()).ifPresent(ProcessHandle::destroy));
+        final long deadline = System.nanoTime() + grace.toNanos();
+        pids.properties().forEach(e -> ProcessHandle.of(e.getValue().asLong()).ifPresent(p -> {
             while (p.isAlive() && System.nanoTime() < deadline) {
                 sleep(50);
             }
             p.destroyForcibly();
         }));
+    }
+
+    /**
+     * Removes every container named {@code rst-lab-*} (the agents of a lab with a container
+     * image, stopped or not); how many. None when podman is not installed.
+     */
+    private static int removeContainers() {
+        final String names;
+        try {
+            names = Shell.run(List.of("podman", "ps", "-a", "--format", "{{.Names}}"), null, false);
+        } catch (LabException e) {
+            return 0;
+        }
+        final List<String> ours = new ArrayList<>();
+        for (var line : names.split("\n")) {
+            if (line.strip().startsWith(CONTAINER_PREFIX)) {
+                ours.add(line.strip());
+            }
+        }
+        if (!ours.isEmpty()) {
+            final List<String> cmd = new ArrayList<>(List.of("podman", "rm", "-f", "-t", "10"));
+            cmd.addAll(ours);
+            Shell.run(cmd, null, false);
+        }
+        return ours.size();
     }
 
     /** Namespaces named {@code rst-*} on this machine. */
@@ -691,6 +1080,10 @@ public final class Lab {
             + " hosts per leaf" + (fabric.dualHomed().isEmpty() ? "" : ", dual-homed " + fabric.dualHomed())
             + (downLinks().isEmpty() ? "" : ", links down " + downLinks()));
         final var agents = state().path("agents");
+        final String image = containerImage();
+        if (image != null) {
+            out.add("  agents run as the container image " + image);
+        }
         for (var sw : fabric.switches()) {
             final long pid = agents.path(sw.id()).asLong();
             final boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
@@ -706,8 +1099,9 @@ public final class Lab {
             } catch (LabException e) {
                 what = e.getMessage();
             }
-            out.add(String.format("  %-8s agent pid %d %s at %s:%d  %s", sw.id(), pid,
-                alive ? "running" : "NOT RUNNING", agentAddress(sw.id()), Fabric.AGENT_PORT, what));
+            out.add(String.format("  %-8s agent %spid %d %s at %s:%d  %s", sw.id(), image == null ? ""
+                : "container " + CONTAINER_PREFIX + sw.id() + " ", pid, alive ? "running" : "NOT RUNNING",
+                agentAddress(sw.id()), Fabric.AGENT_PORT, what));
         }
         for (var h : fabric.hosts()) {
             out.add(String.format("  %-8s host %s", h.id(), fabric.hostIp(h.id())));

@@ -24,26 +24,34 @@ public final class LabMain {
     static final String USAGE = """
         usage: rst lab COMMAND [OPTIONS]
           up [--spines N] [--leaves N] [--hosts-per-leaf N] [--dual-homed HOST]... [--no-register]
-             [--plain-http] [--data-sample N]
-                        build the fabric (namespaces rst-NODE, veth links, ECMP routes), start one RFT
-                        agent per switch, and write the topology and the switches into the controller
-                        (defaults: 2 spines, 4 leaves, 2 hosts per leaf). The agents sample the data
-                        packets whose PSN is a multiple of N (a power of two; default 1: every one)
-                        and learn connections without CM from them. The agents serve TLS with
-                        certificates of a CA the lab makes (DIR/certs/ca.crt, the controller's
-                        agent-ca-file), and each switch is registered with its certificate's
-                        fingerprint pinned; --plain-http: plain HTTP instead, registered as such
+             [--plain-http] [--data-sample N] [--containers IMAGE]
+                        build the fabric (namespaces rst-NODE, veth links, ECMP routes), start lldpd
+                        in every namespace (on its fabric interfaces, system name NODE, every 1 s,
+                        TTL 3 s) and one RFT agent per switch, and register the switches with the
+                        controller (defaults: 2 spines, 4 leaves, 2 hosts per leaf). No topology is
+                        written: the controller learns the links from the agents' LLDP neighbours
+                        (topology rst-lldp; check --links compares it with the wiring). The agents
+                        sample the data packets whose PSN is a multiple of N (a power of two;
+                        default 1: every one) and learn connections without CM from them. The
+                        agents serve TLS with certificates of a CA the lab makes (DIR/certs/ca.crt,
+                        the controller's agent-ca-file), and each switch is registered with its
+                        certificate's fingerprint pinned; --plain-http: plain HTTP instead,
+                        registered as such. --containers IMAGE: each agent runs as that podman
+                        image (the agent's container image, loaded) in its switch's namespace,
+                        container rst-lab-NODE, with the same token, certificate and state
+                        directory; podman's settings from CONTAINERS_CONF
           up --replay [--connections N] [--plain-http] [sizes as above]
                         without namespaces (no root needed): the lab's traffic (N connections, default
                         300) recorded as each switch port would capture it, one agent per switch on
                         127.0.0.x replaying its ports' files; paths use a CRC of the 5-tuple in place
-                        of the kernel's hash
-          down          stop the agents, remove every namespace, link and file of the lab, and the
-                        lab's topology and switches from the controller if it answers; also cleans up
-                        after a lab that crashed
+                        of the kernel's hash. With no links to hear LLDP on, register writes the
+                        wiring as the configuration topology rst-lab
+          down          stop the agents (and remove their containers) and every lldpd, remove every
+                        namespace, link and file of the lab, and the lab's switches from the
+                        controller if it answers; also cleans up after a lab that crashed
           status        the fabric, each agent (pid, address, capturing, sessions, CM MADs, sessions
                         learnt from data, one-way flows), each host's address
-          register      write the topology and the switches into the controller again
+          register      register the switches with the controller again
           traffic [--rate N] [--concurrency N] [--connections N] [--seconds S] [--seed N]
                   [--data-packets N] [--live-only] [--nccl-share F] [--nccl-qps MIN-MAX]
                         RDMA connections between random hosts (CM exchange and data packets), real UDP
@@ -53,7 +61,13 @@ public final class LabMain {
                         then RC WRITE/SEND/READ data and ACKs on MIN-MAX QPs (default 2-4), no CM;
                         written to DIR/truth.jsonl. Defaults: 20 connections/s, 1000 live at most,
                         until Ctrl-C
-          check [--wait S] [--settle S] [--congestion]
+          check [--wait S] [--settle S] [--congestion] | check --links [--wait S]
+                        --links: the controller's topology rst-lldp (learnt from the agents' LLDP
+                        neighbours) against the lab's wiring, link for link: both directions of
+                        every link that is up, host links included (none that the lab took down),
+                        each node's node-kind, each host's RDMA address; prints each difference,
+                        exit status 1 if any; --wait S: up to S s until equal. Without --links:
+                        the links first (waiting up to 30 s, or S if longer), then
                         every settled session of DIR/truth.jsonl: its paths in RESTCONF against the
                         kernel's forwarding hop by hop (ip route get in each namespace, ingress and
                         egress ports; a replayed lab has none to check against), its state against the
@@ -96,8 +110,9 @@ public final class LabMain {
                         paths p50/p99, at the lab's --data-sample, and its p99 over the CM one's
           link down|up NODE PORT
                         take a leaf-spine link down (interface down, routes withdrawn as a routing
-                        protocol would, both directions of the link removed from the topology) or up
-                        again
+                        protocol would) or up again; the controller learns it from LLDP: the link
+                        leaves topology rst-lldp once the agents forget the neighbour (TTL 3 s) and
+                        the next status poll reports it, and comes back as soon as it is heard
         common options: --controller URL (default http://127.0.0.1:8181/rests), --user U, --password P
                         (default admin/admin), --dir D (default /run/rst-lab, or $RST_LAB_DIR)
         """;
@@ -144,21 +159,27 @@ public final class LabMain {
                     final int recorded = o.intOpt("--connections", 300);
                     final boolean plainHttp = o.flag("--plain-http");
                     final int dataSample = o.intOpt("--data-sample", 1);
+                    final String image = o.value("--containers");
                     o.done();
                     if (replay) {
+                        if (image != null) {
+                            throw new IllegalArgumentException("--replay runs no containers: no --containers");
+                        }
                         if (dataSample != 1) {
                             throw new IllegalArgumentException("--replay samples every data packet: no --data-sample");
                         }
                         lab.upReplay(fabric, agentCommand(), recorded, plainHttp, out::println);
                     } else {
-                        lab.up(fabric, agentCommand(), plainHttp, dataSample, out::println);
+                        lab.up(fabric, agentCommand(), plainHttp, dataSample, image, out::println);
                     }
                     if (register) {
                         final var rc = o.restconf();
                         if (rc.answers()) {
                             lab.register(rc);
-                            out.println("lab: topology '" + Lab.TOPOLOGY_ID + "' and " + fabric.switches().size()
-                                + " switches written to " + rc.base());
+                            out.println("lab: " + fabric.switches().size() + " switches registered at " + rc.base()
+                                + (replay ? " with the wiring as topology '" + Lab.TOPOLOGY_ID + "'"
+                                    : "; the controller learns the links from LLDP (topology '"
+                                    + Lab.LLDP_TOPOLOGY_ID + "')"));
                         } else {
                             out.println("lab: no controller answers at " + rc.base()
                                 + ": ./rst lab register once it does");
@@ -180,7 +201,8 @@ public final class LabMain {
                 case "register" -> {
                     o.done();
                     lab.register(o.restconf());
-                    out.println("lab: topology and switches written to " + o.restconf().base());
+                    out.println("lab: switches registered at " + o.restconf().base()
+                        + (lab.replay() ? " with the wiring as topology '" + Lab.TOPOLOGY_ID + "'" : ""));
                 }
                 case "traffic" -> {
                     final var opt = new Traffic.Options(o.doubleOpt("--rate", 20), o.intOpt("--concurrency", 1000),
@@ -195,6 +217,7 @@ public final class LabMain {
                     final double wait = o.doubleOpt("--wait", 0);
                     final double settle = o.doubleOpt("--settle", DEFAULT_SETTLE_SECONDS);
                     final boolean congestionOnly = o.flag("--congestion");
+                    final boolean links = o.flag("--links");
                     o.done();
                     if (settle < 0) {
                         throw new IllegalArgumentException("--settle must not be negative");
@@ -202,6 +225,9 @@ public final class LabMain {
                     if (lab.replay()) {
                         err.println("rst lab: a replayed lab has no kernel forwarding to check paths against");
                         return 2;
+                    }
+                    if (links) {
+                        return checkLinks(lab, o.restconf(), wait, out) ? 0 : 1;
                     }
                     if (congestionOnly) {
                         return checkCongestion(lab, o.restconf(), wait, out, err, true) ? 0 : 1;
@@ -273,9 +299,11 @@ public final class LabMain {
                     final String port = rest.get(2);
                     final var o2 = new Opts(new ArrayList<>(rest.subList(3, rest.size())));
                     o2.done();
-                    final var rc = o2.restconf();
-                    lab.setLink(node, port, up, rc.answers() ? rc : null);
-                    out.println("lab: " + node + ":" + port + (up ? " up" : " down") + ", routes and topology updated");
+                    lab.setLink(node, port, up);
+                    out.println("lab: " + node + ":" + port + (up ? " up" : " down") + ", routes updated; the link "
+                        + (up ? "comes back into" : "leaves") + " topology " + Lab.LLDP_TOPOLOGY_ID
+                        + (up ? " once LLDP hears it" : " once the agents forget the neighbour (TTL "
+                            + Lab.LLDP_TTL_SECONDS + " s) and the controller polls them"));
                 }
                 default -> throw new IllegalArgumentException("unknown command '" + args[0] + "' (see rst lab --help)");
             }
@@ -290,6 +318,24 @@ public final class LabMain {
             Thread.currentThread().interrupt();
             return 130;
         }
+    }
+
+    /** How long plain {@code check} waits for the controller's topology to equal the wiring. */
+    static final double LINKS_WAIT_SECONDS = 30;
+
+    /**
+     * {@code rst lab check --links} (and the first part of every check): topology rst-lldp against
+     * the lab's wiring ({@link LinkCheck}), again for up to {@code wait} s until equal; true when
+     * equal. Each difference and the summary go to {@code out}.
+     */
+    private static boolean checkLinks(final Lab lab, final Restconf rc, final double wait, final PrintStream out) {
+        final var r = LinkCheck.checkUntil(lab.fabric(), lab.downLinks(), rc, wait);
+        r.differences().stream().limit(100).forEach(out::println);
+        if (r.differences().size() > 100) {
+            out.println("... and " + (r.differences().size() - 100) + " more");
+        }
+        out.println(r.summary());
+        return r.ok();
     }
 
     /** How long after the generator's last word of a session the check takes it as settled. */
@@ -310,7 +356,8 @@ public final class LabMain {
             err.println("rst lab: no traffic recorded in " + lab.truthFile() + ": ./rst lab traffic first");
             return 1;
         }
-        boolean ok = true;
+        // the paths need the links: the controller learns them from LLDP a few seconds after up
+        boolean ok = checkLinks(lab, rc, Math.max(wait, LINKS_WAIT_SECONDS), out);
         if (!conns.isEmpty()) {
             var selected = PathCheck.settled(conns, System.currentTimeMillis(), settleMillis);
             if (selected.connections().isEmpty()) {
