@@ -7,6 +7,7 @@
  */
 package io.rst.rft.manager;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -25,6 +26,8 @@ import org.opendaylight.yang.gen.v1.urn.io.rst.rdma.flow.table.rev261201.rft._sw
  * it). Confined to one thread: the caller runs {@link #changed} and the scheduled recomputations
  * on the same one.
  */
+@SuppressFBWarnings(value = {"NP_NONNULL_FIELD_NOT_INITIALIZED_IN_CONSTRUCTOR", "NP_STORE_INTO_NONNULL_FIELD"},
+    justification = "written is null before the first write and after a failed one (TYPE_USE @Nullable)")
 final class LldpTopology {
     /** What the topology is written with; a failed write calls {@link LldpTopology#failed}. */
     @FunctionalInterface
@@ -35,6 +38,7 @@ final class LldpTopology {
     private final Consumer<Runnable> later;
     private final Sink sink;
     private final Map<String, LldpFabric.Switch> switches = new HashMap<>();
+    // null: nothing written yet, or the last write failed
     private LldpFabric.@Nullable Graph written;
     private boolean scheduled;
     private long writes;
