@@ -391,7 +391,6 @@ public class LabFabricIT {
     }
 
     @Test
-    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the measured times go to the test's output
     public void c_aLinkTakenDownMovesNewSessionsToTheOtherSpine() throws Exception {
         final String uplink = fabric.uplink(1, 1).name();
         final int poll = pollIntervalSeconds();
@@ -403,12 +402,8 @@ public class LabFabricIT {
         final long downAt = System.nanoTime();
         try {
             waitForLinks("leaf1:" + uplink + " to leave " + Lab.LLDP_TOPOLOGY_ID + " in both directions", bound + 30);
-            final double gone = (System.nanoTime() - downAt) / 1e9;
-            final String took = String.format("the downed link left %s %.1f s after link down: the LLDP TTL (%d s)"
-                + " plus the status poll (%d s) and %d s allow %d s", Lab.LLDP_TOPOLOGY_ID, gone,
-                Lab.LLDP_TTL_SECONDS, poll, LLDP_SLACK_SECONDS, bound);
-            System.out.println(took);
-            assertTrue(took, gone <= bound);
+            assertWithin(downAt, bound, "the downed link left " + Lab.LLDP_TOPOLOGY_ID, "link down", "the LLDP TTL",
+                Lab.LLDP_TTL_SECONDS, poll);
 
             final var conns = run(new Traffic.Options(50, 1000, 80, 0, seed++, 2, false));
             final var leaf1Hosts = conns.stream().filter(c -> c.requester().startsWith("h1")
@@ -436,12 +431,22 @@ public class LabFabricIT {
         final long upAt = System.nanoTime();
         final int backBound = Lab.LLDP_TX_INTERVAL + poll + LLDP_SLACK_SECONDS;
         waitForLinks("leaf1:" + uplink + " to come back into " + Lab.LLDP_TOPOLOGY_ID, backBound + 30);
-        final double back = (System.nanoTime() - upAt) / 1e9;
-        final String took = String.format("the link came back into %s %.1f s after link up: the transmit interval"
-            + " (%d s) plus the status poll (%d s) and %d s allow %d s", Lab.LLDP_TOPOLOGY_ID, back,
-            Lab.LLDP_TX_INTERVAL, poll, LLDP_SLACK_SECONDS, backBound);
-        System.out.println(took);
-        assertTrue(took, back <= backBound);
+        assertWithin(upAt, backBound, "the link came back into " + Lab.LLDP_TOPOLOGY_ID, "link up",
+            "the transmit interval", Lab.LLDP_TX_INTERVAL, poll);
+    }
+
+    /**
+     * Prints how long after {@code since} (System.nanoTime) {@code what} happened, and asserts it within
+     * {@code bound} seconds: {@code lldpLabel} ({@code lldpSeconds}) plus the status poll plus the slack.
+     */
+    @SuppressWarnings("checkstyle:RegexpSinglelineJava") // the measured time goes to the test's output
+    private static void assertWithin(final long since, final int bound, final String what, final String after,
+            final String lldpLabel, final int lldpSeconds, final int poll) {
+        final double took = (System.nanoTime() - since) / 1e9;
+        final String line = String.format("%s %.1f s after %s: %s (%d s) plus the status poll (%d s) and %d s allow"
+            + " %d s", what, took, after, lldpLabel, lldpSeconds, poll, LLDP_SLACK_SECONDS, bound);
+        System.out.println(line);
+        assertTrue(line, took <= bound);
     }
 
     /**
