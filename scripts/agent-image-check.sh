@@ -289,7 +289,9 @@ expect "$(jq -r .tls_certificate <<< "$st")" self-made "tls_certificate without 
 made=$(jq -r .tls_fingerprint <<< "$st")
 expect "$(openssl x509 -noout -fingerprint -sha256 -in "$W/state-self/agent-tls.crt" | sed 's/^[^=]*=//')" "$made" "openssl's fingerprint of the state volume's certificate"
 expect "$(stat -c %a "$W/state-self/agent-tls.key")" 600 "the self-made key's mode"
-podman logs "$P-agent" 2>&1 | grep -q "TLS certificate SHA-256 fingerprint $made (self-made, /var/lib/rst-agent/agent-tls.crt)" ||
+# the whole log first: grep -q would stop reading at its match, and podman logs killed by SIGPIPE fails the pipe
+agent_log=$(podman logs "$P-agent" 2>&1)
+grep -qF "TLS certificate SHA-256 fingerprint $made (self-made, /var/lib/rst-agent/agent-tls.crt)" <<< "$agent_log" ||
   fail "no fingerprint line in the agent's log: $(podman logs "$P-agent" 2>&1 | grep -i fingerprint)"
 podman stop -t 30 "$P-agent" >/dev/null || fail "podman stop failed"
 start_self
